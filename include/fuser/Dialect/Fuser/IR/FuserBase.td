@@ -1,0 +1,59 @@
+//===- FuserBase.td - fuser dialect definition -------------*- tablegen -*-===//
+//
+// The `fuser` dialect models nvFuser's fusion IR: meta ops (data movement
+// without arithmetic), casts, reductions and pointwise arithmetic on
+// statically shaped tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_DIALECT_FUSER_IR_FUSERBASE_TD
+#define FUSER_DIALECT_FUSER_IR_FUSERBASE_TD
+
+include "mlir/IR/OpBase.td"
+
+def Fuser_Dialect : Dialect {
+  let name = "fuser";
+  let cppNamespace = "::mlir::fuser";
+  let summary = "nvFuser fusion ops: meta ops, casts, reductions, pointwise";
+  let description = [{
+    A fusion is a `func.func` whose arguments and results are statically
+    shaped ranked tensors of i1, i32, i64, f16, bf16, f32 or f64. Scalars of
+    the same element types (nvFuser's `define_scalar`) may be used as operands
+    of pointwise ops, `pad` and `full`; they come from function arguments or
+    `arith.constant`.
+
+    Binary, compare and `where` operands have equal rank; each dimension is
+    either equal across the operands or 1, and size-1 dimensions broadcast
+    against size-n ones, as in nvFuser. Element types must already agree:
+    type promotion is the frontend's job and is spelled with `fuser.cast`.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+class Fuser_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Fuser_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Fuser_ElementType : AnyTypeOf<[I1, I32, I64, F16, BF16, F32, F64],
+    "fuser element type (i1, i32, i64, f16, bf16, f32 or f64)">;
+def Fuser_FloatType : AnyTypeOf<[F16, BF16, F32, F64]>;
+def Fuser_NumericType : AnyTypeOf<[I32, I64, F16, BF16, F32, F64]>;
+
+def Fuser_Tensor : StaticShapeTensorOf<[I1, I32, I64, F16, BF16, F32, F64]>;
+def Fuser_FloatTensor : StaticShapeTensorOf<[F16, BF16, F32, F64]>;
+def Fuser_NumericTensor : StaticShapeTensorOf<[I32, I64, F16, BF16, F32, F64]>;
+def Fuser_BoolTensor : StaticShapeTensorOf<[I1]>;
+
+def Fuser_Value : AnyTypeOf<[Fuser_Tensor, Fuser_ElementType],
+    "statically shaped tensor or scalar of a fuser element type">;
+def Fuser_FloatValue : AnyTypeOf<[Fuser_FloatTensor, Fuser_FloatType],
+    "floating-point tensor or scalar">;
+def Fuser_NumericValue : AnyTypeOf<[Fuser_NumericTensor, Fuser_NumericType],
+    "numeric (non-i1) tensor or scalar">;
+def Fuser_BoolValue : AnyTypeOf<[Fuser_BoolTensor, I1], "i1 tensor or scalar">;
+
+#endif // FUSER_DIALECT_FUSER_IR_FUSERBASE_TD

@@ -1,0 +1,397 @@
+//===- FuserOps.td - fuser dialect ops ---------------------*- tablegen -*-===//
+
+#ifndef FUSER_DIALECT_FUSER_IR_FUSEROPS_TD
+#define FUSER_DIALECT_FUSER_IR_FUSEROPS_TD
+
+include "fuser/Dialect/Fuser/IR/FuserBase.td"
+include "fuser/Dialect/Fuser/IR/FuserAttrs.td"
+include "fuser/Dialect/Fuser/IR/FuserInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+
+//===----------------------------------------------------------------------===//
+// Meta ops: data movement, no arithmetic
+//===----------------------------------------------------------------------===//
+
+class Fuser_MetaOp<string mnemonic, list<Trait> traits = []>
+    : Fuser_Op<mnemonic, !listconcat([Pure,
+          Fuser_MetaOpInterface], traits)>;
+
+def Fuser_ViewOp : Fuser_MetaOp<"view"> {
+  let summary = "reshape to a shape with the same element count";
+  let description = [{
+    nvFuser's `view`/`reshape`: reinterprets the row-major element order of
+    `source` with the result's shape.
+
+    ```mlir
+    %1 = fuser.view %0 : tensor<1x32x4096x128xbf16> -> tensor<1x8x4x4096x128xbf16>
+    ```
+  }];
+  let arguments = (ins Fuser_Tensor:$source);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Fuser_SqueezeOp : Fuser_MetaOp<"squeeze",
+    [InferTypeOpAdaptor]> {
+  let summary = "remove size-1 dims";
+  let description = [{
+    Removes the listed dimensions of `source`, each of which has size 1.
+    `dims` are source positions, sorted and unique.
+
+    ```mlir
+    %1 = fuser.squeeze %0 [0] : tensor<1x8x4xf32> -> tensor<8x4xf32>
+    ```
+  }];
+  let arguments = (ins Fuser_Tensor:$source, DenseI64ArrayAttr:$dims);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat =
+      "$source $dims attr-dict `:` type($source) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Fuser_BroadcastOp : Fuser_MetaOp<"broadcast",
+    [InferTypeOpAdaptor]> {
+  let summary = "insert size-1 dims";
+  let description = [{
+    Inserts size-1 dimensions so that they sit at the listed positions of the
+    result. `dims` are result positions, sorted and unique (nvFuser's
+    `is_broadcast_dim` vector, written as the indices that are true).
+
+    ```mlir
+    %1 = fuser.broadcast %0 [0, 2] : tensor<8x4096xbf16> -> tensor<1x8x1x4096xbf16>
+    ```
+  }];
+  let arguments = (ins Fuser_Tensor:$source, DenseI64ArrayAttr:$dims);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat =
+      "$source $dims attr-dict `:` type($source) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Fuser_ExpandOp : Fuser_MetaOp<"expand"> {
+  let summary = "expand size-1 dims to size n";
+  let description = [{
+    Each result dimension equals the source dimension, or the source
+    dimension is 1 and its single element is repeated.
+
+    ```mlir
+    %1 = fuser.expand %0 : tensor<1x128xf32> -> tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Fuser_Tensor:$source);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Fuser_SetOp : Fuser_MetaOp<"set", [SameOperandsAndResultType]> {
+  let summary = "copy, with an optional load cache hint";
+  let description = [{
+    nvFuser's `Set`: a copy of `source`. `cache_op` is the load cache hint
+    nvFuser prints as `cache_op=Streaming`.
+
+    ```mlir
+    %1 = fuser.set %0 cache_op = streaming : tensor<8x4096xbf16>
+    ```
+  }];
+  let arguments = (ins Fuser_Tensor:$source,
+                       OptionalAttr<Fuser_CacheOpAttr>:$cache_op);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat =
+      "$source (`cache_op` `=` custom<EnumKeyword>($cache_op)^)? attr-dict `:` type($result)";
+}
+
+def Fuser_SegmentSetOp : Fuser_MetaOp<"segment_set",
+    [SameOperandsAndResultType]> {
+  let summary = "copy that is an explicit segment boundary";
+  let description = [{
+    nvFuser's `segment_set`: a copy that segmentation never fuses across.
+
+    ```mlir
+    %1 = fuser.segment_set %0 : tensor<8x4096xbf16>
+    ```
+  }];
+  let arguments = (ins Fuser_Tensor:$source);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat = "$source attr-dict `:` type($result)";
+}
+
+def Fuser_PermuteOp : Fuser_MetaOp<"permute",
+    [InferTypeOpAdaptor]> {
+  let summary = "permute dims";
+  let description = [{
+    Result dimension `i` is source dimension `permutation[i]`.
+
+    ```mlir
+    %1 = fuser.permute %0 [0, 2, 1, 3] : tensor<1x8x4096x128xbf16> -> tensor<1x4096x8x128xbf16>
+    ```
+  }];
+  let arguments = (ins Fuser_Tensor:$source, DenseI64ArrayAttr:$permutation);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat =
+      "$source $permutation attr-dict `:` type($source) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Fuser_SliceOp : Fuser_MetaOp<"slice",
+    [InferTypeOpAdaptor]> {
+  let summary = "strided slice";
+  let description = [{
+    Per dimension `d`, takes source indices `starts[d]`, `starts[d] +
+    strides[d]`, ... below `limits[d]`, with
+    `0 <= starts[d] <= limits[d] <= size(d)` and `strides[d] >= 1`.
+
+    ```mlir
+    %1 = fuser.slice %0 starts [0, 64] limits [8, 128] strides [1, 1] : tensor<8x128xf32> -> tensor<8x64xf32>
+    ```
+  }];
+  let arguments = (ins Fuser_Tensor:$source, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$limits, DenseI64ArrayAttr:$strides);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat = [{
+    $source `starts` $starts `limits` $limits `strides` $strides attr-dict
+    `:` type($source) `->` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Pad and cat
+//===----------------------------------------------------------------------===//
+
+def Fuser_PadOp : Fuser_Op<"pad",
+    [Pure, InferTypeOpAdaptor]> {
+  let summary = "pad with a scalar value";
+  let description = [{
+    Adds `low[d]` elements before and `high[d]` elements after dimension `d`
+    (both non-negative), filled with the scalar `value`, whose type is the
+    source element type.
+
+    ```mlir
+    %1 = fuser.pad %0 low [0, 1] high [0, 2] value %zero : tensor<4x8xf32>, f32 -> tensor<4x11xf32>
+    ```
+  }];
+  let arguments = (ins Fuser_Tensor:$source, DenseI64ArrayAttr:$low,
+                       DenseI64ArrayAttr:$high, Fuser_ElementType:$value);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat = [{
+    $source `low` $low `high` $high `value` $value attr-dict
+    `:` type($source) `,` type($value) `->` type($result)
+  }];
+}
+
+def Fuser_CatOp : Fuser_Op<"cat",
+    [Pure, InferTypeOpAdaptor]> {
+  let summary = "concatenate along one dim";
+  let description = [{
+    Concatenates tensors of equal rank and element type along `dim`; all
+    other dimensions agree.
+
+    ```mlir
+    %2 = fuser.cat %0, %1 dim 1 : tensor<4x8xf32>, tensor<4x2xf32> -> tensor<4x10xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Fuser_Tensor>:$inputs, I64Attr:$dim);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat =
+      "$inputs `dim` $dim attr-dict `:` type($inputs) `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Cast
+//===----------------------------------------------------------------------===//
+
+def Fuser_CastOp : Fuser_Op<"cast", [Pure]> {
+  let summary = "element type conversion";
+  let description = [{
+    Converts each element to the result element type, keeping the shape.
+    Float to float rounds to nearest even; float to int truncates toward
+    zero; int to float rounds to nearest even; to i1 tests `!= 0`.
+
+    ```mlir
+    %1 = fuser.cast %0 : tensor<8x4096xbf16> to tensor<8x4096xf32>
+    ```
+  }];
+  let arguments = (ins Fuser_Value:$source);
+  let results = (outs Fuser_Value:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reduction
+//===----------------------------------------------------------------------===//
+
+def Fuser_ReductionOp : Fuser_Op<"reduction",
+    [Pure, InferTypeOpAdaptor]> {
+  let summary = "reduce over dims";
+  let description = [{
+    Combines the elements along `dims` (sorted, unique, in range) with `kind`
+    (add, mul, max, min). With `keepdim` the reduced dims stay as size 1,
+    otherwise they are removed. An empty `dims` list is not allowed.
+
+    ```mlir
+    %1 = fuser.reduction add %0 [1] : tensor<8x4x4096xf32> -> tensor<8x4096xf32>
+    %2 = fuser.reduction max %0 [1, 2] keepdim : tensor<8x4x4096xf32> -> tensor<8x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Fuser_ReductionKindAttr:$kind, Fuser_NumericTensor:$source,
+                       DenseI64ArrayAttr:$dims, UnitAttr:$keepdim);
+  let results = (outs Fuser_NumericTensor:$result);
+  let assemblyFormat = [{
+    custom<EnumKeyword>($kind) $source $dims (`keepdim` $keepdim^)? attr-dict
+    `:` type($source) `->` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Pointwise ops
+//===----------------------------------------------------------------------===//
+
+class Fuser_ElementwiseOp<string mnemonic, list<Trait> traits = []>
+    : Fuser_Op<mnemonic, !listconcat([Pure,
+          Fuser_ElementwiseOpInterface], traits)>;
+
+class Fuser_UnaryOp<string mnemonic, Type operandType, string doc>
+    : Fuser_ElementwiseOp<mnemonic, [SameOperandsAndResultType]> {
+  let summary = doc;
+  let arguments = (ins operandType:$operand);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+}
+
+def Fuser_NegOp : Fuser_UnaryOp<"neg", Fuser_NumericValue, "-x">;
+def Fuser_AbsOp : Fuser_UnaryOp<"abs", Fuser_NumericValue, "|x|">;
+def Fuser_ExpOp : Fuser_UnaryOp<"exp", Fuser_FloatValue, "e^x">;
+def Fuser_LogOp : Fuser_UnaryOp<"log", Fuser_FloatValue, "natural logarithm">;
+def Fuser_SqrtOp : Fuser_UnaryOp<"sqrt", Fuser_FloatValue, "square root">;
+def Fuser_RsqrtOp : Fuser_UnaryOp<"rsqrt", Fuser_FloatValue, "1 / sqrt(x)">;
+def Fuser_ReciprocalOp
+    : Fuser_UnaryOp<"reciprocal", Fuser_FloatValue, "1 / x">;
+def Fuser_SinOp : Fuser_UnaryOp<"sin", Fuser_FloatValue, "sine">;
+def Fuser_CosOp : Fuser_UnaryOp<"cos", Fuser_FloatValue, "cosine">;
+def Fuser_TanhOp : Fuser_UnaryOp<"tanh", Fuser_FloatValue, "hyperbolic tangent">;
+def Fuser_SigmoidOp
+    : Fuser_UnaryOp<"sigmoid", Fuser_FloatValue, "1 / (1 + e^-x)">;
+
+class Fuser_BroadcastingOp<string mnemonic, list<Trait> traits = []>
+    : Fuser_ElementwiseOp<mnemonic, !listconcat(
+          [InferTypeOpAdaptor], traits)> {
+  let description = [{
+    Operands are tensors of equal rank, whose dimensions are equal or 1 (size
+    1 broadcasts), or scalars; all have the same element type. The result
+    takes the larger size of each dimension; it is a scalar only when every
+    operand is.
+  }];
+}
+
+class Fuser_BinaryOp<string mnemonic, Type operandType, string doc>
+    : Fuser_BroadcastingOp<mnemonic> {
+  let summary = doc;
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs operandType:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+}
+
+def Fuser_AddOp : Fuser_BinaryOp<"add", Fuser_NumericValue, "lhs + rhs">;
+def Fuser_SubOp : Fuser_BinaryOp<"sub", Fuser_NumericValue, "lhs - rhs">;
+def Fuser_MulOp : Fuser_BinaryOp<"mul", Fuser_NumericValue, "lhs * rhs">;
+def Fuser_DivOp : Fuser_BinaryOp<"div", Fuser_NumericValue,
+    "lhs / rhs (integers truncate toward zero)">;
+def Fuser_MaximumOp : Fuser_BinaryOp<"maximum", Fuser_NumericValue,
+    "larger of lhs and rhs (NaN if either is NaN)">;
+def Fuser_MinimumOp : Fuser_BinaryOp<"minimum", Fuser_NumericValue,
+    "smaller of lhs and rhs (NaN if either is NaN)">;
+def Fuser_PowOp : Fuser_BinaryOp<"pow", Fuser_NumericValue, "lhs ^ rhs">;
+
+class Fuser_CompareOp<string mnemonic, string doc>
+    : Fuser_BroadcastingOp<mnemonic> {
+  let summary = doc # "; the result is i1";
+  let arguments = (ins Fuser_Value:$lhs, Fuser_Value:$rhs);
+  let results = (outs Fuser_BoolValue:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+}
+
+def Fuser_EqOp : Fuser_CompareOp<"eq", "lhs == rhs">;
+def Fuser_NeOp : Fuser_CompareOp<"ne", "lhs != rhs">;
+def Fuser_LtOp : Fuser_CompareOp<"lt", "lhs < rhs">;
+def Fuser_LeOp : Fuser_CompareOp<"le", "lhs <= rhs">;
+def Fuser_GtOp : Fuser_CompareOp<"gt", "lhs > rhs">;
+def Fuser_GeOp : Fuser_CompareOp<"ge", "lhs >= rhs">;
+
+def Fuser_WhereOp : Fuser_BroadcastingOp<"where"> {
+  let summary = "select: condition ? lhs : rhs";
+  let arguments = (ins Fuser_BoolValue:$condition, Fuser_Value:$lhs,
+                       Fuser_Value:$rhs);
+  let results = (outs Fuser_Value:$result);
+  let assemblyFormat = [{
+    $condition `,` $lhs `,` $rhs attr-dict
+    `:` type($condition) `,` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+}
+
+def Fuser_FullOp : Fuser_Op<"full", [Pure]> {
+  let summary = "tensor filled with a scalar";
+  let description = [{
+    nvFuser's `full`: a tensor of the result shape whose every element is the
+    scalar `value` (of the result element type).
+
+    ```mlir
+    %c = arith.constant 0.0 : f32
+    %t = fuser.full %c : f32 -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Fuser_ElementType:$value);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Segments
+//===----------------------------------------------------------------------===//
+
+def Fuser_SegmentOp : Fuser_Op<"segment",
+    [IsolatedFromAbove, SingleBlock]> {
+  let summary = "one kernel (or alias) produced by segmentation";
+  let description = [{
+    The body computes the segment's results from its block arguments, which
+    are bound to `inputs`. `kind` says how it runs: `pointwise` and
+    `reduction` segments are kernels, an `alias` segment launches nothing
+    (its results are views of its inputs in memory).
+
+    ```mlir
+    %r = fuser.segment reduction (%x) : (tensor<8x4xf32>) -> tensor<8xf32> {
+    ^bb0(%a: tensor<8x4xf32>):
+      %s = fuser.reduction add %a [1] : tensor<8x4xf32> -> tensor<8xf32>
+      fuser.yield %s : tensor<8xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Fuser_SegmentKindAttr:$kind,
+                       Variadic<Fuser_Tensor>:$inputs);
+  let results = (outs Variadic<Fuser_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    custom<EnumKeyword>($kind) `(` $inputs `)` attr-dict
+    `:` functional-type($inputs, $results)
+    $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Fuser_YieldOp : Fuser_Op<"yield",
+    [Pure, Terminator, HasParent<"SegmentOp">]> {
+  let summary = "segment terminator";
+  let arguments = (ins Variadic<Fuser_Tensor>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+#endif // FUSER_DIALECT_FUSER_IR_FUSEROPS_TD

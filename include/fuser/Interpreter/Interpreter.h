@@ -1,0 +1,54 @@
+//===- Interpreter.h - reference evaluator for fuser fusions ----*- C++ -*-===//
+//
+// The reference semantics every rewrite and kernel is checked against. A
+// fusion is a func.func over statically shaped tensors; values are held as
+// raw little-endian row-major bytes so results can be hashed and compared
+// bit for bit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_INTERPRETER_INTERPRETER_H
+#define FUSER_INTERPRETER_INTERPRETER_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mlir::fuser {
+
+/// A tensor (or, with an empty shape and isScalar, a scalar) value.
+struct Buffer {
+  Type elementType;
+  SmallVector<int64_t> shape;
+  bool isScalar = false;
+  /// Row-major elements, little-endian, i1 as one byte (0 or 1).
+  std::vector<uint8_t> bytes;
+
+  /// The MLIR type of this value (tensor<...> or the scalar type).
+  Type getType() const;
+};
+
+/// Limits the interpreter enforces.
+struct InterpreterOptions {
+  /// Largest allowed size of any intermediate or result, in bytes.
+  uint64_t maxBufferBytes = 2ull << 30;
+};
+
+/// The deterministic input of PRODUCT.md for argument `argIndex` of `type`.
+Buffer makeDeterministicInput(Type type, unsigned argIndex, uint64_t seed);
+
+/// FNV-1a 64 over `bytes`.
+uint64_t fnv1a64(ArrayRef<uint8_t> bytes);
+
+/// Runs `func` on `inputs`. Unsupported ops, oversized buffers and mismatched
+/// inputs are reported as diagnostics on the offending op and give failure.
+FailureOr<SmallVector<Buffer>> interpret(func::FuncOp func,
+                                         ArrayRef<Buffer> inputs,
+                                         const InterpreterOptions &options = {});
+
+} // namespace mlir::fuser
+
+#endif // FUSER_INTERPRETER_INTERPRETER_H

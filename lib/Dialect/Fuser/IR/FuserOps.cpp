@@ -1,0 +1,482 @@
+//===- FuserOps.cpp - fuser op verifiers and type inference ---------------===//
+//
+// Shape rules live in the type inference of each op, so that builders,
+// parsers and the verifier share one definition. Folders are in
+// FuserFolds.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+/// Emits "'<op>' op <message>" at `loc` when a location is given (type
+/// inference also runs from builders, where failures are silent).
+template <typename OpTy, typename... Args>
+LogicalResult opError(std::optional<Location> loc, Args &&...args) {
+  return emitOptionalError(loc, "'", OpTy::getOperationName(), "' op ",
+                           std::forward<Args>(args)...);
+}
+
+template <typename OpTy>
+FailureOr<RankedTensorType> getTensorOperand(std::optional<Location> loc,
+                                             Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return opError<OpTy>(loc, "expected a statically shaped tensor, got ",
+                         value.getType());
+  return type;
+}
+
+/// Checks that `dims` are sorted, unique and in [0, rank).
+template <typename OpTy>
+LogicalResult verifyDimList(std::optional<Location> loc, ArrayRef<int64_t> dims,
+                            int64_t rank, StringRef what) {
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    if (dim < 0 || dim >= rank)
+      return opError<OpTy>(loc, what, " ", dim, " is out of range for rank ",
+                           rank);
+    if (i > 0 && dims[i - 1] >= dim)
+      return opError<OpTy>(loc, what, "s must be sorted and unique, got [",
+                           dims, "]");
+  }
+  return success();
+}
+/// Enum attributes print as a bare keyword in the custom form (`add`,
+/// `streaming`) and keep their `#fuser<...>` spelling in the generic form.
+template <typename AttrT>
+ParseResult parseEnumKeyword(OpAsmParser &parser, AttrT &attr) {
+  using EnumT = decltype(std::declval<AttrT>().getValue());
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<EnumT> value = symbolizeEnum<EnumT>(keyword);
+  if (!value)
+    return parser.emitError(loc, "unknown ")
+           << AttrT::getMnemonic() << " '" << keyword << "'";
+  attr = AttrT::get(parser.getContext(), *value);
+  return success();
+}
+
+template <typename AttrT>
+void printEnumKeyword(OpAsmPrinter &printer, Operation *, AttrT attr) {
+  printer << stringifyEnum(attr.getValue());
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Meta ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult ViewOp::verify() {
+  int64_t from = getSource().getType().getNumElements();
+  int64_t to = getType().getNumElements();
+  if (from != to)
+    return emitOpError("changes the element count from ")
+           << from << " to " << to;
+  return success();
+}
+
+LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  auto source = getTensorOperand<SqueezeOp>(loc, adaptor.getSource());
+  if (failed(source))
+    return failure();
+  ArrayRef<int64_t> shape = source->getShape();
+  ArrayRef<int64_t> dims = adaptor.getDims();
+  if (failed(verifyDimList<SqueezeOp>(loc, dims, shape.size(), "squeeze dim")))
+    return failure();
+  SmallVector<int64_t> resultShape;
+  for (auto [i, size] : llvm::enumerate(shape)) {
+    if (!llvm::is_contained(dims, static_cast<int64_t>(i))) {
+      resultShape.push_back(size);
+      continue;
+    }
+    if (size != 1)
+      return opError<SqueezeOp>(loc, "cannot squeeze dim ", i, " of size ",
+                                size, "; only size-1 dims can be squeezed");
+  }
+  results.push_back(source->clone(resultShape));
+  return success();
+}
+
+LogicalResult BroadcastOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  auto source = getTensorOperand<BroadcastOp>(loc, adaptor.getSource());
+  if (failed(source))
+    return failure();
+  ArrayRef<int64_t> dims = adaptor.getDims();
+  int64_t resultRank = source->getRank() + dims.size();
+  if (failed(verifyDimList<BroadcastOp>(loc, dims, resultRank,
+                                        "broadcast dim")))
+    return failure();
+  SmallVector<int64_t> resultShape;
+  auto sourceSizes = source->getShape().begin();
+  for (int64_t i = 0; i < resultRank; ++i)
+    resultShape.push_back(llvm::is_contained(dims, i) ? 1 : *sourceSizes++);
+  results.push_back(source->clone(resultShape));
+  return success();
+}
+
+LogicalResult ExpandOp::verify() {
+  ArrayRef<int64_t> from = getSource().getType().getShape();
+  ArrayRef<int64_t> to = getType().getShape();
+  if (from.size() != to.size())
+    return emitOpError("cannot change the rank from ")
+           << from.size() << " to " << to.size();
+  for (auto [i, sizes] : llvm::enumerate(llvm::zip_equal(from, to))) {
+    auto [fromSize, toSize] = sizes;
+    if (fromSize != toSize && fromSize != 1)
+      return emitOpError("cannot expand dim ")
+             << i << " of size " << fromSize << " to " << toSize
+             << "; only size-1 dims can be expanded";
+  }
+  return success();
+}
+
+LogicalResult PermuteOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  auto source = getTensorOperand<PermuteOp>(loc, adaptor.getSource());
+  if (failed(source))
+    return failure();
+  ArrayRef<int64_t> perm = adaptor.getPermutation();
+  int64_t rank = source->getRank();
+  SmallVector<bool> seen(rank, false);
+  bool valid = static_cast<int64_t>(perm.size()) == rank;
+  for (int64_t p : perm) {
+    if (!valid || p < 0 || p >= rank || seen[p]) {
+      valid = false;
+      break;
+    }
+    seen[p] = true;
+  }
+  if (!valid)
+    return opError<PermuteOp>(loc, "[", perm,
+                              "] is not a permutation of the ", rank,
+                              " dims of the source");
+  SmallVector<int64_t> resultShape;
+  for (int64_t p : perm)
+    resultShape.push_back(source->getDimSize(p));
+  results.push_back(source->clone(resultShape));
+  return success();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  auto source = getTensorOperand<SliceOp>(loc, adaptor.getSource());
+  if (failed(source))
+    return failure();
+  ArrayRef<int64_t> starts = adaptor.getStarts(), limits = adaptor.getLimits(),
+                    strides = adaptor.getStrides();
+  int64_t rank = source->getRank();
+  if (static_cast<int64_t>(starts.size()) != rank ||
+      static_cast<int64_t>(limits.size()) != rank ||
+      static_cast<int64_t>(strides.size()) != rank)
+    return opError<SliceOp>(loc, "needs one start, limit and stride per dim ",
+                            "(rank ", rank, "), got ", starts.size(), ", ",
+                            limits.size(), " and ", strides.size());
+  SmallVector<int64_t> resultShape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = source->getDimSize(d);
+    if (starts[d] < 0 || starts[d] > limits[d] || limits[d] > size)
+      return opError<SliceOp>(loc, "dim ", d, ": bounds [", starts[d], ", ",
+                              limits[d], ") are not within [0, ", size, "]");
+    if (strides[d] < 1)
+      return opError<SliceOp>(loc, "dim ", d, ": stride ", strides[d],
+                              " is not positive");
+    resultShape.push_back(llvm::divideCeil(limits[d] - starts[d], strides[d]));
+  }
+  results.push_back(source->clone(resultShape));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pad and cat
+//===----------------------------------------------------------------------===//
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
+  auto source = getTensorOperand<PadOp>(loc, adaptor.getSource());
+  if (failed(source))
+    return failure();
+  ArrayRef<int64_t> low = adaptor.getLow(), high = adaptor.getHigh();
+  int64_t rank = source->getRank();
+  if (static_cast<int64_t>(low.size()) != rank ||
+      static_cast<int64_t>(high.size()) != rank)
+    return opError<PadOp>(loc, "needs one low and one high pad width per dim ",
+                          "(rank ", rank, "), got ", low.size(), " and ",
+                          high.size());
+  if (adaptor.getValue().getType() != source->getElementType())
+    return opError<PadOp>(loc, "pad value type ", adaptor.getValue().getType(),
+                          " differs from the element type ",
+                          source->getElementType());
+  SmallVector<int64_t> resultShape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (low[d] < 0 || high[d] < 0)
+      return opError<PadOp>(loc, "dim ", d, ": pad widths must be ",
+                            "non-negative, got low ", low[d], " and high ",
+                            high[d]);
+    resultShape.push_back(low[d] + source->getDimSize(d) + high[d]);
+  }
+  results.push_back(source->clone(resultShape));
+  return success();
+}
+
+LogicalResult CatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return opError<CatOp>(loc, "needs at least one input");
+  auto first = getTensorOperand<CatOp>(loc, inputs.front());
+  if (failed(first))
+    return failure();
+  int64_t rank = first->getRank();
+  int64_t dim = adaptor.getDim();
+  if (dim < 0 || dim >= rank)
+    return opError<CatOp>(loc, "dim ", dim, " is out of range for rank ", rank);
+  SmallVector<int64_t> resultShape(first->getShape());
+  for (auto [i, input] : llvm::enumerate(inputs.drop_front())) {
+    auto type = getTensorOperand<CatOp>(loc, input);
+    if (failed(type))
+      return failure();
+    if (type->getElementType() != first->getElementType() ||
+        type->getRank() != rank)
+      return opError<CatOp>(loc, "input ", i + 1, " of type ", *type,
+                            " does not match the rank and element type of ",
+                            *first);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == dim)
+        continue;
+      if (type->getDimSize(d) != resultShape[d])
+        return opError<CatOp>(loc, "input ", i + 1, " has size ",
+                              type->getDimSize(d), " in dim ", d,
+                              ", expected ", resultShape[d]);
+    }
+    resultShape[dim] += type->getDimSize(dim);
+  }
+  results.push_back(first->clone(resultShape));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Cast
+//===----------------------------------------------------------------------===//
+
+LogicalResult CastOp::verify() {
+  auto sourceTensor = dyn_cast<RankedTensorType>(getSource().getType());
+  auto resultTensor = dyn_cast<RankedTensorType>(getType());
+  if (static_cast<bool>(sourceTensor) != static_cast<bool>(resultTensor))
+    return emitOpError("cannot cast between a tensor and a scalar");
+  if (sourceTensor && sourceTensor.getShape() != resultTensor.getShape())
+    return emitOpError("cannot change the shape from ")
+           << sourceTensor << " to " << resultTensor;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reduction
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  auto source = getTensorOperand<ReductionOp>(loc, adaptor.getSource());
+  if (failed(source))
+    return failure();
+  ArrayRef<int64_t> dims = adaptor.getDims();
+  if (dims.empty())
+    return opError<ReductionOp>(loc, "needs at least one dim to reduce");
+  if (failed(verifyDimList<ReductionOp>(loc, dims, source->getRank(),
+                                        "reduction dim")))
+    return failure();
+  SmallVector<int64_t> resultShape;
+  for (auto [i, size] : llvm::enumerate(source->getShape())) {
+    if (!llvm::is_contained(dims, static_cast<int64_t>(i)))
+      resultShape.push_back(size);
+    else if (adaptor.getKeepdim())
+      resultShape.push_back(1);
+  }
+  results.push_back(source->clone(resultShape));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Broadcasting elementwise ops
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The result type of an elementwise op over `operands` with nvFuser's
+/// size-1 broadcasting: a scalar of `elementType` if every operand is a
+/// scalar, otherwise a tensor with the larger size of each dim.
+template <typename OpTy>
+FailureOr<Type> inferBroadcastType(std::optional<Location> loc,
+                                   ValueRange operands, Type elementType) {
+  std::optional<SmallVector<int64_t>> shape;
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    auto tensor = dyn_cast<RankedTensorType>(operand.getType());
+    if (!tensor)
+      continue;
+    if (!tensor.hasStaticShape())
+      return opError<OpTy>(loc, "operand ", i, " has a dynamic shape");
+    if (!shape) {
+      shape.emplace(tensor.getShape());
+      continue;
+    }
+    if (tensor.getRank() != static_cast<int64_t>(shape->size()))
+      return opError<OpTy>(loc, "operand ", i, " has rank ", tensor.getRank(),
+                           ", expected ", shape->size(),
+                           " (use fuser.broadcast to add dims)");
+    for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
+      int64_t &merged = (*shape)[d];
+      if (size == merged || size == 1)
+        continue;
+      if (merged != 1)
+        return opError<OpTy>(loc, "operand ", i, " has size ", size,
+                             " in dim ", d, ", which neither equals nor ",
+                             "broadcasts with ", merged);
+      merged = size;
+    }
+  }
+  if (!shape)
+    return elementType;
+  return Type(RankedTensorType::get(*shape, elementType));
+}
+
+/// Checks that all `operands` share one element type and returns it.
+template <typename OpTy>
+FailureOr<Type> commonElementType(std::optional<Location> loc,
+                                  ValueRange operands) {
+  Type elementType = getElementTypeOrSelf(operands.front().getType());
+  for (Value operand : operands.drop_front())
+    if (getElementTypeOrSelf(operand.getType()) != elementType)
+      return opError<OpTy>(loc, "operand element types differ: ", elementType,
+                           " and ", getElementTypeOrSelf(operand.getType()),
+                           " (insert a fuser.cast)");
+  return elementType;
+}
+
+template <typename OpTy>
+LogicalResult inferArithmeticType(std::optional<Location> loc,
+                                  ValueRange operands,
+                                  SmallVectorImpl<Type> &results) {
+  FailureOr<Type> elementType = commonElementType<OpTy>(loc, operands);
+  if (failed(elementType))
+    return failure();
+  FailureOr<Type> type = inferBroadcastType<OpTy>(loc, operands, *elementType);
+  if (failed(type))
+    return failure();
+  results.push_back(*type);
+  return success();
+}
+
+template <typename OpTy>
+LogicalResult inferCompareType(MLIRContext *context,
+                               std::optional<Location> loc,
+                               ValueRange operands,
+                               SmallVectorImpl<Type> &results) {
+  if (failed(commonElementType<OpTy>(loc, operands)))
+    return failure();
+  FailureOr<Type> type =
+      inferBroadcastType<OpTy>(loc, operands, IntegerType::get(context, 1));
+  if (failed(type))
+    return failure();
+  results.push_back(*type);
+  return success();
+}
+} // namespace
+
+#define FUSER_ARITHMETIC_INFER(OP)                                             \
+  LogicalResult OP::inferReturnTypes(MLIRContext *,                            \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &results) {         \
+    return inferArithmeticType<OP>(loc, adaptor.getOperands(), results);       \
+  }
+FUSER_ARITHMETIC_INFER(AddOp)
+FUSER_ARITHMETIC_INFER(SubOp)
+FUSER_ARITHMETIC_INFER(MulOp)
+FUSER_ARITHMETIC_INFER(DivOp)
+FUSER_ARITHMETIC_INFER(MaximumOp)
+FUSER_ARITHMETIC_INFER(MinimumOp)
+FUSER_ARITHMETIC_INFER(PowOp)
+#undef FUSER_ARITHMETIC_INFER
+
+#define FUSER_COMPARE_INFER(OP)                                                \
+  LogicalResult OP::inferReturnTypes(MLIRContext *context,                     \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &results) {         \
+    return inferCompareType<OP>(context, loc, adaptor.getOperands(), results); \
+  }
+FUSER_COMPARE_INFER(EqOp)
+FUSER_COMPARE_INFER(NeOp)
+FUSER_COMPARE_INFER(LtOp)
+FUSER_COMPARE_INFER(LeOp)
+FUSER_COMPARE_INFER(GtOp)
+FUSER_COMPARE_INFER(GeOp)
+#undef FUSER_COMPARE_INFER
+
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  FailureOr<Type> elementType = commonElementType<WhereOp>(
+      loc, ValueRange{adaptor.getLhs(), adaptor.getRhs()});
+  if (failed(elementType))
+    return failure();
+  FailureOr<Type> type =
+      inferBroadcastType<WhereOp>(loc, adaptor.getOperands(), *elementType);
+  if (failed(type))
+    return failure();
+  results.push_back(*type);
+  return success();
+}
+
+LogicalResult FullOp::verify() {
+  if (getValue().getType() != getType().getElementType())
+    return emitOpError("fill value type ")
+           << getValue().getType() << " differs from the element type "
+           << getType().getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Segments
+//===----------------------------------------------------------------------===//
+
+LogicalResult SegmentOp::verify() {
+  Block &body = getBody().front();
+  if (body.getArgumentTypes() != getInputs().getTypes())
+    return emitOpError("body arguments ")
+           << body.getArgumentTypes() << " do not match the inputs "
+           << getInputs().getTypes();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("body must end with fuser.yield");
+  if (yield.getValues().getTypes() != getResultTypes())
+    return yield.emitOpError("yields ")
+           << yield.getValues().getTypes() << " but the segment returns "
+           << getResultTypes();
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "fuser/Dialect/Fuser/IR/FuserOps.cpp.inc"
