@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/Fuser/Transforms/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -16,6 +18,8 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::fuser::registerFuserPasses();
+  mlir::fuser::registerFuserPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

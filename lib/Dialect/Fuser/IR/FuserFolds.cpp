@@ -1,5 +1,6 @@
 //===- FuserFolds.cpp - fuser op folders ----------------------------------===//
 
+#include "fuser/Dialect/Fuser/IR/CastRules.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 
 using namespace mlir;
@@ -16,8 +17,19 @@ OpFoldResult ViewOp::fold(FoldAdaptor) {
   return foldSameType(getSource(), getResult());
 }
 
+/// cast(cast(x : A -> B) : B -> C) -> cast(x : A -> C), or x when C == A,
+/// when A -> B is exact (CastRules.h).
 OpFoldResult CastOp::fold(FoldAdaptor) {
-  return foldSameType(getSource(), getResult());
+  if (OpFoldResult same = foldSameType(getSource(), getResult()))
+    return same;
+  auto inner = getSource().getDefiningOp<CastOp>();
+  if (!inner || !isExactCast(getElementTypeOrSelf(inner.getSource()),
+                             getElementTypeOrSelf(inner.getResult())))
+    return {};
+  if (inner.getSource().getType() == getType())
+    return inner.getSource();
+  getSourceMutable().assign(inner.getSource());
+  return getResult();
 }
 
 OpFoldResult ExpandOp::fold(FoldAdaptor) {

@@ -28,6 +28,9 @@ def Fuser_Dialect : Dialect {
     type promotion is the frontend's job and is spelled with `fuser.cast`.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // Motion and composition rules are written once over the meta and
+  // elementwise op interfaces, so they are dialect-level patterns.
+  let hasCanonicalizer = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

@@ -205,12 +205,16 @@ def Fuser_CatOp : Fuser_Op<"cat",
 // Cast
 //===----------------------------------------------------------------------===//
 
-def Fuser_CastOp : Fuser_Op<"cast", [Pure]> {
+def Fuser_CastOp : Fuser_Op<"cast", [Pure, Fuser_ElementwiseOpInterface]> {
   let summary = "element type conversion";
   let description = [{
     Converts each element to the result element type, keeping the shape.
     Float to float rounds to nearest even; float to int truncates toward
     zero; int to float rounds to nearest even; to i1 tests `!= 0`.
+
+    `cast(cast(x : A -> B) : B -> C)` folds to `cast(x : A -> C)` (or `x`
+    when C is A) when every value of A is exact in B: i1 in anything, i32 in
+    i64 and f64, f16 and bf16 in f32 and f64, f32 in f64.
 
     ```mlir
     %1 = fuser.cast %0 : tensor<8x4096xbf16> to tensor<8x4096xf32>

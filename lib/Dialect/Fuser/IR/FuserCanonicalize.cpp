@@ -1,0 +1,222 @@
+//===- FuserCanonicalize.cpp - dialect-level rewrite patterns -------------===//
+//
+// The pre-segmentation rewrites that are not folders. They are written once
+// over MetaOpInterface / ElementwiseOpInterface and the reshape-like ops, not
+// once per op pair. Directions are fixed so the result does not depend on
+// pattern order:
+//   - elementwise unary ops (casts included) rise above meta ops, so casts
+//     separated by data movement meet and fold;
+//   - unit-dim squeezes and broadcasts sink below permutes, so they meet
+//     their partners and the views they are absorbed into;
+//   - adjacent reshape-like ops (view, squeeze, broadcast) compose into the
+//     one canonical reshape, as do permute pairs and expand pairs;
+//   - `set` is a plain copy and disappears, except where it produces a
+//     fusion output.
+// Nothing is moved across a reduction or a segment_set, and an op feeding
+// several users is never moved (that would duplicate it).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/IR/Reshape.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+
+RankedTensorType withElementType(Type shapeSource, Type elementType) {
+  return cast<RankedTensorType>(shapeSource).clone(elementType);
+}
+
+/// unary(meta(x)) -> meta(unary(x)), e.g.
+///   cast(squeeze(x)) -> squeeze(cast(x)).
+struct HoistUnaryAboveMeta
+    : public OpInterfaceRewritePattern<ElementwiseOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(ElementwiseOpInterface unary,
+                                PatternRewriter &rewriter) const override {
+    if (unary->getNumOperands() != 1 || unary->getNumResults() != 1)
+      return failure();
+    auto meta = unary->getOperand(0).getDefiningOp<MetaOpInterface>();
+    if (!meta || isa<SegmentSetOp>(meta) || !meta->hasOneUse())
+      return failure();
+
+    Value source = meta.getSource();
+    Type resultElementType = getElementTypeOrSelf(unary->getResult(0));
+    Operation *hoisted = rewriter.clone(*unary);
+    hoisted->setOperand(0, source);
+    hoisted->getResult(0).setType(
+        withElementType(source.getType(), resultElementType));
+
+    Operation *moved = rewriter.clone(*meta);
+    moved->setOperand(0, hoisted->getResult(0));
+    moved->getResult(0).setType(
+        withElementType(meta->getResult(0).getType(), resultElementType));
+    rewriter.replaceOp(unary, moved->getResults());
+    return success();
+  }
+};
+
+/// reshape(reshape(x)) -> the canonical reshape of x, and a view that only
+/// adds or drops size-1 dims -> squeeze / broadcast. For instance
+///   squeeze [3] (broadcast [2, 3] (x)) -> broadcast [2] (x)
+///   broadcast [0] (squeeze [0] (x))    -> x
+///   view (squeeze (view (x)))          -> view (x)
+template <typename ReshapeOp>
+struct ComposeReshapes : public OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern<ReshapeOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReshapeOp reshape,
+                                PatternRewriter &rewriter) const override {
+    Operation *op = reshape;
+    Value source = op->getOperand(0);
+    Operation *producer = source.getDefiningOp();
+    bool composes = producer && isReshapeLike(producer);
+    if (composes)
+      source = producer->getOperand(0);
+
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!composes && !canBeMoreSpecific(op, type))
+      return failure();
+    rewriter.replaceOp(op, createReshape(rewriter, op->getLoc(), source, type));
+    return success();
+  }
+
+private:
+  /// Whether createReshape would pick a different op for this lone reshape.
+  static bool canBeMoreSpecific(Operation *op, RankedTensorType type) {
+    auto sourceType = cast<RankedTensorType>(op->getOperand(0).getType());
+    auto squeezed = getSqueezedDims(sourceType.getShape(), type.getShape());
+    if (auto squeeze = dyn_cast<SqueezeOp>(op))
+      return !squeezed || ArrayRef<int64_t>(*squeezed) != squeeze.getDims();
+    auto inserted = getSqueezedDims(type.getShape(), sourceType.getShape());
+    if (auto broadcast = dyn_cast<BroadcastOp>(op))
+      return squeezed || !inserted ||
+             ArrayRef<int64_t>(*inserted) != broadcast.getDims();
+    return squeezed || inserted; // a view
+  }
+};
+
+/// permute(squeeze(x)) -> squeeze(permute(x)): the unit dims keep their
+/// positions and the kept dims are permuted around them.
+struct SinkSqueezeBelowPermute : public OpRewritePattern<PermuteOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PermuteOp permute,
+                                PatternRewriter &rewriter) const override {
+    auto squeeze = permute.getSource().getDefiningOp<SqueezeOp>();
+    if (!squeeze || !squeeze->hasOneUse())
+      return failure();
+    ArrayRef<int64_t> squeezed = squeeze.getDims();
+    int64_t rank = squeeze.getSource().getType().getRank();
+    SmallVector<int64_t> kept;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(squeezed, d))
+        kept.push_back(d);
+
+    SmallVector<int64_t> order;
+    auto nextKept = permute.getPermutation().begin();
+    for (int64_t d = 0; d < rank; ++d)
+      order.push_back(llvm::is_contained(squeezed, d) ? d
+                                                      : kept[*nextKept++]);
+    Value permuted = PermuteOp::create(rewriter, permute.getLoc(),
+                                       squeeze.getSource(), order);
+    rewriter.replaceOpWithNewOp<SqueezeOp>(permute, permuted, squeezed);
+    return success();
+  }
+};
+
+/// permute(broadcast(x)) -> broadcast(permute(x)): the inserted dims go where
+/// the permute puts them, the source dims keep their permuted order.
+struct SinkBroadcastBelowPermute : public OpRewritePattern<PermuteOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PermuteOp permute,
+                                PatternRewriter &rewriter) const override {
+    auto broadcast = permute.getSource().getDefiningOp<BroadcastOp>();
+    if (!broadcast || !broadcast->hasOneUse())
+      return failure();
+    ArrayRef<int64_t> inserted = broadcast.getDims();
+    // Source dim index of each non-inserted broadcast result position.
+    SmallVector<int64_t> sourceDim;
+    int64_t next = 0;
+    for (int64_t d = 0, e = broadcast.getType().getRank(); d < e; ++d)
+      sourceDim.push_back(llvm::is_contained(inserted, d) ? -1 : next++);
+
+    SmallVector<int64_t> order, newInserted;
+    for (auto [i, p] : llvm::enumerate(permute.getPermutation())) {
+      if (sourceDim[p] < 0)
+        newInserted.push_back(i);
+      else
+        order.push_back(sourceDim[p]);
+    }
+    Value permuted = PermuteOp::create(rewriter, permute.getLoc(),
+                                       broadcast.getSource(), order);
+    rewriter.replaceOpWithNewOp<BroadcastOp>(permute, permuted, newInserted);
+    return success();
+  }
+};
+
+/// permute(permute(x, p), q) -> permute(x, [p[q[i]]]).
+struct ComposePermutes : public OpRewritePattern<PermuteOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PermuteOp permute,
+                                PatternRewriter &rewriter) const override {
+    auto inner = permute.getSource().getDefiningOp<PermuteOp>();
+    if (!inner)
+      return failure();
+    SmallVector<int64_t> composed;
+    for (int64_t q : permute.getPermutation())
+      composed.push_back(inner.getPermutation()[q]);
+    rewriter.replaceOpWithNewOp<PermuteOp>(permute, inner.getSource(),
+                                           composed);
+    return success();
+  }
+};
+
+/// expand(expand(x)) -> expand(x).
+struct ComposeExpands : public OpRewritePattern<ExpandOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ExpandOp expand,
+                                PatternRewriter &rewriter) const override {
+    auto inner = expand.getSource().getDefiningOp<ExpandOp>();
+    if (!inner)
+      return failure();
+    rewriter.replaceOpWithNewOp<ExpandOp>(expand, expand.getType(),
+                                          inner.getSource());
+    return success();
+  }
+};
+
+/// set(x) -> x. A set that produces a fusion or segment output stays: it is
+/// the copy that keeps the output from aliasing an input or another output.
+struct EraseSet : public OpRewritePattern<SetOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SetOp set,
+                                PatternRewriter &rewriter) const override {
+    if (llvm::any_of(set->getUsers(), [](Operation *user) {
+          return user->hasTrait<OpTrait::IsTerminator>();
+        }))
+      return failure();
+    rewriter.replaceOp(set, set.getSource());
+    return success();
+  }
+};
+
+} // namespace
+
+void FuserDialect::getCanonicalizationPatterns(
+    RewritePatternSet &patterns) const {
+  patterns.add<HoistUnaryAboveMeta, ComposeReshapes<ViewOp>,
+               ComposeReshapes<SqueezeOp>, ComposeReshapes<BroadcastOp>,
+               SinkSqueezeBelowPermute,
+               SinkBroadcastBelowPermute, ComposePermutes, ComposeExpands,
+               EraseSet>(getContext());
+}
