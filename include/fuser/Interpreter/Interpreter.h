@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <vector>
@@ -42,6 +43,33 @@ Buffer makeDeterministicInput(Type type, unsigned argIndex, uint64_t seed);
 
 /// FNV-1a 64 over `bytes`.
 uint64_t fnv1a64(ArrayRef<uint8_t> bytes);
+
+/// Bytes per element of a fuser element type (i1 takes one byte), or
+/// failure for a type the interpreter does not support.
+FailureOr<unsigned> getElementByteWidth(Type elementType);
+
+/// Whether `func` holds ops whose results depend on the math library
+/// (exp, log, sin, ...), so that backends may differ by a few ulp.
+bool usesTranscendentalOps(func::FuncOp func);
+
+/// How far two buffers of the same type and shape are apart.
+struct BufferDifference {
+  /// Largest |a - b| over the elements; infinite where exactly one is NaN
+  /// or the infinities differ.
+  double maxAbsError = 0;
+  /// Largest distance in units in the last place of the element type (for
+  /// integers, the difference itself); NaN against NaN counts as 0, NaN
+  /// against a number as UINT64_MAX.
+  uint64_t maxUlpDistance = 0;
+};
+
+/// Compares `a` and `b`; failure if their types or shapes differ.
+FailureOr<BufferDifference> compareBuffers(const Buffer &a, const Buffer &b);
+
+/// Prints the elements of `buffer` as nested lists, row-major. With `json`,
+/// non-finite floats are spelled NaN/Infinity/-Infinity (as Python's json
+/// module reads them) and i1 as true/false in both forms.
+void printBufferValues(llvm::raw_ostream &os, const Buffer &buffer, bool json);
 
 /// Runs `func` on `inputs`. Unsupported ops, oversized buffers and mismatched
 /// inputs are reported as diagnostics on the offending op and give failure.

@@ -1,0 +1,871 @@
+//===- Interpreter.cpp - reference evaluator for fuser fusions ------------===//
+//
+// Evaluates a fusion op by op on row-major byte buffers. Each op is
+// dispatched once to a loop templated on its element kind and operation, so
+// the per-element work is a few loads, one arithmetic expression and a
+// store. Buffers are released after their last use, and moved rather than
+// copied into ops that only reinterpret the shape.
+//
+// Numerics (docs/Interpreter.md): f16/bf16 are computed in f32 and rounded
+// to nearest even per op; reductions accumulate in the compute type from the
+// kind's identity, in row-major order of the source.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Elements.h"
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Interpreter/Interpreter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <array>
+
+using namespace mlir;
+using namespace mlir::fuser;
+using namespace mlir::fuser::detail;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Element access and index iteration
+//===----------------------------------------------------------------------===//
+
+template <typename T> T loadElement(const uint8_t *base, int64_t index) {
+  return bitCast<T>(base + index * sizeof(T));
+}
+template <typename T> void storeElement(uint8_t *base, int64_t index, T value) {
+  std::memcpy(base + index * sizeof(T), &value, sizeof(T));
+}
+
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+int64_t numElements(const Buffer &buffer) {
+  int64_t count = 1;
+  for (int64_t size : buffer.shape)
+    count *= size;
+  return count;
+}
+
+/// Calls `fn(offsets)` for every index of `shape` in row-major order, where
+/// offsets[k] = base[k] + sum over d of index[d] * strides[k][d]. The
+/// innermost dimension is a plain loop; the outer ones advance an odometer.
+template <size_t N, typename Fn>
+void forEachIndex(ArrayRef<int64_t> shape,
+                  const std::array<SmallVector<int64_t>, N> &strides,
+                  std::array<int64_t, N> offsets, Fn &&fn) {
+  if (llvm::is_contained(shape, 0))
+    return;
+  int64_t rank = shape.size();
+  if (rank == 0) {
+    fn(offsets);
+    return;
+  }
+  std::array<int64_t, N> innerStrides;
+  for (size_t k = 0; k < N; ++k)
+    innerStrides[k] = strides[k][rank - 1];
+  SmallVector<int64_t> counter(rank, 0);
+  while (true) {
+    std::array<int64_t, N> at = offsets;
+    for (int64_t i = 0; i < shape[rank - 1]; ++i) {
+      fn(at);
+      for (size_t k = 0; k < N; ++k)
+        at[k] += innerStrides[k];
+    }
+    int64_t d = rank - 2;
+    for (; d >= 0; --d) {
+      for (size_t k = 0; k < N; ++k)
+        offsets[k] += strides[k][d];
+      if (++counter[d] < shape[d])
+        break;
+      for (size_t k = 0; k < N; ++k)
+        offsets[k] -= strides[k][d] * shape[d];
+      counter[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}
+
+/// Strides that read `operand` at each index of `resultShape`: scalars and
+/// size-1 dims do not move.
+SmallVector<int64_t> broadcastStrides(const Buffer &operand,
+                                      ArrayRef<int64_t> resultShape) {
+  SmallVector<int64_t> strides(resultShape.size(), 0);
+  if (operand.isScalar)
+    return strides;
+  SmallVector<int64_t> dense = rowMajorStrides(operand.shape);
+  for (size_t d = 0; d < resultShape.size(); ++d)
+    if (operand.shape[d] != 1)
+      strides[d] = dense[d];
+  return strides;
+}
+
+/// Calls `fn(offsets)` with offsets[0] into `result` and offsets[1 + k] into
+/// `operands[k]`, broadcast to the result shape.
+template <size_t N, typename Fn>
+void forEachBroadcastElement(const Buffer &result,
+                             std::array<const Buffer *, N> operands, Fn &&fn) {
+  std::array<SmallVector<int64_t>, N + 1> strides;
+  strides[0] = rowMajorStrides(result.shape);
+  for (size_t k = 0; k < N; ++k)
+    strides[k + 1] = broadcastStrides(*operands[k], result.shape);
+  forEachIndex<N + 1>(result.shape, strides, {}, fn);
+}
+
+/// Copies the elements at `source` offsets to `dest` offsets for every index
+/// of `shape`; the work of every meta op, pad and cat.
+void copyStrided(const Buffer &source, Buffer &dest, ArrayRef<int64_t> shape,
+                 SmallVector<int64_t> sourceStrides, int64_t sourceOffset,
+                 SmallVector<int64_t> destStrides, int64_t destOffset) {
+  std::array<SmallVector<int64_t>, 2> strides = {std::move(sourceStrides),
+                                                 std::move(destStrides)};
+  auto copy = [&](auto width) {
+    constexpr size_t W = decltype(width)::value;
+    const uint8_t *from = source.bytes.data();
+    uint8_t *to = dest.bytes.data();
+    forEachIndex<2>(shape, strides, {sourceOffset, destOffset},
+                    [&](const std::array<int64_t, 2> &at) {
+                      std::memcpy(to + at[1] * W, from + at[0] * W, W);
+                    });
+  };
+  switch (*getElementByteWidth(source.elementType)) {
+  case 1:
+    return copy(std::integral_constant<size_t, 1>{});
+  case 2:
+    return copy(std::integral_constant<size_t, 2>{});
+  case 4:
+    return copy(std::integral_constant<size_t, 4>{});
+  default:
+    return copy(std::integral_constant<size_t, 8>{});
+  }
+}
+
+void fillWithScalar(Buffer &dest, const Buffer &scalar) {
+  size_t width = scalar.bytes.size();
+  for (size_t at = 0; at < dest.bytes.size(); at += width)
+    std::memcpy(dest.bytes.data() + at, scalar.bytes.data(), width);
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar semantics
+//===----------------------------------------------------------------------===//
+
+/// Integer arithmetic wraps (two's complement), as on the GPU.
+template <typename T> T wrap(std::make_unsigned_t<T> value) {
+  return static_cast<T>(value);
+}
+template <typename T> using Unsigned = std::make_unsigned_t<T>;
+
+template <typename T> T maximumOf(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a) || std::isnan(b))
+      return a + b;
+    if (a == b) // +0 is larger than -0.
+      return std::signbit(a) ? b : a;
+  }
+  return a > b ? a : b;
+}
+template <typename T> T minimumOf(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a) || std::isnan(b))
+      return a + b;
+    if (a == b)
+      return std::signbit(a) ? a : b;
+  }
+  return a < b ? a : b;
+}
+
+/// Integer power by squaring, wrapping; a negative exponent gives the
+/// truncated real result (0 unless the base is 1 or -1).
+template <typename T> T integerPow(T base, T exponent) {
+  if (exponent < 0) {
+    if (base == 1)
+      return 1;
+    if (base == -1)
+      return (exponent & 1) ? -1 : 1;
+    return 0;
+  }
+  Unsigned<T> result = 1, factor = static_cast<Unsigned<T>>(base);
+  for (Unsigned<T> e = static_cast<Unsigned<T>>(exponent); e; e >>= 1) {
+    if (e & 1)
+      result *= factor;
+    factor *= factor;
+  }
+  return static_cast<T>(result);
+}
+
+enum class UnaryKind {
+  Neg, Abs, Exp, Log, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tanh, Sigmoid
+};
+enum class BinaryKind { Add, Sub, Mul, Div, Maximum, Minimum, Pow };
+enum class CompareKind { Eq, Ne, Lt, Le, Gt, Ge };
+
+/// The kinds after Neg and Abs are float-only (the verifier ensures it and
+/// evalUnary instantiates them for floats only).
+template <UnaryKind U, typename T> T applyUnary(T x) {
+  if constexpr (U == UnaryKind::Neg) {
+    if constexpr (std::is_floating_point_v<T>)
+      return -x;
+    else
+      return wrap<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(x));
+  } else if constexpr (U == UnaryKind::Abs) {
+    if constexpr (std::is_floating_point_v<T>)
+      return std::fabs(x);
+    else
+      return x < 0 ? wrap<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(x)) : x;
+  } else if constexpr (U == UnaryKind::Exp) {
+    return std::exp(x);
+  } else if constexpr (U == UnaryKind::Log) {
+    return std::log(x);
+  } else if constexpr (U == UnaryKind::Sqrt) {
+    return std::sqrt(x);
+  } else if constexpr (U == UnaryKind::Rsqrt) {
+    return T(1) / std::sqrt(x);
+  } else if constexpr (U == UnaryKind::Reciprocal) {
+    return T(1) / x;
+  } else if constexpr (U == UnaryKind::Sin) {
+    return std::sin(x);
+  } else if constexpr (U == UnaryKind::Cos) {
+    return std::cos(x);
+  } else if constexpr (U == UnaryKind::Tanh) {
+    return std::tanh(x);
+  } else {
+    return T(1) / (T(1) + std::exp(-x));
+  }
+}
+
+template <BinaryKind B, typename T> T applyBinary(T a, T b) {
+  constexpr bool isFloat = std::is_floating_point_v<T>;
+  if constexpr (B == BinaryKind::Maximum) {
+    return maximumOf(a, b);
+  } else if constexpr (B == BinaryKind::Minimum) {
+    return minimumOf(a, b);
+  } else if constexpr (isFloat) {
+    if constexpr (B == BinaryKind::Add)
+      return a + b;
+    else if constexpr (B == BinaryKind::Sub)
+      return a - b;
+    else if constexpr (B == BinaryKind::Mul)
+      return a * b;
+    else if constexpr (B == BinaryKind::Div)
+      return a / b;
+    else
+      return std::pow(a, b);
+  } else {
+    using U = Unsigned<T>;
+    if constexpr (B == BinaryKind::Add)
+      return wrap<T>(static_cast<U>(a) + static_cast<U>(b));
+    else if constexpr (B == BinaryKind::Sub)
+      return wrap<T>(static_cast<U>(a) - static_cast<U>(b));
+    else if constexpr (B == BinaryKind::Mul)
+      return wrap<T>(static_cast<U>(a) * static_cast<U>(b));
+    else if constexpr (B == BinaryKind::Div) {
+      // Division by zero gives 0; MIN / -1 wraps to MIN.
+      if (b == 0)
+        return 0;
+      if (b == -1)
+        return wrap<T>(U(0) - static_cast<U>(a));
+      return a / b;
+    } else {
+      return integerPow(a, b);
+    }
+  }
+}
+
+template <CompareKind C, typename T> bool applyCompare(T a, T b) {
+  if constexpr (C == CompareKind::Eq)
+    return a == b;
+  else if constexpr (C == CompareKind::Ne)
+    return a != b;
+  else if constexpr (C == CompareKind::Lt)
+    return a < b;
+  else if constexpr (C == CompareKind::Le)
+    return a <= b;
+  else if constexpr (C == CompareKind::Gt)
+    return a > b;
+  else
+    return a >= b;
+}
+
+/// Calls `fn` with std::integral_constant<Enum, value> for a runtime enum
+/// value in [0, Count).
+template <typename Enum, int Count, int I = 0, typename Fn>
+void visitEnum(Enum value, Fn &&fn) {
+  if constexpr (I < Count) {
+    if (static_cast<int>(value) == I)
+      return fn(std::integral_constant<Enum, static_cast<Enum>(I)>{});
+    visitEnum<Enum, Count, I + 1>(value, std::forward<Fn>(fn));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The evaluator
+//===----------------------------------------------------------------------===//
+
+class Evaluator {
+public:
+  explicit Evaluator(const InterpreterOptions &options) : options(options) {}
+
+  /// Binds `args` to the arguments of `block`, evaluates its ops and returns
+  /// the operands of its terminator.
+  FailureOr<SmallVector<Buffer>> runBlock(Block &block,
+                                          SmallVector<Buffer> args);
+
+private:
+  LogicalResult evaluate(Operation *op);
+
+  /// A fresh zeroed buffer for `value`'s type, or a diagnostic on `op` when
+  /// the type is not supported or the buffer would be too large.
+  FailureOr<Buffer> allocate(Operation *op, Type type);
+
+  const Buffer &get(Value value) { return values.find(value)->second; }
+  /// The buffer of `value`, moved out when `op` is its last user.
+  Buffer take(Value value);
+  void bind(Value value, Buffer buffer);
+
+  LogicalResult evalReshape(Operation *op, Value source);
+  LogicalResult evalExpand(ExpandOp op);
+  LogicalResult evalPermute(PermuteOp op);
+  LogicalResult evalSlice(SliceOp op);
+  LogicalResult evalPad(PadOp op);
+  LogicalResult evalCat(CatOp op);
+  LogicalResult evalFull(FullOp op);
+  LogicalResult evalCast(Operation *op, Value source);
+  LogicalResult evalReduction(ReductionOp op);
+  LogicalResult evalUnary(Operation *op, UnaryKind kind);
+  LogicalResult evalBinary(Operation *op, BinaryKind kind);
+  LogicalResult evalCompare(Operation *op, CompareKind kind);
+  LogicalResult evalWhere(WhereOp op);
+  LogicalResult evalConstant(arith::ConstantOp op);
+  LogicalResult evalSegment(SegmentOp op);
+
+  const InterpreterOptions &options;
+  DenseMap<Value, Buffer> values;
+  /// Uses of each bound value not yet evaluated; at zero it is released.
+  DenseMap<Value, unsigned> pendingUses;
+};
+
+FailureOr<Buffer> Evaluator::allocate(Operation *op, Type type) {
+  Buffer buffer;
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  buffer.isScalar = !tensor;
+  buffer.elementType = getElementTypeOrSelf(type);
+  if (tensor && !tensor.hasStaticShape())
+    return op->emitError("the interpreter needs static shapes, got ") << type;
+  if (!tensor && isa<ShapedType>(type))
+    return op->emitError("the interpreter supports ranked tensors and "
+                         "scalars only, got ")
+           << type;
+  FailureOr<unsigned> width = getElementByteWidth(buffer.elementType);
+  if (failed(width))
+    return op->emitError("unsupported element type ")
+           << buffer.elementType << " (expected i1, i32, i64, f16, bf16, f32 "
+           << "or f64)";
+  uint64_t bytes = *width;
+  if (tensor) {
+    buffer.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+    for (int64_t size : buffer.shape)
+      bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(size));
+  }
+  if (bytes > options.maxBufferBytes)
+    return op->emitError("a value of type ")
+           << type << " takes " << bytes << " bytes, more than the limit of "
+           << options.maxBufferBytes << " bytes";
+  buffer.bytes.resize(bytes);
+  return buffer;
+}
+
+Buffer Evaluator::take(Value value) {
+  auto it = values.find(value);
+  if (pendingUses.lookup(value) == 1)
+    return std::move(it->second);
+  return it->second;
+}
+
+void Evaluator::bind(Value value, Buffer buffer) {
+  unsigned uses = std::distance(value.use_begin(), value.use_end());
+  if (uses == 0)
+    return;
+  pendingUses[value] = uses;
+  values[value] = std::move(buffer);
+}
+
+FailureOr<SmallVector<Buffer>> Evaluator::runBlock(Block &block,
+                                                   SmallVector<Buffer> args) {
+  for (auto [arg, buffer] : llvm::zip_equal(block.getArguments(), args))
+    bind(arg, std::move(buffer));
+  for (Operation &op : block.without_terminator()) {
+    if (failed(evaluate(&op)))
+      return failure();
+    for (Value operand : op.getOperands())
+      if (--pendingUses[operand] == 0)
+        values.erase(operand);
+  }
+  SmallVector<Buffer> results;
+  for (Value operand : block.getTerminator()->getOperands())
+    results.push_back(take(operand));
+  return results;
+}
+
+LogicalResult Evaluator::evaluate(Operation *op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<ViewOp, SqueezeOp, BroadcastOp, SetOp, SegmentSetOp>(
+          [&](auto op) { return evalReshape(op, op.getSource()); })
+      .Case([&](ExpandOp op) { return evalExpand(op); })
+      .Case([&](PermuteOp op) { return evalPermute(op); })
+      .Case([&](SliceOp op) { return evalSlice(op); })
+      .Case([&](PadOp op) { return evalPad(op); })
+      .Case([&](CatOp op) { return evalCat(op); })
+      .Case([&](FullOp op) { return evalFull(op); })
+      .Case<CastOp, arith::ExtFOp, arith::SIToFPOp, arith::FPToSIOp>(
+          [&](auto op) { return evalCast(op, op->getOperand(0)); })
+      .Case([&](arith::TruncFOp op) -> LogicalResult {
+        if (op.getRoundingmode() &&
+            *op.getRoundingmode() != arith::RoundingMode::to_nearest_even)
+          return op.emitError("the interpreter supports only the default "
+                              "rounding (to nearest even)");
+        return evalCast(op, op.getIn());
+      })
+      .Case([&](ReductionOp op) { return evalReduction(op); })
+      .Case<NegOp, arith::NegFOp>(
+          [&](auto op) { return evalUnary(op, UnaryKind::Neg); })
+      .Case([&](AbsOp op) { return evalUnary(op, UnaryKind::Abs); })
+      .Case([&](ExpOp op) { return evalUnary(op, UnaryKind::Exp); })
+      .Case([&](LogOp op) { return evalUnary(op, UnaryKind::Log); })
+      .Case([&](SqrtOp op) { return evalUnary(op, UnaryKind::Sqrt); })
+      .Case([&](RsqrtOp op) { return evalUnary(op, UnaryKind::Rsqrt); })
+      .Case([&](ReciprocalOp op) {
+        return evalUnary(op, UnaryKind::Reciprocal);
+      })
+      .Case([&](SinOp op) { return evalUnary(op, UnaryKind::Sin); })
+      .Case([&](CosOp op) { return evalUnary(op, UnaryKind::Cos); })
+      .Case([&](TanhOp op) { return evalUnary(op, UnaryKind::Tanh); })
+      .Case([&](SigmoidOp op) { return evalUnary(op, UnaryKind::Sigmoid); })
+      .Case<AddOp, arith::AddFOp, arith::AddIOp>(
+          [&](auto op) { return evalBinary(op, BinaryKind::Add); })
+      .Case<SubOp, arith::SubFOp, arith::SubIOp>(
+          [&](auto op) { return evalBinary(op, BinaryKind::Sub); })
+      .Case<MulOp, arith::MulFOp, arith::MulIOp>(
+          [&](auto op) { return evalBinary(op, BinaryKind::Mul); })
+      .Case<DivOp, arith::DivFOp>(
+          [&](auto op) { return evalBinary(op, BinaryKind::Div); })
+      .Case<MaximumOp, arith::MaximumFOp>(
+          [&](auto op) { return evalBinary(op, BinaryKind::Maximum); })
+      .Case<MinimumOp, arith::MinimumFOp>(
+          [&](auto op) { return evalBinary(op, BinaryKind::Minimum); })
+      .Case([&](PowOp op) { return evalBinary(op, BinaryKind::Pow); })
+      .Case([&](EqOp op) { return evalCompare(op, CompareKind::Eq); })
+      .Case([&](NeOp op) { return evalCompare(op, CompareKind::Ne); })
+      .Case([&](LtOp op) { return evalCompare(op, CompareKind::Lt); })
+      .Case([&](LeOp op) { return evalCompare(op, CompareKind::Le); })
+      .Case([&](GtOp op) { return evalCompare(op, CompareKind::Gt); })
+      .Case([&](GeOp op) { return evalCompare(op, CompareKind::Ge); })
+      .Case([&](WhereOp op) { return evalWhere(op); })
+      .Case([&](arith::ConstantOp op) { return evalConstant(op); })
+      .Case([&](SegmentOp op) { return evalSegment(op); })
+      .Default([](Operation *op) -> LogicalResult {
+        return op->emitError("unsupported op '")
+               << op->getName() << "' in the interpreter";
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult Evaluator::evalReshape(Operation *op, Value source) {
+  FailureOr<Buffer> result = allocate(op, op->getResult(0).getType());
+  if (failed(result))
+    return failure();
+  // Same row-major bytes, new shape.
+  result->bytes = take(source).bytes;
+  bind(op->getResult(0), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalExpand(ExpandOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  const Buffer &source = get(op.getSource());
+  copyStrided(source, *result, result->shape,
+              broadcastStrides(source, result->shape), 0,
+              rowMajorStrides(result->shape), 0);
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalPermute(PermuteOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  const Buffer &source = get(op.getSource());
+  SmallVector<int64_t> sourceStrides = rowMajorStrides(source.shape);
+  SmallVector<int64_t> strides;
+  for (int64_t dim : op.getPermutation())
+    strides.push_back(sourceStrides[dim]);
+  copyStrided(source, *result, result->shape, strides, 0,
+              rowMajorStrides(result->shape), 0);
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalSlice(SliceOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  const Buffer &source = get(op.getSource());
+  SmallVector<int64_t> strides = rowMajorStrides(source.shape);
+  int64_t offset = 0;
+  for (auto [d, start, step] :
+       llvm::enumerate(op.getStarts(), op.getStrides())) {
+    offset += start * strides[d];
+    strides[d] *= step;
+  }
+  copyStrided(source, *result, result->shape, strides, offset,
+              rowMajorStrides(result->shape), 0);
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalPad(PadOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  fillWithScalar(*result, get(op.getValue()));
+  const Buffer &source = get(op.getSource());
+  SmallVector<int64_t> resultStrides = rowMajorStrides(result->shape);
+  int64_t offset = 0;
+  for (auto [low, stride] : llvm::zip_equal(op.getLow(), resultStrides))
+    offset += low * stride;
+  copyStrided(source, *result, source.shape, rowMajorStrides(source.shape), 0,
+              resultStrides, offset);
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalCat(CatOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  SmallVector<int64_t> resultStrides = rowMajorStrides(result->shape);
+  int64_t dim = op.getDim(), position = 0;
+  for (Value input : op.getInputs()) {
+    const Buffer &source = get(input);
+    copyStrided(source, *result, source.shape, rowMajorStrides(source.shape),
+                0, resultStrides, position * resultStrides[dim]);
+    position += source.shape[dim];
+  }
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalFull(FullOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  fillWithScalar(*result, get(op.getValue()));
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Arithmetic
+//===----------------------------------------------------------------------===//
+
+LogicalResult Evaluator::evalCast(Operation *op, Value sourceValue) {
+  FailureOr<Buffer> result = allocate(op, op->getResult(0).getType());
+  if (failed(result))
+    return failure();
+  const Buffer &source = get(sourceValue);
+  ElemKind from = *getElemKind(source.elementType);
+  ElemKind to = *getElemKind(result->elementType);
+  // arith.sitofp reads i1 as signed (true is -1), unlike fuser.cast.
+  if (from == ElemKind::I1 && isa<arith::SIToFPOp>(op))
+    return op->emitError("unsupported: arith.sitofp from i1");
+  int64_t count = numElements(*result);
+  visitElemKind(from, [&](auto fromTag) {
+    visitElemKind(to, [&](auto toTag) {
+      constexpr ElemKind From = decltype(fromTag)::kind;
+      constexpr ElemKind To = decltype(toTag)::kind;
+      const uint8_t *in = source.bytes.data();
+      uint8_t *out = result->bytes.data();
+      for (int64_t i = 0; i < count; ++i)
+        storeElement(out, i,
+                     convertTo<To>(Elem<From>::load(
+                         loadElement<StorageOf<From>>(in, i))));
+    });
+  });
+  bind(op->getResult(0), std::move(*result));
+  return success();
+}
+
+/// The start value of a reduction: the identity of its combiner.
+template <typename T> T reductionIdentity(ReductionKind kind) {
+  switch (kind) {
+  case ReductionKind::Add:
+    return T(0);
+  case ReductionKind::Mul:
+    return T(1);
+  case ReductionKind::Max:
+    if constexpr (std::is_floating_point_v<T>)
+      return -std::numeric_limits<T>::infinity();
+    else
+      return std::numeric_limits<T>::min();
+  case ReductionKind::Min:
+    break;
+  }
+  if constexpr (std::is_floating_point_v<T>)
+    return std::numeric_limits<T>::infinity();
+  else
+    return std::numeric_limits<T>::max();
+}
+
+LogicalResult Evaluator::evalReduction(ReductionOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  const Buffer &source = get(op.getSource());
+  // Walk the source in row-major order; each element lands in the
+  // accumulator of its output position (reduced dims do not move it), so
+  // every output combines its inputs in row-major order of the reduced dims.
+  SmallVector<int64_t> outStrides(source.shape.size(), 0);
+  int64_t stride = 1;
+  for (int64_t d = static_cast<int64_t>(source.shape.size()) - 1; d >= 0;
+       --d) {
+    if (llvm::is_contained(op.getDims(), d))
+      continue;
+    outStrides[d] = stride;
+    stride *= source.shape[d];
+  }
+  std::array<SmallVector<int64_t>, 2> strides = {
+      rowMajorStrides(source.shape), std::move(outStrides)};
+  int64_t count = numElements(*result);
+  ReductionKind kind = op.getKind();
+  visitElemKind(*getElemKind(source.elementType), [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    if constexpr (isNumericKind<K>) {
+      using T = ComputeOf<K>;
+      std::vector<T> accumulators(count, reductionIdentity<T>(kind));
+      const uint8_t *in = source.bytes.data();
+      auto combine = [&](auto binaryKind) {
+        constexpr BinaryKind B = decltype(binaryKind)::value;
+        forEachIndex<2>(source.shape, strides, {},
+                        [&](const std::array<int64_t, 2> &at) {
+                          T &acc = accumulators[at[1]];
+                          acc = applyBinary<B>(
+                              acc, Elem<K>::load(
+                                       loadElement<StorageOf<K>>(in, at[0])));
+                        });
+      };
+      switch (kind) {
+      case ReductionKind::Add:
+        combine(std::integral_constant<BinaryKind, BinaryKind::Add>{});
+        break;
+      case ReductionKind::Mul:
+        combine(std::integral_constant<BinaryKind, BinaryKind::Mul>{});
+        break;
+      case ReductionKind::Max:
+        combine(std::integral_constant<BinaryKind, BinaryKind::Maximum>{});
+        break;
+      case ReductionKind::Min:
+        combine(std::integral_constant<BinaryKind, BinaryKind::Minimum>{});
+        break;
+      }
+      for (int64_t i = 0; i < count; ++i)
+        storeElement(result->bytes.data(), i, Elem<K>::store(accumulators[i]));
+    }
+  });
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalUnary(Operation *op, UnaryKind kind) {
+  FailureOr<Buffer> result = allocate(op, op->getResult(0).getType());
+  if (failed(result))
+    return failure();
+  const Buffer &source = get(op->getOperand(0));
+  ElemKind elemKind = *getElemKind(result->elementType);
+  if (elemKind == ElemKind::I1)
+    return op->emitError("unsupported: arithmetic on i1");
+  visitElemKind(elemKind, [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    if constexpr (isNumericKind<K>) {
+      visitEnum<UnaryKind, 11>(kind, [&](auto unaryKind) {
+        constexpr UnaryKind U = decltype(unaryKind)::value;
+        if constexpr (isFloatKind<K> || U == UnaryKind::Neg ||
+                      U == UnaryKind::Abs) {
+          const uint8_t *in = source.bytes.data();
+          uint8_t *out = result->bytes.data();
+          int64_t count = numElements(*result);
+          for (int64_t i = 0; i < count; ++i)
+            storeElement(out, i,
+                         Elem<K>::store(applyUnary<U>(Elem<K>::load(
+                             loadElement<StorageOf<K>>(in, i)))));
+        }
+      });
+    }
+  });
+  bind(op->getResult(0), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalBinary(Operation *op, BinaryKind kind) {
+  FailureOr<Buffer> result = allocate(op, op->getResult(0).getType());
+  if (failed(result))
+    return failure();
+  const Buffer &lhs = get(op->getOperand(0));
+  const Buffer &rhs = get(op->getOperand(1));
+  ElemKind elemKind = *getElemKind(result->elementType);
+  if (elemKind == ElemKind::I1)
+    return op->emitError("unsupported: arithmetic on i1");
+  visitElemKind(elemKind, [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    if constexpr (isNumericKind<K>) {
+      visitEnum<BinaryKind, 7>(kind, [&](auto binaryKind) {
+        constexpr BinaryKind B = decltype(binaryKind)::value;
+        using Storage = StorageOf<K>;
+        const uint8_t *a = lhs.bytes.data(), *b = rhs.bytes.data();
+        uint8_t *out = result->bytes.data();
+        forEachBroadcastElement<2>(
+            *result, {&lhs, &rhs}, [&](const std::array<int64_t, 3> &at) {
+              storeElement(out, at[0],
+                           Elem<K>::store(applyBinary<B>(
+                               Elem<K>::load(loadElement<Storage>(a, at[1])),
+                               Elem<K>::load(loadElement<Storage>(b, at[2])))));
+            });
+      });
+    }
+  });
+  bind(op->getResult(0), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalCompare(Operation *op, CompareKind kind) {
+  FailureOr<Buffer> result = allocate(op, op->getResult(0).getType());
+  if (failed(result))
+    return failure();
+  const Buffer &lhs = get(op->getOperand(0));
+  const Buffer &rhs = get(op->getOperand(1));
+  visitElemKind(*getElemKind(lhs.elementType), [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    visitEnum<CompareKind, 6>(kind, [&](auto compareKind) {
+      constexpr CompareKind C = decltype(compareKind)::value;
+      using Storage = StorageOf<K>;
+      const uint8_t *a = lhs.bytes.data(), *b = rhs.bytes.data();
+      uint8_t *out = result->bytes.data();
+      forEachBroadcastElement<2>(
+          *result, {&lhs, &rhs}, [&](const std::array<int64_t, 3> &at) {
+            out[at[0]] = applyCompare<C>(
+                Elem<K>::load(loadElement<Storage>(a, at[1])),
+                Elem<K>::load(loadElement<Storage>(b, at[2])));
+          });
+    });
+  });
+  bind(op->getResult(0), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalWhere(WhereOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  const Buffer &condition = get(op.getCondition());
+  const Buffer &lhs = get(op.getLhs());
+  const Buffer &rhs = get(op.getRhs());
+  visitElemKind(*getElemKind(result->elementType), [&](auto tag) {
+    using Storage = StorageOf<decltype(tag)::kind>;
+    const uint8_t *c = condition.bytes.data(), *a = lhs.bytes.data(),
+                  *b = rhs.bytes.data();
+    uint8_t *out = result->bytes.data();
+    forEachBroadcastElement<3>(
+        *result, {&condition, &lhs, &rhs},
+        [&](const std::array<int64_t, 4> &at) {
+          storeElement(out, at[0],
+                       c[at[1]] ? loadElement<Storage>(a, at[2])
+                                : loadElement<Storage>(b, at[3]));
+        });
+  });
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalConstant(arith::ConstantOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  unsigned width = *getElementByteWidth(result->elementType);
+  auto storeBits = [&](int64_t index, const APInt &bits) {
+    // i1 is stored as one byte holding 0 or 1.
+    uint64_t raw = bits.zextOrTrunc(64).getZExtValue();
+    std::memcpy(result->bytes.data() + index * width, &raw, width);
+  };
+  Attribute value = op.getValue();
+  if (auto floatAttr = dyn_cast<FloatAttr>(value))
+    storeBits(0, floatAttr.getValue().bitcastToAPInt());
+  else if (auto intAttr = dyn_cast<IntegerAttr>(value))
+    storeBits(0, intAttr.getValue());
+  else if (auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value);
+           dense && isa<FloatType>(dense.getElementType()))
+    for (auto [i, element] : llvm::enumerate(dense.getValues<APFloat>()))
+      storeBits(i, element.bitcastToAPInt());
+  else if (dense)
+    for (auto [i, element] : llvm::enumerate(dense.getValues<APInt>()))
+      storeBits(i, element);
+  else
+    return op.emitError("unsupported constant ") << value;
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalSegment(SegmentOp op) {
+  SmallVector<Buffer> inputs;
+  for (Value input : op.getInputs())
+    inputs.push_back(get(input));
+  FailureOr<SmallVector<Buffer>> results =
+      runBlock(op.getBody().front(), std::move(inputs));
+  if (failed(results))
+    return failure();
+  for (auto [value, buffer] : llvm::zip_equal(op.getResults(), *results))
+    bind(value, std::move(buffer));
+  return success();
+}
+
+} // namespace
+
+FailureOr<SmallVector<Buffer>>
+mlir::fuser::interpret(func::FuncOp func, ArrayRef<Buffer> inputs,
+                       const InterpreterOptions &options) {
+  if (func.isExternal())
+    return func.emitError("cannot interpret a function without a body");
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("the interpreter needs a single-block function");
+  FunctionType type = func.getFunctionType();
+  if (inputs.size() != type.getNumInputs())
+    return func.emitError("expected ")
+           << type.getNumInputs() << " inputs, got " << inputs.size();
+  for (auto [i, input, argType] :
+       llvm::enumerate(inputs, type.getInputs())) {
+    FailureOr<unsigned> width = getElementByteWidth(input.elementType);
+    uint64_t bytes = succeeded(width) ? *width : 0;
+    for (int64_t size : input.shape)
+      bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(size));
+    if (failed(width) || input.getType() != argType ||
+        input.bytes.size() != bytes)
+      return func.emitError("input ")
+             << i << " of type " << input.getType() << " and "
+             << input.bytes.size() << " bytes does not fit argument type "
+             << argType;
+  }
+  Evaluator evaluator(options);
+  return evaluator.runBlock(func.getBody().front(),
+                            SmallVector<Buffer>(inputs.begin(), inputs.end()));
+}

@@ -1,0 +1,309 @@
+//===- fuser-run.cpp - run a fusion on deterministic inputs ---------------===//
+//
+// fuser-run FILE [--entry NAME] [--seed N] [--backend interp|cpu|cuda]
+//           [--check-against BACKEND [--against-file FILE]]
+//           [--print-values] [--json] [--max-bytes N] [--ulp-tolerance N]
+//
+// Prints `result N: <type> fnv1a64=0x<16 hex>` per result (docs/PRODUCT.md).
+// Exit status: 0 success, 1 failed check, 2 bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Dialect/Fuser/IR/FuserDialect.h"
+#include "fuser/Interpreter/Interpreter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::fuser;
+namespace cl = llvm::cl;
+
+namespace {
+enum ExitCode { ExitOk = 0, ExitCheckFailed = 1, ExitBadInput = 2 };
+
+cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input .mlir>"),
+                                   cl::init("-"));
+cl::opt<std::string> entryName("entry",
+                               cl::desc("function to run (default: the "
+                                        "first func.func)"));
+cl::opt<uint64_t> seed("seed", cl::desc("seed of the deterministic inputs"),
+                       cl::init(0));
+cl::opt<std::string> backendName("backend",
+                                 cl::desc("interp, cpu or cuda"),
+                                 cl::init("interp"));
+cl::opt<std::string>
+    checkBackendName("check-against",
+                     cl::desc("also run on this backend and compare"));
+cl::opt<std::string> againstFilename(
+    "against-file",
+    cl::desc("with --check-against: run the same entry of this file instead "
+             "(same inputs), e.g. the fusion after a pipeline"));
+cl::opt<bool> printValues("print-values",
+                          cl::desc("print every result element"));
+cl::opt<bool> jsonOutput("json",
+                         cl::desc("print shapes, dtypes and values as JSON"));
+cl::opt<uint64_t> maxBytes("max-bytes",
+                           cl::desc("largest input, intermediate or result, "
+                                    "in bytes"),
+                           cl::init(InterpreterOptions().maxBufferBytes));
+cl::opt<unsigned> ulpTolerance(
+    "ulp-tolerance",
+    cl::desc("allowed ulp distance for --check-against (default: 0, or "
+             "4 for fusions with exp/log/sin/cos/tanh/sigmoid/rsqrt/pow)"));
+
+/// The ulp bound for fusions whose results come from a math library.
+constexpr unsigned kTranscendentalUlpTolerance = 4;
+
+/// Runs a function on one backend. Only the interpreter exists so far.
+using Backend = FailureOr<SmallVector<Buffer>> (*)(func::FuncOp,
+                                                    ArrayRef<Buffer>,
+                                                    const InterpreterOptions &);
+
+FailureOr<SmallVector<Buffer>> runInterpreter(func::FuncOp func,
+                                              ArrayRef<Buffer> inputs,
+                                              const InterpreterOptions &opts) {
+  return interpret(func, inputs, opts);
+}
+
+std::optional<Backend> lookUpBackend(StringRef name) {
+  if (name == "interp")
+    return &runInterpreter;
+  if (name == "cpu" || name == "cuda") {
+    llvm::errs() << "fuser-run: backend " << name << " is not available\n";
+    return std::nullopt;
+  }
+  llvm::errs() << "fuser-run: unknown backend '" << name
+               << "' (expected interp, cpu or cuda)\n";
+  return std::nullopt;
+}
+
+OwningOpRef<ModuleOp> parseFile(StringRef filename, MLIRContext &context,
+                                llvm::SourceMgr &sourceMgr) {
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(filename, &message);
+  if (!file) {
+    llvm::errs() << "fuser-run: " << message << "\n";
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    llvm::errs() << "fuser-run: could not parse " << filename << "\n";
+  return module;
+}
+
+func::FuncOp findEntry(ModuleOp module, StringRef filename) {
+  auto funcs = module.getOps<func::FuncOp>();
+  if (entryName.empty()) {
+    if (funcs.empty())
+      llvm::errs() << "fuser-run: " << filename << " has no func.func\n";
+    return funcs.empty() ? func::FuncOp() : *funcs.begin();
+  }
+  if (auto func = module.lookupSymbol<func::FuncOp>(entryName))
+    return func;
+  llvm::errs() << "fuser-run: " << filename << " has no function named '"
+               << entryName << "'; it has:";
+  for (func::FuncOp func : funcs)
+    llvm::errs() << " " << func.getSymName();
+  llvm::errs() << "\n";
+  return nullptr;
+}
+
+/// Checks that every argument can be generated: a static shape, a fuser
+/// element type and a size within the limit.
+LogicalResult checkArguments(func::FuncOp func) {
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    FailureOr<unsigned> width = getElementByteWidth(getElementTypeOrSelf(type));
+    if (failed(width) || (!tensor && isa<ShapedType>(type)))
+      return func.emitError("argument ")
+             << i << " has type " << type
+             << "; fusions take ranked tensors or scalars of i1, i32, i64, "
+                "f16, bf16, f32 or f64";
+    if (!tensor)
+      continue;
+    if (!tensor.hasStaticShape())
+      return func.emitError("argument ")
+             << i << " has the dynamic shape " << type
+             << "; only static shapes are supported";
+    uint64_t bytes = *width;
+    for (int64_t size : tensor.getShape())
+      bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(size));
+    if (bytes > maxBytes)
+      return func.emitError("argument ")
+             << i << " of type " << type << " takes " << bytes
+             << " bytes, more than the limit of " << maxBytes
+             << " bytes (--max-bytes)";
+  }
+  return success();
+}
+
+struct CheckOutcome {
+  BufferDifference difference;
+  unsigned tolerance;
+  bool passed;
+};
+
+void printText(llvm::raw_ostream &os, ArrayRef<Buffer> results,
+               ArrayRef<CheckOutcome> checks) {
+  for (auto [i, result] : llvm::enumerate(results)) {
+    os << "result " << i << ": " << result.getType() << " fnv1a64=0x"
+       << llvm::format_hex_no_prefix(fnv1a64(result.bytes), 16) << "\n";
+    if (printValues) {
+      os << "  ";
+      printBufferValues(os, result, /*json=*/false);
+      os << "\n";
+    }
+    if (i < checks.size()) {
+      const CheckOutcome &check = checks[i];
+      os << "check " << i << ": max_abs_err="
+         << llvm::format("%g", check.difference.maxAbsError)
+         << " max_ulp=" << check.difference.maxUlpDistance
+         << " tolerance=" << check.tolerance << " ulp "
+         << (check.passed ? "ok" : "FAILED") << "\n";
+    }
+  }
+}
+
+void printJson(llvm::raw_ostream &os, ArrayRef<Buffer> results,
+               ArrayRef<CheckOutcome> checks) {
+  os << "{\"results\": [";
+  for (auto [i, result] : llvm::enumerate(results)) {
+    os << (i ? ",\n  " : "\n  ") << "{\"index\": " << i << ", \"type\": \""
+       << result.getType() << "\", \"dtype\": \"" << result.elementType
+       << "\", \"shape\": [";
+    llvm::interleaveComma(result.shape, os);
+    os << "], \"fnv1a64\": \"0x"
+       << llvm::format_hex_no_prefix(fnv1a64(result.bytes), 16)
+       << "\", \"values\": ";
+    printBufferValues(os, result, /*json=*/true);
+    if (i < checks.size()) {
+      const CheckOutcome &check = checks[i];
+      os << ", \"check\": {\"max_abs_err\": "
+         << llvm::format("%.17g", check.difference.maxAbsError)
+         << ", \"max_ulp\": " << check.difference.maxUlpDistance
+         << ", \"tolerance_ulp\": " << check.tolerance
+         << ", \"passed\": " << (check.passed ? "true" : "false") << "}";
+    }
+    os << "}";
+  }
+  os << "\n]}\n";
+}
+
+int runMain() {
+  std::optional<Backend> backend = lookUpBackend(backendName);
+  if (!backend)
+    return ExitBadInput;
+  std::optional<Backend> checkBackend;
+  if (!checkBackendName.empty()) {
+    checkBackend = lookUpBackend(checkBackendName);
+    if (!checkBackend)
+      return ExitBadInput;
+  } else if (!againstFilename.empty()) {
+    llvm::errs() << "fuser-run: --against-file needs --check-against\n";
+    return ExitBadInput;
+  }
+
+  DialectRegistry registry;
+  registry.insert<FuserDialect, func::FuncDialect, arith::ArithDialect>();
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module = parseFile(inputFilename, context, sourceMgr);
+  if (!module)
+    return ExitBadInput;
+  func::FuncOp entry = findEntry(*module, inputFilename);
+  if (!entry || failed(checkArguments(entry)))
+    return ExitBadInput;
+
+  SmallVector<Buffer> inputs;
+  for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes()))
+    inputs.push_back(makeDeterministicInput(type, i, seed));
+  InterpreterOptions options;
+  options.maxBufferBytes = maxBytes;
+  FailureOr<SmallVector<Buffer>> results = (*backend)(entry, inputs, options);
+  if (failed(results))
+    return ExitBadInput;
+
+  SmallVector<CheckOutcome> checks;
+  bool allPassed = true;
+  if (checkBackend) {
+    OwningOpRef<ModuleOp> otherModule;
+    func::FuncOp otherEntry = entry;
+    if (!againstFilename.empty()) {
+      otherModule = parseFile(againstFilename, context, sourceMgr);
+      if (!otherModule)
+        return ExitBadInput;
+      otherEntry = otherModule->lookupSymbol<func::FuncOp>(entry.getSymName());
+      if (!otherEntry) {
+        llvm::errs() << "fuser-run: " << againstFilename
+                     << " has no function named '" << entry.getSymName()
+                     << "'\n";
+        return ExitBadInput;
+      }
+      if (otherEntry.getFunctionType() != entry.getFunctionType()) {
+        llvm::errs() << "fuser-run: '" << entry.getSymName() << "' has type "
+                     << otherEntry.getFunctionType() << " in "
+                     << againstFilename << " but "
+                     << entry.getFunctionType() << " in " << inputFilename
+                     << "\n";
+        return ExitBadInput;
+      }
+    }
+    FailureOr<SmallVector<Buffer>> expected =
+        (*checkBackend)(otherEntry, inputs, options);
+    if (failed(expected))
+      return ExitBadInput;
+    unsigned tolerance =
+        ulpTolerance.getNumOccurrences()
+            ? ulpTolerance
+            : (usesTranscendentalOps(entry) ||
+                       usesTranscendentalOps(otherEntry)
+                   ? kTranscendentalUlpTolerance
+                   : 0);
+    for (auto [i, result, reference] : llvm::enumerate(*results, *expected)) {
+      FailureOr<BufferDifference> difference =
+          compareBuffers(result, reference);
+      if (failed(difference)) {
+        llvm::errs() << "fuser-run: result " << i << " has type "
+                     << result.getType() << " on " << backendName
+                     << " but " << reference.getType() << " on "
+                     << checkBackendName << "\n";
+        return ExitCheckFailed;
+      }
+      bool passed = difference->maxUlpDistance <= tolerance;
+      allPassed &= passed;
+      checks.push_back({*difference, tolerance, passed});
+    }
+  }
+
+  if (jsonOutput)
+    printJson(llvm::outs(), *results, checks);
+  else
+    printText(llvm::outs(), *results, checks);
+  return allPassed ? ExitOk : ExitCheckFailed;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv, "runs a fuser fusion on deterministic inputs\n",
+          &llvm::errs()))
+    return ExitBadInput;
+  return runMain();
+}
