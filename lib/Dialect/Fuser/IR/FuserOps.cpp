@@ -12,6 +12,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::fuser;
@@ -232,7 +233,13 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
       return opError<PadOp>(loc, "dim ", d, ": pad widths must be ",
                             "non-negative, got low ", low[d], " and high ",
                             high[d]);
-    resultShape.push_back(low[d] + source->getDimSize(d) + high[d]);
+    std::optional<int64_t> size =
+        llvm::checkedAdd(low[d], source->getDimSize(d));
+    if (size)
+      size = llvm::checkedAdd(*size, high[d]);
+    if (!size)
+      return opError<PadOp>(loc, "dim ", d, ": padded size overflows int64");
+    resultShape.push_back(*size);
   }
   results.push_back(source->clone(resultShape));
   return success();
@@ -269,7 +276,11 @@ LogicalResult CatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
                               type->getDimSize(d), " in dim ", d,
                               ", expected ", resultShape[d]);
     }
-    resultShape[dim] += type->getDimSize(dim);
+    std::optional<int64_t> size =
+        llvm::checkedAdd(resultShape[dim], type->getDimSize(dim));
+    if (!size)
+      return opError<CatOp>(loc, "concatenated size overflows int64");
+    resultShape[dim] = *size;
   }
   results.push_back(first->clone(resultShape));
   return success();
