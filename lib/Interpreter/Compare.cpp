@@ -5,8 +5,7 @@
 #include "fuser/Interpreter/Interpreter.h"
 
 
-#include <cstdio>
-#include <cstdlib>
+#include <charconv>
 #include <string>
 
 using namespace mlir;
@@ -94,19 +93,14 @@ namespace {
 /// The shortest decimal that reads back as the same value in the compute
 /// type (f32 for f16/bf16, so they print their exact value).
 template <ElemKind K> std::string formatFloat(StorageOf<K> stored, bool json) {
-  auto value = Elem<K>::load(stored);
+  ComputeOf<K> value = Elem<K>::load(stored);
   if (std::isnan(value))
     return json ? "NaN" : "nan";
   if (std::isinf(value))
     return std::string(value < 0 ? "-" : "") + (json ? "Infinity" : "inf");
   char text[64];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(text, sizeof(text), "%.*g", digits,
-                  static_cast<double>(value));
-    if (static_cast<ComputeOf<K>>(std::strtod(text, nullptr)) == value)
-      break;
-  }
-  return text;
+  std::to_chars_result end = std::to_chars(text, text + sizeof(text), value);
+  return std::string(text, end.ptr);
 }
 
 template <ElemKind K>
