@@ -4,7 +4,7 @@ BUILD_TYPE ?= Release
 LLVM_PREFIX ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build check check-lit check-docs docs demo clean
+.PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean
 
 all: build
 
@@ -23,21 +23,30 @@ configure: setup $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR)
 
-check: build check-lit check-docs
+check: build check-lit check-unit check-docs
 
 check-lit:
 	cmake --build $(BUILD_DIR) --target check-fuser
 
-# docs/ holds the op reference generated from ODS; it must be current.
+check-unit:
+	$(BUILD_DIR)/bin/fuser-unittests
+
+# docs/ holds the op and pass references generated from ODS; they must be
+# current.
+GENERATED_DOCS = Dialects/FuserOps.md FuserPasses.md
+
 check-docs:
 	cmake --build $(BUILD_DIR) --target mlir-doc
-	@diff -u docs/Dialects/FuserOps.md $(BUILD_DIR)/docs/Dialects/FuserOps.md \
-	  || (echo "docs/Dialects/FuserOps.md is stale: run 'make docs'"; exit 1)
+	@for doc in $(GENERATED_DOCS); do \
+	  diff -u docs/$$doc $(BUILD_DIR)/docs/$$doc \
+	    || { echo "docs/$$doc is stale: run 'make docs'"; exit 1; }; \
+	done
 
 docs: build
 	cmake --build $(BUILD_DIR) --target mlir-doc
-	mkdir -p docs/Dialects
-	cp $(BUILD_DIR)/docs/Dialects/FuserOps.md docs/Dialects/FuserOps.md
+	@for doc in $(GENERATED_DOCS); do \
+	  mkdir -p $$(dirname docs/$$doc) && cp $(BUILD_DIR)/docs/$$doc docs/$$doc; \
+	done
 
 demo: build
 	@echo "== examples/mistral_rope_bwd.mlir (as written)"

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 APT_PACKAGES=(llvm-22-dev libmlir-22-dev libmlir-22 mlir-22-tools llvm-22-tools
-              ninja-build cmake g++)
+              ninja-build cmake g++ libgtest-dev)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
