@@ -145,7 +145,7 @@ LogicalResult checkArguments(func::FuncOp func) {
     if (bytes > maxBytes)
       return func.emitError("argument ")
              << i << " of type " << type << " takes " << bytes
-             << " bytes, more than the limit of " << maxBytes
+             << " bytes, more than the limit of " << maxBytes.getValue()
              << " bytes (--max-bytes)";
   }
   return success();
@@ -242,10 +242,14 @@ int runMain() {
   SmallVector<CheckOutcome> checks;
   bool allPassed = true;
   if (checkBackend) {
+    // A parser reads the main buffer of its SourceMgr, so the second file
+    // gets its own (with a handler that locates its diagnostics).
+    llvm::SourceMgr otherSourceMgr;
+    SourceMgrDiagnosticHandler otherDiagnostics(otherSourceMgr, &context);
     OwningOpRef<ModuleOp> otherModule;
     func::FuncOp otherEntry = entry;
     if (!againstFilename.empty()) {
-      otherModule = parseFile(againstFilename, context, sourceMgr);
+      otherModule = parseFile(againstFilename, context, otherSourceMgr);
       if (!otherModule)
         return ExitBadInput;
       otherEntry = otherModule->lookupSymbol<func::FuncOp>(entry.getSymName());
