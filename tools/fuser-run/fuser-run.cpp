@@ -220,6 +220,8 @@ int runMain() {
   DialectRegistry registry;
   registry.insert<FuserDialect, func::FuncDialect, arith::ArithDialect>();
   MLIRContext context(registry);
+  // The located message says what is wrong; a dump of the op adds noise.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
