@@ -4,7 +4,8 @@ BUILD_TYPE ?= Release
 LLVM_PREFIX ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean
+.PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
+        fuzz-smoke check-sanitizers
 
 all: build
 
@@ -23,7 +24,29 @@ configure: setup $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR)
 
-check: build check-lit check-unit check-docs
+check: build check-lit check-unit check-docs fuzz-smoke
+
+# Hardening (docs/Testing.md): a bounded libFuzzer run that first replays
+# test/Fuzz/crashes/, built with clang in its own directory, and the lit suite
+# under ASan and UBSan built with GCC in another.
+FUZZ_BUILD_DIR ?= build-fuzz
+FUZZ_SMOKE_SECONDS ?= 60
+ASAN_BUILD_DIR ?= build-asan
+
+fuzz-smoke: setup
+	FUZZ_BUILD_DIR=$(FUZZ_BUILD_DIR) LLVM_PREFIX=$(LLVM_PREFIX) \
+	  scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+
+$(ASAN_BUILD_DIR)/build.ninja:
+	cmake -G Ninja -S . -B $(ASAN_BUILD_DIR) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
+	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit \
+	  -DFUSER_ENABLE_SANITIZERS=ON \
+	  $(CMAKE_FLAGS)
+
+check-sanitizers: setup $(ASAN_BUILD_DIR)/build.ninja
+	cmake --build $(ASAN_BUILD_DIR) --target check-fuser
 
 check-lit:
 	cmake --build $(BUILD_DIR) --target check-fuser

@@ -5,7 +5,8 @@
 set -euo pipefail
 
 APT_PACKAGES=(llvm-22-dev libmlir-22-dev libmlir-22 mlir-22-tools llvm-22-tools
-              ninja-build cmake g++ libgtest-dev)
+              ninja-build cmake g++ libgtest-dev
+              clang-14 libclang-rt-14-dev)  # libFuzzer for the fuzz smoke
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
