@@ -85,7 +85,9 @@ struct Operand {
   llvm::SMLoc loc;
 
   bool isLiteral() const { return !value; }
-  bool isTensor() const { return value && isa<RankedTensorType>(value.getType()); }
+  bool isTensor() const {
+    return value && isa<RankedTensorType>(value.getType());
+  }
 };
 
 /// The left-hand side of a statement: a tensor or a named scalar (`d5`).
@@ -175,10 +177,34 @@ bool isTensorName(llvm::StringRef name) {
          name.drop_front(digits).starts_with("_");
 }
 
-enum class UnaryKind { Neg, Abs, Exp, Log, Sqrt, Rsqrt, Reciprocal, Sin, Cos,
-                       Tanh, Sigmoid };
-enum class BinaryKind { Add, Sub, Mul, Div, Maximum, Minimum, Pow, Eq, Ne, Lt,
-                        Le, Gt, Ge };
+enum class UnaryKind {
+  Neg,
+  Abs,
+  Exp,
+  Log,
+  Sqrt,
+  Rsqrt,
+  Reciprocal,
+  Sin,
+  Cos,
+  Tanh,
+  Sigmoid
+};
+enum class BinaryKind {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Maximum,
+  Minimum,
+  Pow,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge
+};
 
 /// nvFuser prints float versions of math functions with an `f` suffix
 /// (`expf`, `powf`); both spellings are accepted.
@@ -280,8 +306,8 @@ findMissingUnitDims(ArrayRef<int64_t> longer, ArrayRef<int64_t> shorter,
 }
 
 SmallVector<int64_t> extentsOf(ArrayRef<IterDomainDecl> domain) {
-  return llvm::map_to_vector(domain,
-                             [](const IterDomainDecl &id) { return id.extent; });
+  return llvm::map_to_vector(
+      domain, [](const IterDomainDecl &id) { return id.extent; });
 }
 
 SmallVector<int64_t> broadcastPositions(ArrayRef<IterDomainDecl> domain) {
@@ -300,8 +326,8 @@ class Importer {
 public:
   Importer(llvm::SourceMgr &sourceMgr, MLIRContext *context)
       : sourceMgr(sourceMgr), context(context), builder(context),
-        lexer(sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                  ->getBuffer()) {
+        lexer(
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()) {
     bufferName = StringAttr::get(
         context, sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
                      ->getBufferIdentifier());
@@ -349,9 +375,9 @@ private:
       consume();
       return success();
     }
-    return emitError(tok.getLoc()) << "expected '" << spelling << "' "
-                                   << context << ", found "
-                                   << describeCurrent();
+    return emitError(tok.getLoc())
+           << "expected '" << spelling << "' " << context << ", found "
+           << describeCurrent();
   }
   LogicalResult expectKeyword(llvm::StringRef keyword,
                               llvm::StringRef context) {
@@ -359,9 +385,8 @@ private:
       consume();
       return success();
     }
-    return emitError(tok.getLoc()) << "expected '" << keyword << "' "
-                                   << context << ", found "
-                                   << describeCurrent();
+    return emitError(tok.getLoc()) << "expected '" << keyword << "' " << context
+                                   << ", found " << describeCurrent();
   }
 
   //--- Structure ------------------------------------------------------------//
@@ -371,8 +396,7 @@ private:
   LogicalResult parseDeclarationList(bool stopAtStatement,
                                      SmallVectorImpl<Definition> &decls);
   LogicalResult parseBody(llvm::function_ref<bool()> atEnd);
-  LogicalResult finishFunction(func::FuncOp func,
-                               ArrayRef<Definition> outputs);
+  LogicalResult finishFunction(func::FuncOp func, ArrayRef<Definition> outputs);
   func::FuncOp createFunction(llvm::SMLoc loc, llvm::StringRef name,
                               ArrayRef<Definition> inputs,
                               ArrayRef<Definition> outputs);
@@ -427,8 +451,8 @@ private:
                                 Operand operand);
   FailureOr<Operand> buildBinary(BinaryKind kind, llvm::SMLoc loc, Operand lhs,
                                  Operand rhs, Type hint);
-  FailureOr<Operand> buildWhere(llvm::SMLoc loc, Operand condition,
-                                Operand lhs, Operand rhs, Type hint);
+  FailureOr<Operand> buildWhere(llvm::SMLoc loc, Operand condition, Operand lhs,
+                                Operand rhs, Type hint);
   Type chooseElementType(ArrayRef<Operand> operands, Type hint) const;
   FailureOr<Value> materialize(const Operand &operand, Type elementType);
   FailureOr<Value> buildConstant(const Literal &literal, Type type,
@@ -501,7 +525,8 @@ LogicalResult Importer::parseFusion() {
       failed(expectKeyword("Outputs", "after the fusion inputs")) ||
       failed(expect(Kind::Colon, ":", "after 'Outputs'")) ||
       failed(parseDeclarationList(/*stopAtStatement=*/false, outputs)) ||
-      failed(expect(Kind::Percent, "%kernel_math", "after the fusion outputs")) ||
+      failed(
+          expect(Kind::Percent, "%kernel_math", "after the fusion outputs")) ||
       failed(expectKeyword("kernel_math", "after '%'")) ||
       failed(expect(Kind::LBrace, "{", "to open '%kernel_math'")))
     return failure();
@@ -510,9 +535,8 @@ LogicalResult Importer::parseFusion() {
                                       : "fusion_" + std::to_string(fusionCount);
   ++fusionCount;
   func::FuncOp func = createFunction(loc, name, inputs, outputs);
-  if (failed(parseBody([&] {
-        return tok.is(Kind::RBrace) || tok.is(Kind::Eof);
-      })))
+  if (failed(
+          parseBody([&] { return tok.is(Kind::RBrace) || tok.is(Kind::Eof); })))
     return failure();
   // The report this importer was written for lost the closing brace; the
   // statements are all there, so the fusion still imports.
@@ -561,9 +585,8 @@ LogicalResult Importer::parseGroup() {
     return emitError(idLoc) << "group id " << *groupId << " appears twice";
   func::FuncOp func = createFunction(loc, name, inputs, outputs);
   func->setAttr("nvfuser.scheduler", builder.getStringAttr(scheduler));
-  if (failed(parseBody([&] {
-        return tok.is(Kind::RBrace) || tok.is(Kind::Eof);
-      })) ||
+  if (failed(parseBody(
+          [&] { return tok.is(Kind::RBrace) || tok.is(Kind::Eof); })) ||
       failed(expect(Kind::RBrace, "}", "to close the group")))
     return failure();
   return finishFunction(func, outputs);
@@ -623,13 +646,14 @@ func::FuncOp Importer::createFunction(llvm::SMLoc loc, llvm::StringRef name,
   auto resultTypes = llvm::map_to_vector(
       outputs, [](const Definition &def) { return def.type; });
   builder.setInsertionPointToEnd(module->getBody());
-  auto func = func::FuncOp::create(builder, getLoc(loc), name,
-                                   builder.getFunctionType(argTypes, resultTypes));
+  auto func =
+      func::FuncOp::create(builder, getLoc(loc), name,
+                           builder.getFunctionType(argTypes, resultTypes));
   Block *body = func.addEntryBlock();
   values.clear();
   for (auto [decl, arg] : llvm::zip_equal(inputs, body->getArguments())) {
-    arg.setLoc(NameLoc::get(builder.getStringAttr(decl.name),
-                            getLoc(decl.loc)));
+    arg.setLoc(
+        NameLoc::get(builder.getStringAttr(decl.name), getLoc(decl.loc)));
     values[decl.name] = arg;
   }
   builder.setInsertionPointToEnd(body);
@@ -715,9 +739,8 @@ LogicalResult Importer::parseStatement() {
 FailureOr<int64_t> Importer::parseInteger(llvm::StringRef context) {
   int64_t value;
   if (!tok.is(Kind::Integer))
-    return emitError(tok.getLoc())
-           << "expected an integer " << context << ", found "
-           << describeCurrent();
+    return emitError(tok.getLoc()) << "expected an integer " << context
+                                   << ", found " << describeCurrent();
   if (tok.spelling.getAsInteger(10, value))
     return emitError(tok.getLoc())
            << "integer '" << tok.spelling << "' does not fit in 64 bits";
@@ -743,10 +766,10 @@ FailureOr<TensorDecl> Importer::parseTensorDecl() {
   llvm::StringRef dtype = memoryAndType.drop_front(2);
   decl.elementType = parseDataType(dtype, context);
   if (!decl.elementType)
-    return emitError(decl.loc) << "unsupported dtype '" << dtype << "' in '"
-                               << spelling
-                               << "' (supported: __bfloat, __half, float, "
-                                  "double, int, int64_t, bool)";
+    return emitError(decl.loc)
+           << "unsupported dtype '" << dtype << "' in '" << spelling
+           << "' (supported: __bfloat, __half, float, "
+              "double, int, int64_t, bool)";
   consume();
   if (failed(expect(Kind::LSquare, "[", "to open the domain of a tensor")))
     return failure();
@@ -787,8 +810,7 @@ FailureOr<IterDomainDecl> Importer::parseIterDomain() {
            << "expected an iteration domain like 'iS12{128}' (iS, bS or rS), "
               "found "
            << describeCurrent();
-  if (spelling[1] != 'S' ||
-      spelling.drop_front(2).getAsInteger(10, id.number))
+  if (spelling[1] != 'S' || spelling.drop_front(2).getAsInteger(10, id.number))
     return emitError(id.loc)
            << "unsupported iteration domain '" << spelling
            << "': only unscheduled domains (iS, bS, rS and a number) are "
@@ -865,9 +887,9 @@ LogicalResult Importer::checkDeclaredType(Value value, const Definition &def,
                                           llvm::StringRef construct) {
   if (value.getType() == def.type)
     return success();
-  return emitError(def.loc) << construct << " produces " << value.getType()
-                            << " but '" << def.name << "' is declared as "
-                            << def.type;
+  return emitError(def.loc)
+         << construct << " produces " << value.getType() << " but '" << def.name
+         << "' is declared as " << def.type;
 }
 
 FailureOr<Importer::TensorRef> Importer::parseTensorRef() {
@@ -880,8 +902,8 @@ FailureOr<Importer::TensorRef> Importer::parseTensorRef() {
     return failure();
   auto it = values.find(decl->name);
   if (it == values.end())
-    return emitError(decl->loc) << "'" << decl->name
-                                << "' is used before it is defined";
+    return emitError(decl->loc)
+           << "'" << decl->name << "' is used before it is defined";
   if (it->second.getType() != decl->type)
     return emitError(decl->loc)
            << "'" << decl->name << "' is printed here as " << decl->type
@@ -919,9 +941,9 @@ FailureOr<Value> Importer::buildDeclared(const TensorDecl &out, Location loc,
       return failure();
     if (value->getType() != out.type) {
       Operation *op = value->getDefiningOp();
-      emitError(out.loc) << "'" << OpTy::getOperationName()
-                         << "' infers " << value->getType() << " but '"
-                         << out.name << "' is declared as " << out.type;
+      emitError(out.loc) << "'" << OpTy::getOperationName() << "' infers "
+                         << value->getType() << " but '" << out.name
+                         << "' is declared as " << out.type;
       op->erase();
       return failure();
     }
@@ -979,8 +1001,8 @@ FailureOr<Value> Importer::parseView(const TensorDecl &out, Location loc) {
 
 /// `, flags = {true, false, ...}`: newer nvFuser prints which dims a squeeze
 /// removes or a broadcast inserts. Returns the positions that are true.
-FailureOr<SmallVector<int64_t>> Importer::parseFlags(size_t rank,
-                                                     llvm::StringRef construct) {
+FailureOr<SmallVector<int64_t>>
+Importer::parseFlags(size_t rank, llvm::StringRef construct) {
   llvm::SMLoc loc = tok.getLoc();
   if (failed(expectKeyword("flags", ("in '" + construct + "'").str())) ||
       failed(expect(Kind::Equal, "=", "after 'flags'")) ||
@@ -1032,9 +1054,9 @@ FailureOr<Value> Importer::parseSqueeze(const TensorDecl &out, Location loc) {
         broadcastPositions(sourceDomain));
     if (!missing)
       return emitError(out.loc)
-             << "'" << out.name << "' (" << out.type
-             << ") is not '" << source->decl.name << "' ("
-             << source->decl.type << ") with size-1 dims removed";
+             << "'" << out.name << "' (" << out.type << ") is not '"
+             << source->decl.name << "' (" << source->decl.type
+             << ") with size-1 dims removed";
     dims = *missing;
   }
   return buildDeclared<SqueezeOp>(out, loc, source->value, dims);
@@ -1043,8 +1065,7 @@ FailureOr<Value> Importer::parseSqueeze(const TensorDecl &out, Location loc) {
 /// broadcast( T [, flags = {...}] ): the inserted dims are the result's
 /// size-1 dims missing from the operand (its bS dims when they account for
 /// all).
-FailureOr<Value> Importer::parseBroadcast(const TensorDecl &out,
-                                          Location loc) {
+FailureOr<Value> Importer::parseBroadcast(const TensorDecl &out, Location loc) {
   if (failed(expect(Kind::LParen, "(", "after 'broadcast'")))
     return failure();
   FailureOr<TensorRef> source = parseTensorRef();
@@ -1109,8 +1130,7 @@ FailureOr<Value> Importer::parseExpand(const TensorDecl &out, Location loc) {
 /// The reduced dims are the rS positions of the result; nvFuser drops
 /// reduction domains from a tensor's logical shape (keepdim inserts a
 /// separate broadcast), so the result has them removed.
-FailureOr<Value> Importer::parseReduction(const TensorDecl &out,
-                                          Location loc) {
+FailureOr<Value> Importer::parseReduction(const TensorDecl &out, Location loc) {
   if (failed(expect(Kind::LParen, "(", "after 'reduction'")))
     return failure();
   FailureOr<TensorRef> source = parseTensorRef();
@@ -1130,9 +1150,9 @@ FailureOr<Value> Importer::parseReduction(const TensorDecl &out,
                .Case("fmin", ReductionKind::Min)
                .Default(std::nullopt);
   if (!kind)
-    return emitError(kindLoc) << "unsupported reduction op "
-                              << describeCurrent()
-                              << " (supported: add, mul, max, min)";
+    return emitError(kindLoc)
+           << "unsupported reduction op " << describeCurrent()
+           << " (supported: add, mul, max, min)";
   consume();
   if (failed(expect(Kind::Comma, ",", "after the reduction op")) ||
       failed(expectKeyword("initial", "in 'reduction'")) ||
@@ -1145,8 +1165,8 @@ FailureOr<Value> Importer::parseReduction(const TensorDecl &out,
     return failure();
   // fuser.reduction starts from the identity of its kind; nvFuser's sum,
   // prod, max and min do too.
-  double initValue = init->isFloat ? init->floatValue
-                                   : static_cast<double>(init->intValue);
+  double initValue =
+      init->isFloat ? init->floatValue : static_cast<double>(init->intValue);
   bool isIdentity = false;
   switch (*kind) {
   case ReductionKind::Add:
@@ -1254,9 +1274,9 @@ FailureOr<Value> Importer::parseLoadStore(const TensorDecl &out, Location loc,
   SmallVector<IterDomainDecl> outDomain = out.logicalDomain();
   SmallVector<int64_t> sourceExtents = extentsOf(source->decl.logicalDomain());
   if (outDomain.size() != sourceExtents.size())
-    return emitError(out.loc) << "'Set.Permute' result '" << out.name
-                              << "' and operand '" << source->decl.name
-                              << "' differ in rank";
+    return emitError(out.loc)
+           << "'Set.Permute' result '" << out.name << "' and operand '"
+           << source->decl.name << "' differ in rank";
   auto isConsistent = [&](ArrayRef<int64_t> permutation) {
     return llvm::all_of(llvm::enumerate(permutation), [&](auto entry) {
       return outDomain[entry.index()].extent == sourceExtents[entry.value()];
@@ -1264,9 +1284,10 @@ FailureOr<Value> Importer::parseLoadStore(const TensorDecl &out, Location loc,
   };
   SmallVector<int64_t> permutation(outDomain.size());
   for (auto [i, id] : llvm::enumerate(outDomain))
-    permutation[i] = llvm::count_if(outDomain, [&](const IterDomainDecl &other) {
-      return other.number < id.number;
-    });
+    permutation[i] =
+        llvm::count_if(outDomain, [&](const IterDomainDecl &other) {
+          return other.number < id.number;
+        });
   bool numbersArePermutation =
       llvm::all_of(outDomain, [&](const IterDomainDecl &id) {
         return llvm::count_if(outDomain, [&](const IterDomainDecl &other) {
@@ -1284,7 +1305,8 @@ FailureOr<Value> Importer::parseLoadStore(const TensorDecl &out, Location loc,
              << out.name << "' do not order its dims consistently with '"
              << source->decl.name << "' and extent " << id.extent
              << " is ambiguous";
-    permutation[i] = llvm::find(sourceExtents, id.extent) - sourceExtents.begin();
+    permutation[i] =
+        llvm::find(sourceExtents, id.extent) - sourceExtents.begin();
   }
   return buildDeclared<PermuteOp>(out, loc, source->value, permutation);
 }
@@ -1337,8 +1359,7 @@ FailureOr<Value> Importer::parsePad(const TensorDecl &out, Location loc) {
     low.push_back((*widths)[2 * d]);
     high.push_back((*widths)[2 * d + 1]);
   }
-  FailureOr<Value> zero =
-      buildConstant(Literal{}, out.elementType, widthsLoc);
+  FailureOr<Value> zero = buildConstant(Literal{}, out.elementType, widthsLoc);
   if (failed(zero))
     return failure();
   return buildDeclared<PadOp>(out, loc, source->value, low, high, *zero);
@@ -1360,8 +1381,8 @@ FailureOr<Value> Importer::parseSlice(const TensorDecl &out, Location loc) {
       return failure();
     if (range->size() != 3)
       return emitError(rangeLoc)
-             << "a slice range is {start, stop, step}, found "
-             << range->size() << " values";
+             << "a slice range is {start, stop, step}, found " << range->size()
+             << " values";
     starts.push_back((*range)[0]);
     limits.push_back((*range)[1]);
     strides.push_back((*range)[2]);
@@ -1396,20 +1417,19 @@ FailureOr<Value> Importer::parseCat(const TensorDecl &out, Location loc) {
   if (inputs.empty())
     return emitError(dimLoc) << "'cat' needs at least one operand";
   if (*dim < 0 || *dim >= out.type.getRank())
-    return emitError(dimLoc) << "'cat' dim " << *dim
-                             << " is out of range for rank "
-                             << out.type.getRank();
+    return emitError(dimLoc)
+           << "'cat' dim " << *dim << " is out of range for rank "
+           << out.type.getRank();
 
   int64_t total = out.type.getDimSize(*dim);
   auto isPlacingPad = [&](const TensorRef &input) {
     auto pad = input.value.getDefiningOp<PadOp>();
     if (!pad || input.decl.type.getDimSize(*dim) != total)
       return false;
-    return llvm::all_of(llvm::seq<int64_t>(0, out.type.getRank()),
-                        [&](int64_t d) {
-                          return d == *dim || (pad.getLow()[d] == 0 &&
-                                               pad.getHigh()[d] == 0);
-                        });
+    return llvm::all_of(
+        llvm::seq<int64_t>(0, out.type.getRank()), [&](int64_t d) {
+          return d == *dim || (pad.getLow()[d] == 0 && pad.getHigh()[d] == 0);
+        });
   };
   SmallVector<Value> pieces;
   if (llvm::all_of(inputs, isPlacingPad)) {
@@ -1631,8 +1651,7 @@ FailureOr<Operand> Importer::parsePrimary(Type hint) {
   case Kind::Identifier:
     break;
   default:
-    return emitError(loc) << "expected an operand, found "
-                          << describeCurrent();
+    return emitError(loc) << "expected an operand, found " << describeCurrent();
   }
 
   if (isTensorName(tok.spelling)) {
@@ -1654,8 +1673,8 @@ FailureOr<Operand> Importer::parsePrimary(Type hint) {
   if (parseScalarName(tok.spelling, context)) {
     auto it = values.find(tok.spelling);
     if (it == values.end())
-      return emitError(loc) << "scalar '" << tok.spelling
-                            << "' is used before it is defined";
+      return emitError(loc)
+             << "scalar '" << tok.spelling << "' is used before it is defined";
     consume();
     return Operand{it->second, Literal{}, loc};
   }
@@ -1671,8 +1690,7 @@ FailureOr<Operand> Importer::parseCall(Type hint) {
     return emitError(loc) << "'" << name
                           << "' must be the whole right-hand side of a "
                              "statement defining a tensor";
-  std::optional<std::pair<Type, Type>> cast =
-      parseCastFunction(name, context);
+  std::optional<std::pair<Type, Type>> cast = parseCastFunction(name, context);
   std::optional<UnaryKind> unary = lookUpFunction(name, &lookUpUnaryName);
   std::optional<BinaryKind> binary = lookUpFunction(name, &lookUpBinaryName);
   if (!cast && !unary && !binary && name != "where")
@@ -1686,9 +1704,9 @@ FailureOr<Operand> Importer::parseCall(Type hint) {
   size_t arity = unary ? 1 : binary ? 2 : 3;
   SmallVector<Operand, 3> args;
   for (size_t i = 0; i < arity; ++i) {
-    if (i > 0 && failed(expect(Kind::Comma, ",",
-                               ("between the operands of '" + name + "'")
-                                   .str())))
+    if (i > 0 &&
+        failed(expect(Kind::Comma, ",",
+                      ("between the operands of '" + name + "'").str())))
       return failure();
     FailureOr<Operand> arg = parseExpression(hint);
     if (failed(arg))
@@ -1783,8 +1801,8 @@ FailureOr<Value> Importer::materialize(const Operand &operand,
     return buildConstant(operand.literal, elementType, operand.loc);
   if (operand.isTensor() || operand.value.getType() == elementType)
     return operand.value;
-  auto op = CastOp::create(builder, getLoc(operand.loc), elementType,
-                           operand.value);
+  auto op =
+      CastOp::create(builder, getLoc(operand.loc), elementType, operand.value);
   if (failed(verify(op))) {
     op->erase();
     return failure();
@@ -1904,8 +1922,7 @@ FailureOr<Operand> Importer::buildBinary(BinaryKind kind, llvm::SMLoc loc,
 
 FailureOr<Operand> Importer::buildWhere(llvm::SMLoc loc, Operand condition,
                                         Operand lhs, Operand rhs, Type hint) {
-  FailureOr<Value> conditionValue =
-      materialize(condition, builder.getI1Type());
+  FailureOr<Value> conditionValue = materialize(condition, builder.getI1Type());
   if (failed(conditionValue))
     return failure();
   Type elementType = chooseElementType({lhs, rhs}, hint);
@@ -1915,8 +1932,8 @@ FailureOr<Operand> Importer::buildWhere(llvm::SMLoc loc, Operand condition,
   FailureOr<Value> rhsValue = materialize(rhs, elementType);
   if (failed(rhsValue))
     return failure();
-  FailureOr<Value> value = buildInferred<WhereOp>(
-      getLoc(loc), *conditionValue, *lhsValue, *rhsValue);
+  FailureOr<Value> value = buildInferred<WhereOp>(getLoc(loc), *conditionValue,
+                                                  *lhsValue, *rhsValue);
   if (failed(value))
     return failure();
   return Operand{*value, Literal{}, loc};
