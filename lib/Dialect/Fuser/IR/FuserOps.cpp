@@ -60,9 +60,21 @@ ParseResult parseEnumKeyword(OpAsmParser &parser, AttrT &attr) {
   if (parser.parseKeyword(&keyword))
     return failure();
   std::optional<EnumT> value = symbolizeEnum<EnumT>(keyword);
-  if (!value)
-    return parser.emitError(loc, "unknown ")
-           << AttrT::getMnemonic() << " '" << keyword << "'";
+  if (!value) {
+    InFlightDiagnostic diag = parser.emitError(loc, "unknown ")
+                              << AttrT::getMnemonic() << " '" << keyword
+                              << "'; expected one of:";
+    // The enum cases are numbered 0..n-1; past the last one the name is "".
+    StringRef separator = " ";
+    for (uint32_t i = 0;; ++i) {
+      StringRef name = stringifyEnum(static_cast<EnumT>(i));
+      if (name.empty())
+        break;
+      diag << separator << name;
+      separator = ", ";
+    }
+    return diag;
+  }
   attr = AttrT::get(parser.getContext(), *value);
   return success();
 }
@@ -479,7 +491,9 @@ LogicalResult SegmentOp::verify() {
     return emitOpError("body arguments ")
            << body.getArgumentTypes() << " do not match the inputs "
            << getInputs().getTypes();
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  // The last op need not be a terminator yet: block terminators are checked
+  // after this verifier, and Block::getTerminator() asserts that it is one.
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
   if (!yield)
     return emitOpError("body must end with fuser.yield");
   if (yield.getValues().getTypes() != getResultTypes())
