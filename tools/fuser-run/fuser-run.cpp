@@ -20,8 +20,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -34,33 +34,37 @@ namespace cl = llvm::cl;
 namespace {
 enum ExitCode { ExitOk = 0, ExitCheckFailed = 1, ExitBadInput = 2 };
 
-cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input .mlir>"),
-                                   cl::init("-"));
-cl::opt<std::string> entryName("entry",
+/// fuser-run's own options; --help hides the ones libLLVM registers.
+cl::OptionCategory fuserRunCategory("fuser-run options");
+
+cl::opt<std::string> inputFilename(cl::Positional, cl::cat(fuserRunCategory),
+                                   cl::desc("<input .mlir>"), cl::init("-"));
+cl::opt<std::string> entryName("entry", cl::cat(fuserRunCategory),
                                cl::desc("function to run (default: the "
                                         "first func.func)"));
-cl::opt<uint64_t> seed("seed", cl::desc("seed of the deterministic inputs"),
+cl::opt<uint64_t> seed("seed", cl::cat(fuserRunCategory),
+                       cl::desc("seed of the deterministic inputs"),
                        cl::init(0));
-cl::opt<std::string> backendName("backend",
+cl::opt<std::string> backendName("backend", cl::cat(fuserRunCategory),
                                  cl::desc("interp, cpu or cuda"),
                                  cl::init("interp"));
 cl::opt<std::string>
-    checkBackendName("check-against",
+    checkBackendName("check-against", cl::cat(fuserRunCategory),
                      cl::desc("also run on this backend and compare"));
 cl::opt<std::string> againstFilename(
-    "against-file",
+    "against-file", cl::cat(fuserRunCategory),
     cl::desc("with --check-against: run the same entry of this file instead "
              "(same inputs), e.g. the fusion after a pipeline"));
-cl::opt<bool> printValues("print-values",
+cl::opt<bool> printValues("print-values", cl::cat(fuserRunCategory),
                           cl::desc("print every result element"));
-cl::opt<bool> jsonOutput("json",
+cl::opt<bool> jsonOutput("json", cl::cat(fuserRunCategory),
                          cl::desc("print shapes, dtypes and values as JSON"));
-cl::opt<uint64_t> maxBytes("max-bytes",
+cl::opt<uint64_t> maxBytes("max-bytes", cl::cat(fuserRunCategory),
                            cl::desc("largest input, intermediate or result, "
                                     "in bytes"),
                            cl::init(InterpreterOptions().maxBufferBytes));
 cl::opt<unsigned> ulpTolerance(
-    "ulp-tolerance",
+    "ulp-tolerance", cl::cat(fuserRunCategory),
     cl::desc("allowed ulp distance for --check-against (default: 0, or "
              "4 for fusions with exp/log/sin/cos/tanh/sigmoid/rsqrt/pow)"));
 
@@ -69,8 +73,8 @@ constexpr unsigned kTranscendentalUlpTolerance = 4;
 
 /// Runs a function on one backend. Only the interpreter exists so far.
 using Backend = FailureOr<SmallVector<Buffer>> (*)(func::FuncOp,
-                                                    ArrayRef<Buffer>,
-                                                    const InterpreterOptions &);
+                                                   ArrayRef<Buffer>,
+                                                   const InterpreterOptions &);
 
 FailureOr<SmallVector<Buffer>> runInterpreter(func::FuncOp func,
                                               ArrayRef<Buffer> inputs,
@@ -169,8 +173,8 @@ void printText(llvm::raw_ostream &os, ArrayRef<Buffer> results,
     }
     if (i < checks.size()) {
       const CheckOutcome &check = checks[i];
-      os << "check " << i << ": max_abs_err="
-         << llvm::format("%g", check.difference.maxAbsError)
+      os << "check " << i
+         << ": max_abs_err=" << llvm::format("%g", check.difference.maxAbsError)
          << " max_ulp=" << check.difference.maxUlpDistance
          << " tolerance=" << check.tolerance << " ulp "
          << (check.passed ? "ok" : "FAILED") << "\n";
@@ -264,9 +268,8 @@ int runMain() {
       if (otherEntry.getFunctionType() != entry.getFunctionType()) {
         llvm::errs() << "fuser-run: '" << entry.getSymName() << "' has type "
                      << otherEntry.getFunctionType() << " in "
-                     << againstFilename << " but "
-                     << entry.getFunctionType() << " in " << inputFilename
-                     << "\n";
+                     << againstFilename << " but " << entry.getFunctionType()
+                     << " in " << inputFilename << "\n";
         return ExitBadInput;
       }
     }
@@ -277,8 +280,7 @@ int runMain() {
     unsigned tolerance =
         ulpTolerance.getNumOccurrences()
             ? ulpTolerance
-            : (usesTranscendentalOps(entry) ||
-                       usesTranscendentalOps(otherEntry)
+            : (usesTranscendentalOps(entry) || usesTranscendentalOps(otherEntry)
                    ? kTranscendentalUlpTolerance
                    : 0);
     for (auto [i, result, reference] : llvm::enumerate(*results, *expected)) {
@@ -286,9 +288,9 @@ int runMain() {
           compareBuffers(result, reference);
       if (failed(difference)) {
         llvm::errs() << "fuser-run: result " << i << " has type "
-                     << result.getType() << " on " << backendName
-                     << " but " << reference.getType() << " on "
-                     << checkBackendName << "\n";
+                     << result.getType() << " on " << backendName << " but "
+                     << reference.getType() << " on " << checkBackendName
+                     << "\n";
         return ExitCheckFailed;
       }
       bool passed = difference->maxUlpDistance <= tolerance;
@@ -307,6 +309,7 @@ int runMain() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(fuserRunCategory);
   if (!cl::ParseCommandLineOptions(
           argc, argv, "runs a fuser fusion on deterministic inputs\n",
           &llvm::errs()))
