@@ -33,5 +33,5 @@ for name, defaults in sanitizer_defaults.items():
 llvm_config.with_system_environment(["LSAN_OPTIONS", "ASAN_SYMBOLIZER_PATH"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["fuser-opt", "fuser-run", "fuser-translate"]
+tools = ["fuser-opt", "fuser-run", "fuser-gen", "fuser-diff", "fuser-translate"]
 llvm_config.add_tool_substitutions(tools, [config.fuser_tools_dir])

@@ -1,0 +1,40 @@
+//===- RandomFusion.h - random fusion generator -----------------*- C++ -*-===//
+//
+// Builds valid random fusions for differential testing: every rewrite of the
+// fuser dialect must leave the interpreter's results of these bit-identical.
+// The output depends only on the options (own PRNG, no std distributions),
+// so a failing seed reproduces on every machine.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_TESTING_RANDOMFUSION_H
+#define FUSER_TESTING_RANDOMFUSION_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <cstdint>
+
+namespace mlir::fuser {
+
+struct RandomFusionOptions {
+  uint64_t seed = 1;
+  /// Number of ops to build (arith.constant included); 0 picks one from the
+  /// seed, between 8 and 48.
+  unsigned numOps = 0;
+  /// Upper bound on the element count of every tensor, so that interpreting
+  /// a fusion stays fast.
+  int64_t maxElements = 4096;
+};
+
+/// The name of the func.func the generator builds.
+inline constexpr const char *kRandomFusionName = "fusion";
+
+/// Builds a module holding one `func.func @fusion` over static
+/// tensors. Loads the fuser, func and arith dialects into `context`.
+OwningOpRef<ModuleOp> generateRandomFusion(MLIRContext *context,
+                                           const RandomFusionOptions &options);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_TESTING_RANDOMFUSION_H

@@ -1,0 +1,996 @@
+//===- RandomFusion.cpp - random fusion generator -------------------------===//
+//
+// Grows a fusion one step at a time from a pool of live values. Each step is
+// a small pattern rather than a single op (cast round trips, broadcast then
+// squeeze of overlapping dims, permute then its inverse, ...), because those
+// are what the pre-segmentation rewrites match. Operands are biased towards
+// the newest values, which builds long chains, while older values keep being
+// picked sometimes, which gives values with several uses.
+//
+// Every op is built through its own builder, so an invalid operand would
+// abort inside type inference: the steps check shapes up front.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Testing/RandomFusion.h"
+
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+
+/// splitmix64. Own generator and own range reduction, so that a seed gives
+/// the same fusion with every standard library.
+class Random {
+public:
+  explicit Random(uint64_t seed) : state(seed) {}
+
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, n) for n > 0 (the modulo bias does not matter here).
+  uint64_t below(uint64_t n) { return next() % n; }
+  /// Uniform in [lo, hi].
+  int64_t inRange(int64_t lo, int64_t hi) { return lo + below(hi - lo + 1); }
+  bool percent(unsigned p) { return below(100) < p; }
+
+  template <typename T>
+  T pick(ArrayRef<T> items) {
+    return items[below(items.size())];
+  }
+  /// An index drawn with probability proportional to `weights`.
+  unsigned weighted(ArrayRef<unsigned> weights) {
+    unsigned total = 0;
+    for (unsigned w : weights)
+      total += w;
+    uint64_t r = below(total);
+    for (auto [i, w] : llvm::enumerate(weights)) {
+      if (r < w)
+        return i;
+      r -= w;
+    }
+    llvm_unreachable("r < total");
+  }
+  template <typename T>
+  void shuffle(MutableArrayRef<T> items) {
+    for (size_t i = items.size(); i > 1; --i)
+      std::swap(items[i - 1], items[below(i)]);
+  }
+
+private:
+  uint64_t state;
+};
+
+constexpr unsigned kMaxRank = 6;
+constexpr unsigned kMaxArguments = 5;
+constexpr unsigned kMaxResults = 6;
+constexpr int64_t kMaxArgumentElements = 1024;
+
+int64_t product(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t size : shape)
+    n *= size;
+  return n;
+}
+
+/// The shape of an elementwise op over `shapes` (equal rank, each dim equal
+/// or 1), or nullopt when they do not broadcast.
+std::optional<SmallVector<int64_t>>
+broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes) {
+  SmallVector<int64_t> merged(shapes.front());
+  for (ArrayRef<int64_t> shape : shapes.drop_front()) {
+    if (shape.size() != merged.size())
+      return std::nullopt;
+    for (auto [m, size] : llvm::zip_equal(merged, shape)) {
+      if (size == m || size == 1)
+        continue;
+      if (m != 1)
+        return std::nullopt;
+      m = size;
+    }
+  }
+  return merged;
+}
+
+class FusionGenerator {
+public:
+  FusionGenerator(MLIRContext *context, const RandomFusionOptions &options)
+      : context(context), options(options), rng(options.seed),
+        builder(context), loc(UnknownLoc::get(context)) {
+    i1 = builder.getI1Type();
+    i32 = builder.getI32Type();
+    i64 = builder.getI64Type();
+    f16 = builder.getF16Type();
+    bf16 = builder.getBF16Type();
+    f32 = builder.getF32Type();
+    f64 = builder.getF64Type();
+    elementTypes = {i1, i32, i64, f16, bf16, f32, f64};
+  }
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  //===--- value pool -----------------------------------------------------===//
+
+  Value record(Value value) {
+    (isa<RankedTensorType>(value.getType()) ? tensors : scalars)
+        .push_back(value);
+    return value;
+  }
+
+  /// Mostly the newest tensor (long chains), sometimes an older one (values
+  /// with several uses).
+  Value pickTensor() {
+    size_t n = tensors.size();
+    unsigned r = rng.below(100);
+    if (r < 50)
+      return tensors.back();
+    if (r < 80)
+      return tensors[n - 1 - rng.below(std::min<size_t>(n, 4))];
+    return tensors[rng.below(n)];
+  }
+
+  static RankedTensorType tensorType(Value value) {
+    return cast<RankedTensorType>(value.getType());
+  }
+  bool fits(ArrayRef<int64_t> shape) const {
+    return product(shape) <= options.maxElements;
+  }
+
+  //===--- element types --------------------------------------------------===//
+
+  bool isFloat(Type type) const { return isa<FloatType>(type); }
+
+  //===--- scalars --------------------------------------------------------===//
+
+  /// An arith.constant of `type`: mostly small multiples of 1/8 for floats
+  /// (including the signed zeros and the identities that folders test for),
+  /// sometimes a spreading constant.
+  Value scalarConstant(Type type) {
+    for (Value scalar : scalars)
+      if (scalar.getType() == type && rng.percent(30))
+        return scalar;
+    if (type != i1 && rng.percent(15))
+      return spreadingConstant(type);
+    TypedAttr value;
+    if (type == i1)
+      value = builder.getBoolAttr(rng.percent(50));
+    else if (!isFloat(type))
+      value = builder.getIntegerAttr(
+          type, rng.pick<int64_t>({-3, -2, -1, 0, 1, 1, 2, 3, 7, 100}));
+    else
+      value = builder.getFloatAttr(
+          type, rng.percent(50)
+                    ? rng.pick<double>({0.0, -0.0, 1.0, -1.0, 0.5, 2.0})
+                    : static_cast<double>(rng.inRange(-64, 64)) / 8.0);
+    return record(arith::ConstantOp::create(builder, loc, value));
+  }
+
+  /// A constant that takes the inputs (multiples of 1/8 in [-8, 8], ints in
+  /// [-100, 100], exact in every type) to values that round, overflow or
+  /// saturate in narrower types: without them a wrong fold of a lossy cast
+  /// chain would give the same bits.
+  Value spreadingConstant(Type type) {
+    TypedAttr value =
+        isFloat(type)
+            ? TypedAttr(builder.getFloatAttr(
+                  type, rng.pick<double>({3.0, 0.1, 1000.0, 1.0e10, 1.0e-6})))
+            : TypedAttr(builder.getIntegerAttr(
+                  type, rng.pick<int64_t>({1000, 100003, 50000000})));
+    return record(arith::ConstantOp::create(builder, loc, value));
+  }
+
+  /// `value` divided (floats) or multiplied (ints) by a spreading constant:
+  /// x / 3 has a full mantissa, x * 50000000 wraps in i32.
+  Value spread(Value value) {
+    Type type = tensorType(value).getElementType();
+    if (type == i1)
+      return value;
+    Value constant = spreadingConstant(type);
+    if (isFloat(type) && rng.percent(60))
+      return record(DivOp::create(builder, loc, value, constant));
+    return record(MulOp::create(builder, loc, value, constant));
+  }
+
+  //===--- arguments ------------------------------------------------------===//
+
+  SmallVector<int64_t> randomArgumentShape() {
+    SmallVector<int64_t> shape;
+    unsigned rank = rng.inRange(1, 4);
+    for (unsigned d = 0; d < rank; ++d) {
+      int64_t size = rng.pick<int64_t>({1, 1, 2, 3, 4, 4, 5, 6, 8, 8, 12, 16});
+      if (product(shape) * size > kMaxArgumentElements)
+        size = 1;
+      shape.push_back(size);
+    }
+    return shape;
+  }
+
+  Value addArgument(RankedTensorType type) {
+    return record(body->addArgument(type, loc));
+  }
+
+  //===--- casts ----------------------------------------------------------===//
+
+  /// A cast to `to`, also where `value` already has that type (a cast that
+  /// must fold away).
+  Value castTo(Value value, Type to) {
+    Type resultType = to;
+    if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
+      resultType = tensor.clone(to);
+    return record(CastOp::create(builder, loc, resultType, value));
+  }
+
+  /// `value` converted to `type` if it is not already of it.
+  Value convert(Value value, Type type) {
+    if (getElementTypeOrSelf(value.getType()) == type)
+      return value;
+    return castTo(value, type);
+  }
+
+  /// A type that holds every value of `type` exactly.
+  Type widerType(Type type) {
+    if (type == i1)
+      return rng.pick<Type>({i32, i64, f16, bf16, f32, f64});
+    if (type == f16 || type == bf16)
+      return rng.pick<Type>({f32, f64});
+    if (type == i32)
+      return rng.pick<Type>({i64, f64});
+    if (type == f32)
+      return f64;
+    return rng.pick<Type>({f32, bf16});
+  }
+  /// A type that loses some values of `type`.
+  Type narrowerType(Type type) {
+    if (type == f64)
+      return rng.pick<Type>({f32, f16, bf16});
+    if (type == f32)
+      return rng.pick<Type>({bf16, f16});
+    if (type == f16)
+      return bf16;
+    if (type == bf16)
+      return f16;
+    if (type == i64)
+      return rng.pick<Type>({i32, f32});
+    if (type == i32)
+      return rng.pick<Type>({i1, f16, bf16});
+    return i32;
+  }
+
+  void buildCastChain() {
+    Value value = pickTensor();
+    if (rng.percent(40))
+      value = spread(value);
+    Type start = tensorType(value).getElementType();
+    SmallVector<Type> chain;
+    switch (rng.weighted({4, 4, 2, 3, 3, 2})) {
+    case 0: // Lossless round trip: bf16->f32->bf16, i32->i64->i32, ...
+      chain = {widerType(start), start};
+      break;
+    case 1: // Lossy round trip: f32->bf16->f32, f64->f32->f64, ...
+      chain = {narrowerType(start), start};
+      break;
+    case 2: // Between the two 16-bit floats.
+      if (start == f16 || start == bf16)
+        chain = {start == f16 ? bf16 : f16, start};
+      else
+        chain = {rng.pick<Type>({f16, bf16}), rng.pick<Type>({f16, bf16}),
+                 start};
+      break;
+    case 3: // Between ints and floats.
+      if (isFloat(start))
+        chain = {rng.pick<Type>({i1, i32, i64}), start};
+      else
+        chain = {rng.pick<Type>({f16, bf16, f32, f64}), start};
+      break;
+    case 4: // Widening then narrowing, several steps.
+      chain = {widerType(start)};
+      chain.push_back(widerType(chain.back()));
+      chain.push_back(narrowerType(chain.back()));
+      if (rng.percent(50))
+        chain.push_back(start);
+      break;
+    default: { // Anything.
+      unsigned length = rng.inRange(1, 4);
+      for (unsigned i = 0; i < length; ++i)
+        chain.push_back(rng.pick<Type>(elementTypes));
+    }
+    }
+    for (Type type : chain) {
+      // Some casts go through meta ops, so that cast motion has work to do.
+      if (rng.percent(15))
+        value = buildMetaStep(value);
+      value = castTo(value, type);
+    }
+  }
+
+  //===--- meta ops -------------------------------------------------------===//
+
+  /// Size-1 dims inserted at `count` random result positions.
+  Value broadcastNewDims(Value value, unsigned count) {
+    int64_t rank = tensorType(value).getRank();
+    if (rank >= kMaxRank)
+      return {};
+    count = std::min<int64_t>(count, kMaxRank - rank);
+    SmallVector<int64_t> positions =
+        llvm::to_vector(llvm::seq<int64_t>(0, rank + count));
+    rng.shuffle(MutableArrayRef<int64_t>(positions));
+    positions.resize(count);
+    llvm::sort(positions);
+    return broadcastAt(value, positions);
+  }
+  Value broadcastAt(Value value, ArrayRef<int64_t> dims) {
+    return record(BroadcastOp::create(builder, loc, value, dims));
+  }
+
+  SmallVector<int64_t> unitDims(Value value) {
+    SmallVector<int64_t> dims;
+    for (auto [d, size] : llvm::enumerate(tensorType(value).getShape()))
+      if (size == 1)
+        dims.push_back(d);
+    return dims;
+  }
+  /// A random non-empty subset of `dims`, in order.
+  SmallVector<int64_t> someOf(ArrayRef<int64_t> dims) {
+    SmallVector<int64_t> subset;
+    for (int64_t d : dims)
+      if (rng.percent(50))
+        subset.push_back(d);
+    if (subset.empty())
+      subset.push_back(dims[rng.below(dims.size())]);
+    return subset;
+  }
+  Value squeezeAt(Value value, ArrayRef<int64_t> dims) {
+    return record(SqueezeOp::create(builder, loc, value, dims));
+  }
+  Value squeezeSome(Value value) {
+    SmallVector<int64_t> dims = unitDims(value);
+    return dims.empty() ? Value() : squeezeAt(value, someOf(dims));
+  }
+
+  /// Broadcast then squeeze, with the squeezed dims equal to the inserted
+  /// ones, a part of them, or overlapping size-1 dims the source had.
+  Value broadcastThenSqueeze(Value value) {
+    Value broadcast = broadcastNewDims(value, rng.inRange(1, 2));
+    if (!broadcast)
+      return {};
+    ArrayRef<int64_t> inserted = broadcast.getDefiningOp<BroadcastOp>().getDims();
+    SmallVector<int64_t> squeezed;
+    switch (rng.below(4)) {
+    case 0:
+      squeezed.assign(inserted.begin(), inserted.end());
+      break;
+    case 1:
+      squeezed = someOf(inserted);
+      break;
+    default:
+      squeezed = someOf(unitDims(broadcast));
+    }
+    Value between =
+        rng.percent(30) ? buildShapePreservingStep(broadcast) : broadcast;
+    return squeezeAt(between, squeezed);
+  }
+
+  /// Squeeze some size-1 dims, then insert size-1 dims again: at the same
+  /// positions (the identity) or elsewhere.
+  Value squeezeThenBroadcast(Value value) {
+    SmallVector<int64_t> dims = unitDims(value);
+    if (dims.empty())
+      return {};
+    SmallVector<int64_t> squeezed = someOf(dims);
+    Value squeeze = squeezeAt(value, squeezed);
+    if (rng.percent(60))
+      return broadcastAt(squeeze, squeezed);
+    return broadcastNewDims(squeeze, squeezed.size());
+  }
+
+  /// A copy, cast or negation: what sits between a broadcast and the
+  /// squeeze that undoes it once ops move.
+  Value buildShapePreservingStep(Value value) {
+    Type type = tensorType(value).getElementType();
+    switch (rng.below(3)) {
+    case 0:
+      return copy(value);
+    case 1: {
+      Value widened = castTo(value, widerType(type));
+      return rng.percent(50) ? castTo(widened, type) : widened;
+    }
+    default:
+      return type == i1 ? copy(value)
+                        : record(NegOp::create(builder, loc, value));
+    }
+  }
+
+  Value expandSome(Value value) {
+    if (unitDims(value).empty()) {
+      value = broadcastNewDims(value, 1);
+      if (!value)
+        return {};
+    }
+    SmallVector<int64_t> shape(tensorType(value).getShape());
+    for (int64_t &size : shape) {
+      if (size != 1 || !rng.percent(60))
+        continue;
+      size = rng.pick<int64_t>({2, 3, 4, 5, 8});
+      if (!fits(shape))
+        size = 1;
+    }
+    // An expand that expands nothing is kept sometimes: it must fold away.
+    if (shape == tensorType(value).getShape() && !rng.percent(20))
+      return {};
+    return record(
+        ExpandOp::create(builder, loc, tensorType(value).clone(shape), value));
+  }
+
+  Value copy(Value value) {
+    if (rng.percent(25))
+      return record(SegmentSetOp::create(builder, loc, value));
+    CacheOpAttr cacheOp;
+    if (rng.percent(40))
+      cacheOp = CacheOpAttr::get(
+          context, rng.pick<CacheOp>({CacheOp::Unspecified, CacheOp::AllLevels,
+                                      CacheOp::Streaming, CacheOp::Global}));
+    return record(SetOp::create(builder, loc, value, cacheOp));
+  }
+
+  Value permuteBy(Value value, ArrayRef<int64_t> permutation) {
+    return record(PermuteOp::create(builder, loc, value, permutation));
+  }
+  /// A random permutation, sometimes followed by its inverse or by a second
+  /// one, so that permute composition has work to do.
+  Value permuteSome(Value value) {
+    int64_t rank = tensorType(value).getRank();
+    if (rank < 2)
+      return {};
+    SmallVector<int64_t> permutation =
+        llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    rng.shuffle(MutableArrayRef<int64_t>(permutation));
+    Value permuted = permuteBy(value, permutation);
+    unsigned r = rng.below(100);
+    if (r < 30) {
+      SmallVector<int64_t> inverse(rank);
+      for (auto [i, p] : llvm::enumerate(permutation))
+        inverse[p] = i;
+      return permuteBy(permuted, inverse);
+    }
+    if (r < 50) {
+      rng.shuffle(MutableArrayRef<int64_t>(permutation));
+      return permuteBy(permuted, permutation);
+    }
+    return permuted;
+  }
+
+  /// `count` as a product of up to `rank` factors, in random order.
+  SmallVector<int64_t> factorize(int64_t count, unsigned rank) {
+    SmallVector<int64_t> shape;
+    for (unsigned d = 1; d < rank; ++d) {
+      SmallVector<int64_t> divisors;
+      for (int64_t f = 1; f <= count; ++f)
+        if (count % f == 0)
+          divisors.push_back(f);
+      int64_t factor = rng.pick<int64_t>(divisors);
+      shape.push_back(factor);
+      count /= factor;
+    }
+    shape.push_back(count);
+    rng.shuffle(MutableArrayRef<int64_t>(shape));
+    return shape;
+  }
+
+  /// A shape with the element count of `shape`: a unit dim inserted or
+  /// removed, two adjacent dims merged, one dim split, or anything.
+  SmallVector<int64_t> viewShape(ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> result(shape);
+    switch (rng.below(5)) {
+    case 0:
+      if (result.size() < kMaxRank) {
+        result.insert(result.begin() + rng.below(result.size() + 1), 1);
+        return result;
+      }
+      break;
+    case 1:
+      for (size_t d = 0; d < result.size(); ++d)
+        if (result[d] == 1) {
+          result.erase(result.begin() + d);
+          return result;
+        }
+      break;
+    case 2:
+      if (result.size() >= 2) {
+        size_t d = rng.below(result.size() - 1);
+        result[d] *= result[d + 1];
+        result.erase(result.begin() + d + 1);
+        return result;
+      }
+      break;
+    case 3:
+      if (!result.empty() && result.size() < kMaxRank) {
+        size_t d = rng.below(result.size());
+        SmallVector<int64_t> split = factorize(result[d], 2);
+        result[d] = split[0];
+        result.insert(result.begin() + d + 1, split[1]);
+        return result;
+      }
+      break;
+    default:
+      break;
+    }
+    return factorize(product(shape), rng.inRange(1, 4));
+  }
+
+  Value viewTo(Value value, ArrayRef<int64_t> shape) {
+    return record(
+        ViewOp::create(builder, loc, tensorType(value).clone(shape), value));
+  }
+  /// A view, sometimes followed by the view back to the original shape.
+  Value viewSome(Value value) {
+    ArrayRef<int64_t> shape = tensorType(value).getShape();
+    Value viewed = viewTo(value, viewShape(shape));
+    if (rng.percent(25))
+      return viewTo(viewed, shape);
+    if (rng.percent(25))
+      return viewTo(viewed, viewShape(tensorType(viewed).getShape()));
+    return viewed;
+  }
+
+  Value sliceSome(Value value) {
+    SmallVector<int64_t> starts, limits, strides;
+    for (int64_t size : tensorType(value).getShape()) {
+      if (rng.percent(40)) {
+        starts.push_back(0);
+        limits.push_back(size);
+        strides.push_back(1);
+        continue;
+      }
+      int64_t start = rng.below(size);
+      starts.push_back(start);
+      limits.push_back(rng.inRange(start + 1, size));
+      strides.push_back(rng.inRange(1, 3));
+    }
+    return record(
+        SliceOp::create(builder, loc, value, starts, limits, strides));
+  }
+
+  /// One meta pattern on `value`; returns `value` when it does not apply.
+  Value buildMetaStep(Value value) {
+    Value result;
+    switch (rng.weighted({5, 3, 3, 3, 2, 3, 4, 2, 3})) {
+    case 0:
+      result = broadcastThenSqueeze(value);
+      break;
+    case 1:
+      result = broadcastNewDims(value, rng.inRange(1, 2));
+      break;
+    case 2:
+      result = squeezeSome(value);
+      break;
+    case 3:
+      result = expandSome(value);
+      break;
+    case 4:
+      result = copy(value);
+      break;
+    case 5:
+      result = permuteSome(value);
+      break;
+    case 6:
+      result = viewSome(value);
+      break;
+    case 7:
+      result = sliceSome(value);
+      break;
+    default:
+      result = squeezeThenBroadcast(value);
+    }
+    return result ? result : value;
+  }
+
+  void buildMetaChain() {
+    Value value = pickTensor();
+    unsigned length = rng.inRange(1, 4);
+    for (unsigned i = 0; i < length; ++i)
+      value = buildMetaStep(value);
+  }
+
+  //===--- reductions -----------------------------------------------------===//
+
+  /// Reduction operands must be numeric: i1 goes through a cast first.
+  Value numeric(Value value) {
+    Type type = getElementTypeOrSelf(value.getType());
+    return type == i1 ? castTo(value, rng.pick<Type>({i32, f32, bf16}))
+                      : value;
+  }
+
+  Value reduce(Value value, ReductionKind kind, ArrayRef<int64_t> dims,
+               bool keepdim) {
+    return record(
+        ReductionOp::create(builder, loc, kind, value, dims, keepdim));
+  }
+
+  SmallVector<int64_t> reductionDims(int64_t rank) {
+    SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    unsigned r = rng.below(100);
+    if (r < 45)
+      return {static_cast<int64_t>(rng.below(rank))};
+    if (r < 60)
+      return all;
+    return someOf(all);
+  }
+
+  void buildReduction() {
+    Value value = numeric(pickTensor());
+    int64_t rank = tensorType(value).getRank();
+    if (rank == 0)
+      return;
+    auto kind = static_cast<ReductionKind>(rng.weighted({5, 1, 3, 2}));
+    reduce(value, kind, reductionDims(rank), rng.percent(50));
+  }
+
+  //===--- pointwise ------------------------------------------------------===//
+
+  /// The shapes of the tensors among `values`: scalars broadcast with
+  /// anything.
+  static SmallVector<ArrayRef<int64_t>> tensorShapes(ArrayRef<Value> values) {
+    SmallVector<ArrayRef<int64_t>> shapes;
+    for (Value value : values)
+      if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
+        shapes.push_back(tensor.getShape());
+    return shapes;
+  }
+
+  void buildUnary() {
+    Value value = numeric(pickTensor());
+    unsigned kind = rng.below(11);
+    // Past neg and abs the ops take floats only.
+    if (kind >= 2 && !isFloat(tensorType(value).getElementType()))
+      value = castTo(value, rng.pick<Type>({f16, bf16, f32, f64}));
+    switch (kind) {
+    case 0:
+      record(NegOp::create(builder, loc, value));
+      return;
+    case 1:
+      record(AbsOp::create(builder, loc, value));
+      return;
+    case 2:
+      record(ExpOp::create(builder, loc, value));
+      return;
+    case 3:
+      record(LogOp::create(builder, loc, value));
+      return;
+    case 4:
+      record(SqrtOp::create(builder, loc, value));
+      return;
+    case 5:
+      record(RsqrtOp::create(builder, loc, value));
+      return;
+    case 6:
+      record(ReciprocalOp::create(builder, loc, value));
+      return;
+    case 7:
+      record(SinOp::create(builder, loc, value));
+      return;
+    case 8:
+      record(CosOp::create(builder, loc, value));
+      return;
+    case 9:
+      record(TanhOp::create(builder, loc, value));
+      return;
+    default:
+      record(SigmoidOp::create(builder, loc, value));
+    }
+  }
+
+  /// A tensor that broadcasts with `value` (same rank, each dim equal or 1 on
+  /// one side) whose element type is `type`: `value` itself, a keepdim
+  /// reduction of it, a compatible value from the pool, or a new argument.
+  Value partnerFor(Value value, Type type) {
+    ArrayRef<int64_t> shape = tensorType(value).getShape();
+    unsigned r = rng.below(100);
+    Value partner;
+    if (r < 15) {
+      partner = value;
+    } else if (r < 30 && !shape.empty() &&
+               tensorType(value).getElementType() != i1) {
+      auto kind = rng.pick<ReductionKind>({ReductionKind::Add,
+                                           ReductionKind::Max,
+                                           ReductionKind::Min});
+      partner = reduce(value, kind, reductionDims(shape.size()), true);
+    } else if (r < 80) {
+      SmallVector<Value> candidates;
+      for (Value candidate : tensors) {
+        ArrayRef<int64_t> other = tensorType(candidate).getShape();
+        auto merged = broadcastShapes({shape, other});
+        if (candidate != value && merged && fits(*merged))
+          candidates.push_back(candidate);
+      }
+      if (!candidates.empty())
+        partner = candidates[rng.below(candidates.size())];
+    }
+    if (!partner && numArguments < kMaxArguments) {
+      SmallVector<int64_t> argumentShape(shape);
+      for (int64_t &size : argumentShape)
+        if (rng.percent(30))
+          size = 1;
+      ++numArguments;
+      partner = addArgument(RankedTensorType::get(
+          argumentShape, rng.percent(70) ? type : rng.pick<Type>(elementTypes)));
+    }
+    return convert(partner ? partner : value, type);
+  }
+
+  /// A binary operand for `value`: mostly a tensor, sometimes a scalar.
+  Value operandFor(Value value, Type type) {
+    if (!rng.percent(20))
+      return partnerFor(value, type);
+    if (rng.percent(85))
+      return scalarConstant(type);
+    // A scalar computed from scalars, or cast from another scalar type.
+    if (rng.percent(50) && type != i1) {
+      Value lhs = scalarConstant(type), rhs = scalarConstant(type);
+      return record(AddOp::create(builder, loc, lhs, rhs));
+    }
+    return castTo(scalarConstant(rng.pick<Type>({i1, i32, bf16, f32})), type);
+  }
+
+  void buildBinary() {
+    Value lhs = numeric(pickTensor());
+    Type type = tensorType(lhs).getElementType();
+    Value rhs = operandFor(lhs, type);
+    if (rng.percent(30))
+      std::swap(lhs, rhs);
+    auto shape = broadcastShapes(tensorShapes({lhs, rhs}));
+    if (!shape || !fits(*shape))
+      return;
+    switch (rng.weighted({4, 3, 4, 2, 2, 2, 1})) {
+    case 0:
+      record(AddOp::create(builder, loc, lhs, rhs));
+      return;
+    case 1:
+      record(SubOp::create(builder, loc, lhs, rhs));
+      return;
+    case 2:
+      record(MulOp::create(builder, loc, lhs, rhs));
+      return;
+    case 3:
+      record(DivOp::create(builder, loc, lhs, rhs));
+      return;
+    case 4:
+      record(MaximumOp::create(builder, loc, lhs, rhs));
+      return;
+    case 5:
+      record(MinimumOp::create(builder, loc, lhs, rhs));
+      return;
+    default:
+      record(PowOp::create(builder, loc, lhs, rhs));
+    }
+  }
+
+  Value compare(Value lhs, Value rhs) {
+    switch (rng.below(6)) {
+    case 0:
+      return record(EqOp::create(builder, loc, lhs, rhs));
+    case 1:
+      return record(NeOp::create(builder, loc, lhs, rhs));
+    case 2:
+      return record(LtOp::create(builder, loc, lhs, rhs));
+    case 3:
+      return record(LeOp::create(builder, loc, lhs, rhs));
+    case 4:
+      return record(GtOp::create(builder, loc, lhs, rhs));
+    default:
+      return record(GeOp::create(builder, loc, lhs, rhs));
+    }
+  }
+
+  void buildCompareOrWhere() {
+    Value value = pickTensor();
+    Type type = tensorType(value).getElementType();
+    Value condition;
+    if (rng.percent(65))
+      condition = compare(value, operandFor(value, type));
+    else
+      condition = convert(value, i1);
+    if (rng.percent(25))
+      return;
+    // where(condition, value, other) with a scalar or broadcasting `other`.
+    Value other = operandFor(value, type);
+    Value lhs = value, rhs = other;
+    if (rng.percent(40))
+      std::swap(lhs, rhs);
+    SmallVector<Value> operands = {condition, lhs, rhs};
+    auto shape = broadcastShapes(tensorShapes(operands));
+    if (!shape || !fits(*shape))
+      return;
+    record(WhereOp::create(builder, loc, condition, lhs, rhs));
+  }
+
+  //===--- pad, cat, full -------------------------------------------------===//
+
+  void buildPad() {
+    Value value = pickTensor();
+    RankedTensorType type = tensorType(value);
+    SmallVector<int64_t> low, high, shape;
+    for (int64_t size : type.getShape()) {
+      bool padded = rng.percent(50);
+      low.push_back(padded ? rng.inRange(0, 2) : 0);
+      high.push_back(padded ? rng.inRange(0, 2) : 0);
+      shape.push_back(low.back() + size + high.back());
+    }
+    if (!fits(shape))
+      return;
+    Value padValue = scalarConstant(type.getElementType());
+    record(PadOp::create(builder, loc, value, low, high, padValue));
+  }
+
+  void buildCat() {
+    Value value = pickTensor();
+    RankedTensorType type = tensorType(value);
+    if (type.getRank() == 0)
+      return;
+    int64_t dim = rng.below(type.getRank());
+    SmallVector<Value> inputs = {value};
+    unsigned count = rng.inRange(1, 2);
+    int64_t total = type.getNumElements();
+    for (unsigned i = 0; i < count; ++i) {
+      // Pool values of the same type up to `dim`, else a slice of `value`
+      // along `dim`, else `value` again.
+      SmallVector<Value> candidates;
+      for (Value candidate : tensors) {
+        RankedTensorType other = tensorType(candidate);
+        if (other.getElementType() != type.getElementType() ||
+            other.getRank() != type.getRank())
+          continue;
+        bool matches = true;
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          matches &= d == dim || other.getDimSize(d) == type.getDimSize(d);
+        if (matches)
+          candidates.push_back(candidate);
+      }
+      Value input;
+      if (!candidates.empty() && rng.percent(60)) {
+        input = candidates[rng.below(candidates.size())];
+      } else if (rng.percent(60)) {
+        SmallVector<int64_t> starts(type.getRank(), 0),
+            limits(type.getShape()), strides(type.getRank(), 1);
+        starts[dim] = rng.below(type.getDimSize(dim));
+        strides[dim] = rng.inRange(1, 2);
+        input = record(
+            SliceOp::create(builder, loc, value, starts, limits, strides));
+      } else {
+        input = value;
+      }
+      total += tensorType(input).getNumElements();
+      if (total > options.maxElements)
+        break;
+      inputs.push_back(input);
+    }
+    rng.shuffle(MutableArrayRef<Value>(inputs));
+    record(CatOp::create(builder, loc, inputs, dim));
+  }
+
+  void buildFull() {
+    SmallVector<int64_t> shape(tensorType(pickTensor()).getShape());
+    for (int64_t &size : shape)
+      if (rng.percent(30))
+        size = 1;
+    Value fill = scalarConstant(rng.pick<Type>(elementTypes));
+    Type type = RankedTensorType::get(shape, fill.getType());
+    record(FullOp::create(builder, loc, type, fill));
+  }
+
+  //===--- results --------------------------------------------------------===//
+
+  /// Every unused tensor (up to a limit), plus sometimes a value that is
+  /// also used further, the same value twice, or an argument as is.
+  void buildReturn() {
+    SmallVector<Value> results;
+    for (Value value : llvm::reverse(tensors))
+      if (value.use_empty() && isa<OpResult>(value) &&
+          results.size() < kMaxResults)
+        results.push_back(value);
+    if (results.empty() || rng.percent(30)) {
+      Value used = tensors[rng.below(tensors.size())];
+      results.push_back(used);
+    }
+    if (rng.percent(20))
+      results.push_back(results[rng.below(results.size())]);
+    if (rng.percent(5))
+      results.push_back(body->getArgument(rng.below(body->getNumArguments())));
+    rng.shuffle(MutableArrayRef<Value>(results));
+    func::ReturnOp::create(builder, loc, results);
+    function.setFunctionType(builder.getFunctionType(
+        body->getArgumentTypes(), ValueRange(results).getTypes()));
+  }
+
+  MLIRContext *context;
+  const RandomFusionOptions &options;
+  Random rng;
+  OpBuilder builder;
+  Location loc;
+  Type i1, i32, i64, f16, bf16, f32, f64;
+  SmallVector<Type> elementTypes;
+
+  func::FuncOp function;
+  Block *body = nullptr;
+  unsigned numArguments = 0;
+  SmallVector<Value> tensors;
+  SmallVector<Value> scalars;
+};
+
+OwningOpRef<ModuleOp> FusionGenerator::run() {
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module->getBody());
+  function = func::FuncOp::create(builder, loc, kRandomFusionName,
+                                  builder.getFunctionType({}, {}));
+  body = function.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+
+  unsigned numOps = options.numOps ? options.numOps : rng.inRange(8, 48);
+  unsigned initialArguments = rng.inRange(1, 2);
+  for (unsigned i = 0; i < initialArguments; ++i, ++numArguments)
+    addArgument(RankedTensorType::get(randomArgumentShape(),
+                                      rng.pick<Type>(elementTypes)));
+
+  // Steps may build nothing (a pattern that does not apply): bound the tries.
+  for (unsigned tries = 0;
+       body->getOperations().size() < numOps && tries < 20 * numOps; ++tries) {
+    switch (rng.weighted({18, 22, 8, 8, 12, 7, 4, 4, 2, 2})) {
+    case 0:
+      buildCastChain();
+      break;
+    case 1:
+      buildMetaChain();
+      break;
+    case 2:
+      buildReduction();
+      break;
+    case 3:
+      buildUnary();
+      break;
+    case 4:
+      buildBinary();
+      break;
+    case 5:
+      buildCompareOrWhere();
+      break;
+    case 6:
+      buildPad();
+      break;
+    case 7:
+      buildCat();
+      break;
+    case 8:
+      buildFull();
+      break;
+    default:
+      if (numArguments < kMaxArguments) {
+        ++numArguments;
+        addArgument(RankedTensorType::get(randomArgumentShape(),
+                                          rng.pick<Type>(elementTypes)));
+      }
+    }
+  }
+  buildReturn();
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp>
+mlir::fuser::generateRandomFusion(MLIRContext *context,
+                                  const RandomFusionOptions &options) {
+  context->loadDialect<FuserDialect, func::FuncDialect, arith::ArithDialect>();
+  return FusionGenerator(context, options).run();
+}

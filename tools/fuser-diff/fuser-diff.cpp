@@ -1,0 +1,291 @@
+//===- fuser-diff.cpp - differential test of a pass pipeline --------------===//
+//
+// For every seed: generate the random fusion, interpret it on the
+// deterministic inputs (seed 0), run the pipeline on a clone, verify the
+// clone, interpret it again and require the same result types and bytes.
+// Everything runs in process, so thousands of seeds take seconds.
+//
+//   fuser-diff --seeds 1..2000 --pipeline 'builtin.module(canonicalize)'
+//
+// The pipeline is anchored at builtin.module; a pipeline without that anchor
+// (`canonicalize`, `func.func(cse)`, `fuser-preseg`) is wrapped in it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/Fuser/Transforms/Pipelines.h"
+#include "fuser/Interpreter/Interpreter.h"
+#include "fuser/Testing/RandomFusion.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+using namespace mlir;
+using namespace mlir::fuser;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string>
+    seedsOption("seeds", cl::desc("seeds to test: A..B (inclusive) or N"),
+                cl::init("1..100"));
+static cl::opt<std::string>
+    pipelineOption("pipeline", cl::desc("pass pipeline to check"),
+                   cl::Required);
+static cl::opt<unsigned>
+    opsOption("ops", cl::desc("ops per fusion (0: chosen from the seed)"),
+              cl::init(0));
+static cl::opt<std::string>
+    keepFailingOption("keep-failing",
+                      cl::desc("directory to write failing fusions into"),
+                      cl::value_desc("dir"));
+static cl::opt<bool>
+    verboseOption("verbose",
+                  cl::desc("print every seed and its result checksums"),
+                  cl::init(false));
+static cl::opt<bool> injectMismatchOption(
+    "inject-mismatch",
+    cl::desc("flip one bit of the first result after the pipeline (to test "
+             "that the driver catches changed results)"),
+    cl::init(false), cl::Hidden);
+
+namespace {
+
+struct SeedRange {
+  uint64_t first, last;
+};
+
+std::optional<SeedRange> parseSeeds(StringRef text) {
+  auto [firstText, lastText] = text.split("..");
+  SeedRange range;
+  if (firstText.getAsInteger(10, range.first))
+    return std::nullopt;
+  if (!text.contains(".."))
+    range.last = range.first;
+  else if (lastText.getAsInteger(10, range.last) || range.last < range.first)
+    return std::nullopt;
+  return range;
+}
+
+/// A module-level pass manager running `text`. Parsing an anchored string
+/// into a module pass manager would nest a second module pass manager that
+/// never runs, so the anchored pipeline replaces the whole pass manager.
+FailureOr<std::unique_ptr<PassManager>> buildPassManager(MLIRContext *context,
+                                                         StringRef text) {
+  std::string anchored = text.trim().str();
+  if (!StringRef(anchored).starts_with("builtin.module("))
+    anchored = "builtin.module(" + anchored + ")";
+  FailureOr<OpPassManager> parsed = parsePassPipeline(anchored, llvm::errs());
+  if (failed(parsed))
+    return failure();
+  auto passManager = std::make_unique<PassManager>(context);
+  static_cast<OpPassManager &>(*passManager) = *parsed;
+  return passManager;
+}
+
+std::string describe(const Buffer &buffer) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << buffer.getType() << " fnv1a64=";
+  os << llvm::format_hex(fnv1a64(buffer.bytes), 18);
+  return text;
+}
+
+/// Why `expected` and `actual` differ, or the empty string if they agree
+/// bit for bit.
+std::string compareResults(ArrayRef<Buffer> expected, ArrayRef<Buffer> actual) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (expected.size() != actual.size()) {
+    os << "the fusion returns " << actual.size() << " results instead of "
+       << expected.size() << "\n";
+    return text;
+  }
+  for (auto [i, pair] : llvm::enumerate(llvm::zip_equal(expected, actual))) {
+    const auto &[before, after] = pair;
+    if (before.getType() == after.getType() && before.bytes == after.bytes)
+      continue;
+    os << "result " << i << ": " << describe(before) << " before, "
+       << describe(after) << " after";
+    if (FailureOr<BufferDifference> difference = compareBuffers(before, after);
+        succeeded(difference)) {
+      os << " (max abs error " << difference->maxAbsError << ", max ulp "
+         << difference->maxUlpDistance;
+      if (difference->maxUlpDistance == 0)
+        os << ": only NaN payloads or zero signs differ";
+      os << ")";
+    }
+    os << "\n";
+  }
+  return text;
+}
+
+/// Checks one seed; returns the failure description, empty on success.
+class SeedChecker {
+public:
+  SeedChecker(MLIRContext *context, PassManager &passManager)
+      : context(context), passManager(passManager) {}
+
+  std::string check(uint64_t seed);
+
+  /// The fusion as generated and, if the pipeline ran, as transformed.
+  OwningOpRef<ModuleOp> original, transformed;
+
+private:
+  MLIRContext *context;
+  PassManager &passManager;
+};
+
+std::string SeedChecker::check(uint64_t seed) {
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream(diagnostics);
+  ScopedDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
+    diagnosticStream << diagnostic.getLocation() << ": " << diagnostic << "\n";
+    for (const Diagnostic &note : diagnostic.getNotes())
+      diagnosticStream << "  note: " << note << "\n";
+  });
+  auto failure = [&](StringRef reason) {
+    return (reason + "\n" + diagnostics).str();
+  };
+
+  transformed = nullptr;
+  original = generateRandomFusion(context, {seed, opsOption});
+  if (failed(verify(*original)))
+    return failure("the generated fusion does not verify (generator bug)");
+  auto function = original->lookupSymbol<func::FuncOp>(kRandomFusionName);
+  SmallVector<Buffer> inputs;
+  for (auto [i, type] : llvm::enumerate(function.getArgumentTypes()))
+    inputs.push_back(makeDeterministicInput(type, i, /*seed=*/0));
+  FailureOr<SmallVector<Buffer>> expected = interpret(function, inputs);
+  if (failed(expected))
+    return failure("the interpreter fails on the generated fusion");
+
+  transformed = original->clone();
+  if (failed(passManager.run(*transformed)))
+    return failure("the pipeline fails");
+  if (failed(verify(*transformed)))
+    return failure("the transformed module does not verify");
+  auto transformedFunction =
+      transformed->lookupSymbol<func::FuncOp>(kRandomFusionName);
+  if (!transformedFunction)
+    return failure("the pipeline removed @fusion");
+  if (transformedFunction.getArgumentTypes() != function.getArgumentTypes())
+    return failure("the pipeline changed the argument types of @fusion");
+  FailureOr<SmallVector<Buffer>> actual =
+      interpret(transformedFunction, inputs);
+  if (failed(actual))
+    return failure("the interpreter fails on the transformed fusion");
+  if (injectMismatchOption && !actual->empty() && !actual->front().bytes.empty())
+    actual->front().bytes.front() ^= 1;
+  std::string mismatch = compareResults(*expected, *actual);
+  if (!mismatch.empty())
+    return failure("results differ:\n" + mismatch);
+
+  if (verboseOption) {
+    llvm::outs() << "seed " << seed << ": ok";
+    for (const Buffer &result : *expected)
+      llvm::outs() << "; " << describe(result);
+    llvm::outs() << "\n";
+  }
+  return {};
+}
+
+void keepFailing(uint64_t seed, StringRef reason, ModuleOp original) {
+  SmallString<128> path(keepFailingOption);
+  llvm::sys::path::append(path, "seed-" + std::to_string(seed) + ".mlir");
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error);
+  if (error) {
+    llvm::errs() << "fuser-diff: cannot write " << path << ": "
+                 << error.message() << "\n";
+    return;
+  }
+  os << "// fuser-diff --seeds " << seed << " --pipeline '" << pipelineOption
+     << "'\n";
+  for (StringRef line : llvm::split(StringRef(reason).rtrim(), '\n'))
+    os << "// " << line << "\n";
+  original.print(os);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  registerAllPasses();
+  registerFuserPasses();
+  registerFuserPipelines();
+  cl::ParseCommandLineOptions(argc, argv,
+                              "differential test of a pass pipeline on "
+                              "random fusions\n");
+
+  std::optional<SeedRange> seeds = parseSeeds(seedsOption);
+  if (!seeds) {
+    llvm::errs() << "fuser-diff: --seeds must be N or A..B with A <= B, got '"
+                 << seedsOption << "'\n";
+    return 2;
+  }
+  if (!keepFailingOption.empty()) {
+    if (std::error_code error =
+            llvm::sys::fs::create_directories(keepFailingOption)) {
+      llvm::errs() << "fuser-diff: cannot create " << keepFailingOption << ": "
+                   << error.message() << "\n";
+      return 2;
+    }
+  }
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadDialect<FuserDialect>();
+  FailureOr<std::unique_ptr<PassManager>> passManager =
+      buildPassManager(&context, pipelineOption);
+  if (failed(passManager)) {
+    llvm::errs() << "fuser-diff: cannot parse the pipeline '" << pipelineOption
+                 << "'\n";
+    return 2;
+  }
+
+  SeedChecker checker(&context, **passManager);
+  uint64_t passed = 0;
+  SmallVector<uint64_t> failedSeeds;
+  for (uint64_t seed = seeds->first;; ++seed) {
+    std::string reason = checker.check(seed);
+    if (reason.empty()) {
+      ++passed;
+    } else {
+      failedSeeds.push_back(seed);
+      llvm::outs() << "seed " << seed << ": FAILED: " << reason
+                   << "// fusion as generated:\n";
+      checker.original->print(llvm::outs());
+      if (checker.transformed) {
+        llvm::outs() << "// after the pipeline:\n";
+        checker.transformed->print(llvm::outs());
+      }
+      if (!keepFailingOption.empty())
+        keepFailing(seed, reason, *checker.original);
+    }
+    if (seed == seeds->last)
+      break;
+  }
+
+  if (!failedSeeds.empty()) {
+    llvm::outs() << "failing seeds:";
+    for (uint64_t seed : failedSeeds)
+      llvm::outs() << " " << seed;
+    llvm::outs() << "\n";
+  }
+  llvm::outs() << "fuser-diff: " << passed << " passed, " << failedSeeds.size()
+               << " failed\n";
+  return failedSeeds.empty() ? 0 : 1;
+}
