@@ -5,7 +5,7 @@ LLVM_PREFIX ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?=
 
 .PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
-        fuzz-smoke check-sanitizers
+        fuzz-smoke check-sanitizers check-diff check-diff-long
 
 all: build
 
@@ -24,7 +24,17 @@ configure: setup $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR)
 
-check: build check-lit check-unit check-docs fuzz-smoke
+check: build check-lit check-unit check-docs fuzz-smoke check-diff
+
+# Differential runs: random fusions (tools/fuser-gen) interpreted before and
+# after the pipeline must give bit-identical results.
+DIFF_PIPELINE ?= builtin.module(canonicalize)
+
+check-diff: build
+	$(BUILD_DIR)/bin/fuser-diff --seeds 1..2000 --pipeline '$(DIFF_PIPELINE)'
+
+check-diff-long: build
+	$(BUILD_DIR)/bin/fuser-diff --seeds 1..50000 --pipeline '$(DIFF_PIPELINE)'
 
 # Hardening (docs/Testing.md): a bounded libFuzzer run that first replays
 # test/Fuzz/crashes/, built with clang in its own directory, and the lit suite
