@@ -38,4 +38,50 @@ def FuserVerifyFusion : Pass<"fuser-verify-fusion", "func::FuncOp"> {
   }];
 }
 
+def FuserSegment : Pass<"fuser-segment", "func::FuncOp"> {
+  let summary = "Partitions each fusion into fuser.segment ops";
+  let description = [{
+    Groups the ops of each fusion into kernels (`pointwise` or `reduction`
+    segments) and `alias` segments that launch nothing, so that outside the
+    segments the function only passes values. Rules, in short (full text in
+    docs/Segmentation.md): nothing fuses across `segment_set`; a reduction
+    takes its pointwise and meta prologue and epilogue; reductions over
+    different axes, a reduction of a reduction, and a reduction result
+    broadcast back to a larger domain (normalization) split; meta ops that
+    only view memory written anyway (inputs, other kernels' outputs) become
+    aliases or are read through by their consumers; other meta ops are
+    computed by the kernel they fold into. Functions that already hold
+    segments are left alone.
+  }];
+  let dependentDialects = ["::mlir::fuser::FuserDialect"];
+}
+
+def FuserSegmentReport : Pass<"fuser-segment-report", "ModuleOp"> {
+  let summary = "Prints the kernels and memory traffic of segmented fusions";
+  let description = [{
+    For each segmented fusion: the number of kernels, and per segment its
+    kind, inputs and outputs with types, and the bytes it reads (each
+    distinct input once) and writes (each output once). Alias segments
+    launch no kernel, move no bytes, and show each result as a strided view
+    of an input.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File to write the report to ('-' is stdout)">,
+  ];
+}
+
+def FuserSegmentGraph : Pass<"fuser-segment-graph", "ModuleOp"> {
+  let summary = "Writes the segment graph of segmented fusions as Graphviz DOT";
+  let description = [{
+    One `digraph` per fusion: ellipses for the fusion inputs and results,
+    boxes for segments (dashed for aliases) labelled with kind and bytes,
+    edges labelled with the value they carry.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File to write the DOT graph to ('-' is stdout)">,
+  ];
+}
+
 #endif // FUSER_DIALECT_FUSER_TRANSFORMS_PASSES_TD

@@ -1,0 +1,633 @@
+//===- Segment.cpp - partition fusions into kernels and aliases -----------===//
+//
+// Implements `fuser-segment`. The rules (what merges into one kernel, what
+// becomes an alias, what splits) are documented in docs/Segmentation.md;
+// the comments here say how they are implemented.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StridedView.h"
+
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <queue>
+#include <vector>
+
+namespace mlir::fuser {
+#define GEN_PASS_DEF_FUSERSEGMENT
+#include "fuser/Dialect/Fuser/Transforms/Passes.h.inc"
+} // namespace mlir::fuser
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+
+/// How segmentation treats an op of the fusion.
+enum class OpRole {
+  /// Scalar constants and scalar arithmetic on them: cloned into every
+  /// segment that uses them.
+  Replicated,
+  /// A meta op whose result is a view of memory that is written anyway (a
+  /// function argument, a segment_set result, a kernel output): cloned into
+  /// every segment that reads it, so it never costs a kernel or a write.
+  View,
+  /// Everything else: a member of exactly one kernel group.
+  Grouped,
+};
+
+/// Ops that will become one kernel, grown by merging producer and consumer
+/// groups.
+struct KernelGroup {
+  SmallVector<Operation *> ops;
+  /// Ops with a user outside the group: every path out of the group starts
+  /// at one of them.
+  SmallVector<Operation *> boundary;
+  /// The reductions of the group and the ops that depend on one of them
+  /// inside the group (the epilogue).
+  DenseSet<Operation *> reductionDependent;
+  /// The group's first reduction; every other reduction of the group has
+  /// the same source shape and dims.
+  ReductionOp reduction;
+  /// Program position of the group's last op.
+  unsigned lastPosition = 0;
+};
+
+/// A segment to create: its kind, the ops it owns, and (once planned) what
+/// it reads and writes.
+struct PlannedSegment {
+  SegmentKind kind;
+  /// Ops whose results this segment defines, in program order.
+  SmallVector<Operation *> members;
+  /// Members plus the Replicated and View ops they need, in program order.
+  SmallVector<Operation *> opsToClone;
+  SmallVector<Value> inputs;
+  SmallVector<Value> outputs;
+  unsigned firstPosition = 0;
+};
+
+static int64_t getNumElements(Value value) {
+  if (auto tensorType = dyn_cast<TensorType>(value.getType()))
+    return tensorType.getNumElements();
+  return 1;
+}
+
+static bool haveSameReductionAxes(ReductionOp lhs, ReductionOp rhs) {
+  return lhs.getSource().getType() == rhs.getSource().getType() &&
+         lhs.getDims() == rhs.getDims();
+}
+
+class Segmenter {
+public:
+  explicit Segmenter(func::FuncOp func)
+      : func(func), body(func.getBody().front()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult classifyOps();
+  void formKernelGroups();
+  unsigned createGroup(Operation *op);
+  void mergeSiblingReductions();
+  void tryMerge(unsigned producer, unsigned consumer);
+  bool isInGroup(Operation *op, unsigned group) const;
+  bool wouldCreateCycle(unsigned lhs, unsigned rhs) const;
+  void peelViews(unsigned group);
+  std::optional<StridedView> getView(Value value);
+  std::optional<StridedView> getViewOfMaterialized(Value source,
+                                                   unsigned group);
+  std::vector<PlannedSegment> planSegments();
+  void collectInputs(PlannedSegment &segment);
+  LogicalResult materialize(std::vector<PlannedSegment> &segments);
+
+  func::FuncOp func;
+  Block &body;
+  DenseMap<Operation *, unsigned> position;
+  DenseMap<Operation *, OpRole> roles;
+  DenseMap<Operation *, unsigned> groupOf;
+  std::vector<KernelGroup> groups;
+  DenseMap<Value, std::optional<StridedView>> viewCache;
+};
+
+} // namespace
+
+LogicalResult Segmenter::classifyOps() {
+  for (auto [index, op] : llvm::enumerate(body))
+    position[&op] = index;
+
+  for (Operation &op : body.without_terminator()) {
+    if (op.getNumRegions() != 0 || isa<YieldOp>(op))
+      return op.emitOpError("cannot be segmented: fuser-segment expects a "
+                            "fusion of fuser ops");
+    bool hasTensorResult = llvm::any_of(op.getResultTypes(), [](Type type) {
+      return isa<TensorType>(type);
+    });
+    for (Value operand : op.getOperands())
+      if (isa<BlockArgument>(operand) && !isa<TensorType>(operand.getType()))
+        return op.emitOpError("uses scalar function argument ")
+               << operand
+               << ", which fuser-segment cannot pass to a fuser.segment "
+                  "(segment inputs are tensors)";
+    if (!hasTensorResult) {
+      bool fromReplicated = llvm::all_of(op.getOperands(), [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        return def && roles.lookup(def) == OpRole::Replicated;
+      });
+      if (!fromReplicated || !isMemoryEffectFree(&op))
+        return op.emitOpError("cannot be segmented: only pure scalar "
+                              "computations on constants may live outside "
+                              "tensor ops");
+      roles[&op] = OpRole::Replicated;
+      continue;
+    }
+    if (!isa<FuserDialect>(op.getDialect()))
+      return op.emitOpError("cannot be segmented: not a fuser op");
+    roles[&op] = OpRole::Grouped;
+    // A meta op reading memory that already exists needs no kernel.
+    auto meta = dyn_cast<MetaOpInterface>(op);
+    if (!meta || isa<SegmentSetOp>(op))
+      continue;
+    Value source = meta.getSource();
+    Operation *def = source.getDefiningOp();
+    if (!def || isa<SegmentSetOp>(def) ||
+        roles.lookup(def) == OpRole::View)
+      roles[&op] = OpRole::View;
+  }
+  return success();
+}
+
+unsigned Segmenter::createGroup(Operation *op) {
+  unsigned index = groups.size();
+  KernelGroup &group = groups.emplace_back();
+  group.ops.push_back(op);
+  group.boundary.push_back(op);
+  group.lastPosition = position.lookup(op);
+  if (auto reduction = dyn_cast<ReductionOp>(op)) {
+    group.reduction = reduction;
+    group.reductionDependent.insert(op);
+  }
+  groupOf[op] = index;
+  return index;
+}
+
+bool Segmenter::isInGroup(Operation *op, unsigned group) const {
+  auto it = groupOf.find(op);
+  return it != groupOf.end() && it->second == group;
+}
+
+bool Segmenter::wouldCreateCycle(unsigned lhs, unsigned rhs) const {
+  // A path that leaves the union and comes back makes the merged group
+  // depend on itself. Uses only go forward in program order, so ops after
+  // the union's last op cannot lead back into it.
+  auto inUnion = [&](Operation *op) {
+    return isInGroup(op, lhs) || isInGroup(op, rhs);
+  };
+  unsigned limit = std::max(groups[lhs].lastPosition, groups[rhs].lastPosition);
+  SmallVector<Operation *> worklist;
+  for (unsigned group : {lhs, rhs})
+    for (Operation *op : groups[group].boundary)
+      for (Operation *user : op->getUsers())
+        if (!inUnion(user) && position.lookup(user) < limit)
+          worklist.push_back(user);
+  DenseSet<Operation *> visited;
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!visited.insert(op).second)
+      continue;
+    for (Operation *user : op->getUsers()) {
+      if (inUnion(user))
+        return true;
+      if (position.lookup(user) < limit)
+        worklist.push_back(user);
+    }
+  }
+  return false;
+}
+
+void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
+  KernelGroup &lhs = groups[producer];
+  KernelGroup &rhs = groups[consumer];
+  auto inUnion = [&](Operation *op) {
+    return isInGroup(op, producer) || isInGroup(op, consumer);
+  };
+
+  // One set of reduction axes per kernel.
+  if (lhs.reduction && rhs.reduction &&
+      !haveSameReductionAxes(lhs.reduction, rhs.reduction))
+    return;
+
+  // Propagate "depends on a reduction" across the new producer/consumer
+  // edges. A dependent op may not be a reduction (two reductions in a
+  // row) nor produce more elements than the reduction (its result
+  // broadcast back to the reduced domain: the normalization pattern).
+  SmallVector<Operation *> newDependents;
+  if (ReductionOp reduction = lhs.reduction ? lhs.reduction : rhs.reduction) {
+    int64_t limit = getNumElements(reduction.getResult());
+    DenseSet<Operation *> added;
+    auto isDependent = [&](Operation *op) {
+      return lhs.reductionDependent.contains(op) ||
+             rhs.reductionDependent.contains(op) || added.contains(op);
+    };
+    SmallVector<Operation *> worklist;
+    for (KernelGroup *group : {&lhs, &rhs})
+      for (Operation *op : group->boundary)
+        if (group->reductionDependent.contains(op))
+          worklist.push_back(op);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      for (Operation *user : op->getUsers()) {
+        if (!inUnion(user) || isDependent(user))
+          continue;
+        if (isa<ReductionOp>(user) ||
+            getNumElements(user->getResult(0)) > limit)
+          return;
+        added.insert(user);
+        newDependents.push_back(user);
+        worklist.push_back(user);
+      }
+    }
+  }
+
+  if (wouldCreateCycle(producer, consumer))
+    return;
+
+  // Merge the smaller group into the larger one.
+  unsigned into = lhs.ops.size() >= rhs.ops.size() ? producer : consumer;
+  unsigned from = into == producer ? consumer : producer;
+  KernelGroup &target = groups[into];
+  KernelGroup &source = groups[from];
+  for (Operation *op : source.ops)
+    groupOf[op] = into;
+  target.ops.append(source.ops.begin(), source.ops.end());
+  target.reductionDependent.insert(source.reductionDependent.begin(),
+                                   source.reductionDependent.end());
+  target.reductionDependent.insert(newDependents.begin(), newDependents.end());
+  if (!target.reduction)
+    target.reduction = source.reduction;
+  target.lastPosition = std::max(target.lastPosition, source.lastPosition);
+  SmallVector<Operation *> boundary;
+  for (KernelGroup *group : {&target, &source})
+    for (Operation *op : group->boundary)
+      if (llvm::any_of(op->getUsers(), [&](Operation *user) {
+            return !isInGroup(user, into);
+          }))
+        boundary.push_back(op);
+  target.boundary = std::move(boundary);
+  source = KernelGroup();
+}
+
+void Segmenter::formKernelGroups() {
+  // Greedy producer/consumer fusion in program order, trying operands in
+  // order: deterministic for a given input.
+  for (Operation &op : body.without_terminator()) {
+    if (roles.lookup(&op) != OpRole::Grouped)
+      continue;
+    unsigned group = createGroup(&op);
+    for (Value operand : op.getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      // Nothing fuses across a segment_set (it is written by its producer).
+      if (!def || roles.lookup(def) != OpRole::Grouped ||
+          isa<SegmentSetOp>(def))
+        continue;
+      unsigned producer = groupOf.lookup(def);
+      group = groupOf.lookup(&op);
+      if (producer != group)
+        tryMerge(producer, group);
+    }
+  }
+}
+
+void Segmenter::mergeSiblingReductions() {
+  // Reductions over the same axes that read the same tensor share a kernel,
+  // so the tensor is read once. Readers are visited in program order.
+  auto mergeReaders = [&](Value value) {
+    SmallVector<Operation *> readers;
+    for (Operation *user : value.getUsers())
+      if (auto it = groupOf.find(user);
+          it != groupOf.end() && groups[it->second].reduction)
+        readers.push_back(user);
+    if (readers.size() < 2)
+      return;
+    llvm::sort(readers, [&](Operation *lhs, Operation *rhs) {
+      return position.lookup(lhs) < position.lookup(rhs);
+    });
+    for (Operation *reader : llvm::drop_begin(readers)) {
+      unsigned first = groupOf.lookup(readers.front());
+      unsigned group = groupOf.lookup(reader);
+      if (group != first)
+        tryMerge(first, group);
+    }
+  };
+  for (BlockArgument argument : body.getArguments())
+    mergeReaders(argument);
+  for (Operation &op : body.without_terminator())
+    for (Value result : op.getResults())
+      mergeReaders(result);
+}
+
+std::optional<StridedView> Segmenter::getView(Value value) {
+  auto cached = viewCache.find(value);
+  if (cached != viewCache.end())
+    return cached->second;
+  // Follow the chain of View ops up to memory something writes
+  // contiguously (an argument or a kernel output), then back down.
+  SmallVector<Operation *> chain;
+  Value root = value;
+  while (Operation *def = root.getDefiningOp()) {
+    if (roles.lookup(def) != OpRole::View || viewCache.count(root))
+      break;
+    chain.push_back(def);
+    root = cast<MetaOpInterface>(def).getSource();
+  }
+  std::optional<StridedView> view;
+  if (auto rootView = viewCache.find(root); rootView != viewCache.end())
+    view = rootView->second;
+  else
+    view = StridedView::getContiguous(
+        cast<TensorType>(root.getType()).getShape());
+  for (Operation *op : llvm::reverse(chain)) {
+    if (view)
+      view = applyMetaOp(op, *view);
+    viewCache[op->getResult(0)] = view;
+  }
+  viewCache[value] = view;
+  return view;
+}
+
+std::optional<StridedView> Segmenter::getViewOfMaterialized(Value source,
+                                                            unsigned group) {
+  Operation *def = source.getDefiningOp();
+  // Written by the group itself: only if something outside needs it anyway.
+  if (def && isInGroup(def, group) &&
+      llvm::all_of(source.getUsers(),
+                   [&](Operation *user) { return isInGroup(user, group); }))
+    return std::nullopt;
+  return getView(source);
+}
+
+void Segmenter::peelViews(unsigned group) {
+  // A meta op of a kernel whose result leaves the kernel, and whose source
+  // is memory that is written anyway, becomes a View (an alias) instead of
+  // a second write. `wanted`: meta ops that lead, through meta ops of the
+  // group, to a value used outside the group.
+  KernelGroup &kernel = groups[group];
+  llvm::sort(kernel.ops, [&](Operation *lhs, Operation *rhs) {
+    return position.lookup(lhs) < position.lookup(rhs);
+  });
+  DenseSet<Operation *> wanted;
+  for (Operation *op : llvm::reverse(kernel.ops)) {
+    if (!isa<MetaOpInterface>(op))
+      continue;
+    if (llvm::any_of(op->getUsers(), [&](Operation *user) {
+          return !isInGroup(user, group) || wanted.contains(user);
+        }))
+      wanted.insert(op);
+  }
+  SmallVector<Operation *> kept;
+  for (Operation *op : kernel.ops) {
+    std::optional<StridedView> view;
+    if (wanted.contains(op))
+      if (std::optional<StridedView> sourceView = getViewOfMaterialized(
+              cast<MetaOpInterface>(op).getSource(), group))
+        view = applyMetaOp(op, *sourceView);
+    if (!view) {
+      kept.push_back(op);
+      continue;
+    }
+    roles[op] = OpRole::View;
+    groupOf.erase(op);
+    viewCache[op->getResult(0)] = view;
+  }
+  kernel.ops = std::move(kept);
+}
+
+void Segmenter::collectInputs(PlannedSegment &segment) {
+  // Inputs in first-use order; Replicated and View ops the members read
+  // are cloned in, so the segment reads what they read.
+  DenseSet<Operation *> members(segment.members.begin(),
+                                segment.members.end());
+  DenseSet<Operation *> cloned;
+  DenseSet<Value> seenInputs;
+  SmallVector<Value> worklist;
+  for (Operation *member : segment.members) {
+    for (Value operand : llvm::reverse(member->getOperands()))
+      worklist.push_back(operand);
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      Operation *def = value.getDefiningOp();
+      if (def && members.contains(def))
+        continue;
+      OpRole role = def ? roles.lookup(def) : OpRole::Grouped;
+      if (def && role != OpRole::Grouped) {
+        if (cloned.insert(def).second)
+          for (Value operand : llvm::reverse(def->getOperands()))
+            worklist.push_back(operand);
+        continue;
+      }
+      if (seenInputs.insert(value).second)
+        segment.inputs.push_back(value);
+    }
+  }
+  segment.opsToClone.assign(segment.members.begin(), segment.members.end());
+  segment.opsToClone.append(cloned.begin(), cloned.end());
+  llvm::sort(segment.opsToClone, [&](Operation *lhs, Operation *rhs) {
+    return position.lookup(lhs) < position.lookup(rhs);
+  });
+}
+
+std::vector<PlannedSegment> Segmenter::planSegments() {
+  std::vector<PlannedSegment> segments;
+  for (KernelGroup &group : groups) {
+    if (group.ops.empty())
+      continue;
+    PlannedSegment &segment = segments.emplace_back();
+    segment.kind = group.reduction ? SegmentKind::Reduction
+                                   : SegmentKind::Pointwise;
+    segment.members = group.ops;
+  }
+
+  // Results that are views need a segment of their own: an alias of the
+  // memory they view, or a copy kernel where no strided view exists.
+  auto returnOp = cast<func::ReturnOp>(body.getTerminator());
+  llvm::MapVector<Value, SmallVector<Operation *>> aliases, copies;
+  DenseSet<Operation *> seenViews;
+  for (Value result : returnOp.getOperands()) {
+    Operation *def = result.getDefiningOp();
+    if (!def || roles.lookup(def) != OpRole::View ||
+        !seenViews.insert(def).second)
+      continue;
+    Value root = result;
+    while (Operation *rootDef = root.getDefiningOp()) {
+      if (roles.lookup(rootDef) != OpRole::View)
+        break;
+      root = cast<MetaOpInterface>(rootDef).getSource();
+    }
+    (getView(result) ? aliases : copies)[root].push_back(def);
+  }
+  for (auto [bucket, kind] :
+       {std::make_pair(&aliases, SegmentKind::Alias),
+        std::make_pair(&copies, SegmentKind::Pointwise)}) {
+    for (auto &[root, views] : *bucket) {
+      PlannedSegment &segment = segments.emplace_back();
+      segment.kind = kind;
+      segment.members = views;
+      llvm::sort(segment.members, [&](Operation *lhs, Operation *rhs) {
+        return position.lookup(lhs) < position.lookup(rhs);
+      });
+    }
+  }
+
+  for (PlannedSegment &segment : segments) {
+    segment.firstPosition = position.lookup(segment.members.front());
+    collectInputs(segment);
+  }
+
+  // Outputs: member results that another segment or the return reads.
+  DenseMap<Operation *, unsigned> segmentOf;
+  for (auto [index, segment] : llvm::enumerate(segments))
+    for (Operation *member : segment.members)
+      segmentOf[member] = index;
+  SmallVector<SetVector<Value>> outputs(segments.size());
+  auto markOutput = [&](Value value) {
+    if (Operation *def = value.getDefiningOp())
+      if (auto it = segmentOf.find(def); it != segmentOf.end())
+        outputs[it->second].insert(value);
+  };
+  for (PlannedSegment &segment : segments)
+    llvm::for_each(segment.inputs, markOutput);
+  llvm::for_each(returnOp.getOperands(), markOutput);
+  for (auto [segment, segmentOutputs] : llvm::zip(segments, outputs)) {
+    segment.outputs = segmentOutputs.takeVector();
+    llvm::sort(segment.outputs, [&](Value lhs, Value rhs) {
+      auto key = [&](Value value) {
+        auto result = cast<OpResult>(value);
+        return std::make_pair(position.lookup(result.getOwner()),
+                              result.getResultNumber());
+      };
+      return key(lhs) < key(rhs);
+    });
+  }
+  return segments;
+}
+
+LogicalResult Segmenter::materialize(std::vector<PlannedSegment> &segments) {
+  // Topological order of the segments, earliest first among the ready ones.
+  DenseMap<Value, unsigned> producerOf;
+  for (auto [index, segment] : llvm::enumerate(segments))
+    for (Value output : segment.outputs)
+      producerOf[output] = index;
+  SmallVector<SmallVector<unsigned>> consumers(segments.size());
+  SmallVector<unsigned> pendingInputs(segments.size(), 0);
+  for (auto [index, segment] : llvm::enumerate(segments)) {
+    SetVector<unsigned> producers;
+    for (Value input : segment.inputs)
+      if (auto it = producerOf.find(input); it != producerOf.end())
+        producers.insert(it->second);
+    for (unsigned producer : producers)
+      consumers[producer].push_back(index);
+    pendingInputs[index] = producers.size();
+  }
+  auto later = [&](unsigned lhs, unsigned rhs) {
+    return segments[lhs].firstPosition > segments[rhs].firstPosition;
+  };
+  std::priority_queue<unsigned, std::vector<unsigned>, decltype(later)> ready(
+      later);
+  for (unsigned index = 0; index < segments.size(); ++index)
+    if (pendingInputs[index] == 0)
+      ready.push(index);
+  SmallVector<unsigned> order;
+  while (!ready.empty()) {
+    unsigned index = ready.top();
+    ready.pop();
+    order.push_back(index);
+    for (unsigned consumer : consumers[index])
+      if (--pendingInputs[consumer] == 0)
+        ready.push(consumer);
+  }
+  if (order.size() != segments.size())
+    return func.emitError("fuser-segment produced cyclic segments");
+
+  auto returnOp = cast<func::ReturnOp>(body.getTerminator());
+  SmallVector<Operation *> originalOps = llvm::to_vector(
+      llvm::make_pointer_range(body.without_terminator()));
+  OpBuilder builder(returnOp);
+  IRMapping outer;
+  for (unsigned index : order) {
+    PlannedSegment &planned = segments[index];
+    if (planned.outputs.empty())
+      continue;
+    SmallVector<Location> memberLocs = llvm::map_to_vector(
+        planned.members, [](Operation *op) { return op->getLoc(); });
+    Location loc = builder.getFusedLoc(memberLocs);
+    auto segment = SegmentOp::create(
+        builder, loc, ValueRange(planned.outputs).getTypes(), planned.kind,
+        llvm::map_to_vector(planned.inputs, [&](Value input) {
+          return outer.lookupOrDefault(input);
+        }));
+    SmallVector<Location> inputLocs = llvm::map_to_vector(
+        planned.inputs, [](Value input) { return input.getLoc(); });
+    Block *segmentBody = new Block();
+    segment.getBody().push_back(segmentBody);
+    segmentBody->addArguments(ValueRange(planned.inputs).getTypes(),
+                              inputLocs);
+    IRMapping inner;
+    inner.map(planned.inputs, segmentBody->getArguments());
+    OpBuilder bodyBuilder = OpBuilder::atBlockEnd(segmentBody);
+    for (Operation *op : planned.opsToClone)
+      bodyBuilder.clone(*op, inner);
+    YieldOp::create(bodyBuilder, loc,
+                    llvm::map_to_vector(planned.outputs, [&](Value output) {
+                      return inner.lookup(output);
+                    }));
+    outer.map(planned.outputs, segment.getResults());
+  }
+  for (OpOperand &result : returnOp->getOpOperands())
+    result.set(outer.lookupOrDefault(result.get()));
+  for (Operation *op : llvm::reverse(originalOps))
+    op->erase();
+  return success();
+}
+
+LogicalResult Segmenter::run() {
+  // Dead ops would become kernels that write nothing anyone reads.
+  SmallVector<Operation *> ops = llvm::to_vector(
+      llvm::make_pointer_range(body.without_terminator()));
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      op->erase();
+  if (failed(classifyOps()))
+    return failure();
+  formKernelGroups();
+  mergeSiblingReductions();
+  for (unsigned group = 0; group < groups.size(); ++group)
+    peelViews(group);
+  std::vector<PlannedSegment> segments = planSegments();
+  return materialize(segments);
+}
+
+namespace {
+struct FuserSegmentPass
+    : public mlir::fuser::impl::FuserSegmentBase<FuserSegmentPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    // Already segmented: running the pass twice equals running it once.
+    if (!func.getOps<SegmentOp>().empty())
+      return;
+    if (!func.getBody().hasOneBlock()) {
+      func.emitError("fuser-segment expects a fusion with a single block");
+      return signalPassFailure();
+    }
+    if (failed(Segmenter(func).run()))
+      signalPassFailure();
+  }
+};
+} // namespace
