@@ -318,11 +318,15 @@ void Segmenter::mergeSiblingReductions() {
     llvm::sort(readers, [&](Operation *lhs, Operation *rhs) {
       return position.lookup(lhs) < position.lookup(rhs);
     });
-    for (Operation *reader : llvm::drop_begin(readers)) {
-      unsigned first = groupOf.lookup(readers.front());
-      unsigned group = groupOf.lookup(reader);
-      if (group != first)
-        tryMerge(first, group);
+    // Each reader joins the first earlier reader's kernel that takes it.
+    for (auto [index, reader] : llvm::enumerate(readers)) {
+      for (Operation *earlier : ArrayRef(readers).take_front(index)) {
+        unsigned group = groupOf.lookup(reader);
+        unsigned earlierGroup = groupOf.lookup(earlier);
+        if (group == earlierGroup)
+          break;
+        tryMerge(earlierGroup, group);
+      }
     }
   };
   for (BlockArgument argument : body.getArguments())
