@@ -28,13 +28,19 @@ check: build check-lit check-unit check-docs fuzz-smoke check-diff
 
 # Differential runs: random fusions (tools/fuser-gen) interpreted before and
 # after the pipeline must give bit-identical results.
-DIFF_PIPELINE ?= builtin.module(canonicalize)
+DIFF_PIPELINES ?= builtin.module(canonicalize) builtin.module(fuser-preseg)
 
 check-diff: build
-	$(BUILD_DIR)/bin/fuser-diff --seeds 1..2000 --pipeline '$(DIFF_PIPELINE)'
+	@for pipeline in $(DIFF_PIPELINES); do \
+	  echo "fuser-diff: $$pipeline"; \
+	  $(BUILD_DIR)/bin/fuser-diff --seeds 1..2000 --pipeline "$$pipeline" || exit 1; \
+	done
 
 check-diff-long: build
-	$(BUILD_DIR)/bin/fuser-diff --seeds 1..50000 --pipeline '$(DIFF_PIPELINE)'
+	@for pipeline in $(DIFF_PIPELINES); do \
+	  echo "fuser-diff: $$pipeline"; \
+	  $(BUILD_DIR)/bin/fuser-diff --seeds 1..50000 --pipeline "$$pipeline" || exit 1; \
+	done
 
 # Hardening (docs/Testing.md): a bounded libFuzzer run that first replays
 # test/Fuzz/crashes/, built with clang in its own directory, and the lit suite
