@@ -28,7 +28,8 @@ check: build check-lit check-unit check-docs fuzz-smoke check-diff
 
 # Differential runs: random fusions (tools/fuser-gen) interpreted before and
 # after the pipeline must give bit-identical results.
-DIFF_PIPELINES ?= 'builtin.module(canonicalize)' 'builtin.module(fuser-preseg)'
+DIFF_PIPELINES ?= 'builtin.module(canonicalize)' 'builtin.module(fuser-preseg)' \
+  'builtin.module(func.func(fuser-segment))' 'builtin.module(fuser-preseg,func.func(fuser-segment))'
 
 check-diff: build
 	@for pipeline in $(DIFF_PIPELINES); do \
