@@ -629,6 +629,39 @@ private:
     return someOf(all);
   }
 
+  /// The shape of the motivating Mistral RoPE backward chain: view, widen,
+  /// squeeze, sum, narrow, then rounds of broadcast/set/widen/squeeze/narrow
+  /// over the reduced dims, and broadcast, set, permute, view at the end.
+  void buildReductionRoundTrip() {
+    Value value = pickTensor();
+    Type narrow = tensorType(value).getElementType();
+    if (!isFloat(narrow)) {
+      narrow = rng.pick<Type>({bf16, f16});
+      value = castTo(value, narrow);
+    }
+    Type wide = widerType(narrow);
+    if (rng.percent(50))
+      value = viewSome(value);
+    Value widened = castTo(value, wide);
+    if (Value squeezed = rng.percent(50) ? squeezeSome(widened) : Value())
+      widened = squeezed;
+    int64_t rank = tensorType(widened).getRank();
+    if (rank == 0)
+      return;
+    SmallVector<int64_t> dims = reductionDims(rank);
+    Value result =
+        castTo(reduce(widened, ReductionKind::Add, dims, false), narrow);
+    for (unsigned round = rng.inRange(1, 2); round > 0; --round) {
+      result = copy(broadcastAt(result, dims));
+      result = squeezeAt(castTo(result, wide), dims);
+      result = castTo(result, narrow);
+    }
+    result = copy(broadcastAt(result, dims));
+    if (Value permuted = permuteSome(result))
+      result = permuted;
+    viewSome(result);
+  }
+
   void buildReduction() {
     Value value = numeric(pickTensor());
     int64_t rank = tensorType(value).getRank();
@@ -946,7 +979,7 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
   // Steps may build nothing (a pattern that does not apply): bound the tries.
   for (unsigned tries = 0;
        body->getOperations().size() < numOps && tries < 20 * numOps; ++tries) {
-    switch (rng.weighted({18, 22, 8, 8, 12, 7, 4, 4, 2, 2})) {
+    switch (rng.weighted({18, 22, 8, 8, 12, 7, 4, 4, 2, 3, 2})) {
     case 0:
       buildCastChain();
       break;
@@ -973,6 +1006,9 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
       break;
     case 8:
       buildFull();
+      break;
+    case 9:
+      buildReductionRoundTrip();
       break;
     default:
       if (numArguments < kMaxArguments) {

@@ -7,8 +7,9 @@
 //
 //   fuser-diff --seeds 1..2000 --pipeline 'builtin.module(canonicalize)'
 //
-// The pipeline is anchored at builtin.module; a pipeline without that anchor
-// (`canonicalize`, `func.func(cse)`, `fuser-preseg`) is wrapped in it.
+// The pipeline runs on the module, written anchored (`builtin.module(...)`)
+// or not (`canonicalize`, `fuser-preseg,func.func(fuser-segment)`); as in
+// mlir-opt's --pass-pipeline, passes on functions are nested explicitly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,19 +79,35 @@ std::optional<SeedRange> parseSeeds(StringRef text) {
   return range;
 }
 
-/// A module-level pass manager running `text`. Parsing an anchored string
-/// into a module pass manager would nest a second module pass manager that
-/// never runs, so the anchored pipeline replaces the whole pass manager.
+/// The passes inside a `builtin.module(...)` that spans all of `text`,
+/// `text` itself without that anchor, nullopt for several anchored groups.
+std::optional<StringRef> stripModuleAnchor(StringRef text) {
+  text = text.trim();
+  if (!text.consume_front("builtin.module("))
+    return text;
+  int depth = 1;
+  for (auto [i, c] : llvm::enumerate(text)) {
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    if (depth == 0)
+      return i + 1 == text.size() ? std::optional(text.take_front(i))
+                                  : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// A module pass manager running `text`. Parsing an anchored string into a
+/// module pass manager would nest a second module pass manager that never
+/// runs, so the anchor is stripped first.
 FailureOr<std::unique_ptr<PassManager>> buildPassManager(MLIRContext *context,
                                                          StringRef text) {
-  std::string anchored = text.trim().str();
-  if (!StringRef(anchored).starts_with("builtin.module("))
-    anchored = "builtin.module(" + anchored + ")";
-  FailureOr<OpPassManager> parsed = parsePassPipeline(anchored, llvm::errs());
-  if (failed(parsed))
+  std::optional<StringRef> passes = stripModuleAnchor(text);
+  if (!passes) {
+    llvm::errs() << "fuser-diff: expected one builtin.module(...) group\n";
     return failure();
+  }
   auto passManager = std::make_unique<PassManager>(context);
-  static_cast<OpPassManager &>(*passManager) = *parsed;
+  if (failed(parsePassPipeline(*passes, *passManager, llvm::errs())))
+    return failure();
   return passManager;
 }
 
