@@ -129,21 +129,18 @@ LogicalResult Segmenter::classifyOps() {
     bool hasTensorResult = llvm::any_of(op.getResultTypes(), [](Type type) {
       return isa<TensorType>(type);
     });
-    for (Value operand : op.getOperands())
-      if (isa<BlockArgument>(operand) && !isa<TensorType>(operand.getType()))
-        return op.emitOpError("uses scalar function argument ")
-               << operand
-               << ", which fuser-segment cannot pass to a fuser.segment "
-                  "(segment inputs are tensors)";
     if (!hasTensorResult) {
+      // Scalar function arguments (nvFuser's define_scalar inputs) become
+      // segment inputs of the segments that use them.
       bool fromReplicated = llvm::all_of(op.getOperands(), [&](Value v) {
         Operation *def = v.getDefiningOp();
-        return def && roles.lookup(def) == OpRole::Replicated;
+        return def ? roles.lookup(def) == OpRole::Replicated
+                   : !isa<TensorType>(v.getType());
       });
       if (!fromReplicated || !isMemoryEffectFree(&op))
         return op.emitOpError("cannot be segmented: only pure scalar "
-                              "computations on constants may live outside "
-                              "tensor ops");
+                              "computations on constants and scalar "
+                              "arguments may live outside tensor ops");
       roles[&op] = OpRole::Replicated;
       continue;
     }

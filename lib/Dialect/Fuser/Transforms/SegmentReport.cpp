@@ -60,8 +60,12 @@ private:
 
 } // namespace
 
+/// Memory traffic of reading or writing a value once. Scalars travel as
+/// kernel arguments, not through memory.
 static uint64_t getTensorBytes(Type type) {
-  auto tensorType = cast<TensorType>(type);
+  auto tensorType = dyn_cast<TensorType>(type);
+  if (!tensorType)
+    return 0;
   // i1 takes a byte, as in memory.
   uint64_t elementBytes =
       llvm::divideCeil(tensorType.getElementTypeBitWidth(), 8);

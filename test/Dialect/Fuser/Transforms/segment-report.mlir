@@ -81,3 +81,14 @@ func.func @two_kernels(%x: tensor<8x32xf32>, %mask: tensor<8xi1>) -> tensor<f64>
   %3 = fuser.reduction add %2 [0] : tensor<8xf64> -> tensor<f64>
   return %3 : tensor<f64>
 }
+
+// A scalar argument travels as a kernel argument: no memory traffic.
+// CHECK:      fusion @scalar_argument: 1 kernel, 1 segment, reads 128 bytes, writes 16 bytes
+// CHECK-NEXT:   segment #0 reduction: reads 128 bytes, writes 16 bytes
+// CHECK-NEXT:     in  %arg0: tensor<4x8xf32>, 128 bytes
+// CHECK-NEXT:     in  %arg1: f32, 0 bytes
+func.func @scalar_argument(%x: tensor<4x8xf32>, %s: f32) -> tensor<4xf32> {
+  %0 = fuser.mul %x, %s : tensor<4x8xf32>, f32 -> tensor<4x8xf32>
+  %1 = fuser.reduction add %0 [1] : tensor<4x8xf32> -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}

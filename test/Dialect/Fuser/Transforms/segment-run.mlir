@@ -6,6 +6,7 @@
 // RUN: fuser-run %s --entry views_only --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s
 // RUN: fuser-run %s --entry segment_set_and_axes --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s
 // RUN: fuser-run %s --entry no_cycle --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s
+// RUN: fuser-run %s --entry scalar_argument --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s
 // RUN: fuser-opt --fuser-preseg --fuser-segment %fuser_src_root/examples/mistral_rope_bwd.mlir -o %t.mistral.mlir
 // RUN: fuser-run %fuser_src_root/examples/mistral_rope_bwd.mlir --check-against interp --against-file %t.mistral.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=MISTRAL
 
@@ -56,4 +57,14 @@ func.func @no_cycle(%x: tensor<8x4xf32>) -> (tensor<8xf32>, tensor<8x4xf32>) {
   %s2 = fuser.reduction add %a [0] keepdim : tensor<8x4xf32> -> tensor<1x4xf32>
   %t = fuser.mul %a, %s2 : tensor<8x4xf32>, tensor<1x4xf32> -> tensor<8x4xf32>
   return %s1, %t : tensor<8xf32>, tensor<8x4xf32>
+}
+
+// A scalar argument passed into the segment.
+func.func @scalar_argument(%x: tensor<4x8xf32>, %s: f32) -> tensor<4xf32> {
+  %c = arith.constant 2.0 : f32
+  %t = arith.mulf %s, %c : f32
+  %0 = fuser.mul %x, %t : tensor<4x8xf32>, f32 -> tensor<4x8xf32>
+  %1 = fuser.reduction add %0 [1] : tensor<4x8xf32> -> tensor<4xf32>
+  %2 = fuser.add %1, %s : tensor<4xf32>, f32 -> tensor<4xf32>
+  return %2 : tensor<4xf32>
 }

@@ -264,3 +264,23 @@ func.func @input_view_read_by_two_kernels(%x: tensor<8x4xf32>) -> (tensor<8xf32>
 func.func @passthrough(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// A scalar function argument (nvFuser's define_scalar input) is a segment
+// input; scalar arithmetic on it is cloned into the segment that uses it.
+// CHECK-LABEL: func.func @scalar_argument
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>, %[[S:.*]]: f32)
+// CHECK: %[[R:.*]] = fuser.segment reduction(%[[X]], %[[S]]) : (tensor<4x8xf32>, f32) -> tensor<4xf32> {
+// CHECK: arith.mulf
+// CHECK: fuser.yield
+// CHECK-NOT: fuser.segment
+// CHECK: return %[[R]]
+func.func @scalar_argument(%x: tensor<4x8xf32>, %s: f32) -> tensor<4xf32> {
+  %c = arith.constant 2.0 : f32
+  %t = arith.mulf %s, %c : f32
+  %0 = fuser.mul %x, %t : tensor<4x8xf32>, f32 -> tensor<4x8xf32>
+  %1 = fuser.reduction add %0 [1] : tensor<4x8xf32> -> tensor<4xf32>
+  %2 = fuser.add %1, %s : tensor<4xf32>, f32 -> tensor<4xf32>
+  return %2 : tensor<4xf32>
+}

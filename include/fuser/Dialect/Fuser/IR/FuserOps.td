@@ -367,7 +367,8 @@ def Fuser_SegmentOp : Fuser_Op<"segment",
   let summary = "one kernel (or alias) produced by segmentation";
   let description = [{
     The body computes the segment's results from its block arguments, which
-    are bound to `inputs`. `kind` says how it runs: `pointwise` and
+    are bound to `inputs` (tensors, or scalars such as nvFuser's
+    `define_scalar` inputs). `kind` says how it runs: `pointwise` and
     `reduction` segments are kernels, an `alias` segment launches nothing
     (its results are views of its inputs in memory).
 
@@ -380,7 +381,7 @@ def Fuser_SegmentOp : Fuser_Op<"segment",
     ```
   }];
   let arguments = (ins Fuser_SegmentKindAttr:$kind,
-                       Variadic<Fuser_Tensor>:$inputs);
+                       Variadic<Fuser_Value>:$inputs);
   let results = (outs Variadic<Fuser_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
