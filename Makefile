@@ -89,8 +89,7 @@ docs: build
 	done
 
 demo: build
-	@echo "== examples/mistral_rope_bwd.mlir (as written)"
-	@$(BUILD_DIR)/bin/fuser-opt examples/mistral_rope_bwd.mlir
+	@scripts/demo.sh $(BUILD_DIR)/bin
 
 clean:
 	rm -rf $(BUILD_DIR)
