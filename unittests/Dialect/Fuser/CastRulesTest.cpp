@@ -205,6 +205,8 @@ TEST_F(CastRulesTest, WideIntermediateRule) {
   EXPECT_FALSE(wide("f32", "bf16", "f32"));
   EXPECT_FALSE(wide("f16", "bf16", "f16"));
   EXPECT_FALSE(wide("f64", "f32", "f16"));
+  // An integer intermediate truncates fractions: never dropped.
+  EXPECT_FALSE(wide("f32", "i64", "f32"));
 }
 
 } // namespace

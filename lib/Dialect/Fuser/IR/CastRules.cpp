@@ -30,6 +30,9 @@ unsigned widthRank(Type type) {
 }
 
 bool isAtLeastAsWide(Type wide, Type narrow) {
+  // An integer never holds a float's fraction, whatever its width.
+  if (isa<IntegerType>(wide) && isa<FloatType>(narrow))
+    return false;
   // f16 and bf16 hold different value sets: neither is wider.
   if (wide.getIntOrFloatBitWidth() == 16 && narrow.getIntOrFloatBitWidth() == 16 &&
       wide != narrow && isa<FloatType>(wide) && isa<FloatType>(narrow))

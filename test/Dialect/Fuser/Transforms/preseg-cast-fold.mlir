@@ -171,3 +171,16 @@ func.func @int_float(%x: tensor<4xf32>, %y: tensor<4xi64>) -> (tensor<4xf32>, te
   %3 = fuser.cast %2 : tensor<4xf64> to tensor<4xi64>
   return %1, %3 : tensor<4xf32>, tensor<4xi64>
 }
+
+// -----
+
+// Even the lossy rule keeps an integer between floats: it truncates.
+// CHECK-LABEL: func.func @int_between_floats(
+// CHECK-COUNT-2: fuser.cast
+// LOSSY-LABEL: func.func @int_between_floats(
+// LOSSY-COUNT-2: fuser.cast
+func.func @int_between_floats(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = fuser.cast %x : tensor<4xf32> to tensor<4xi64>
+  %1 = fuser.cast %0 : tensor<4xi64> to tensor<4xf32>
+  return %1 : tensor<4xf32>
+}

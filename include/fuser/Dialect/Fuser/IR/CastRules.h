@@ -13,9 +13,11 @@ namespace mlir::fuser {
 bool isExactCast(Type from, Type to);
 
 /// nvFuser's looser rule: `mid` is at least as wide as both `from` and `to`
-/// (floats count as wider than integers of the same width), so the chain
-/// from -> mid -> to may be shortened to from -> to. This can change
-/// rounding when from -> mid is not exact (e.g. i64 -> f64 -> i32).
+/// (floats count as wider than integers of the same width; an integer is
+/// never wider than a float), so the chain from -> mid -> to may be
+/// shortened to from -> to. This changes results when from -> mid is not
+/// exact: i64 -> f64 -> i32 becomes i64 -> i32, which wraps where the chain
+/// saturates, and large i64 values lose their rounding to f64.
 bool isWideIntermediate(Type from, Type mid, Type to);
 
 } // namespace mlir::fuser
