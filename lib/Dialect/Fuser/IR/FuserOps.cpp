@@ -89,12 +89,28 @@ void printEnumKeyword(OpAsmPrinter &printer, Operation *, AttrT attr) {
 // Meta ops
 //===----------------------------------------------------------------------===//
 
+/// The element count of `type`, or nullopt where it overflows int64
+/// (ShapedType::getNumElements wraps around silently).
+static std::optional<int64_t> getElementCount(ShapedType type) {
+  int64_t count = 1;
+  for (int64_t size : type.getShape()) {
+    std::optional<int64_t> product = llvm::checkedMul(count, size);
+    if (!product)
+      return std::nullopt;
+    count = *product;
+  }
+  return count;
+}
+
 LogicalResult ViewOp::verify() {
-  int64_t from = getSource().getType().getNumElements();
-  int64_t to = getType().getNumElements();
-  if (from != to)
+  std::optional<int64_t> from = getElementCount(getSource().getType());
+  std::optional<int64_t> to = getElementCount(getType());
+  if (!from || !to)
+    return emitOpError("element count of ")
+           << (from ? getType() : getSource().getType()) << " overflows int64";
+  if (*from != *to)
     return emitOpError("changes the element count from ")
-           << from << " to " << to;
+           << *from << " to " << *to;
   return success();
 }
 
