@@ -1,0 +1,7 @@
+func.func @huge(%arg0: tensor<99999999999x99999999999xf32>) -> tensor<99999999999x99999999999xf32> {
+  %0 = fuser.neg %arg0 : tensor<99999999999x99999999999xf32>
+  %1 = fuser.add %0, %arg0 : tensor<99999999999x99999999999xf32>, tensor<99999999999x99999999999xf32> -> tensor<99999999999x99999999999xf32>
+  %2 = fuser.reduction add %1 [0] keepdim : tensor<99999999999x99999999999xf32> -> tensor<1x99999999999xf32>
+  %3 = fuser.expand %2 : tensor<1x99999999999xf32> -> tensor<99999999999x99999999999xf32>
+  return %3 : tensor<99999999999x99999999999xf32>
+}
