@@ -2,13 +2,15 @@
 //
 // Each input is parsed as a module (which verifies it), canonicalized, printed
 // and re-parsed, and its first function is interpreted on the deterministic
-// inputs of PRODUCT.md. Diagnostics are the expected outcome for most inputs
+// inputs of PRODUCT.md; then fuser-preseg and fuser-segment run on it. Diagnostics are the expected outcome for most inputs
 // and are dropped: only crashes, sanitizer reports and printed IR that does
 // not parse back count as findings. scripts/fuzz.sh builds and runs it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/Fuser/Transforms/Pipelines.h"
 #include "fuser/Interpreter/Interpreter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -112,5 +114,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
 
   interpretFirstFunction(*module);
+
+  PassManager fusionPm(&context);
+  fuser::buildPresegPipeline(fusionPm, fuser::PresegPipelineOptions());
+  fusionPm.addNestedPass<func::FuncOp>(fuser::createFuserSegment());
+  (void)fusionPm.run(*module);
   return 0;
 }
