@@ -114,6 +114,9 @@ private:
   DenseMap<Operation *, unsigned> groupOf;
   std::vector<KernelGroup> groups;
   DenseMap<Value, std::optional<StridedView>> viewCache;
+  /// Program position of the last op of any group merged so far: later ops
+  /// are each alone in their groups.
+  unsigned lastMergedPosition = 0;
 };
 
 } // namespace
@@ -181,28 +184,41 @@ bool Segmenter::isInGroup(Operation *op, unsigned group) const {
 
 bool Segmenter::wouldCreateCycle(unsigned lhs, unsigned rhs) const {
   // A path that leaves the union and comes back makes the merged group
-  // depend on itself. Uses only go forward in program order, so ops after
-  // the union's last op cannot lead back into it.
+  // depend on itself. The path runs over kernels, not ops: a kernel writes
+  // its outputs only after reading all its inputs, so reaching any op of a
+  // group reaches each of its ops with a user outside it. Ops after the
+  // union and after every merged group are alone in their groups (or in
+  // none), and uses only go forward, so they cannot lead back.
   auto inUnion = [&](Operation *op) {
     return isInGroup(op, lhs) || isInGroup(op, rhs);
   };
-  unsigned limit = std::max(groups[lhs].lastPosition, groups[rhs].lastPosition);
+  unsigned limit = std::max({lastMergedPosition, groups[lhs].lastPosition,
+                             groups[rhs].lastPosition});
   SmallVector<Operation *> worklist;
   for (unsigned group : {lhs, rhs})
     for (Operation *op : groups[group].boundary)
       for (Operation *user : op->getUsers())
-        if (!inUnion(user) && position.lookup(user) < limit)
+        if (!inUnion(user) && position.lookup(user) <= limit)
           worklist.push_back(user);
-  DenseSet<Operation *> visited;
+  DenseSet<Operation *> visitedOps;
+  DenseSet<unsigned> visitedGroups;
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
-    if (!visited.insert(op).second)
+    if (!visitedOps.insert(op).second)
       continue;
-    for (Operation *user : op->getUsers()) {
-      if (inUnion(user))
-        return true;
-      if (position.lookup(user) < limit)
-        worklist.push_back(user);
+    ArrayRef<Operation *> exits(op);
+    if (auto it = groupOf.find(op); it != groupOf.end()) {
+      if (!visitedGroups.insert(it->second).second)
+        continue;
+      exits = groups[it->second].boundary;
+    }
+    for (Operation *exit : exits) {
+      for (Operation *user : exit->getUsers()) {
+        if (inUnion(user))
+          return true;
+        if (position.lookup(user) <= limit)
+          worklist.push_back(user);
+      }
     }
   }
   return false;
@@ -269,6 +285,7 @@ void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
   if (!target.reduction)
     target.reduction = source.reduction;
   target.lastPosition = std::max(target.lastPosition, source.lastPosition);
+  lastMergedPosition = std::max(lastMergedPosition, target.lastPosition);
   SmallVector<Operation *> boundary;
   for (KernelGroup *group : {&target, &source})
     for (Operation *op : group->boundary)

@@ -7,6 +7,8 @@
 // RUN: fuser-run %s --entry segment_set_and_axes --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s
 // RUN: fuser-run %s --entry no_cycle --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s
 // RUN: fuser-run %s --entry scalar_argument --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s
+// RUN: fuser-run %s --entry cycle_through_kernel --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s
+// RUN: fuser-run %s --entry sibling_cycle --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s
 // RUN: fuser-opt --fuser-preseg --fuser-segment %fuser_src_root/examples/mistral_rope_bwd.mlir -o %t.mistral.mlir
 // RUN: fuser-run %fuser_src_root/examples/mistral_rope_bwd.mlir --check-against interp --against-file %t.mistral.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=MISTRAL
 
@@ -67,4 +69,25 @@ func.func @scalar_argument(%x: tensor<4x8xf32>, %s: f32) -> tensor<4xf32> {
   %1 = fuser.reduction add %0 [1] : tensor<4x8xf32> -> tensor<4xf32>
   %2 = fuser.add %1, %s : tensor<4xf32>, f32 -> tensor<4xf32>
   return %2 : tensor<4xf32>
+}
+
+// Merges that would have made kernels wait for each other (segment.mlir).
+func.func @cycle_through_kernel(%x: tensor<8xf32>, %y: tensor<1xf32>) -> (tensor<8xf32>, tensor<1xf32>) {
+  %p = fuser.reduction max %x [0] keepdim : tensor<8xf32> -> tensor<1xf32>
+  %b = fuser.neg %y : tensor<1xf32>
+  %a = fuser.sub %x, %p : tensor<8xf32>, tensor<1xf32> -> tensor<8xf32>
+  %g = fuser.add %a, %b : tensor<8xf32>, tensor<1xf32> -> tensor<8xf32>
+  %c = fuser.mul %p, %b : tensor<1xf32>, tensor<1xf32> -> tensor<1xf32>
+  return %g, %c : tensor<8xf32>, tensor<1xf32>
+}
+
+func.func @sibling_cycle(%x: tensor<8xf32>) -> (tensor<f32>, tensor<8xf32>) {
+  %n = fuser.neg %x : tensor<8xf32>
+  %max = fuser.reduction max %n [0] keepdim : tensor<8xf32> -> tensor<1xf32>
+  %c = fuser.sub %x, %max : tensor<8xf32>, tensor<1xf32> -> tensor<8xf32>
+  %sum = fuser.reduction add %c [0] : tensor<8xf32> -> tensor<f32>
+  %min = fuser.reduction min %x [0] keepdim : tensor<8xf32> -> tensor<1xf32>
+  %d = fuser.sub %x, %min : tensor<8xf32>, tensor<1xf32> -> tensor<8xf32>
+  %e = fuser.add %d, %n : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  return %sum, %e : tensor<f32>, tensor<8xf32>
 }

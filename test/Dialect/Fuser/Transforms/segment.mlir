@@ -189,6 +189,74 @@ func.func @no_cycle(%x: tensor<8x4xf32>) -> (tensor<8xf32>, tensor<8x4xf32>) {
 
 // -----
 
+// The cycle runs through a kernel, not an op: %g joins %b (which %c reads)
+// to %a (which reads %p) in one pointwise kernel, so %c joining the
+// reduction %p would make each kernel wait for the other. %c joins the
+// pointwise kernel instead.
+// CHECK-LABEL: func.func @cycle_through_kernel
+// CHECK-SAME: (%[[X:.*]]: tensor<8xf32>, %[[Y:.*]]: tensor<1xf32>)
+// CHECK: %[[R:.*]] = fuser.segment reduction(%[[X]]) : (tensor<8xf32>) -> tensor<1xf32> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuser.reduction max
+// CHECK-NEXT: fuser.yield
+// CHECK: %[[P:.*]]:2 = fuser.segment pointwise(%[[Y]], %[[X]], %[[R]]) : (tensor<1xf32>, tensor<8xf32>, tensor<1xf32>) -> (tensor<8xf32>, tensor<1xf32>) {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuser.neg
+// CHECK-NEXT: fuser.sub
+// CHECK-NEXT: fuser.add
+// CHECK-NEXT: fuser.mul
+// CHECK-NEXT: fuser.yield
+// CHECK-NOT: fuser.segment
+// CHECK: return %[[P]]#0, %[[P]]#1
+func.func @cycle_through_kernel(%x: tensor<8xf32>, %y: tensor<1xf32>) -> (tensor<8xf32>, tensor<1xf32>) {
+  %p = fuser.reduction max %x [0] keepdim : tensor<8xf32> -> tensor<1xf32>
+  %b = fuser.neg %y : tensor<1xf32>
+  %a = fuser.sub %x, %p : tensor<8xf32>, tensor<1xf32> -> tensor<8xf32>
+  %g = fuser.add %a, %b : tensor<8xf32>, tensor<1xf32> -> tensor<8xf32>
+  %c = fuser.mul %p, %b : tensor<1xf32>, tensor<1xf32> -> tensor<1xf32>
+  return %g, %c : tensor<8xf32>, tensor<1xf32>
+}
+
+// -----
+
+// Sibling reductions of %x over the same axes: %min may not join the %sum
+// kernel. %d and %e join the %max kernel through %n, so that kernel reads
+// %min and the %sum kernel reads %max: the cycle leaves through %d, an op
+// after both, and comes back through %max, an op before them. Three
+// reduction kernels.
+// CHECK-LABEL: func.func @sibling_cycle
+// CHECK-SAME: (%[[X:.*]]: tensor<8xf32>)
+// CHECK: %[[MIN:.*]] = fuser.segment reduction(%[[X]]) : (tensor<8xf32>) -> tensor<1xf32> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuser.reduction min
+// CHECK-NEXT: fuser.yield
+// CHECK: %[[MAX:.*]]:2 = fuser.segment reduction(%[[X]], %[[MIN]]) : (tensor<8xf32>, tensor<1xf32>) -> (tensor<1xf32>, tensor<8xf32>) {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuser.neg
+// CHECK-NEXT: fuser.reduction max
+// CHECK-NEXT: fuser.sub
+// CHECK-NEXT: fuser.add
+// CHECK-NEXT: fuser.yield
+// CHECK: %[[SUM:.*]] = fuser.segment reduction(%[[X]], %[[MAX]]#0) : (tensor<8xf32>, tensor<1xf32>) -> tensor<f32> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuser.sub
+// CHECK-NEXT: fuser.reduction add
+// CHECK-NEXT: fuser.yield
+// CHECK-NOT: fuser.segment
+// CHECK: return %[[SUM]], %[[MAX]]#1
+func.func @sibling_cycle(%x: tensor<8xf32>) -> (tensor<f32>, tensor<8xf32>) {
+  %n = fuser.neg %x : tensor<8xf32>
+  %max = fuser.reduction max %n [0] keepdim : tensor<8xf32> -> tensor<1xf32>
+  %c = fuser.sub %x, %max : tensor<8xf32>, tensor<1xf32> -> tensor<8xf32>
+  %sum = fuser.reduction add %c [0] : tensor<8xf32> -> tensor<f32>
+  %min = fuser.reduction min %x [0] keepdim : tensor<8xf32> -> tensor<1xf32>
+  %d = fuser.sub %x, %min : tensor<8xf32>, tensor<1xf32> -> tensor<8xf32>
+  %e = fuser.add %d, %n : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  return %sum, %e : tensor<f32>, tensor<8xf32>
+}
+
+// -----
+
 // A fusion that only squeezes, permutes, reshapes, broadcasts and expands
 // its input launches no kernel: one alias segment.
 // CHECK-LABEL: func.func @views_only
