@@ -28,13 +28,14 @@ check: build check-lit check-unit check-docs fuzz-smoke check-diff
 
 # Differential runs: random fusions (tools/fuser-gen) interpreted before and
 # after the pipeline must give bit-identical results.
+DIFF_SEEDS ?= 10000
 DIFF_PIPELINES ?= 'builtin.module(canonicalize)' 'builtin.module(fuser-preseg)' \
   'builtin.module(func.func(fuser-segment))' 'builtin.module(fuser-preseg,func.func(fuser-segment))'
 
 check-diff: build
 	@for pipeline in $(DIFF_PIPELINES); do \
 	  echo "fuser-diff: $$pipeline"; \
-	  $(BUILD_DIR)/bin/fuser-diff --seeds 1..2000 --pipeline "$$pipeline" || exit 1; \
+	  $(BUILD_DIR)/bin/fuser-diff --seeds 1..$(DIFF_SEEDS) --pipeline "$$pipeline" || exit 1; \
 	done
 
 check-diff-long: build
