@@ -5,15 +5,16 @@
 // once per op pair. Directions are fixed so the result does not depend on
 // pattern order:
 //   - elementwise unary ops (casts included) rise above meta ops, so casts
-//     separated by data movement meet and fold;
+//     separated by data movement meet and fold; slices rise above them
+//     instead, so no unary op works on elements a slice drops;
 //   - unit-dim squeezes and broadcasts sink below permutes, so they meet
 //     their partners and the views they are absorbed into;
 //   - adjacent reshape-like ops (view, squeeze, broadcast) compose into the
 //     one canonical reshape, as do permute pairs and expand pairs;
-//   - `set` is a plain copy and disappears, except where it produces a
-//     fusion output.
-// Nothing is moved across a reduction or a segment_set, and an op feeding
-// several users is never moved (that would duplicate it).
+//   - `set` is a plain copy and disappears, except where it is a returned
+//     copy of an input.
+// Nothing is moved across a reduction or a segment_set, and no op that does
+// arithmetic is ever duplicated.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,32 +32,75 @@ RankedTensorType withElementType(Type shapeSource, Type elementType) {
   return cast<RankedTensorType>(shapeSource).clone(elementType);
 }
 
+/// Whether `op` is an elementwise op of one tensor operand (a cast or a unary
+/// math op).
+bool isElementwiseUnary(Operation *op) {
+  return isa_and_nonnull<ElementwiseOpInterface>(op) &&
+         op->getNumOperands() == 1 && op->getNumResults() == 1 &&
+         isa<RankedTensorType>(op->getOperand(0).getType());
+}
+
+/// Clones the one-operand `op` onto `operand`; its result gets the shape of
+/// `shapeSource` and the element type of `op`'s result.
+Value cloneOnto(PatternRewriter &rewriter, Operation *op, Value operand,
+                Type shapeSource, Type elementType) {
+  Operation *clone = rewriter.clone(*op);
+  clone->setOperand(0, operand);
+  clone->getResult(0).setType(withElementType(shapeSource, elementType));
+  return clone->getResult(0);
+}
+
 /// unary(meta(x)) -> meta(unary(x)), e.g.
 ///   cast(squeeze(x)) -> squeeze(cast(x)).
+/// A meta op that other users still read stays for them: it does no
+/// arithmetic, so the copy adds no work. Slices are left to
+/// HoistSliceAboveUnary: hoisting a unary op above one would compute it on
+/// elements the slice drops.
 struct HoistUnaryAboveMeta
     : public OpInterfaceRewritePattern<ElementwiseOpInterface> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
   LogicalResult matchAndRewrite(ElementwiseOpInterface unary,
                                 PatternRewriter &rewriter) const override {
-    if (unary->getNumOperands() != 1 || unary->getNumResults() != 1)
+    if (!isElementwiseUnary(unary))
       return failure();
     auto meta = unary->getOperand(0).getDefiningOp<MetaOpInterface>();
-    if (!meta || isa<SegmentSetOp>(meta) || !meta->hasOneUse())
+    if (!meta || isa<SegmentSetOp, SliceOp>(meta))
       return failure();
 
+    Type elementType = getElementTypeOrSelf(unary->getResult(0));
     Value source = meta.getSource();
-    Type resultElementType = getElementTypeOrSelf(unary->getResult(0));
-    Operation *hoisted = rewriter.clone(*unary);
-    hoisted->setOperand(0, source);
-    hoisted->getResult(0).setType(
-        withElementType(source.getType(), resultElementType));
+    Value hoisted =
+        cloneOnto(rewriter, unary, source, source.getType(), elementType);
+    Value moved = cloneOnto(rewriter, meta, hoisted,
+                            meta->getResult(0).getType(), elementType);
+    rewriter.replaceOp(unary, moved);
+    // Erase the old meta op now, so that the driver sees the hoisted op's
+    // new producer with a single use and keeps climbing in this iteration.
+    if (meta->use_empty())
+      rewriter.eraseOp(meta);
+    return success();
+  }
+};
 
-    Operation *moved = rewriter.clone(*meta);
-    moved->setOperand(0, hoisted->getResult(0));
-    moved->getResult(0).setType(
-        withElementType(meta->getResult(0).getType(), resultElementType));
-    rewriter.replaceOp(unary, moved->getResults());
+/// slice(unary(x)) -> unary(slice(x)): the unary op then only computes the
+/// elements the slice keeps. A unary op with other users stays put: moving
+/// it would compute it twice.
+struct HoistSliceAboveUnary : public OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    Operation *unary = slice.getSource().getDefiningOp();
+    if (!isElementwiseUnary(unary) || !unary->hasOneUse())
+      return failure();
+    Value source = unary->getOperand(0);
+    Value sliced = cloneOnto(rewriter, slice, source, slice.getType(),
+                             getElementTypeOrSelf(source));
+    Value moved = cloneOnto(rewriter, unary, sliced, slice.getType(),
+                            getElementTypeOrSelf(unary->getResult(0)));
+    rewriter.replaceOp(slice, moved);
+    rewriter.eraseOp(unary);
     return success();
   }
 };
@@ -95,8 +139,7 @@ private:
       return !squeezed || ArrayRef<int64_t>(*squeezed) != squeeze.getDims();
     auto inserted = getSqueezedDims(type.getShape(), sourceType.getShape());
     if (auto broadcast = dyn_cast<BroadcastOp>(op))
-      return squeezed || !inserted ||
-             ArrayRef<int64_t>(*inserted) != broadcast.getDims();
+      return !inserted || ArrayRef<int64_t>(*inserted) != broadcast.getDims();
     return squeezed || inserted; // a view
   }
 };
@@ -161,6 +204,29 @@ struct SinkBroadcastBelowPermute : public OpRewritePattern<PermuteOp> {
   }
 };
 
+/// A permute that only moves size-1 dims keeps the row-major order: it is a
+/// reshape, e.g. permute [1, 0] of tensor<1x16xf32> -> view to tensor<16x1xf32>.
+struct PermuteOfUnitDimsToReshape : public OpRewritePattern<PermuteOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PermuteOp permute,
+                                PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> shape = permute.getSource().getType().getShape();
+    int64_t previous = -1;
+    for (int64_t p : permute.getPermutation()) {
+      if (shape[p] == 1)
+        continue;
+      if (p < previous)
+        return failure();
+      previous = p;
+    }
+    rewriter.replaceOp(permute, createReshape(rewriter, permute.getLoc(),
+                                              permute.getSource(),
+                                              permute.getType()));
+    return success();
+  }
+};
+
 /// permute(permute(x, p), q) -> permute(x, [p[q[i]]]).
 struct ComposePermutes : public OpRewritePattern<PermuteOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -194,16 +260,27 @@ struct ComposeExpands : public OpRewritePattern<ExpandOp> {
   }
 };
 
-/// set(x) -> x. A set that produces a fusion or segment output stays: it is
-/// the copy that keeps the output from aliasing an input or another output.
+/// Whether `value` is a function (or segment) argument seen through meta
+/// ops, i.e. its elements are those of an input in memory.
+bool isViewOfArgument(Value value) {
+  while (auto meta = value.getDefiningOp<MetaOpInterface>())
+    value = meta.getSource();
+  return isa<BlockArgument>(value);
+}
+
+/// set(x) -> x. The one set that stays is a returned copy of an input (or
+/// of a view of one): it is how a fusion asks for an output in its own
+/// memory. Elsewhere an output that is a view of an input is fine, since
+/// segmentation makes it an alias.
 struct EraseSet : public OpRewritePattern<SetOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(SetOp set,
                                 PatternRewriter &rewriter) const override {
-    if (llvm::any_of(set->getUsers(), [](Operation *user) {
-          return user->hasTrait<OpTrait::IsTerminator>();
-        }))
+    bool isReturned = llvm::any_of(set->getUsers(), [](Operation *user) {
+      return user->hasTrait<OpTrait::IsTerminator>();
+    });
+    if (isReturned && isViewOfArgument(set.getSource()))
       return failure();
     rewriter.replaceOp(set, set.getSource());
     return success();
@@ -214,9 +291,9 @@ struct EraseSet : public OpRewritePattern<SetOp> {
 
 void FuserDialect::getCanonicalizationPatterns(
     RewritePatternSet &patterns) const {
-  patterns.add<HoistUnaryAboveMeta, ComposeReshapes<ViewOp>,
+  patterns.add<HoistUnaryAboveMeta, HoistSliceAboveUnary, ComposeReshapes<ViewOp>,
                ComposeReshapes<SqueezeOp>, ComposeReshapes<BroadcastOp>,
-               SinkSqueezeBelowPermute,
+               PermuteOfUnitDimsToReshape, SinkSqueezeBelowPermute,
                SinkBroadcastBelowPermute, ComposePermutes, ComposeExpands,
                EraseSet>(getContext());
 }

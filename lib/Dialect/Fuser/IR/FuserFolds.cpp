@@ -8,7 +8,9 @@ using namespace mlir::fuser;
 
 /// A meta op or cast whose result type equals its source type is the
 /// identity: a view to the same shape, a cast to the same type, an expand
-/// that expands nothing, a squeeze or broadcast of no dims.
+/// that expands nothing, a squeeze or broadcast of no dims, a slice that
+/// keeps everything (same sizes force start 0 and stride 1), a pad of
+/// nothing, a cat of one tensor.
 static OpFoldResult foldSameType(Value source, Value result) {
   return source.getType() == result.getType() ? source : Value();
 }
@@ -37,11 +39,11 @@ OpFoldResult ExpandOp::fold(FoldAdaptor) {
 }
 
 OpFoldResult SqueezeOp::fold(FoldAdaptor) {
-  return getDims().empty() ? getSource() : Value();
+  return foldSameType(getSource(), getResult());
 }
 
 OpFoldResult BroadcastOp::fold(FoldAdaptor) {
-  return getDims().empty() ? getSource() : Value();
+  return foldSameType(getSource(), getResult());
 }
 
 OpFoldResult PermuteOp::fold(FoldAdaptor) {
@@ -49,4 +51,18 @@ OpFoldResult PermuteOp::fold(FoldAdaptor) {
     if (p != static_cast<int64_t>(i))
       return {};
   return getSource();
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor) {
+  return foldSameType(getSource(), getResult());
+}
+
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  return foldSameType(getSource(), getResult());
+}
+
+OpFoldResult CatOp::fold(FoldAdaptor) {
+  if (getInputs().size() != 1)
+    return {};
+  return foldSameType(getInputs().front(), getResult());
 }

@@ -155,3 +155,45 @@ func.func @in_segment(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// slice(x) keeping every element (start 0, stride 1, full limit) -> x
+// CHECK-LABEL: func.func @slice_everything
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)
+// CHECK-NOT: fuser.slice
+// CHECK: return %[[X]] : tensor<4x8xf32>
+func.func @slice_everything(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = fuser.slice %x starts [0, 0] limits [4, 8] strides [1, 1] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// Bail-out: a slice that drops elements stays.
+// CHECK-LABEL: func.func @slice_real
+// CHECK: fuser.slice
+func.func @slice_real(%x: tensor<4x8xf32>) -> tensor<4x4xf32> {
+  %0 = fuser.slice %x starts [0, 4] limits [4, 8] strides [1, 1] : tensor<4x8xf32> -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// pad(x) by zero widths -> x; cat(x) of one input -> x
+// CHECK-LABEL: func.func @pad_nothing_cat_one
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)
+// CHECK-NOT: fuser.pad
+// CHECK-NOT: fuser.cat
+// CHECK: return %[[X]], %[[X]] : tensor<4x8xf32>, tensor<4x8xf32>
+func.func @pad_nothing_cat_one(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %0 = fuser.pad %x low [0, 0] high [0, 0] value %zero : tensor<4x8xf32>, f32 -> tensor<4x8xf32>
+  %1 = fuser.cat %x dim 1 : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0, %1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// Bail-out: a real pad and a cat of two inputs stay.
+// CHECK-LABEL: func.func @pad_cat_real
+// CHECK: fuser.pad
+// CHECK: fuser.cat
+func.func @pad_cat_real(%x: tensor<4x8xf32>) -> (tensor<4x9xf32>, tensor<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %0 = fuser.pad %x low [0, 1] high [0, 0] value %zero : tensor<4x8xf32>, f32 -> tensor<4x9xf32>
+  %1 = fuser.cat %x, %x dim 1 : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x16xf32>
+  return %0, %1 : tensor<4x9xf32>, tensor<4x16xf32>
+}

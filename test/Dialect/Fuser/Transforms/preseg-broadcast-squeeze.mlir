@@ -1,5 +1,6 @@
 // RUN: fuser-opt %s --fuser-preseg -split-input-file | FileCheck %s
 // RUN: fuser-opt %s --canonicalize -split-input-file | FileCheck %s
+// RUN: fuser-opt %s --canonicalize="top-down=false" -split-input-file | FileCheck %s
 
 // Rule 3: adjacent broadcast / squeeze / set / expand compose per axis.
 
@@ -67,8 +68,8 @@ func.func @set_disappears(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// Bail-out: a set that is a fusion output stays; it is the copy that keeps
-// the output from aliasing the input.
+// Bail-out: a returned copy of an input stays; it is how a fusion asks for
+// an output in its own memory rather than an alias of the input.
 // CHECK-LABEL: func.func @set_output(
 // CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<8x4xf32>) -> tensor<8x4xf32> {
 // CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = fuser.set %[[ARG0]] : tensor<8x4xf32>
@@ -76,4 +77,50 @@ func.func @set_disappears(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 func.func @set_output(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %0 = fuser.set %x : tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// Bail-out: the same for a returned copy of a view of an input.
+// CHECK-LABEL: func.func @set_output_of_view(
+// CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<8x4xf32>)
+// CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = fuser.permute %[[ARG0]] [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V1:[a-zA-Z0-9_]+]] = fuser.set %[[V0]] : tensor<4x8xf32>
+// CHECK-NEXT: return %[[V1]] : tensor<4x8xf32>
+func.func @set_output_of_view(%x: tensor<8x4xf32>) -> tensor<4x8xf32> {
+  %0 = fuser.permute %x [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  %1 = fuser.set %0 : tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}
+
+// -----
+
+// A returned set of a computed value copies nothing an input owns: it goes.
+// A set under a returned view goes too: the output is then a view of the
+// input, which segmentation turns into an alias.
+// CHECK-LABEL: func.func @set_of_computed_or_viewed(
+// CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<8x4xf32>)
+// CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = fuser.neg %[[ARG0]] : tensor<8x4xf32>
+// CHECK-NEXT: %[[V1:[a-zA-Z0-9_]+]] = fuser.permute %[[ARG0]] [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V0]], %[[V1]] : tensor<8x4xf32>, tensor<4x8xf32>
+func.func @set_of_computed_or_viewed(%x: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<4x8xf32>) {
+  %0 = fuser.neg %x : tensor<8x4xf32>
+  %1 = fuser.set %0 : tensor<8x4xf32>
+  %2 = fuser.set %x : tensor<8x4xf32>
+  %3 = fuser.permute %2 [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  return %1, %3 : tensor<8x4xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// A set between a cast and the return: erased whichever pattern the driver
+// tries first (the cast may rise above it or not).
+// CHECK-LABEL: func.func @set_then_cast(
+// CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<8xbf16>)
+// CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = fuser.cast %[[ARG0]] : tensor<8xbf16> to tensor<8xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<8xf32>
+func.func @set_then_cast(%x: tensor<8xbf16>) -> tensor<8xf32> {
+  %0 = fuser.set %x : tensor<8xbf16>
+  %1 = fuser.cast %0 : tensor<8xbf16> to tensor<8xf32>
+  return %1 : tensor<8xf32>
 }

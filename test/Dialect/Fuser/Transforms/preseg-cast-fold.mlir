@@ -1,5 +1,6 @@
 // RUN: fuser-opt %s --fuser-preseg -split-input-file | FileCheck %s
 // RUN: fuser-opt %s --canonicalize -split-input-file | FileCheck %s
+// RUN: fuser-opt %s --canonicalize="top-down=false" -split-input-file | FileCheck %s
 // RUN: fuser-opt %s --fuser-preseg=fold-lossy-cast-chains=true -split-input-file | FileCheck %s --check-prefix=LOSSY
 
 // Rule 1: cast(cast(x : A -> B) : B -> C) -> cast(x : A -> C), or x when

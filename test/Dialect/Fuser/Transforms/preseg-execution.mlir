@@ -41,6 +41,16 @@
 // RUN: fuser-run --entry expands %S/Inputs/preseg-rules.mlir > %t.expands.before && fuser-run --entry expands %t.preseg.mlir > %t.expands.after && diff %t.expands.before %t.expands.after
 // RUN: fuser-run --entry set_disappears %S/Inputs/preseg-rules.mlir > %t.set_disappears.before && fuser-run --entry set_disappears %t.preseg.mlir > %t.set_disappears.after && diff %t.set_disappears.before %t.set_disappears.after
 // RUN: fuser-run --entry set_output %S/Inputs/preseg-rules.mlir > %t.set_output.before && fuser-run --entry set_output %t.preseg.mlir > %t.set_output.after && diff %t.set_output.before %t.set_output.after
+// RUN: fuser-run --entry slice_above_cast %S/Inputs/preseg-rules.mlir > %t.slice_above_cast.before && fuser-run --entry slice_above_cast %t.preseg.mlir > %t.slice_above_cast.after && diff %t.slice_above_cast.before %t.slice_above_cast.after
+// RUN: fuser-run --entry slice_multi_use_cast %S/Inputs/preseg-rules.mlir > %t.slice_multi_use_cast.before && fuser-run --entry slice_multi_use_cast %t.preseg.mlir > %t.slice_multi_use_cast.after && diff %t.slice_multi_use_cast.before %t.slice_multi_use_cast.after
+// RUN: fuser-run --entry deep_chain %S/Inputs/preseg-rules.mlir > %t.deep_chain.before && fuser-run --entry deep_chain %t.preseg.mlir > %t.deep_chain.after && diff %t.deep_chain.before %t.deep_chain.after
+// RUN: fuser-run --entry deep_slices %S/Inputs/preseg-rules.mlir > %t.deep_slices.before && fuser-run --entry deep_slices %t.preseg.mlir > %t.deep_slices.after && diff %t.deep_slices.before %t.deep_slices.after
+// RUN: fuser-run --entry order_independent %S/Inputs/preseg-rules.mlir > %t.order_independent.before && fuser-run --entry order_independent %t.preseg.mlir > %t.order_independent.after && diff %t.order_independent.before %t.order_independent.after
+// RUN: fuser-run --entry set_output_of_view %S/Inputs/preseg-rules.mlir > %t.set_output_of_view.before && fuser-run --entry set_output_of_view %t.preseg.mlir > %t.set_output_of_view.after && diff %t.set_output_of_view.before %t.set_output_of_view.after
+// RUN: fuser-run --entry set_of_computed_or_viewed %S/Inputs/preseg-rules.mlir > %t.set_of_computed_or_viewed.before && fuser-run --entry set_of_computed_or_viewed %t.preseg.mlir > %t.set_of_computed_or_viewed.after && diff %t.set_of_computed_or_viewed.before %t.set_of_computed_or_viewed.after
+// RUN: fuser-run --entry set_then_cast %S/Inputs/preseg-rules.mlir > %t.set_then_cast.before && fuser-run --entry set_then_cast %t.preseg.mlir > %t.set_then_cast.after && diff %t.set_then_cast.before %t.set_then_cast.after
+// RUN: fuser-run --entry permute_of_unit_dims %S/Inputs/preseg-rules.mlir > %t.permute_of_unit_dims.before && fuser-run --entry permute_of_unit_dims %t.preseg.mlir > %t.permute_of_unit_dims.after && diff %t.permute_of_unit_dims.before %t.permute_of_unit_dims.after
+// RUN: fuser-run --entry permute_of_real_dims %S/Inputs/preseg-rules.mlir > %t.permute_of_real_dims.before && fuser-run --entry permute_of_real_dims %t.preseg.mlir > %t.permute_of_real_dims.after && diff %t.permute_of_real_dims.before %t.permute_of_real_dims.after
 
 // The checksum agrees with an independent numpy computation of the chain.
 // CHECK: result 0: tensor<1x4096x1024xbf16> fnv1a64=0x741d24b99dd5ba0e

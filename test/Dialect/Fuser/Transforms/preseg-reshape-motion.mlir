@@ -1,5 +1,6 @@
 // RUN: fuser-opt %s --fuser-preseg -split-input-file | FileCheck %s
 // RUN: fuser-opt %s --canonicalize -split-input-file | FileCheck %s
+// RUN: fuser-opt %s --canonicalize="top-down=false" -split-input-file | FileCheck %s
 
 // Rule 4: squeezes and broadcasts sink below permutes; view, squeeze and
 // broadcast all keep the row-major order, so adjacent ones compose into one
@@ -128,4 +129,26 @@ func.func @permute_pairs(%x: tensor<2x3x4xf32>) -> (tensor<4x2x3xf32>, tensor<2x
   %1 = fuser.permute %0 [1, 2, 0] : tensor<3x4x2xf32> -> tensor<4x2x3xf32>
   %2 = fuser.permute %1 [1, 2, 0] : tensor<4x2x3xf32> -> tensor<2x3x4xf32>
   return %1, %2 : tensor<4x2x3xf32>, tensor<2x3x4xf32>
+}
+
+// -----
+
+// A permute that only moves size-1 dims keeps the element order: a reshape.
+// CHECK-LABEL: func.func @permute_of_unit_dims(
+// CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<1x16x1xf32>)
+// CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = fuser.view %[[ARG0]] : tensor<1x16x1xf32> -> tensor<16x1x1xf32>
+// CHECK-NEXT: return %[[V0]]
+func.func @permute_of_unit_dims(%x: tensor<1x16x1xf32>) -> tensor<16x1x1xf32> {
+  %0 = fuser.permute %x [1, 0, 2] : tensor<1x16x1xf32> -> tensor<16x1x1xf32>
+  return %0 : tensor<16x1x1xf32>
+}
+
+// -----
+
+// Bail-out: a permute that reorders two non-unit dims is not a reshape.
+// CHECK-LABEL: func.func @permute_of_real_dims(
+// CHECK-NEXT: fuser.permute %{{.*}} [2, 1, 0] : tensor<2x1x3xf32> -> tensor<3x1x2xf32>
+func.func @permute_of_real_dims(%x: tensor<2x1x3xf32>) -> tensor<3x1x2xf32> {
+  %0 = fuser.permute %x [2, 1, 0] : tensor<2x1x3xf32> -> tensor<3x1x2xf32>
+  return %0 : tensor<3x1x2xf32>
 }

@@ -157,6 +157,7 @@ def Fuser_SliceOp : Fuser_MetaOp<"slice",
     $source `starts` $starts `limits` $limits `strides` $strides attr-dict
     `:` type($source) `->` type($result)
   }];
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -182,6 +183,7 @@ def Fuser_PadOp : Fuser_Op<"pad",
     $source `low` $low `high` $high `value` $value attr-dict
     `:` type($source) `,` type($value) `->` type($result)
   }];
+  let hasFolder = 1;
 }
 
 def Fuser_CatOp : Fuser_Op<"cat",
@@ -199,6 +201,7 @@ def Fuser_CatOp : Fuser_Op<"cat",
   let results = (outs Fuser_Tensor:$result);
   let assemblyFormat =
       "$inputs `dim` $dim attr-dict `:` type($inputs) `->` type($result)";
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

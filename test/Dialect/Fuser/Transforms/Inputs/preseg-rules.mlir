@@ -300,3 +300,88 @@ func.func @set_output(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %0 = fuser.set %x : tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
 }
+
+func.func @slice_above_cast(%x: tensor<8xbf16>) -> (tensor<2xf32>, tensor<2xbf16>) {
+  %0 = fuser.cast %x : tensor<8xbf16> to tensor<8xf32>
+  %1 = fuser.slice %0 starts [2] limits [4] strides [1] : tensor<8xf32> -> tensor<2xf32>
+  %2 = fuser.cast %1 : tensor<2xf32> to tensor<2xbf16>
+  return %1, %2 : tensor<2xf32>, tensor<2xbf16>
+}
+
+func.func @slice_multi_use_cast(%x: tensor<8xbf16>) -> (tensor<2xf32>, tensor<8xf32>) {
+  %0 = fuser.cast %x : tensor<8xbf16> to tensor<8xf32>
+  %1 = fuser.slice %0 starts [2] limits [4] strides [1] : tensor<8xf32> -> tensor<2xf32>
+  return %1, %0 : tensor<2xf32>, tensor<8xf32>
+}
+
+func.func @deep_chain(%x: tensor<4x4xbf16>) -> tensor<12x4xbf16> {
+  %0 = fuser.cast %x : tensor<4x4xbf16> to tensor<4x4xf32>
+  %1 = fuser.permute %0 [1, 0] : tensor<4x4xf32> -> tensor<4x4xf32>
+  %2 = fuser.expand %1 : tensor<4x4xf32> -> tensor<4x4xf32>
+  %3 = fuser.permute %2 [1, 0] : tensor<4x4xf32> -> tensor<4x4xf32>
+  %4 = fuser.view %3 : tensor<4x4xf32> -> tensor<16xf32>
+  %5 = fuser.broadcast %4 [0] : tensor<16xf32> -> tensor<1x16xf32>
+  %6 = fuser.permute %5 [1, 0] : tensor<1x16xf32> -> tensor<16x1xf32>
+  %7 = fuser.expand %6 : tensor<16x1xf32> -> tensor<16x3xf32>
+  %8 = fuser.permute %7 [1, 0] : tensor<16x3xf32> -> tensor<3x16xf32>
+  %9 = fuser.expand %8 : tensor<3x16xf32> -> tensor<3x16xf32>
+  %10 = fuser.permute %9 [1, 0] : tensor<3x16xf32> -> tensor<16x3xf32>
+  %11 = fuser.view %10 : tensor<16x3xf32> -> tensor<4x12xf32>
+  %12 = fuser.permute %11 [1, 0] : tensor<4x12xf32> -> tensor<12x4xf32>
+  %13 = fuser.cast %12 : tensor<12x4xf32> to tensor<12x4xbf16>
+  return %13 : tensor<12x4xbf16>
+}
+
+func.func @deep_slices(%x: tensor<16xbf16>) -> tensor<5xbf16> {
+  %0 = fuser.cast %x : tensor<16xbf16> to tensor<16xf32>
+  %1 = fuser.slice %0 starts [0] limits [15] strides [1] : tensor<16xf32> -> tensor<15xf32>
+  %2 = fuser.slice %1 starts [0] limits [14] strides [1] : tensor<15xf32> -> tensor<14xf32>
+  %3 = fuser.slice %2 starts [0] limits [13] strides [1] : tensor<14xf32> -> tensor<13xf32>
+  %4 = fuser.slice %3 starts [0] limits [12] strides [1] : tensor<13xf32> -> tensor<12xf32>
+  %5 = fuser.slice %4 starts [0] limits [11] strides [1] : tensor<12xf32> -> tensor<11xf32>
+  %6 = fuser.slice %5 starts [0] limits [10] strides [1] : tensor<11xf32> -> tensor<10xf32>
+  %7 = fuser.slice %6 starts [0] limits [9] strides [1] : tensor<10xf32> -> tensor<9xf32>
+  %8 = fuser.slice %7 starts [0] limits [8] strides [1] : tensor<9xf32> -> tensor<8xf32>
+  %9 = fuser.slice %8 starts [0] limits [7] strides [1] : tensor<8xf32> -> tensor<7xf32>
+  %10 = fuser.slice %9 starts [0] limits [6] strides [1] : tensor<7xf32> -> tensor<6xf32>
+  %11 = fuser.slice %10 starts [0] limits [5] strides [1] : tensor<6xf32> -> tensor<5xf32>
+  %12 = fuser.cast %11 : tensor<5xf32> to tensor<5xbf16>
+  return %12 : tensor<5xbf16>
+}
+
+func.func @order_independent(%x: tensor<2x4xbf16>) -> (tensor<8xf32>, tensor<8xf64>) {
+  %0 = fuser.view %x : tensor<2x4xbf16> -> tensor<8xbf16>
+  %1 = fuser.cast %0 : tensor<8xbf16> to tensor<8xf32>
+  %2 = fuser.cast %1 : tensor<8xf32> to tensor<8xf64>
+  return %1, %2 : tensor<8xf32>, tensor<8xf64>
+}
+
+func.func @set_output_of_view(%x: tensor<8x4xf32>) -> tensor<4x8xf32> {
+  %0 = fuser.permute %x [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  %1 = fuser.set %0 : tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}
+
+func.func @set_of_computed_or_viewed(%x: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<4x8xf32>) {
+  %0 = fuser.neg %x : tensor<8x4xf32>
+  %1 = fuser.set %0 : tensor<8x4xf32>
+  %2 = fuser.set %x : tensor<8x4xf32>
+  %3 = fuser.permute %2 [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  return %1, %3 : tensor<8x4xf32>, tensor<4x8xf32>
+}
+
+func.func @set_then_cast(%x: tensor<8xbf16>) -> tensor<8xf32> {
+  %0 = fuser.set %x : tensor<8xbf16>
+  %1 = fuser.cast %0 : tensor<8xbf16> to tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+
+func.func @permute_of_unit_dims(%x: tensor<1x16x1xf32>) -> tensor<16x1x1xf32> {
+  %0 = fuser.permute %x [1, 0, 2] : tensor<1x16x1xf32> -> tensor<16x1x1xf32>
+  return %0 : tensor<16x1x1xf32>
+}
+
+func.func @permute_of_real_dims(%x: tensor<2x1x3xf32>) -> tensor<3x1x2xf32> {
+  %0 = fuser.permute %x [2, 1, 0] : tensor<2x1x3xf32> -> tensor<3x1x2xf32>
+  return %0 : tensor<3x1x2xf32>
+}
