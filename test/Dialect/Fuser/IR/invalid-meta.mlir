@@ -12,7 +12,7 @@ func.func @view_element_count(%a: tensor<4x8xf32>) -> tensor<4x4xf32> {
 
 // MetaOpInterface: a meta op keeps the element type.
 func.func @meta_element_type(%a: tensor<4x8xf32>) -> tensor<32xbf16> {
-  // expected-error @+1 {{'fuser.view' op meta op must have one result with the source's element type}}
+  // expected-error @+1 {{'fuser.view' op meta op must keep the source's element type 'f32', got 'bf16'}}
   %0 = fuser.view %a : tensor<4x8xf32> -> tensor<32xbf16>
   return %0 : tensor<32xbf16>
 }

@@ -23,11 +23,13 @@ def Fuser_MetaOpInterface : OpInterface<"MetaOpInterface"> {
       "::mlir::Value", "getSource">,
   ];
   let verify = [{
-    if ($_op->getNumResults() != 1 ||
-        getElementTypeOrSelf($_op->getOperand(0).getType()) !=
-            getElementTypeOrSelf($_op->getResult(0).getType()))
-      return $_op->emitOpError("meta op must have one result with the "
-                               "source's element type");
+    if ($_op->getNumResults() != 1)
+      return $_op->emitOpError("meta op must have one result");
+    Type sourceElementType = getElementTypeOrSelf($_op->getOperand(0));
+    Type resultElementType = getElementTypeOrSelf($_op->getResult(0));
+    if (sourceElementType != resultElementType)
+      return $_op->emitOpError("meta op must keep the source's element type ")
+             << sourceElementType << ", got " << resultElementType;
     return ::mlir::success();
   }];
 }
