@@ -4,7 +4,6 @@
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Interpreter/Interpreter.h"
 
-
 #include <charconv>
 #include <string>
 
@@ -18,7 +17,8 @@ bool mlir::fuser::usesTranscendentalOps(func::FuncOp func) {
   WalkResult result = func.walk([](Operation *op) {
     if (isa<ExpOp, LogOp, RsqrtOp, SinOp, CosOp, TanhOp, SigmoidOp>(op))
       return WalkResult::interrupt();
-    if (isa<PowOp>(op) && isa<FloatType>(getElementTypeOrSelf(op->getResult(0))))
+    if (isa<PowOp>(op) &&
+        isa<FloatType>(getElementTypeOrSelf(op->getResult(0))))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -126,8 +126,8 @@ void printNested(llvm::raw_ostream &os, const Buffer &buffer, size_t dim,
 }
 } // namespace
 
-void mlir::fuser::printBufferValues(llvm::raw_ostream &os,
-                                    const Buffer &buffer, bool json) {
+void mlir::fuser::printBufferValues(llvm::raw_ostream &os, const Buffer &buffer,
+                                    bool json) {
   std::optional<ElemKind> kind = getElemKind(buffer.elementType);
   if (!kind)
     return;

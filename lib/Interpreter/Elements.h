@@ -79,8 +79,8 @@ inline uint16_t floatToHalf(float value) {
     // Below the smallest normal 2^-14: the subnormal mantissa is |x| * 2^24
     // rounded to nearest even (1024 carries into the smallest normal).
     float magnitude = bitCast<float>(&bits);
-    return sign | static_cast<uint16_t>(
-                      std::nearbyint(std::ldexp(magnitude, 24)));
+    return sign |
+           static_cast<uint16_t>(std::nearbyint(std::ldexp(magnitude, 24)));
   }
   // Rebias the exponent (127 -> 15) and round the 13 dropped bits to nearest
   // even; a carry correctly bumps the exponent.
@@ -160,14 +160,11 @@ template <ElemKind K>
 constexpr bool isFloatKind = std::is_floating_point_v<ComputeOf<K>>;
 template <ElemKind K>
 constexpr bool isHalfKind = K == ElemKind::F16 || K == ElemKind::BF16;
-template <ElemKind K>
-constexpr bool isNumericKind = K != ElemKind::I1;
+template <ElemKind K> constexpr bool isNumericKind = K != ElemKind::I1;
 
 /// A compile-time element kind, passed to the generic lambdas of
 /// visitElemKind.
-template <ElemKind K> struct KindTag {
-  static constexpr ElemKind kind = K;
-};
+template <ElemKind K> struct KindTag { static constexpr ElemKind kind = K; };
 
 template <typename Fn> decltype(auto) visitElemKind(ElemKind kind, Fn &&fn) {
   switch (kind) {
@@ -245,8 +242,7 @@ template <ElemKind To, typename From> StorageOf<To> convertTo(From value) {
       bool losesInfo;
       wide.convert(Elem<To>::semantics(), llvm::APFloat::rmNearestTiesToEven,
                    &losesInfo);
-      return static_cast<StorageOf<To>>(
-          wide.bitcastToAPInt().getZExtValue());
+      return static_cast<StorageOf<To>>(wide.bitcastToAPInt().getZExtValue());
     }
   }
 }

@@ -46,8 +46,8 @@ void fillFromTable(Buffer &buffer, const std::array<Storage, N> &table,
   uint8_t *data = buffer.bytes.data();
   size_t count = buffer.bytes.size() / sizeof(Storage);
   for (size_t i = 0; i < count; ++i)
-    std::memcpy(data + i * sizeof(Storage),
-                &table[splitmix64(base + i) % N], sizeof(Storage));
+    std::memcpy(data + i * sizeof(Storage), &table[splitmix64(base + i) % N],
+                sizeof(Storage));
 }
 } // namespace
 

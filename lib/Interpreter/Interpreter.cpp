@@ -12,9 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuser/Interpreter/Interpreter.h"
 #include "Elements.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
-#include "fuser/Interpreter/Interpreter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -203,7 +203,17 @@ template <typename T> T integerPow(T base, T exponent) {
 }
 
 enum class UnaryKind {
-  Neg, Abs, Exp, Log, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tanh, Sigmoid
+  Neg,
+  Abs,
+  Exp,
+  Log,
+  Sqrt,
+  Rsqrt,
+  Reciprocal,
+  Sin,
+  Cos,
+  Tanh,
+  Sigmoid
 };
 enum class BinaryKind { Add, Sub, Mul, Div, Maximum, Minimum, Pow };
 enum class CompareKind { Eq, Ne, Lt, Le, Gt, Ge };
@@ -442,9 +452,8 @@ LogicalResult Evaluator::evaluate(Operation *op) {
       .Case([&](LogOp op) { return evalUnary(op, UnaryKind::Log); })
       .Case([&](SqrtOp op) { return evalUnary(op, UnaryKind::Sqrt); })
       .Case([&](RsqrtOp op) { return evalUnary(op, UnaryKind::Rsqrt); })
-      .Case([&](ReciprocalOp op) {
-        return evalUnary(op, UnaryKind::Reciprocal);
-      })
+      .Case(
+          [&](ReciprocalOp op) { return evalUnary(op, UnaryKind::Reciprocal); })
       .Case([&](SinOp op) { return evalUnary(op, UnaryKind::Sin); })
       .Case([&](CosOp op) { return evalUnary(op, UnaryKind::Cos); })
       .Case([&](TanhOp op) { return evalUnary(op, UnaryKind::Tanh); })
@@ -560,8 +569,8 @@ LogicalResult Evaluator::evalCat(CatOp op) {
   int64_t dim = op.getDim(), position = 0;
   for (Value input : op.getInputs()) {
     const Buffer &source = get(input);
-    copyStrided(source, *result, source.shape, rowMajorStrides(source.shape),
-                0, resultStrides, position * resultStrides[dim]);
+    copyStrided(source, *result, source.shape, rowMajorStrides(source.shape), 0,
+                resultStrides, position * resultStrides[dim]);
     position += source.shape[dim];
   }
   bind(op.getResult(), std::move(*result));
@@ -639,15 +648,14 @@ LogicalResult Evaluator::evalReduction(ReductionOp op) {
   // every output combines its inputs in row-major order of the reduced dims.
   SmallVector<int64_t> outStrides(source.shape.size(), 0);
   int64_t stride = 1;
-  for (int64_t d = static_cast<int64_t>(source.shape.size()) - 1; d >= 0;
-       --d) {
+  for (int64_t d = static_cast<int64_t>(source.shape.size()) - 1; d >= 0; --d) {
     if (llvm::is_contained(op.getDims(), d))
       continue;
     outStrides[d] = stride;
     stride *= source.shape[d];
   }
-  std::array<SmallVector<int64_t>, 2> strides = {
-      rowMajorStrides(source.shape), std::move(outStrides)};
+  std::array<SmallVector<int64_t>, 2> strides = {rowMajorStrides(source.shape),
+                                                 std::move(outStrides)};
   int64_t count = numElements(*result);
   ReductionKind kind = op.getKind();
   visitElemKind(*getElemKind(source.elementType), [&](auto tag) {
@@ -658,13 +666,12 @@ LogicalResult Evaluator::evalReduction(ReductionOp op) {
       const uint8_t *in = source.bytes.data();
       auto combine = [&](auto binaryKind) {
         constexpr BinaryKind B = decltype(binaryKind)::value;
-        forEachIndex<2>(source.shape, strides, {},
-                        [&](const std::array<int64_t, 2> &at) {
-                          T &acc = accumulators[at[1]];
-                          acc = applyBinary<B>(
-                              acc, Elem<K>::load(
-                                       loadElement<StorageOf<K>>(in, at[0])));
-                        });
+        forEachIndex<2>(
+            source.shape, strides, {}, [&](const std::array<int64_t, 2> &at) {
+              T &acc = accumulators[at[1]];
+              acc = applyBinary<B>(
+                  acc, Elem<K>::load(loadElement<StorageOf<K>>(in, at[0])));
+            });
       };
       switch (kind) {
       case ReductionKind::Add:
@@ -708,8 +715,8 @@ LogicalResult Evaluator::evalUnary(Operation *op, UnaryKind kind) {
           int64_t count = numElements(*result);
           for (int64_t i = 0; i < count; ++i)
             storeElement(out, i,
-                         Elem<K>::store(applyUnary<U>(Elem<K>::load(
-                             loadElement<StorageOf<K>>(in, i)))));
+                         Elem<K>::store(applyUnary<U>(
+                             Elem<K>::load(loadElement<StorageOf<K>>(in, i)))));
         }
       });
     }
@@ -764,9 +771,9 @@ LogicalResult Evaluator::evalCompare(Operation *op, CompareKind kind) {
       uint8_t *out = result->bytes.data();
       forEachBroadcastElement<2>(
           *result, {&lhs, &rhs}, [&](const std::array<int64_t, 3> &at) {
-            out[at[0]] = applyCompare<C>(
-                Elem<K>::load(loadElement<Storage>(a, at[1])),
-                Elem<K>::load(loadElement<Storage>(b, at[2])));
+            out[at[0]] =
+                applyCompare<C>(Elem<K>::load(loadElement<Storage>(a, at[1])),
+                                Elem<K>::load(loadElement<Storage>(b, at[2])));
           });
     });
   });
@@ -786,13 +793,13 @@ LogicalResult Evaluator::evalWhere(WhereOp op) {
     const uint8_t *c = condition.bytes.data(), *a = lhs.bytes.data(),
                   *b = rhs.bytes.data();
     uint8_t *out = result->bytes.data();
-    forEachBroadcastElement<3>(
-        *result, {&condition, &lhs, &rhs},
-        [&](const std::array<int64_t, 4> &at) {
-          storeElement(out, at[0],
-                       c[at[1]] ? loadElement<Storage>(a, at[2])
-                                : loadElement<Storage>(b, at[3]));
-        });
+    forEachBroadcastElement<3>(*result, {&condition, &lhs, &rhs},
+                               [&](const std::array<int64_t, 4> &at) {
+                                 storeElement(
+                                     out, at[0],
+                                     c[at[1]] ? loadElement<Storage>(a, at[2])
+                                              : loadElement<Storage>(b, at[3]));
+                               });
   });
   bind(op.getResult(), std::move(*result));
   return success();
@@ -852,8 +859,7 @@ mlir::fuser::interpret(func::FuncOp func, ArrayRef<Buffer> inputs,
   if (inputs.size() != type.getNumInputs())
     return func.emitError("expected ")
            << type.getNumInputs() << " inputs, got " << inputs.size();
-  for (auto [i, input, argType] :
-       llvm::enumerate(inputs, type.getInputs())) {
+  for (auto [i, input, argType] : llvm::enumerate(inputs, type.getInputs())) {
     FailureOr<unsigned> width = getElementByteWidth(input.elementType);
     uint64_t bytes = succeeded(width) ? *width : 0;
     for (int64_t size : input.shape)

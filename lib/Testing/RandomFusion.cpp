@@ -46,8 +46,7 @@ public:
   int64_t inRange(int64_t lo, int64_t hi) { return lo + below(hi - lo + 1); }
   bool percent(unsigned p) { return below(100) < p; }
 
-  template <typename T>
-  T pick(ArrayRef<T> items) {
+  template <typename T> T pick(ArrayRef<T> items) {
     return items[below(items.size())];
   }
   /// An index drawn with probability proportional to `weights`.
@@ -63,8 +62,7 @@ public:
     }
     llvm_unreachable("r < total");
   }
-  template <typename T>
-  void shuffle(MutableArrayRef<T> items) {
+  template <typename T> void shuffle(MutableArrayRef<T> items) {
     for (size_t i = items.size(); i > 1; --i)
       std::swap(items[i - 1], items[below(i)]);
   }
@@ -107,8 +105,8 @@ broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes) {
 class FusionGenerator {
 public:
   FusionGenerator(MLIRContext *context, const RandomFusionOptions &options)
-      : context(context), options(options), rng(options.seed),
-        builder(context), loc(UnknownLoc::get(context)) {
+      : context(context), options(options), rng(options.seed), builder(context),
+        loc(UnknownLoc::get(context)) {
     i1 = builder.getI1Type();
     i32 = builder.getI32Type();
     i64 = builder.getI64Type();
@@ -366,7 +364,8 @@ private:
     Value broadcast = broadcastNewDims(value, rng.inRange(1, 2));
     if (!broadcast)
       return {};
-    ArrayRef<int64_t> inserted = broadcast.getDefiningOp<BroadcastOp>().getDims();
+    ArrayRef<int64_t> inserted =
+        broadcast.getDefiningOp<BroadcastOp>().getDims();
     SmallVector<int64_t> squeezed;
     switch (rng.below(4)) {
     case 0:
@@ -609,8 +608,7 @@ private:
   /// Reduction operands must be numeric: i1 goes through a cast first.
   Value numeric(Value value) {
     Type type = getElementTypeOrSelf(value.getType());
-    return type == i1 ? castTo(value, rng.pick<Type>({i32, f32, bf16}))
-                      : value;
+    return type == i1 ? castTo(value, rng.pick<Type>({i32, f32, bf16})) : value;
   }
 
   Value reduce(Value value, ReductionKind kind, ArrayRef<int64_t> dims,
@@ -736,9 +734,8 @@ private:
       partner = value;
     } else if (r < 30 && !shape.empty() &&
                tensorType(value).getElementType() != i1) {
-      auto kind = rng.pick<ReductionKind>({ReductionKind::Add,
-                                           ReductionKind::Max,
-                                           ReductionKind::Min});
+      auto kind = rng.pick<ReductionKind>(
+          {ReductionKind::Add, ReductionKind::Max, ReductionKind::Min});
       partner = reduce(value, kind, reductionDims(shape.size()), true);
     } else if (r < 80) {
       SmallVector<Value> candidates;
@@ -758,7 +755,8 @@ private:
           size = 1;
       ++numArguments;
       partner = addArgument(RankedTensorType::get(
-          argumentShape, rng.percent(70) ? type : rng.pick<Type>(elementTypes)));
+          argumentShape,
+          rng.percent(70) ? type : rng.pick<Type>(elementTypes)));
     }
     return convert(partner ? partner : value, type);
   }
@@ -895,8 +893,8 @@ private:
       if (!candidates.empty() && rng.percent(60)) {
         input = candidates[rng.below(candidates.size())];
       } else if (rng.percent(60)) {
-        SmallVector<int64_t> starts(type.getRank(), 0),
-            limits(type.getShape()), strides(type.getRank(), 1);
+        SmallVector<int64_t> starts(type.getRank(), 0), limits(type.getShape()),
+            strides(type.getRank(), 1);
         starts[dim] = rng.below(type.getDimSize(dim));
         strides[dim] = rng.inRange(1, 2);
         input = record(

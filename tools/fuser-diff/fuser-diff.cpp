@@ -41,9 +41,9 @@ namespace cl = llvm::cl;
 static cl::opt<std::string>
     seedsOption("seeds", cl::desc("seeds to test: A..B (inclusive) or N"),
                 cl::init("1..100"));
-static cl::opt<std::string>
-    pipelineOption("pipeline", cl::desc("pass pipeline to check"),
-                   cl::Required);
+static cl::opt<std::string> pipelineOption("pipeline",
+                                           cl::desc("pass pipeline to check"),
+                                           cl::Required);
 static cl::opt<unsigned>
     opsOption("ops", cl::desc("ops per fusion (0: chosen from the seed)"),
               cl::init(0));
@@ -203,7 +203,8 @@ std::string SeedChecker::check(uint64_t seed) {
       interpret(transformedFunction, inputs);
   if (failed(actual))
     return failure("the interpreter fails on the transformed fusion");
-  if (injectMismatchOption && !actual->empty() && !actual->front().bytes.empty())
+  if (injectMismatchOption && !actual->empty() &&
+      !actual->front().bytes.empty())
     actual->front().bytes.front() ^= 1;
   std::string mismatch = compareResults(*expected, *actual);
   if (!mismatch.empty())

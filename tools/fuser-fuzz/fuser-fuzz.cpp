@@ -2,9 +2,10 @@
 //
 // Each input is parsed as a module (which verifies it), canonicalized, printed
 // and re-parsed, and its first function is interpreted on the deterministic
-// inputs of PRODUCT.md; then fuser-preseg and fuser-segment run on it. Diagnostics are the expected outcome for most inputs
-// and are dropped: only crashes, sanitizer reports and printed IR that does
-// not parse back count as findings. scripts/fuzz.sh builds and runs it.
+// inputs of PRODUCT.md; then fuser-preseg and fuser-segment run on it.
+// Diagnostics are the expected outcome for most inputs and are dropped: only
+// crashes, sanitizer reports and printed IR that does not parse back count as
+// findings. scripts/fuzz.sh builds and runs it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,8 +77,8 @@ void interpretFirstFunction(ModuleOp module) {
 const DialectRegistry &getRegistry() {
   static const DialectRegistry registry = [] {
     DialectRegistry registry;
-    registry.insert<arith::ArithDialect, func::FuncDialect,
-                    fuser::FuserDialect>();
+    registry
+        .insert<arith::ArithDialect, func::FuncDialect, fuser::FuserDialect>();
     return registry;
   }();
   return registry;
@@ -87,8 +88,8 @@ const DialectRegistry &getRegistry() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // A fresh context per input keeps inputs independent and memory bounded.
   MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
-  ScopedDiagnosticHandler dropDiagnostics(&context,
-                                          [](Diagnostic &) { return success(); });
+  ScopedDiagnosticHandler dropDiagnostics(
+      &context, [](Diagnostic &) { return success(); });
 
   // The MLIR lexer reads the terminating NUL that files and std::string
   // provide as its end marker; fuzzer data has none.

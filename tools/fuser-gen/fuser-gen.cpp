@@ -23,14 +23,13 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<uint64_t> seedOption("seed", cl::desc("seed of the first fusion"),
-                                    cl::init(1));
+static cl::opt<uint64_t>
+    seedOption("seed", cl::desc("seed of the first fusion"), cl::init(1));
 static cl::opt<unsigned>
     opsOption("ops", cl::desc("ops per fusion (0: chosen from the seed)"),
               cl::init(0));
-static cl::opt<unsigned> countOption("count",
-                                     cl::desc("number of consecutive seeds"),
-                                     cl::init(1));
+static cl::opt<unsigned>
+    countOption("count", cl::desc("number of consecutive seeds"), cl::init(1));
 static cl::opt<bool>
     statsOption("op-stats",
                 cl::desc("print op-kind and cast-pair counts instead of IR"),

@@ -73,9 +73,9 @@ void printBufferValues(llvm::raw_ostream &os, const Buffer &buffer, bool json);
 
 /// Runs `func` on `inputs`. Unsupported ops, oversized buffers and mismatched
 /// inputs are reported as diagnostics on the offending op and give failure.
-FailureOr<SmallVector<Buffer>> interpret(func::FuncOp func,
-                                         ArrayRef<Buffer> inputs,
-                                         const InterpreterOptions &options = {});
+FailureOr<SmallVector<Buffer>>
+interpret(func::FuncOp func, ArrayRef<Buffer> inputs,
+          const InterpreterOptions &options = {});
 
 } // namespace mlir::fuser
 

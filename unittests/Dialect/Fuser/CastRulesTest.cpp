@@ -18,10 +18,10 @@
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
 #include "fuser/Interpreter/Interpreter.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
@@ -34,7 +34,7 @@ using namespace mlir::fuser;
 
 namespace {
 
-constexpr const char *kTypeNames[] = {"i1",  "i32", "i64", "f16",
+constexpr const char *kTypeNames[] = {"i1",   "i32", "i64", "f16",
                                       "bf16", "f32", "f64"};
 
 uint64_t splitmix64(uint64_t &state) {
@@ -82,51 +82,49 @@ std::vector<uint8_t> allValues(StringRef type) {
   };
   if (type == "i32")
     sample(std::initializer_list<int32_t>{0, 1, -1, 16777217, -16777217,
-                                         std::numeric_limits<int32_t>::min(),
-                                         std::numeric_limits<int32_t>::max()},
+                                          std::numeric_limits<int32_t>::min(),
+                                          std::numeric_limits<int32_t>::max()},
            [](uint64_t h) { return static_cast<int32_t>(h >> (h & 31)); });
   else if (type == "i64")
     sample(std::initializer_list<int64_t>{0, 1, -1, (1ll << 53) + 1,
-                                         std::numeric_limits<int64_t>::min(),
-                                         std::numeric_limits<int64_t>::max()},
+                                          std::numeric_limits<int64_t>::min(),
+                                          std::numeric_limits<int64_t>::max()},
            [](uint64_t h) { return static_cast<int64_t>(h >> (h & 63)); });
   else if (type == "f32")
-    sample(std::initializer_list<float>{0.f, -0.f, 0.5f, 1.f / 3, 65504.f,
-                                       65520.f, 1e-8f, 3e38f,
-                                       std::numeric_limits<float>::infinity(),
-                                       std::numeric_limits<float>::quiet_NaN(),
-                                       std::numeric_limits<float>::denorm_min()},
-           [](uint64_t h) {
-             float value;
-             uint32_t bits = static_cast<uint32_t>(h);
-             if (isSignalingNaN(bits, 0x7f800000, 23))
-               bits |= 1u << 22;
-             std::memcpy(&value, &bits, sizeof(value));
-             return value;
-           });
+    sample(
+        std::initializer_list<float>{0.f, -0.f, 0.5f, 1.f / 3, 65504.f, 65520.f,
+                                     1e-8f, 3e38f,
+                                     std::numeric_limits<float>::infinity(),
+                                     std::numeric_limits<float>::quiet_NaN(),
+                                     std::numeric_limits<float>::denorm_min()},
+        [](uint64_t h) {
+          float value;
+          uint32_t bits = static_cast<uint32_t>(h);
+          if (isSignalingNaN(bits, 0x7f800000, 23))
+            bits |= 1u << 22;
+          std::memcpy(&value, &bits, sizeof(value));
+          return value;
+        });
   else
-    sample(std::initializer_list<double>{0., -0., 0.5, 1. / 3, 1e-300, 1e300,
-                                        std::numeric_limits<double>::infinity(),
-                                        std::numeric_limits<double>::quiet_NaN()},
-           [](uint64_t h) {
-             double value;
-             if (isSignalingNaN(h, 0x7ff0000000000000ull, 52))
-               h |= 1ull << 51;
-             std::memcpy(&value, &h, sizeof(value));
-             return value;
-           });
+    sample(
+        std::initializer_list<double>{0., -0., 0.5, 1. / 3, 1e-300, 1e300,
+                                      std::numeric_limits<double>::infinity(),
+                                      std::numeric_limits<double>::quiet_NaN()},
+        [](uint64_t h) {
+          double value;
+          if (isSignalingNaN(h, 0x7ff0000000000000ull, 52))
+            h |= 1ull << 51;
+          std::memcpy(&value, &h, sizeof(value));
+          return value;
+        });
   return bytes;
 }
 
 class CastRulesTest : public ::testing::Test {
 protected:
-  CastRulesTest() {
-    context.loadDialect<FuserDialect, func::FuncDialect>();
-  }
+  CastRulesTest() { context.loadDialect<FuserDialect, func::FuncDialect>(); }
 
-  Type parseElementType(StringRef name) {
-    return parseType(name, &context);
-  }
+  Type parseElementType(StringRef name) { return parseType(name, &context); }
 
   /// Results of [cast(cast(x : A -> B) : B -> C), cast(x : A -> C)].
   SmallVector<Buffer> runChainAndDirect(StringRef a, StringRef b, StringRef c,
@@ -143,7 +141,8 @@ protected:
         "  %r = fuser.cast %m : " + tb + " to " + tc + "\n" +
         (a == c ? "" : "  %d = fuser.cast %x : " + ta + " to " + tc + "\n") +
         "  return %r, " + direct + " : " + tc + ", " + tc + "\n}\n";
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module) << source;
     auto func = cast<func::FuncOp>(module->getBody()->front());
     Buffer input;

@@ -34,8 +34,9 @@ bool isAtLeastAsWide(Type wide, Type narrow) {
   if (isa<IntegerType>(wide) && isa<FloatType>(narrow))
     return false;
   // f16 and bf16 hold different value sets: neither is wider.
-  if (wide.getIntOrFloatBitWidth() == 16 && narrow.getIntOrFloatBitWidth() == 16 &&
-      wide != narrow && isa<FloatType>(wide) && isa<FloatType>(narrow))
+  if (wide.getIntOrFloatBitWidth() == 16 &&
+      narrow.getIntOrFloatBitWidth() == 16 && wide != narrow &&
+      isa<FloatType>(wide) && isa<FloatType>(narrow))
     return false;
   return widthRank(wide) >= widthRank(narrow);
 }

@@ -164,8 +164,7 @@ struct SinkSqueezeBelowPermute : public OpRewritePattern<PermuteOp> {
     SmallVector<int64_t> order;
     auto nextKept = permute.getPermutation().begin();
     for (int64_t d = 0; d < rank; ++d)
-      order.push_back(llvm::is_contained(squeezed, d) ? d
-                                                      : kept[*nextKept++]);
+      order.push_back(llvm::is_contained(squeezed, d) ? d : kept[*nextKept++]);
     Value permuted = PermuteOp::create(rewriter, permute.getLoc(),
                                        squeeze.getSource(), order);
     rewriter.replaceOpWithNewOp<SqueezeOp>(permute, permuted, squeezed);
@@ -205,7 +204,8 @@ struct SinkBroadcastBelowPermute : public OpRewritePattern<PermuteOp> {
 };
 
 /// A permute that only moves size-1 dims keeps the row-major order: it is a
-/// reshape, e.g. permute [1, 0] of tensor<1x16xf32> -> view to tensor<16x1xf32>.
+/// reshape, e.g. permute [1, 0] of tensor<1x16xf32> -> view to
+/// tensor<16x1xf32>.
 struct PermuteOfUnitDimsToReshape : public OpRewritePattern<PermuteOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -220,9 +220,9 @@ struct PermuteOfUnitDimsToReshape : public OpRewritePattern<PermuteOp> {
         return failure();
       previous = p;
     }
-    rewriter.replaceOp(permute, createReshape(rewriter, permute.getLoc(),
-                                              permute.getSource(),
-                                              permute.getType()));
+    rewriter.replaceOp(permute,
+                       createReshape(rewriter, permute.getLoc(),
+                                     permute.getSource(), permute.getType()));
     return success();
   }
 };
@@ -291,9 +291,9 @@ struct EraseSet : public OpRewritePattern<SetOp> {
 
 void FuserDialect::getCanonicalizationPatterns(
     RewritePatternSet &patterns) const {
-  patterns.add<HoistUnaryAboveMeta, HoistSliceAboveUnary, ComposeReshapes<ViewOp>,
-               ComposeReshapes<SqueezeOp>, ComposeReshapes<BroadcastOp>,
-               PermuteOfUnitDimsToReshape, SinkSqueezeBelowPermute,
-               SinkBroadcastBelowPermute, ComposePermutes, ComposeExpands,
-               EraseSet>(getContext());
+  patterns.add<HoistUnaryAboveMeta, HoistSliceAboveUnary,
+               ComposeReshapes<ViewOp>, ComposeReshapes<SqueezeOp>,
+               ComposeReshapes<BroadcastOp>, PermuteOfUnitDimsToReshape,
+               SinkSqueezeBelowPermute, SinkBroadcastBelowPermute,
+               ComposePermutes, ComposeExpands, EraseSet>(getContext());
 }

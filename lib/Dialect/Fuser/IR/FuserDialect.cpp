@@ -10,9 +10,9 @@
 using namespace mlir;
 using namespace mlir::fuser;
 
-#include "fuser/Dialect/Fuser/IR/FuserOpsDialect.cpp.inc"
 #include "fuser/Dialect/Fuser/IR/FuserEnums.cpp.inc"
 #include "fuser/Dialect/Fuser/IR/FuserInterfaces.cpp.inc"
+#include "fuser/Dialect/Fuser/IR/FuserOpsDialect.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "fuser/Dialect/Fuser/IR/FuserAttrs.cpp.inc"

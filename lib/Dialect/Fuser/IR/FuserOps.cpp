@@ -114,7 +114,8 @@ LogicalResult ViewOp::verify() {
   return success();
 }
 
-LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &results) {
   auto source = getTensorOperand<SqueezeOp>(loc, adaptor.getSource());
@@ -147,8 +148,8 @@ LogicalResult BroadcastOp::inferReturnTypes(MLIRContext *,
     return failure();
   ArrayRef<int64_t> dims = adaptor.getDims();
   int64_t resultRank = source->getRank() + dims.size();
-  if (failed(verifyDimList<BroadcastOp>(loc, dims, resultRank,
-                                        "broadcast dim")))
+  if (failed(
+          verifyDimList<BroadcastOp>(loc, dims, resultRank, "broadcast dim")))
     return failure();
   SmallVector<int64_t> resultShape;
   auto sourceSizes = source->getShape().begin();
@@ -193,9 +194,8 @@ LogicalResult PermuteOp::inferReturnTypes(MLIRContext *,
     seen[p] = true;
   }
   if (!valid)
-    return opError<PermuteOp>(loc, "[", perm,
-                              "] is not a permutation of the ", rank,
-                              " dims of the source");
+    return opError<PermuteOp>(loc, "[", perm, "] is not a permutation of the ",
+                              rank, " dims of the source");
   SmallVector<int64_t> resultShape;
   for (int64_t p : perm)
     resultShape.push_back(source->getDimSize(p));
@@ -238,7 +238,8 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
 // Pad and cat
 //===----------------------------------------------------------------------===//
 
-LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &results) {
   auto source = getTensorOperand<PadOp>(loc, adaptor.getSource());
@@ -273,7 +274,8 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
   return success();
 }
 
-LogicalResult CatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult CatOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &results) {
   ValueRange inputs = adaptor.getInputs();
@@ -301,8 +303,8 @@ LogicalResult CatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
         continue;
       if (type->getDimSize(d) != resultShape[d])
         return opError<CatOp>(loc, "input ", i + 1, " has size ",
-                              type->getDimSize(d), " in dim ", d,
-                              ", expected ", resultShape[d]);
+                              type->getDimSize(d), " in dim ", d, ", expected ",
+                              resultShape[d]);
     }
     std::optional<int64_t> size =
         llvm::checkedAdd(resultShape[dim], type->getDimSize(dim));
@@ -388,8 +390,8 @@ FailureOr<Type> inferBroadcastType(std::optional<Location> loc,
       if (size == merged || size == 1)
         continue;
       if (merged != 1)
-        return opError<OpTy>(loc, "operand ", i, " has size ", size,
-                             " in dim ", d, ", which neither equals nor ",
+        return opError<OpTy>(loc, "operand ", i, " has size ", size, " in dim ",
+                             d, ", which neither equals nor ",
                              "broadcasts with ", merged);
       merged = size;
     }
@@ -428,8 +430,7 @@ LogicalResult inferArithmeticType(std::optional<Location> loc,
 
 template <typename OpTy>
 LogicalResult inferCompareType(MLIRContext *context,
-                               std::optional<Location> loc,
-                               ValueRange operands,
+                               std::optional<Location> loc, ValueRange operands,
                                SmallVectorImpl<Type> &results) {
   if (failed(commonElementType<OpTy>(loc, operands)))
     return failure();
@@ -443,10 +444,9 @@ LogicalResult inferCompareType(MLIRContext *context,
 } // namespace
 
 #define FUSER_ARITHMETIC_INFER(OP)                                             \
-  LogicalResult OP::inferReturnTypes(MLIRContext *,                            \
-                                     std::optional<Location> loc,              \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &results) {         \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &results) {                                        \
     return inferArithmeticType<OP>(loc, adaptor.getOperands(), results);       \
   }
 FUSER_ARITHMETIC_INFER(AddOp)
@@ -459,10 +459,9 @@ FUSER_ARITHMETIC_INFER(PowOp)
 #undef FUSER_ARITHMETIC_INFER
 
 #define FUSER_COMPARE_INFER(OP)                                                \
-  LogicalResult OP::inferReturnTypes(MLIRContext *context,                     \
-                                     std::optional<Location> loc,              \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &results) {         \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,      \
+      SmallVectorImpl<Type> &results) {                                        \
     return inferCompareType<OP>(context, loc, adaptor.getOperands(), results); \
   }
 FUSER_COMPARE_INFER(EqOp)

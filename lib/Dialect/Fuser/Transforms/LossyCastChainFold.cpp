@@ -19,10 +19,9 @@ struct FoldWideIntermediateCast : public OpRewritePattern<CastOp> {
   LogicalResult matchAndRewrite(CastOp cast,
                                 PatternRewriter &rewriter) const override {
     auto inner = cast.getSource().getDefiningOp<CastOp>();
-    if (!inner ||
-        !isWideIntermediate(getElementTypeOrSelf(inner.getSource()),
-                            getElementTypeOrSelf(inner.getResult()),
-                            getElementTypeOrSelf(cast.getResult())))
+    if (!inner || !isWideIntermediate(getElementTypeOrSelf(inner.getSource()),
+                                      getElementTypeOrSelf(inner.getResult()),
+                                      getElementTypeOrSelf(cast.getResult())))
       return failure();
     if (inner.getSource().getType() == cast.getType())
       rewriter.replaceOp(cast, inner.getSource());

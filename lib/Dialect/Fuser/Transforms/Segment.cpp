@@ -129,9 +129,8 @@ LogicalResult Segmenter::classifyOps() {
     if (op.getNumRegions() != 0 || isa<YieldOp>(op))
       return op.emitOpError("cannot be segmented: fuser-segment expects a "
                             "fusion of fuser ops");
-    bool hasTensorResult = llvm::any_of(op.getResultTypes(), [](Type type) {
-      return isa<TensorType>(type);
-    });
+    bool hasTensorResult = llvm::any_of(
+        op.getResultTypes(), [](Type type) { return isa<TensorType>(type); });
     if (!hasTensorResult) {
       // Scalar function arguments (nvFuser's define_scalar inputs) become
       // segment inputs of the segments that use them.
@@ -156,8 +155,7 @@ LogicalResult Segmenter::classifyOps() {
       continue;
     Value source = meta.getSource();
     Operation *def = source.getDefiningOp();
-    if (!def || isa<SegmentSetOp>(def) ||
-        roles.lookup(def) == OpRole::View)
+    if (!def || isa<SegmentSetOp>(def) || roles.lookup(def) == OpRole::View)
       roles[&op] = OpRole::View;
   }
   return success();
@@ -192,8 +190,8 @@ bool Segmenter::wouldCreateCycle(unsigned lhs, unsigned rhs) const {
   auto inUnion = [&](Operation *op) {
     return isInGroup(op, lhs) || isInGroup(op, rhs);
   };
-  unsigned limit = std::max({lastMergedPosition, groups[lhs].lastPosition,
-                             groups[rhs].lastPosition});
+  unsigned limit = std::max(
+      {lastMergedPosition, groups[lhs].lastPosition, groups[rhs].lastPosition});
   SmallVector<Operation *> worklist;
   for (unsigned group : {lhs, rhs})
     for (Operation *op : groups[group].boundary)
@@ -289,9 +287,8 @@ void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
   SmallVector<Operation *> boundary;
   for (KernelGroup *group : {&target, &source})
     for (Operation *op : group->boundary)
-      if (llvm::any_of(op->getUsers(), [&](Operation *user) {
-            return !isInGroup(user, into);
-          }))
+      if (llvm::any_of(op->getUsers(),
+                       [&](Operation *user) { return !isInGroup(user, into); }))
         boundary.push_back(op);
   target.boundary = std::move(boundary);
   source = KernelGroup();
@@ -368,8 +365,8 @@ std::optional<StridedView> Segmenter::getView(Value value) {
   if (auto rootView = viewCache.find(root); rootView != viewCache.end())
     view = rootView->second;
   else
-    view = StridedView::getContiguous(
-        cast<TensorType>(root.getType()).getShape());
+    view =
+        StridedView::getContiguous(cast<TensorType>(root.getType()).getShape());
   for (Operation *op : llvm::reverse(chain)) {
     if (view)
       view = applyMetaOp(op, *view);
@@ -429,8 +426,7 @@ void Segmenter::peelViews(unsigned group) {
 void Segmenter::collectInputs(PlannedSegment &segment) {
   // Inputs in first-use order; Replicated and View ops the members read
   // are cloned in, so the segment reads what they read.
-  DenseSet<Operation *> members(segment.members.begin(),
-                                segment.members.end());
+  DenseSet<Operation *> members(segment.members.begin(), segment.members.end());
   DenseSet<Operation *> cloned;
   DenseSet<Value> seenInputs;
   SmallVector<Value> worklist;
@@ -466,8 +462,8 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
     if (group.ops.empty())
       continue;
     PlannedSegment &segment = segments.emplace_back();
-    segment.kind = group.reduction ? SegmentKind::Reduction
-                                   : SegmentKind::Pointwise;
+    segment.kind =
+        group.reduction ? SegmentKind::Reduction : SegmentKind::Pointwise;
     segment.members = group.ops;
   }
 
@@ -573,8 +569,8 @@ LogicalResult Segmenter::materialize(std::vector<PlannedSegment> &segments) {
     return func.emitError("fuser-segment produced cyclic segments");
 
   auto returnOp = cast<func::ReturnOp>(body.getTerminator());
-  SmallVector<Operation *> originalOps = llvm::to_vector(
-      llvm::make_pointer_range(body.without_terminator()));
+  SmallVector<Operation *> originalOps =
+      llvm::to_vector(llvm::make_pointer_range(body.without_terminator()));
   OpBuilder builder(returnOp);
   IRMapping outer;
   for (unsigned index : order) {
@@ -593,8 +589,7 @@ LogicalResult Segmenter::materialize(std::vector<PlannedSegment> &segments) {
         planned.inputs, [](Value input) { return input.getLoc(); });
     Block *segmentBody = new Block();
     segment.getBody().push_back(segmentBody);
-    segmentBody->addArguments(ValueRange(planned.inputs).getTypes(),
-                              inputLocs);
+    segmentBody->addArguments(ValueRange(planned.inputs).getTypes(), inputLocs);
     IRMapping inner;
     inner.map(planned.inputs, segmentBody->getArguments());
     OpBuilder bodyBuilder = OpBuilder::atBlockEnd(segmentBody);
@@ -615,8 +610,8 @@ LogicalResult Segmenter::materialize(std::vector<PlannedSegment> &segments) {
 
 LogicalResult Segmenter::run() {
   // Dead ops would become kernels that write nothing anyone reads.
-  SmallVector<Operation *> ops = llvm::to_vector(
-      llvm::make_pointer_range(body.without_terminator()));
+  SmallVector<Operation *> ops =
+      llvm::to_vector(llvm::make_pointer_range(body.without_terminator()));
   for (Operation *op : llvm::reverse(ops))
     if (isOpTriviallyDead(op))
       op->erase();

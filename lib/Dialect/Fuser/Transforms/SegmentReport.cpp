@@ -203,7 +203,8 @@ static void printReport(const SegmentedFusion &fusion, raw_ostream &os) {
   for (auto [index, constSegment] : llvm::enumerate(fusion.getSegments())) {
     SegmentOp segment = constSegment;
     bool isAlias = segment.getKind() == SegmentKind::Alias;
-    os << "  segment #" << index << " " << stringifySegmentKind(segment.getKind())
+    os << "  segment #" << index << " "
+       << stringifySegmentKind(segment.getKind())
        << (isAlias ? " (no kernel)" : "") << ": reads "
        << formatBytes(fusion.getBytesRead(segment)) << ", writes "
        << formatBytes(fusion.getBytesWritten(segment)) << "\n";
@@ -284,7 +285,8 @@ static void printGraph(const SegmentedFusion &fusion, raw_ostream &os) {
   auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (auto [index, result] : llvm::enumerate(returnOp.getOperands()))
     os << "  result" << index << " [shape=ellipse, label=\"return " << index
-       << "\\n" << escapeDotString(printType(result.getType())) << "\"];\n";
+       << "\\n"
+       << escapeDotString(printType(result.getType())) << "\"];\n";
   auto printEdge = [&](Value value, StringRef to) {
     os << "  " << nodeOf(value) << " -> " << to << " [label=\""
        << fusion.getName(value) << "\"];\n";
@@ -336,8 +338,7 @@ printFusions(ModuleOp module, StringRef outputPath,
 
 namespace {
 struct FuserSegmentReportPass
-    : public mlir::fuser::impl::FuserSegmentReportBase<
-          FuserSegmentReportPass> {
+    : public mlir::fuser::impl::FuserSegmentReportBase<FuserSegmentReportPass> {
   using Base::Base;
   void runOnOperation() override {
     if (failed(printFusions(getOperation(), output, printReport)))

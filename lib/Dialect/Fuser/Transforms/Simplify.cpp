@@ -24,8 +24,7 @@ struct FuserSimplifyPass
   LogicalResult initialize(MLIRContext *context) override {
     RewritePatternSet set(context);
     context->getLoadedDialect<FuserDialect>()->getCanonicalizationPatterns(set);
-    for (RegisteredOperationName op :
-         context->getRegisteredOperationsByDialect(
+    for (RegisteredOperationName op : context->getRegisteredOperationsByDialect(
              FuserDialect::getDialectNamespace()))
       op.getCanonicalizationPatterns(set, context);
     if (foldLossyCastChains)

@@ -41,10 +41,9 @@ static std::optional<StridedView> reshape(const StridedView &source,
   for (int64_t sourceDim = static_cast<int64_t>(source.sizes.size()) - 1;
        sourceDim >= 0; --sourceDim) {
     sourceNumel *= source.sizes[sourceDim];
-    bool chunkEnds =
-        sourceDim == 0 ||
-        (source.sizes[sourceDim - 1] != 1 &&
-         source.strides[sourceDim - 1] != sourceNumel * chunkBaseStride);
+    bool chunkEnds = sourceDim == 0 || (source.sizes[sourceDim - 1] != 1 &&
+                                        source.strides[sourceDim - 1] !=
+                                            sourceNumel * chunkBaseStride);
     if (!chunkEnds)
       continue;
     while (resultDim >= 0 &&
@@ -66,8 +65,8 @@ static std::optional<StridedView> reshape(const StridedView &source,
   return result;
 }
 
-std::optional<StridedView>
-mlir::fuser::applyMetaOp(Operation *op, const StridedView &source) {
+std::optional<StridedView> mlir::fuser::applyMetaOp(Operation *op,
+                                                    const StridedView &source) {
   return llvm::TypeSwitch<Operation *, std::optional<StridedView>>(op)
       .Case<SetOp, SegmentSetOp>(
           [&](auto) -> std::optional<StridedView> { return source; })

@@ -54,8 +54,8 @@ struct FuserVerifyFusionPass
     func.walk([&](Operation *op) {
       if (op == func.getOperation())
         return;
-      StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace()
-                                           : StringRef();
+      StringRef dialect =
+          op->getDialect() ? op->getDialect()->getNamespace() : StringRef();
       if (dialect == FuserDialect::getDialectNamespace() ||
           dialect == "arith" || isa<func::ReturnOp>(op))
         return;
