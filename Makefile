@@ -64,7 +64,10 @@ $(ASAN_BUILD_DIR)/build.ninja:
 	  $(CMAKE_FLAGS)
 
 check-sanitizers: setup $(ASAN_BUILD_DIR)/build.ninja
-	cmake --build $(ASAN_BUILD_DIR) --target check-fuser
+	cmake --build $(ASAN_BUILD_DIR) --target check-fuser fuser-unittests
+	ASAN_OPTIONS=allow_user_poisoning=0 $(ASAN_BUILD_DIR)/bin/fuser-unittests
+	ASAN_OPTIONS=allow_user_poisoning=0 $(ASAN_BUILD_DIR)/bin/fuser-diff --seeds 1..2000 \
+	  --pipeline 'builtin.module(fuser-preseg,func.func(fuser-segment))'
 
 check-lit:
 	cmake --build $(BUILD_DIR) --target check-fuser
