@@ -16,6 +16,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <queue>
 #include <vector>
@@ -56,6 +57,8 @@ struct KernelGroup {
   /// The group's first reduction; every other reduction of the group has
   /// the same source shape and dims.
   ReductionOp reduction;
+  /// The group's segment_set ops: none of their users may join the group.
+  SmallVector<Operation *> segmentSets;
   /// Program position of the group's last op.
   unsigned lastPosition = 0;
 };
@@ -73,10 +76,17 @@ struct PlannedSegment {
   unsigned firstPosition = 0;
 };
 
-static int64_t getNumElements(Value value) {
-  if (auto tensorType = dyn_cast<TensorType>(value.getType()))
-    return tensorType.getNumElements();
-  return 1;
+/// The element count of `value`, saturated at UINT64_MAX: shapes that verify
+/// can hold more elements than 64 bits count, and a wrapped count would
+/// compare as small.
+static uint64_t getNumElements(Value value) {
+  auto tensorType = dyn_cast<TensorType>(value.getType());
+  if (!tensorType)
+    return 1;
+  uint64_t count = 1;
+  for (int64_t size : tensorType.getShape())
+    count = llvm::SaturatingMultiply(count, static_cast<uint64_t>(size));
+  return count;
 }
 
 static bool haveSameReductionAxes(ReductionOp lhs, ReductionOp rhs) {
@@ -171,6 +181,8 @@ unsigned Segmenter::createGroup(Operation *op) {
     group.reduction = reduction;
     group.reductionDependent.insert(op);
   }
+  if (isa<SegmentSetOp>(op))
+    group.segmentSets.push_back(op);
   groupOf[op] = index;
   return index;
 }
@@ -234,13 +246,21 @@ void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
       !haveSameReductionAxes(lhs.reduction, rhs.reduction))
     return;
 
+  // A segment_set is a hard boundary: its producer's kernel writes it and no
+  // reader of it shares that kernel, whichever edge (another operand, a
+  // sibling reduction) would bring them together.
+  for (KernelGroup *group : {&lhs, &rhs})
+    for (Operation *segmentSet : group->segmentSets)
+      if (llvm::any_of(segmentSet->getUsers(), inUnion))
+        return;
+
   // Propagate "depends on a reduction" across the new producer/consumer
   // edges. A dependent op may not be a reduction (two reductions in a
   // row) nor produce more elements than the reduction (its result
   // broadcast back to the reduced domain: the normalization pattern).
   SmallVector<Operation *> newDependents;
   if (ReductionOp reduction = lhs.reduction ? lhs.reduction : rhs.reduction) {
-    int64_t limit = getNumElements(reduction.getResult());
+    uint64_t limit = getNumElements(reduction.getResult());
     DenseSet<Operation *> added;
     auto isDependent = [&](Operation *op) {
       return lhs.reductionDependent.contains(op) ||
@@ -280,6 +300,8 @@ void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
   target.reductionDependent.insert(source.reductionDependent.begin(),
                                    source.reductionDependent.end());
   target.reductionDependent.insert(newDependents.begin(), newDependents.end());
+  target.segmentSets.append(source.segmentSets.begin(),
+                            source.segmentSets.end());
   if (!target.reduction)
     target.reduction = source.reduction;
   target.lastPosition = std::max(target.lastPosition, source.lastPosition);
