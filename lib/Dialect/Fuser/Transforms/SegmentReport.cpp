@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::fuser {
@@ -27,6 +28,21 @@ using namespace mlir;
 using namespace mlir::fuser;
 
 namespace {
+
+/// A number of bytes that remembers when it stopped fitting in 64 bits:
+/// shapes are int64 each, so their products and sums can exceed any fixed
+/// width, and a wrapped count would print as a small, plausible number.
+struct ByteCount {
+  uint64_t bytes = 0;
+  bool overflowed = false;
+
+  ByteCount &operator+=(ByteCount other) {
+    bool sumOverflowed = false;
+    bytes = llvm::SaturatingAdd(bytes, other.bytes, &sumOverflowed);
+    overflowed |= other.overflowed || sumOverflowed;
+    return *this;
+  }
+};
 
 /// A segmented fusion: its segments in order and how values are named.
 class SegmentedFusion {
@@ -48,9 +64,9 @@ public:
 
   /// Bytes the segment reads: each distinct input once, nothing for an
   /// alias.
-  uint64_t getBytesRead(SegmentOp segment) const;
+  ByteCount getBytesRead(SegmentOp segment) const;
   /// Bytes the segment writes: each result once, nothing for an alias.
-  uint64_t getBytesWritten(SegmentOp segment) const;
+  ByteCount getBytesWritten(SegmentOp segment) const;
 
 private:
   func::FuncOp func;
@@ -62,18 +78,30 @@ private:
 
 /// Memory traffic of reading or writing a value once. Scalars travel as
 /// kernel arguments, not through memory.
-static uint64_t getTensorBytes(Type type) {
+static ByteCount getTensorBytes(Type type) {
   auto tensorType = dyn_cast<TensorType>(type);
   if (!tensorType)
-    return 0;
+    return {};
   // i1 takes a byte, as in memory.
-  uint64_t elementBytes =
-      llvm::divideCeil(tensorType.getElementTypeBitWidth(), 8);
-  return tensorType.getNumElements() * elementBytes;
+  ByteCount count;
+  count.bytes = llvm::divideCeil(tensorType.getElementTypeBitWidth(), 8);
+  for (int64_t size : tensorType.getShape()) {
+    bool productOverflowed = false;
+    count.bytes = llvm::SaturatingMultiply(
+        count.bytes, static_cast<uint64_t>(size), &productOverflowed);
+    count.overflowed |= productOverflowed;
+  }
+  // An empty tensor moves nothing, however large its other dims.
+  if (count.bytes == 0)
+    count.overflowed = false;
+  return count;
 }
 
 /// `33554432 bytes (32 MiB)`; the unit part only where it is exact.
-static std::string formatBytes(uint64_t bytes) {
+static std::string formatBytes(ByteCount count) {
+  if (count.overflowed)
+    return "more than " + std::to_string(UINT64_MAX) + " bytes";
+  uint64_t bytes = count.bytes;
   std::string text = std::to_string(bytes) + " bytes";
   constexpr uint64_t kiB = 1024, miB = 1024 * 1024, giB = miB * 1024;
   if (bytes == 0)
@@ -142,10 +170,10 @@ std::string SegmentedFusion::getReaders(Value value) const {
   return llvm::join(readers, ", ");
 }
 
-uint64_t SegmentedFusion::getBytesRead(SegmentOp segment) const {
+ByteCount SegmentedFusion::getBytesRead(SegmentOp segment) const {
   if (segment.getKind() == SegmentKind::Alias)
-    return 0;
-  uint64_t bytes = 0;
+    return {};
+  ByteCount bytes;
   DenseSet<Value> seen;
   for (Value input : segment.getInputs())
     if (seen.insert(input).second)
@@ -153,10 +181,10 @@ uint64_t SegmentedFusion::getBytesRead(SegmentOp segment) const {
   return bytes;
 }
 
-uint64_t SegmentedFusion::getBytesWritten(SegmentOp segment) const {
+ByteCount SegmentedFusion::getBytesWritten(SegmentOp segment) const {
   if (segment.getKind() == SegmentKind::Alias)
-    return 0;
-  uint64_t bytes = 0;
+    return {};
+  ByteCount bytes;
   for (Type type : segment.getResultTypes())
     bytes += getTensorBytes(type);
   return bytes;
@@ -188,7 +216,7 @@ getAliasView(Value yielded) {
 }
 
 static void printReport(const SegmentedFusion &fusion, raw_ostream &os) {
-  uint64_t totalRead = 0, totalWritten = 0;
+  ByteCount totalRead, totalWritten;
   for (SegmentOp segment : fusion.getSegments()) {
     totalRead += fusion.getBytesRead(segment);
     totalWritten += fusion.getBytesWritten(segment);
@@ -238,7 +266,10 @@ static void printReport(const SegmentedFusion &fusion, raw_ostream &os) {
 }
 
 /// `32 MiB`, `1536 B`: short sizes for graph labels.
-static std::string formatShortBytes(uint64_t bytes) {
+static std::string formatShortBytes(ByteCount count) {
+  if (count.overflowed)
+    return "> 16 EiB";
+  uint64_t bytes = count.bytes;
   constexpr uint64_t kiB = 1024, miB = 1024 * 1024;
   if (bytes != 0 && bytes % miB == 0)
     return std::to_string(bytes / miB) + " MiB";
