@@ -1165,8 +1165,18 @@ FailureOr<Value> Importer::parseReduction(const TensorDecl &out, Location loc) {
     return failure();
   // fuser.reduction starts from the identity of its kind; nvFuser's sum,
   // prod, max and min do too.
+  // For max and min the identity is the lowest (highest) value of the
+  // element type: -inf for floats, the type's minimum (maximum) for integers
+  // (false and true for bool).
   double initValue =
       init->isFloat ? init->floatValue : static_cast<double>(init->intValue);
+  Type elementType = source->decl.elementType;
+  std::optional<std::pair<int64_t, int64_t>> intRange;
+  if (elementType.isInteger(1))
+    intRange = {0, 1};
+  else if (auto intType = dyn_cast<IntegerType>(elementType))
+    intRange = {llvm::minIntN(intType.getWidth()),
+                llvm::maxIntN(intType.getWidth())};
   bool isIdentity = false;
   switch (*kind) {
   case ReductionKind::Add:
@@ -1176,14 +1186,14 @@ FailureOr<Value> Importer::parseReduction(const TensorDecl &out, Location loc) {
     isIdentity = initValue == 1;
     break;
   case ReductionKind::Max:
-    isIdentity = initValue == -std::numeric_limits<double>::infinity() ||
-                 (!init->isFloat &&
-                  init->intValue <= std::numeric_limits<int32_t>::min());
+    isIdentity =
+        initValue == -std::numeric_limits<double>::infinity() ||
+        (intRange && !init->isFloat && init->intValue <= intRange->first);
     break;
   case ReductionKind::Min:
-    isIdentity = initValue == std::numeric_limits<double>::infinity() ||
-                 (!init->isFloat &&
-                  init->intValue >= std::numeric_limits<int32_t>::max());
+    isIdentity =
+        initValue == std::numeric_limits<double>::infinity() ||
+        (intRange && !init->isFloat && init->intValue >= intRange->second);
     break;
   }
   if (!isIdentity)
@@ -1424,7 +1434,9 @@ FailureOr<Value> Importer::parseCat(const TensorDecl &out, Location loc) {
   int64_t total = out.type.getDimSize(*dim);
   auto isPlacingPad = [&](const TensorRef &input) {
     auto pad = input.value.getDefiningOp<PadOp>();
-    if (!pad || input.decl.type.getDimSize(*dim) != total)
+    // An operand of another rank is reported by fuser.cat's verifier.
+    if (!pad || input.decl.type.getRank() != out.type.getRank() ||
+        input.decl.type.getDimSize(*dim) != total)
       return false;
     return llvm::all_of(
         llvm::seq<int64_t>(0, out.type.getRank()), [&](int64_t d) {
@@ -1548,6 +1560,10 @@ FailureOr<Operand> Importer::parseUnary(Type hint) {
   if (failed(operand))
     return failure();
   if (operand->isLiteral()) {
+    if (!operand->literal.isFloat &&
+        operand->literal.intValue == std::numeric_limits<int64_t>::min())
+      return emitError(loc) << "negating " << operand->literal.intValue
+                            << " does not fit in 64 bits";
     operand->literal.floatValue = -operand->literal.floatValue;
     operand->literal.intValue = -operand->literal.intValue;
     operand->loc = loc;
@@ -1573,10 +1589,20 @@ FailureOr<Literal> Importer::parseLiteralValue(Type printedType) {
     if (tok.spelling.getAsDouble(literal.floatValue))
       return emitError(tok.getLoc())
              << "malformed number '" << tok.spelling << "'";
-    if (tok.is(Kind::Integer) &&
-        tok.spelling.getAsInteger(10, literal.intValue))
-      return emitError(tok.getLoc())
-             << "integer '" << tok.spelling << "' does not fit in 64 bits";
+    if (tok.is(Kind::Integer)) {
+      // The magnitude of a negative literal may be 2^63: nvFuser prints the
+      // int64 max identity as -9223372036854775808.
+      uint64_t magnitude;
+      uint64_t limit =
+          static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) +
+          (negative ? 1 : 0);
+      if (tok.spelling.getAsInteger(10, magnitude) || magnitude > limit)
+        return emitError(tok.getLoc())
+               << "integer '" << (negative ? "-" : "") << tok.spelling
+               << "' does not fit in 64 bits";
+      literal.intValue =
+          static_cast<int64_t>(negative ? 0 - magnitude : magnitude);
+    }
     literal.isFloat |= tok.is(Kind::Float);
   } else {
     return emitError(tok.getLoc())
@@ -1584,10 +1610,8 @@ FailureOr<Literal> Importer::parseLiteralValue(Type printedType) {
            << describeCurrent();
   }
   consume();
-  if (negative) {
+  if (negative)
     literal.floatValue = -literal.floatValue;
-    literal.intValue = -literal.intValue;
-  }
   return literal;
 }
 
@@ -1783,6 +1807,11 @@ FailureOr<Value> Importer::buildConstant(const Literal &literal, Type type,
     if (literal.isFloat && literal.floatValue != std::trunc(literal.floatValue))
       return emitError(loc) << "literal " << literal.floatValue
                             << " is not an integer but is used as " << type;
+    // Converting a double outside int64 (or infinite) is undefined.
+    if (literal.isFloat &&
+        !(literal.floatValue >= -0x1p63 && literal.floatValue < 0x1p63))
+      return emitError(loc)
+             << "literal " << literal.floatValue << " does not fit " << type;
     int64_t value = literal.isFloat ? static_cast<int64_t>(literal.floatValue)
                                     : literal.intValue;
     if (!llvm::isIntN(intType.getWidth(), value))
