@@ -13,6 +13,7 @@
 #include "NvFuserLexer.h"
 
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/IR/Reshape.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -289,20 +290,7 @@ findMissingUnitDims(ArrayRef<int64_t> longer, ArrayRef<int64_t> shorter,
       remainingMatches(preferred))
     return SmallVector<int64_t>(preferred);
 
-  SmallVector<int64_t> missing;
-  size_t next = 0;
-  for (auto [i, extent] : llvm::enumerate(longer)) {
-    if (next < shorter.size() && shorter[next] == extent) {
-      ++next;
-      continue;
-    }
-    if (extent != 1)
-      return std::nullopt;
-    missing.push_back(i);
-  }
-  if (next != shorter.size())
-    return std::nullopt;
-  return missing;
+  return fuser::getSqueezedDims(longer, shorter);
 }
 
 SmallVector<int64_t> extentsOf(ArrayRef<IterDomainDecl> domain) {
