@@ -9,6 +9,9 @@
 #include "Elements.h"
 #include "fuser/Interpreter/Interpreter.h"
 
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/MathExtras.h"
+
 #include <array>
 
 using namespace mlir;
@@ -28,6 +31,22 @@ FailureOr<unsigned> mlir::fuser::getElementByteWidth(Type elementType) {
   return visitElemKind(*kind, [](auto tag) -> unsigned {
     return sizeof(StorageOf<decltype(tag)::kind>);
   });
+}
+
+FailureOr<uint64_t> mlir::fuser::getValueByteSize(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor && isa<ShapedType>(type))
+    return failure();
+  if (tensor && !tensor.hasStaticShape())
+    return failure();
+  FailureOr<unsigned> width = getElementByteWidth(getElementTypeOrSelf(type));
+  if (failed(width))
+    return failure();
+  uint64_t bytes = *width;
+  if (tensor)
+    for (int64_t size : tensor.getShape())
+      bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(size));
+  return bytes;
 }
 
 namespace {

@@ -19,7 +19,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <array>
 
@@ -379,12 +378,9 @@ FailureOr<Buffer> Evaluator::allocate(Operation *op, Type type) {
     return op->emitError("unsupported element type ")
            << buffer.elementType << " (expected i1, i32, i64, f16, bf16, f32 "
            << "or f64)";
-  uint64_t bytes = *width;
-  if (tensor) {
+  if (tensor)
     buffer.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
-    for (int64_t size : buffer.shape)
-      bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(size));
-  }
+  uint64_t bytes = *getValueByteSize(type);
   if (bytes > options.maxBufferBytes)
     return op->emitError("a value of type ")
            << type << " takes " << bytes << " bytes, more than the limit of "
@@ -860,12 +856,9 @@ mlir::fuser::interpret(func::FuncOp func, ArrayRef<Buffer> inputs,
     return func.emitError("expected ")
            << type.getNumInputs() << " inputs, got " << inputs.size();
   for (auto [i, input, argType] : llvm::enumerate(inputs, type.getInputs())) {
-    FailureOr<unsigned> width = getElementByteWidth(input.elementType);
-    uint64_t bytes = succeeded(width) ? *width : 0;
-    for (int64_t size : input.shape)
-      bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(size));
-    if (failed(width) || input.getType() != argType ||
-        input.bytes.size() != bytes)
+    FailureOr<uint64_t> bytes = getValueByteSize(input.getType());
+    if (failed(bytes) || input.getType() != argType ||
+        input.bytes.size() != *bytes)
       return func.emitError("input ")
              << i << " of type " << input.getType() << " and "
              << input.bytes.size() << " bytes does not fit argument type "

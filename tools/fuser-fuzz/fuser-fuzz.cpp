@@ -22,7 +22,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -41,20 +40,10 @@ constexpr uint64_t kMaxBufferBytes = 1 << 20;
 /// interpreter cannot make one (not a static fuser tensor or scalar) or it
 /// would be larger than kMaxBufferBytes.
 std::optional<uint64_t> getInputByteSize(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (tensor && !tensor.hasStaticShape())
+  FailureOr<uint64_t> bytes = fuser::getValueByteSize(type);
+  if (failed(bytes) || *bytes > kMaxBufferBytes)
     return std::nullopt;
-  FailureOr<unsigned> elementBytes =
-      fuser::getElementByteWidth(getElementTypeOrSelf(type));
-  if (failed(elementBytes))
-    return std::nullopt;
-  uint64_t bytes = *elementBytes;
-  if (tensor)
-    for (int64_t size : tensor.getShape())
-      bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(size));
-  if (bytes > kMaxBufferBytes)
-    return std::nullopt;
-  return bytes;
+  return *bytes;
 }
 
 /// Interprets the first function of `module` on seed-0 deterministic inputs.

@@ -21,7 +21,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -143,9 +142,7 @@ LogicalResult checkArguments(func::FuncOp func) {
       return func.emitError("argument ")
              << i << " has the dynamic shape " << type
              << "; only static shapes are supported";
-    uint64_t bytes = *width;
-    for (int64_t size : tensor.getShape())
-      bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(size));
+    uint64_t bytes = *getValueByteSize(type);
     if (bytes > maxBytes)
       return func.emitError("argument ")
              << i << " of type " << type << " takes " << bytes

@@ -48,6 +48,11 @@ uint64_t fnv1a64(ArrayRef<uint8_t> bytes);
 /// failure for a type the interpreter does not support.
 FailureOr<unsigned> getElementByteWidth(Type elementType);
 
+/// Bytes a value of `type` (a statically shaped tensor or a scalar of a
+/// fuser element type) takes, saturating at UINT64_MAX instead of wrapping;
+/// failure for any other type.
+FailureOr<uint64_t> getValueByteSize(Type type);
+
 /// Whether `func` holds ops whose results depend on the math library
 /// (exp, log, sin, ...), so that backends may differ by a few ulp.
 bool usesTranscendentalOps(func::FuncOp func);
