@@ -13,8 +13,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Interpreter/Interpreter.h"
-#include "Elements.h"
+#include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/IR/StridedView.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+#include "fuser/ExecutionEngine/Elements.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -39,18 +42,9 @@ template <typename T> void storeElement(uint8_t *base, int64_t index, T value) {
   std::memcpy(base + index * sizeof(T), &value, sizeof(T));
 }
 
-SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
-}
-
-int64_t numElements(const Buffer &buffer) {
-  int64_t count = 1;
-  for (int64_t size : buffer.shape)
-    count *= size;
-  return count;
+/// Where the elements of `buffer` lie in its bytes: row-major.
+StridedView getLayout(const Buffer &buffer) {
+  return StridedView::getContiguous(buffer.shape);
 }
 
 /// Calls `fn(offsets)` for every index of `shape` in row-major order, where
@@ -97,14 +91,9 @@ void forEachIndex(ArrayRef<int64_t> shape,
 /// size-1 dims do not move.
 SmallVector<int64_t> broadcastStrides(const Buffer &operand,
                                       ArrayRef<int64_t> resultShape) {
-  SmallVector<int64_t> strides(resultShape.size(), 0);
   if (operand.isScalar)
-    return strides;
-  SmallVector<int64_t> dense = rowMajorStrides(operand.shape);
-  for (size_t d = 0; d < resultShape.size(); ++d)
-    if (operand.shape[d] != 1)
-      strides[d] = dense[d];
-  return strides;
+    return SmallVector<int64_t>(resultShape.size(), 0);
+  return getLayout(operand).expandTo(resultShape).strides;
 }
 
 /// Calls `fn(offsets)` with offsets[0] into `result` and offsets[1 + k] into
@@ -113,26 +102,27 @@ template <size_t N, typename Fn>
 void forEachBroadcastElement(const Buffer &result,
                              std::array<const Buffer *, N> operands, Fn &&fn) {
   std::array<SmallVector<int64_t>, N + 1> strides;
-  strides[0] = rowMajorStrides(result.shape);
+  strides[0] = getRowMajorStrides(result.shape);
   for (size_t k = 0; k < N; ++k)
     strides[k + 1] = broadcastStrides(*operands[k], result.shape);
   forEachIndex<N + 1>(result.shape, strides, {}, fn);
 }
 
-/// Copies the elements at `source` offsets to `dest` offsets for every index
-/// of `shape`; the work of every meta op, pad and cat.
-void copyStrided(const Buffer &source, Buffer &dest, ArrayRef<int64_t> shape,
-                 SmallVector<int64_t> sourceStrides, int64_t sourceOffset,
-                 SmallVector<int64_t> destStrides, int64_t destOffset) {
-  std::array<SmallVector<int64_t>, 2> strides = {std::move(sourceStrides),
-                                                 std::move(destStrides)};
+/// Copies each element of `source` that view `from` selects to the element
+/// of `dest` that view `to` selects at the same index (both views have the
+/// same sizes); the work of every meta op, pad and cat.
+void copyStrided(const Buffer &source, const StridedView &from, Buffer &dest,
+                 const StridedView &to) {
+  assert(from.sizes == to.sizes && "copy between views of different sizes");
+  std::array<SmallVector<int64_t>, 2> strides = {from.strides, to.strides};
   auto copy = [&](auto width) {
     constexpr size_t W = decltype(width)::value;
-    const uint8_t *from = source.bytes.data();
-    uint8_t *to = dest.bytes.data();
-    forEachIndex<2>(shape, strides, {sourceOffset, destOffset},
+    const uint8_t *fromBytes = source.bytes.data();
+    uint8_t *toBytes = dest.bytes.data();
+    forEachIndex<2>(from.sizes, strides, {from.offset, to.offset},
                     [&](const std::array<int64_t, 2> &at) {
-                      std::memcpy(to + at[1] * W, from + at[0] * W, W);
+                      std::memcpy(toBytes + at[1] * W, fromBytes + at[0] * W,
+                                  W);
                     });
   };
   switch (*getElementByteWidth(source.elementType)) {
@@ -145,6 +135,15 @@ void copyStrided(const Buffer &source, Buffer &dest, ArrayRef<int64_t> shape,
   default:
     return copy(std::integral_constant<size_t, 8>{});
   }
+}
+
+/// Copies the result of meta op `op` (permute, slice or expand) from
+/// `source` into `result`, reading it through the strided view of `source`
+/// that applyMetaOp gives for the op's result.
+void copyMetaOpResult(Operation *op, const Buffer &source, Buffer &result) {
+  std::optional<StridedView> view = applyMetaOp(op, getLayout(source));
+  assert(view && "permute, slice and expand results are strided views");
+  copyStrided(source, *view, result, getLayout(result));
 }
 
 void fillWithScalar(Buffer &dest, const Buffer &scalar) {
@@ -201,24 +200,9 @@ template <typename T> T integerPow(T base, T exponent) {
   return static_cast<T>(result);
 }
 
-enum class UnaryKind {
-  Neg,
-  Abs,
-  Exp,
-  Log,
-  Sqrt,
-  Rsqrt,
-  Reciprocal,
-  Sin,
-  Cos,
-  Tanh,
-  Sigmoid
-};
-enum class BinaryKind { Add, Sub, Mul, Div, Maximum, Minimum, Pow };
-enum class CompareKind { Eq, Ne, Lt, Le, Gt, Ge };
-
-/// The kinds after Neg and Abs are float-only (the verifier ensures it and
-/// evalUnary instantiates them for floats only).
+/// UnaryKind, BinaryKind and CompareKind come from ElementwiseOps.def. The
+/// float-only unary kinds are instantiated for floats only (the verifier
+/// rejects other operands).
 template <UnaryKind U, typename T> T applyUnary(T x) {
   if constexpr (U == UnaryKind::Neg) {
     if constexpr (std::is_floating_point_v<T>)
@@ -321,7 +305,7 @@ void visitEnum(Enum value, Fn &&fn) {
 
 class Evaluator {
 public:
-  explicit Evaluator(const InterpreterOptions &options) : options(options) {}
+  explicit Evaluator(const BackendOptions &options) : options(options) {}
 
   /// Binds `args` to the arguments of `block`, evaluates its ops and returns
   /// the operands of its terminator.
@@ -334,6 +318,9 @@ private:
   /// A fresh zeroed buffer for `value`'s type, or a diagnostic on `op` when
   /// the type is not supported or the buffer would be too large.
   FailureOr<Buffer> allocate(Operation *op, Type type);
+  /// The same checks and shape as allocate, without the bytes: for results
+  /// that take over the bytes of an operand.
+  FailureOr<Buffer> describe(Operation *op, Type type);
 
   const Buffer &get(Value value) { return values.find(value)->second; }
   /// The buffer of `value`, moved out when `op` is its last user.
@@ -341,9 +328,8 @@ private:
   void bind(Value value, Buffer buffer);
 
   LogicalResult evalReshape(Operation *op, Value source);
-  LogicalResult evalExpand(ExpandOp op);
-  LogicalResult evalPermute(PermuteOp op);
-  LogicalResult evalSlice(SliceOp op);
+  /// Expand, permute and slice: a copy of a strided view of the source.
+  LogicalResult evalStridedView(Operation *op, Value source);
   LogicalResult evalPad(PadOp op);
   LogicalResult evalCat(CatOp op);
   LogicalResult evalFull(FullOp op);
@@ -356,13 +342,20 @@ private:
   LogicalResult evalConstant(arith::ConstantOp op);
   LogicalResult evalSegment(SegmentOp op);
 
-  const InterpreterOptions &options;
+  const BackendOptions &options;
   DenseMap<Value, Buffer> values;
   /// Uses of each bound value not yet evaluated; at zero it is released.
   DenseMap<Value, unsigned> pendingUses;
 };
 
 FailureOr<Buffer> Evaluator::allocate(Operation *op, Type type) {
+  FailureOr<Buffer> buffer = describe(op, type);
+  if (succeeded(buffer))
+    buffer->bytes.resize(*getValueByteSize(type));
+  return buffer;
+}
+
+FailureOr<Buffer> Evaluator::describe(Operation *op, Type type) {
   Buffer buffer;
   auto tensor = dyn_cast<RankedTensorType>(type);
   buffer.isScalar = !tensor;
@@ -385,7 +378,6 @@ FailureOr<Buffer> Evaluator::allocate(Operation *op, Type type) {
     return op->emitError("a value of type ")
            << type << " takes " << bytes << " bytes, more than the limit of "
            << options.maxBufferBytes << " bytes";
-  buffer.bytes.resize(bytes);
   return buffer;
 }
 
@@ -422,12 +414,18 @@ FailureOr<SmallVector<Buffer>> Evaluator::runBlock(Block &block,
 }
 
 LogicalResult Evaluator::evaluate(Operation *op) {
+  // The elementwise ops of ElementwiseOps.def.
+  if (std::optional<UnaryKind> kind = getUnaryKind(op))
+    return evalUnary(op, *kind);
+  if (std::optional<BinaryKind> kind = getBinaryKind(op))
+    return evalBinary(op, *kind);
+  if (std::optional<CompareKind> kind = getCompareKind(op))
+    return evalCompare(op, *kind);
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<ViewOp, SqueezeOp, BroadcastOp, SetOp, SegmentSetOp>(
           [&](auto op) { return evalReshape(op, op.getSource()); })
-      .Case([&](ExpandOp op) { return evalExpand(op); })
-      .Case([&](PermuteOp op) { return evalPermute(op); })
-      .Case([&](SliceOp op) { return evalSlice(op); })
+      .Case<ExpandOp, PermuteOp, SliceOp>(
+          [&](auto op) { return evalStridedView(op, op.getSource()); })
       .Case([&](PadOp op) { return evalPad(op); })
       .Case([&](CatOp op) { return evalCat(op); })
       .Case([&](FullOp op) { return evalFull(op); })
@@ -441,38 +439,21 @@ LogicalResult Evaluator::evaluate(Operation *op) {
         return evalCast(op, op.getIn());
       })
       .Case([&](ReductionOp op) { return evalReduction(op); })
-      .Case<NegOp, arith::NegFOp>(
-          [&](auto op) { return evalUnary(op, UnaryKind::Neg); })
-      .Case([&](AbsOp op) { return evalUnary(op, UnaryKind::Abs); })
-      .Case([&](ExpOp op) { return evalUnary(op, UnaryKind::Exp); })
-      .Case([&](LogOp op) { return evalUnary(op, UnaryKind::Log); })
-      .Case([&](SqrtOp op) { return evalUnary(op, UnaryKind::Sqrt); })
-      .Case([&](RsqrtOp op) { return evalUnary(op, UnaryKind::Rsqrt); })
-      .Case(
-          [&](ReciprocalOp op) { return evalUnary(op, UnaryKind::Reciprocal); })
-      .Case([&](SinOp op) { return evalUnary(op, UnaryKind::Sin); })
-      .Case([&](CosOp op) { return evalUnary(op, UnaryKind::Cos); })
-      .Case([&](TanhOp op) { return evalUnary(op, UnaryKind::Tanh); })
-      .Case([&](SigmoidOp op) { return evalUnary(op, UnaryKind::Sigmoid); })
-      .Case<AddOp, arith::AddFOp, arith::AddIOp>(
+      // arith ops evaluated like their fuser counterparts.
+      .Case([&](arith::NegFOp op) { return evalUnary(op, UnaryKind::Neg); })
+      .Case<arith::AddFOp, arith::AddIOp>(
           [&](auto op) { return evalBinary(op, BinaryKind::Add); })
-      .Case<SubOp, arith::SubFOp, arith::SubIOp>(
+      .Case<arith::SubFOp, arith::SubIOp>(
           [&](auto op) { return evalBinary(op, BinaryKind::Sub); })
-      .Case<MulOp, arith::MulFOp, arith::MulIOp>(
+      .Case<arith::MulFOp, arith::MulIOp>(
           [&](auto op) { return evalBinary(op, BinaryKind::Mul); })
-      .Case<DivOp, arith::DivFOp>(
-          [&](auto op) { return evalBinary(op, BinaryKind::Div); })
-      .Case<MaximumOp, arith::MaximumFOp>(
-          [&](auto op) { return evalBinary(op, BinaryKind::Maximum); })
-      .Case<MinimumOp, arith::MinimumFOp>(
-          [&](auto op) { return evalBinary(op, BinaryKind::Minimum); })
-      .Case([&](PowOp op) { return evalBinary(op, BinaryKind::Pow); })
-      .Case([&](EqOp op) { return evalCompare(op, CompareKind::Eq); })
-      .Case([&](NeOp op) { return evalCompare(op, CompareKind::Ne); })
-      .Case([&](LtOp op) { return evalCompare(op, CompareKind::Lt); })
-      .Case([&](LeOp op) { return evalCompare(op, CompareKind::Le); })
-      .Case([&](GtOp op) { return evalCompare(op, CompareKind::Gt); })
-      .Case([&](GeOp op) { return evalCompare(op, CompareKind::Ge); })
+      .Case([&](arith::DivFOp op) { return evalBinary(op, BinaryKind::Div); })
+      .Case([&](arith::MaximumFOp op) {
+        return evalBinary(op, BinaryKind::Maximum);
+      })
+      .Case([&](arith::MinimumFOp op) {
+        return evalBinary(op, BinaryKind::Minimum);
+      })
       .Case([&](WhereOp op) { return evalWhere(op); })
       .Case([&](arith::ConstantOp op) { return evalConstant(op); })
       .Case([&](SegmentOp op) { return evalSegment(op); })
@@ -487,7 +468,7 @@ LogicalResult Evaluator::evaluate(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Evaluator::evalReshape(Operation *op, Value source) {
-  FailureOr<Buffer> result = allocate(op, op->getResult(0).getType());
+  FailureOr<Buffer> result = describe(op, op->getResult(0).getType());
   if (failed(result))
     return failure();
   // Same row-major bytes, new shape.
@@ -496,48 +477,12 @@ LogicalResult Evaluator::evalReshape(Operation *op, Value source) {
   return success();
 }
 
-LogicalResult Evaluator::evalExpand(ExpandOp op) {
-  FailureOr<Buffer> result = allocate(op, op.getType());
+LogicalResult Evaluator::evalStridedView(Operation *op, Value source) {
+  FailureOr<Buffer> result = allocate(op, op->getResult(0).getType());
   if (failed(result))
     return failure();
-  const Buffer &source = get(op.getSource());
-  copyStrided(source, *result, result->shape,
-              broadcastStrides(source, result->shape), 0,
-              rowMajorStrides(result->shape), 0);
-  bind(op.getResult(), std::move(*result));
-  return success();
-}
-
-LogicalResult Evaluator::evalPermute(PermuteOp op) {
-  FailureOr<Buffer> result = allocate(op, op.getType());
-  if (failed(result))
-    return failure();
-  const Buffer &source = get(op.getSource());
-  SmallVector<int64_t> sourceStrides = rowMajorStrides(source.shape);
-  SmallVector<int64_t> strides;
-  for (int64_t dim : op.getPermutation())
-    strides.push_back(sourceStrides[dim]);
-  copyStrided(source, *result, result->shape, strides, 0,
-              rowMajorStrides(result->shape), 0);
-  bind(op.getResult(), std::move(*result));
-  return success();
-}
-
-LogicalResult Evaluator::evalSlice(SliceOp op) {
-  FailureOr<Buffer> result = allocate(op, op.getType());
-  if (failed(result))
-    return failure();
-  const Buffer &source = get(op.getSource());
-  SmallVector<int64_t> strides = rowMajorStrides(source.shape);
-  int64_t offset = 0;
-  for (auto [d, start, step] :
-       llvm::enumerate(op.getStarts(), op.getStrides())) {
-    offset += start * strides[d];
-    strides[d] *= step;
-  }
-  copyStrided(source, *result, result->shape, strides, offset,
-              rowMajorStrides(result->shape), 0);
-  bind(op.getResult(), std::move(*result));
+  copyMetaOpResult(op, get(source), *result);
+  bind(op->getResult(0), std::move(*result));
   return success();
 }
 
@@ -546,13 +491,11 @@ LogicalResult Evaluator::evalPad(PadOp op) {
   if (failed(result))
     return failure();
   fillWithScalar(*result, get(op.getValue()));
+  // The source goes to the block of the result that starts at `low`.
   const Buffer &source = get(op.getSource());
-  SmallVector<int64_t> resultStrides = rowMajorStrides(result->shape);
-  int64_t offset = 0;
-  for (auto [low, stride] : llvm::zip_equal(op.getLow(), resultStrides))
-    offset += low * stride;
-  copyStrided(source, *result, source.shape, rowMajorStrides(source.shape), 0,
-              resultStrides, offset);
+  SmallVector<int64_t> steps(source.shape.size(), 1);
+  copyStrided(source, getLayout(source), *result,
+              getLayout(*result).getSubview(op.getLow(), source.shape, steps));
   bind(op.getResult(), std::move(*result));
   return success();
 }
@@ -561,13 +504,17 @@ LogicalResult Evaluator::evalCat(CatOp op) {
   FailureOr<Buffer> result = allocate(op, op.getType());
   if (failed(result))
     return failure();
-  SmallVector<int64_t> resultStrides = rowMajorStrides(result->shape);
-  int64_t dim = op.getDim(), position = 0;
+  // Each input goes to the block of the result that starts where the
+  // previous one ended along `dim`.
+  StridedView resultLayout = getLayout(*result);
+  SmallVector<int64_t> offsets(result->shape.size(), 0);
+  SmallVector<int64_t> steps(result->shape.size(), 1);
+  int64_t dim = op.getDim();
   for (Value input : op.getInputs()) {
     const Buffer &source = get(input);
-    copyStrided(source, *result, source.shape, rowMajorStrides(source.shape), 0,
-                resultStrides, position * resultStrides[dim]);
-    position += source.shape[dim];
+    copyStrided(source, getLayout(source), *result,
+                resultLayout.getSubview(offsets, source.shape, steps));
+    offsets[dim] += source.shape[dim];
   }
   bind(op.getResult(), std::move(*result));
   return success();
@@ -596,7 +543,7 @@ LogicalResult Evaluator::evalCast(Operation *op, Value sourceValue) {
   // arith.sitofp reads i1 as signed (true is -1), unlike fuser.cast.
   if (from == ElemKind::I1 && isa<arith::SIToFPOp>(op))
     return op->emitError("unsupported: arith.sitofp from i1");
-  int64_t count = numElements(*result);
+  int64_t count = getSaturatedNumElements(result->shape);
   visitElemKind(from, [&](auto fromTag) {
     visitElemKind(to, [&](auto toTag) {
       constexpr ElemKind From = decltype(fromTag)::kind;
@@ -650,9 +597,9 @@ LogicalResult Evaluator::evalReduction(ReductionOp op) {
     outStrides[d] = stride;
     stride *= source.shape[d];
   }
-  std::array<SmallVector<int64_t>, 2> strides = {rowMajorStrides(source.shape),
-                                                 std::move(outStrides)};
-  int64_t count = numElements(*result);
+  std::array<SmallVector<int64_t>, 2> strides = {
+      getRowMajorStrides(source.shape), std::move(outStrides)};
+  int64_t count = getSaturatedNumElements(result->shape);
   ReductionKind kind = op.getKind();
   visitElemKind(*getElemKind(source.elementType), [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
@@ -702,13 +649,12 @@ LogicalResult Evaluator::evalUnary(Operation *op, UnaryKind kind) {
   visitElemKind(elemKind, [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
     if constexpr (isNumericKind<K>) {
-      visitEnum<UnaryKind, 11>(kind, [&](auto unaryKind) {
+      visitEnum<UnaryKind, kNumUnaryKinds>(kind, [&](auto unaryKind) {
         constexpr UnaryKind U = decltype(unaryKind)::value;
-        if constexpr (isFloatKind<K> || U == UnaryKind::Neg ||
-                      U == UnaryKind::Abs) {
+        if constexpr (isFloatKind<K> || !getOpInfo(U).floatOnly) {
           const uint8_t *in = source.bytes.data();
           uint8_t *out = result->bytes.data();
-          int64_t count = numElements(*result);
+          int64_t count = getSaturatedNumElements(result->shape);
           for (int64_t i = 0; i < count; ++i)
             storeElement(out, i,
                          Elem<K>::store(applyUnary<U>(
@@ -733,7 +679,7 @@ LogicalResult Evaluator::evalBinary(Operation *op, BinaryKind kind) {
   visitElemKind(elemKind, [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
     if constexpr (isNumericKind<K>) {
-      visitEnum<BinaryKind, 7>(kind, [&](auto binaryKind) {
+      visitEnum<BinaryKind, kNumBinaryKinds>(kind, [&](auto binaryKind) {
         constexpr BinaryKind B = decltype(binaryKind)::value;
         using Storage = StorageOf<K>;
         const uint8_t *a = lhs.bytes.data(), *b = rhs.bytes.data();
@@ -760,7 +706,7 @@ LogicalResult Evaluator::evalCompare(Operation *op, CompareKind kind) {
   const Buffer &rhs = get(op->getOperand(1));
   visitElemKind(*getElemKind(lhs.elementType), [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
-    visitEnum<CompareKind, 6>(kind, [&](auto compareKind) {
+    visitEnum<CompareKind, kNumCompareKinds>(kind, [&](auto compareKind) {
       constexpr CompareKind C = decltype(compareKind)::value;
       using Storage = StorageOf<K>;
       const uint8_t *a = lhs.bytes.data(), *b = rhs.bytes.data();
@@ -832,7 +778,7 @@ LogicalResult Evaluator::evalConstant(arith::ConstantOp op) {
 LogicalResult Evaluator::evalSegment(SegmentOp op) {
   SmallVector<Buffer> inputs;
   for (Value input : op.getInputs())
-    inputs.push_back(get(input));
+    inputs.push_back(take(input));
   FailureOr<SmallVector<Buffer>> results =
       runBlock(op.getBody().front(), std::move(inputs));
   if (failed(results))
@@ -846,7 +792,7 @@ LogicalResult Evaluator::evalSegment(SegmentOp op) {
 
 FailureOr<SmallVector<Buffer>>
 mlir::fuser::interpret(func::FuncOp func, ArrayRef<Buffer> inputs,
-                       const InterpreterOptions &options) {
+                       const BackendOptions &options) {
   if (func.isExternal())
     return func.emitError("cannot interpret a function without a body");
   if (!func.getBody().hasOneBlock())
@@ -867,4 +813,25 @@ mlir::fuser::interpret(func::FuncOp func, ArrayRef<Buffer> inputs,
   Evaluator evaluator(options);
   return evaluator.runBlock(func.getBody().front(),
                             SmallVector<Buffer>(inputs.begin(), inputs.end()));
+}
+
+namespace {
+class InterpreterBackend : public Backend {
+public:
+  explicit InterpreterBackend(const BackendOptions &options)
+      : Backend("interp"), options(options) {}
+
+  FailureOr<SmallVector<Buffer>> run(func::FuncOp func,
+                                     ArrayRef<Buffer> inputs) override {
+    return interpret(func, inputs, options);
+  }
+
+private:
+  BackendOptions options;
+};
+} // namespace
+
+std::unique_ptr<Backend>
+mlir::fuser::createInterpreterBackend(const BackendOptions &options) {
+  return std::make_unique<InterpreterBackend>(options);
 }

@@ -14,6 +14,7 @@
 
 #include "fuser/Testing/RandomFusion.h"
 
+#include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -683,44 +684,11 @@ private:
 
   void buildUnary() {
     Value value = numeric(pickTensor());
-    unsigned kind = rng.below(11);
-    // Past neg and abs the ops take floats only.
-    if (kind >= 2 && !isFloat(tensorType(value).getElementType()))
+    auto kind = static_cast<UnaryKind>(rng.below(kNumUnaryKinds));
+    if (getOpInfo(kind).floatOnly &&
+        !isFloat(tensorType(value).getElementType()))
       value = castTo(value, rng.pick<Type>({f16, bf16, f32, f64}));
-    switch (kind) {
-    case 0:
-      record(NegOp::create(builder, loc, value));
-      return;
-    case 1:
-      record(AbsOp::create(builder, loc, value));
-      return;
-    case 2:
-      record(ExpOp::create(builder, loc, value));
-      return;
-    case 3:
-      record(LogOp::create(builder, loc, value));
-      return;
-    case 4:
-      record(SqrtOp::create(builder, loc, value));
-      return;
-    case 5:
-      record(RsqrtOp::create(builder, loc, value));
-      return;
-    case 6:
-      record(ReciprocalOp::create(builder, loc, value));
-      return;
-    case 7:
-      record(SinOp::create(builder, loc, value));
-      return;
-    case 8:
-      record(CosOp::create(builder, loc, value));
-      return;
-    case 9:
-      record(TanhOp::create(builder, loc, value));
-      return;
-    default:
-      record(SigmoidOp::create(builder, loc, value));
-    }
+    record(buildUnaryOp(builder, loc, kind, value));
   }
 
   /// A tensor that broadcasts with `value` (same rank, each dim equal or 1 on
@@ -784,45 +752,34 @@ private:
     auto shape = broadcastShapes(tensorShapes({lhs, rhs}));
     if (!shape || !fits(*shape))
       return;
-    switch (rng.weighted({4, 3, 4, 2, 2, 2, 1})) {
-    case 0:
-      record(AddOp::create(builder, loc, lhs, rhs));
-      return;
-    case 1:
-      record(SubOp::create(builder, loc, lhs, rhs));
-      return;
-    case 2:
-      record(MulOp::create(builder, loc, lhs, rhs));
-      return;
-    case 3:
-      record(DivOp::create(builder, loc, lhs, rhs));
-      return;
-    case 4:
-      record(MaximumOp::create(builder, loc, lhs, rhs));
-      return;
-    case 5:
-      record(MinimumOp::create(builder, loc, lhs, rhs));
-      return;
-    default:
-      record(PowOp::create(builder, loc, lhs, rhs));
+    SmallVector<unsigned, kNumBinaryKinds> weights;
+    for (unsigned i = 0; i < kNumBinaryKinds; ++i)
+      weights.push_back(weightOf(static_cast<BinaryKind>(i)));
+    auto kind = static_cast<BinaryKind>(rng.weighted(weights));
+    record(buildBinaryOp(builder, loc, kind, lhs, rhs));
+  }
+
+  /// How often buildBinary picks `kind`, relative to the other kinds.
+  static unsigned weightOf(BinaryKind kind) {
+    switch (kind) {
+    case BinaryKind::Add:
+    case BinaryKind::Mul:
+      return 4;
+    case BinaryKind::Sub:
+      return 3;
+    case BinaryKind::Div:
+    case BinaryKind::Maximum:
+    case BinaryKind::Minimum:
+      return 2;
+    case BinaryKind::Pow:
+      return 1;
     }
+    llvm_unreachable("unknown BinaryKind");
   }
 
   Value compare(Value lhs, Value rhs) {
-    switch (rng.below(6)) {
-    case 0:
-      return record(EqOp::create(builder, loc, lhs, rhs));
-    case 1:
-      return record(NeOp::create(builder, loc, lhs, rhs));
-    case 2:
-      return record(LtOp::create(builder, loc, lhs, rhs));
-    case 3:
-      return record(LeOp::create(builder, loc, lhs, rhs));
-    case 4:
-      return record(GtOp::create(builder, loc, lhs, rhs));
-    default:
-      return record(GeOp::create(builder, loc, lhs, rhs));
-    }
+    auto kind = static_cast<CompareKind>(rng.below(kNumCompareKinds));
+    return record(buildCompareOp(builder, loc, kind, lhs, rhs));
   }
 
   void buildCompareOrWhere() {

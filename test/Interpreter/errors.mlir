@@ -34,9 +34,9 @@
 // BIGARG: error: argument 0 of type 'tensor<1000000000000x1000000000000xf64>' takes 18446744073709551615 bytes, more than the limit of 1000 bytes (--max-bytes)
 // BIGARG: exit=2
 
-// CUDA: backend cuda is not available
+// CUDA: backend cuda is not available: {{.+}}
 // CUDA: exit=2
-// CPU: backend cpu is not available
+// CPU: backend cpu is not available: {{.+}}
 // CPU: exit=2
 // UNKNOWN: unknown backend 'tpu' (expected interp, cpu or cuda)
 // UNKNOWN: exit=2

@@ -2,7 +2,8 @@
 //
 // For every seed: generate the random fusion, interpret it on the
 // deterministic inputs (seed 0), run the pipeline on a clone, verify the
-// clone, interpret it again and require the same result types and bytes.
+// clone, run it on --backend (the interpreter by default) and require the
+// same result types and bytes.
 // Everything runs in process, so thousands of seeds take seconds.
 //
 //   fuser-diff --seeds 1..2000 --pipeline 'builtin.module(canonicalize)'
@@ -13,10 +14,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuser/Dialect/Fuser/IR/FuserOps.h"
-#include "fuser/Dialect/Fuser/Transforms/Passes.h"
-#include "fuser/Dialect/Fuser/Transforms/Pipelines.h"
+#include "fuser/Dialect/Fuser/IR/FuserDialect.h"
+#include "fuser/ExecutionEngine/Backends.h"
 #include "fuser/Interpreter/Interpreter.h"
+#include "fuser/Registration.h"
 #include "fuser/Testing/RandomFusion.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -44,6 +45,11 @@ static cl::opt<std::string>
 static cl::opt<std::string> pipelineOption("pipeline",
                                            cl::desc("pass pipeline to check"),
                                            cl::Required);
+static cl::opt<std::string> backendOption(
+    "backend",
+    cl::desc("backend that runs the fusion after the pipeline (interp, cpu "
+             "or cuda); the reference is always the interpreter"),
+    cl::init("interp"));
 static cl::opt<unsigned>
     opsOption("ops", cl::desc("ops per fusion (0: chosen from the seed)"),
               cl::init(0));
@@ -151,8 +157,10 @@ std::string compareResults(ArrayRef<Buffer> expected, ArrayRef<Buffer> actual) {
 /// Checks one seed; returns the failure description, empty on success.
 class SeedChecker {
 public:
-  SeedChecker(MLIRContext *context, PassManager &passManager)
-      : context(context), passManager(passManager) {}
+  SeedChecker(MLIRContext *context, PassManager &passManager,
+              Backend &reference, Backend &backend)
+      : context(context), passManager(passManager), reference(reference),
+        backend(backend) {}
 
   std::string check(uint64_t seed);
 
@@ -162,6 +170,8 @@ public:
 private:
   MLIRContext *context;
   PassManager &passManager;
+  Backend &reference;
+  Backend &backend;
 };
 
 std::string SeedChecker::check(uint64_t seed) {
@@ -184,7 +194,7 @@ std::string SeedChecker::check(uint64_t seed) {
   SmallVector<Buffer> inputs;
   for (auto [i, type] : llvm::enumerate(function.getArgumentTypes()))
     inputs.push_back(makeDeterministicInput(type, i, /*seed=*/0));
-  FailureOr<SmallVector<Buffer>> expected = interpret(function, inputs);
+  FailureOr<SmallVector<Buffer>> expected = reference.run(function, inputs);
   if (failed(expected))
     return failure("the interpreter fails on the generated fusion");
 
@@ -200,9 +210,11 @@ std::string SeedChecker::check(uint64_t seed) {
   if (transformedFunction.getArgumentTypes() != function.getArgumentTypes())
     return failure("the pipeline changed the argument types of @fusion");
   FailureOr<SmallVector<Buffer>> actual =
-      interpret(transformedFunction, inputs);
+      backend.run(transformedFunction, inputs);
   if (failed(actual))
-    return failure("the interpreter fails on the transformed fusion");
+    return failure(
+        ("backend " + backend.getName() + " fails on the transformed fusion")
+            .str());
   if (injectMismatchOption && !actual->empty() &&
       !actual->front().bytes.empty())
     actual->front().bytes.front() ^= 1;
@@ -242,7 +254,6 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerAllPasses();
   registerFuserPasses();
-  registerFuserPipelines();
   cl::ParseCommandLineOptions(argc, argv,
                               "differential test of a pass pipeline on "
                               "random fusions\n");
@@ -262,10 +273,25 @@ int main(int argc, char **argv) {
     }
   }
 
+  std::string error;
+  std::unique_ptr<Backend> backend =
+      createBackend(backendOption, BackendOptions(), error);
+  if (!backend) {
+    llvm::errs() << "fuser-diff: " << error << "\n";
+    return 2;
+  }
+  if (std::optional<std::string> reason = backend->getUnavailableReason()) {
+    llvm::errs() << "fuser-diff: backend " << backend->getName()
+                 << " is not available: " << *reason << "\n";
+    return 2;
+  }
+  std::unique_ptr<Backend> reference = createInterpreterBackend({});
+
   DialectRegistry registry;
   registerAllDialects(registry);
+  registerFuserDialect(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  context.loadDialect<FuserDialect>();
+  context.loadDialect<fuser::FuserDialect>();
   FailureOr<std::unique_ptr<PassManager>> passManager =
       buildPassManager(&context, pipelineOption);
   if (failed(passManager)) {
@@ -274,7 +300,7 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  SeedChecker checker(&context, **passManager);
+  SeedChecker checker(&context, **passManager, *reference, *backend);
   uint64_t passed = 0;
   SmallVector<uint64_t> failedSeeds;
   for (uint64_t seed = seeds->first;; ++seed) {

@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuser/Dialect/Fuser/IR/FuserDialect.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
-#include "fuser/Dialect/Fuser/Transforms/Pipelines.h"
 #include "fuser/Interpreter/Interpreter.h"
+#include "fuser/Pipelines/Pipelines.h"
+#include "fuser/Registration.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -58,7 +58,7 @@ void interpretFirstFunction(ModuleOp module) {
       return;
     inputs.push_back(fuser::makeDeterministicInput(type, index, /*seed=*/0));
   }
-  fuser::InterpreterOptions options;
+  fuser::BackendOptions options;
   options.maxBufferBytes = kMaxBufferBytes;
   (void)fuser::interpret(func, inputs, options);
 }
@@ -66,8 +66,7 @@ void interpretFirstFunction(ModuleOp module) {
 const DialectRegistry &getRegistry() {
   static const DialectRegistry registry = [] {
     DialectRegistry registry;
-    registry
-        .insert<arith::ArithDialect, func::FuncDialect, fuser::FuserDialect>();
+    fuser::registerFuserDialect(registry);
     return registry;
   }();
   return registry;

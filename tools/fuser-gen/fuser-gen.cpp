@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Registration.h"
 #include "fuser/Testing/RandomFusion.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -39,9 +40,10 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "random fusion generator\n");
 
-  MLIRContext context;
-  context.disableMultithreading();
-  context.loadDialect<fuser::FuserDialect>();
+  DialectRegistry registry;
+  fuser::registerFuserDialect(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
   // Sorted output; zero counts for the fuser ops that never occurred.
   std::map<std::string, uint64_t> opCounts, castCounts;
   if (statsOption)

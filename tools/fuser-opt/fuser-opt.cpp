@@ -5,9 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuser/Dialect/Fuser/IR/FuserDialect.h"
-#include "fuser/Dialect/Fuser/Transforms/Passes.h"
-#include "fuser/Dialect/Fuser/Transforms/Pipelines.h"
+#include "fuser/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -19,13 +17,12 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::fuser::registerFuserPasses();
-  mlir::fuser::registerFuserPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
-  registry.insert<mlir::fuser::FuserDialect>();
+  mlir::fuser::registerFuserDialect(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "fuser optimizer driver\n", registry));

@@ -9,10 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuser/Dialect/Fuser/IR/FuserDialect.h"
-#include "fuser/Interpreter/Interpreter.h"
+#include "fuser/ExecutionEngine/Backends.h"
+#include "fuser/Registration.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -61,7 +60,7 @@ cl::opt<bool> jsonOutput("json", cl::cat(fuserRunCategory),
 cl::opt<uint64_t> maxBytes("max-bytes", cl::cat(fuserRunCategory),
                            cl::desc("largest input, intermediate or result, "
                                     "in bytes"),
-                           cl::init(InterpreterOptions().maxBufferBytes));
+                           cl::init(BackendOptions().maxBufferBytes));
 cl::opt<unsigned> ulpTolerance(
     "ulp-tolerance", cl::cat(fuserRunCategory),
     cl::desc("allowed ulp distance for --check-against (default: 0, or "
@@ -70,27 +69,22 @@ cl::opt<unsigned> ulpTolerance(
 /// The ulp bound for fusions whose results come from a math library.
 constexpr unsigned kTranscendentalUlpTolerance = 4;
 
-/// Runs a function on one backend. Only the interpreter exists so far.
-using Backend = FailureOr<SmallVector<Buffer>> (*)(func::FuncOp,
-                                                   ArrayRef<Buffer>,
-                                                   const InterpreterOptions &);
-
-FailureOr<SmallVector<Buffer>> runInterpreter(func::FuncOp func,
-                                              ArrayRef<Buffer> inputs,
-                                              const InterpreterOptions &opts) {
-  return interpret(func, inputs, opts);
-}
-
-std::optional<Backend> lookUpBackend(StringRef name) {
-  if (name == "interp")
-    return &runInterpreter;
-  if (name == "cpu" || name == "cuda") {
-    llvm::errs() << "fuser-run: backend " << name << " is not available\n";
-    return std::nullopt;
+/// The backend called `name`, or null after saying why it cannot run.
+std::unique_ptr<Backend> lookUpBackend(StringRef name) {
+  BackendOptions options;
+  options.maxBufferBytes = maxBytes;
+  std::string error;
+  std::unique_ptr<Backend> backend = createBackend(name, options, error);
+  if (!backend) {
+    llvm::errs() << "fuser-run: " << error << "\n";
+    return nullptr;
   }
-  llvm::errs() << "fuser-run: unknown backend '" << name
-               << "' (expected interp, cpu or cuda)\n";
-  return std::nullopt;
+  if (std::optional<std::string> reason = backend->getUnavailableReason()) {
+    llvm::errs() << "fuser-run: backend " << name
+                 << " is not available: " << *reason << "\n";
+    return nullptr;
+  }
+  return backend;
 }
 
 OwningOpRef<ModuleOp> parseFile(StringRef filename, MLIRContext &context,
@@ -205,10 +199,10 @@ void printJson(llvm::raw_ostream &os, ArrayRef<Buffer> results,
 }
 
 int runMain() {
-  std::optional<Backend> backend = lookUpBackend(backendName);
+  std::unique_ptr<Backend> backend = lookUpBackend(backendName);
   if (!backend)
     return ExitBadInput;
-  std::optional<Backend> checkBackend;
+  std::unique_ptr<Backend> checkBackend;
   if (!checkBackendName.empty()) {
     checkBackend = lookUpBackend(checkBackendName);
     if (!checkBackend)
@@ -219,7 +213,7 @@ int runMain() {
   }
 
   DialectRegistry registry;
-  registry.insert<FuserDialect, func::FuncDialect, arith::ArithDialect>();
+  registerFuserDialect(registry);
   MLIRContext context(registry);
   // The located message says what is wrong; a dump of the op adds noise.
   context.printOpOnDiagnostic(false);
@@ -236,9 +230,7 @@ int runMain() {
   SmallVector<Buffer> inputs;
   for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes()))
     inputs.push_back(makeDeterministicInput(type, i, seed));
-  InterpreterOptions options;
-  options.maxBufferBytes = maxBytes;
-  FailureOr<SmallVector<Buffer>> results = (*backend)(entry, inputs, options);
+  FailureOr<SmallVector<Buffer>> results = backend->run(entry, inputs);
   if (failed(results))
     return ExitBadInput;
 
@@ -271,7 +263,7 @@ int runMain() {
       }
     }
     FailureOr<SmallVector<Buffer>> expected =
-        (*checkBackend)(otherEntry, inputs, options);
+        checkBackend->run(otherEntry, inputs);
     if (failed(expected))
       return ExitBadInput;
     unsigned tolerance =

@@ -1,86 +1,29 @@
 //===- Interpreter.h - reference evaluator for fuser fusions ----*- C++ -*-===//
 //
 // The reference semantics every rewrite and kernel is checked against. A
-// fusion is a func.func over statically shaped tensors; values are held as
-// raw little-endian row-major bytes so results can be hashed and compared
-// bit for bit.
+// fusion is a func.func over statically shaped tensors, evaluated op by op
+// on Buffers; the interpreter is the `interp` backend of the execution layer.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSER_INTERPRETER_INTERPRETER_H
 #define FUSER_INTERPRETER_INTERPRETER_H
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinTypes.h"
-#include "mlir/Support/LLVM.h"
-#include "llvm/Support/raw_ostream.h"
+#include "fuser/ExecutionEngine/Backend.h"
 
-#include <cstdint>
-#include <vector>
+#include <memory>
 
 namespace mlir::fuser {
 
-/// A tensor (or, with an empty shape and isScalar, a scalar) value.
-struct Buffer {
-  Type elementType;
-  SmallVector<int64_t> shape;
-  bool isScalar = false;
-  /// Row-major elements, little-endian, i1 as one byte (0 or 1).
-  std::vector<uint8_t> bytes;
-
-  /// The MLIR type of this value (tensor<...> or the scalar type).
-  Type getType() const;
-};
-
-/// Limits the interpreter enforces.
-struct InterpreterOptions {
-  /// Largest allowed size of any intermediate or result, in bytes.
-  uint64_t maxBufferBytes = 2ull << 30;
-};
-
-/// The deterministic input of PRODUCT.md for argument `argIndex` of `type`.
-Buffer makeDeterministicInput(Type type, unsigned argIndex, uint64_t seed);
-
-/// FNV-1a 64 over `bytes`.
-uint64_t fnv1a64(ArrayRef<uint8_t> bytes);
-
-/// Bytes per element of a fuser element type (i1 takes one byte), or
-/// failure for a type the interpreter does not support.
-FailureOr<unsigned> getElementByteWidth(Type elementType);
-
-/// Bytes a value of `type` (a statically shaped tensor or a scalar of a
-/// fuser element type) takes, saturating at UINT64_MAX instead of wrapping;
-/// failure for any other type.
-FailureOr<uint64_t> getValueByteSize(Type type);
-
-/// Whether `func` holds ops whose results depend on the math library
-/// (exp, log, sin, ...), so that backends may differ by a few ulp.
-bool usesTranscendentalOps(func::FuncOp func);
-
-/// How far two buffers of the same type and shape are apart.
-struct BufferDifference {
-  /// Largest |a - b| over the elements; infinite where exactly one is NaN
-  /// or the infinities differ.
-  double maxAbsError = 0;
-  /// Largest distance in units in the last place of the element type (for
-  /// integers, the difference itself); NaN against NaN counts as 0, NaN
-  /// against a number as UINT64_MAX.
-  uint64_t maxUlpDistance = 0;
-};
-
-/// Compares `a` and `b`; failure if their types or shapes differ.
-FailureOr<BufferDifference> compareBuffers(const Buffer &a, const Buffer &b);
-
-/// Prints the elements of `buffer` as nested lists, row-major. With `json`,
-/// non-finite floats are spelled NaN/Infinity/-Infinity (as Python's json
-/// module reads them) and i1 as true/false in both forms.
-void printBufferValues(llvm::raw_ostream &os, const Buffer &buffer, bool json);
-
 /// Runs `func` on `inputs`. Unsupported ops, oversized buffers and mismatched
 /// inputs are reported as diagnostics on the offending op and give failure.
-FailureOr<SmallVector<Buffer>>
-interpret(func::FuncOp func, ArrayRef<Buffer> inputs,
-          const InterpreterOptions &options = {});
+FailureOr<SmallVector<Buffer>> interpret(func::FuncOp func,
+                                         ArrayRef<Buffer> inputs,
+                                         const BackendOptions &options = {});
+
+/// The interpreter as the `interp` backend.
+std::unique_ptr<Backend>
+createInterpreterBackend(const BackendOptions &options);
 
 } // namespace mlir::fuser
 

@@ -12,8 +12,10 @@
 
 #include "NvFuserLexer.h"
 
+#include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/IR/Reshape.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -178,35 +180,6 @@ bool isTensorName(llvm::StringRef name) {
          name.drop_front(digits).starts_with("_");
 }
 
-enum class UnaryKind {
-  Neg,
-  Abs,
-  Exp,
-  Log,
-  Sqrt,
-  Rsqrt,
-  Reciprocal,
-  Sin,
-  Cos,
-  Tanh,
-  Sigmoid
-};
-enum class BinaryKind {
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Maximum,
-  Minimum,
-  Pow,
-  Eq,
-  Ne,
-  Lt,
-  Le,
-  Gt,
-  Ge
-};
-
 /// nvFuser prints float versions of math functions with an `f` suffix
 /// (`expf`, `powf`); both spellings are accepted.
 template <typename EnumT>
@@ -220,44 +193,40 @@ lookUpFunction(llvm::StringRef name,
   return std::nullopt;
 }
 
+/// The kind whose nvFuser spelling (NVFUSER_NAME or NVFUSER_ALIAS in
+/// ElementwiseOps.def) is `name`.
+template <typename KindT, typename Table>
+std::optional<KindT> lookUpNvFuserName(const Table &table,
+                                       llvm::StringRef name) {
+  for (auto [i, info] : llvm::enumerate(table))
+    if (name == info.nvFuserName ||
+        (!info.nvFuserAlias.empty() && name == info.nvFuserAlias))
+      return static_cast<KindT>(i);
+  return std::nullopt;
+}
+
 std::optional<UnaryKind> lookUpUnaryName(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<UnaryKind>>(name)
-      .Case("neg", UnaryKind::Neg)
-      .Case("abs", UnaryKind::Abs)
-      .Case("fabs", UnaryKind::Abs)
-      .Case("exp", UnaryKind::Exp)
-      .Case("log", UnaryKind::Log)
-      .Case("sqrt", UnaryKind::Sqrt)
-      .Case("rsqrt", UnaryKind::Rsqrt)
-      .Case("reciprocal", UnaryKind::Reciprocal)
-      .Case("sin", UnaryKind::Sin)
-      .Case("cos", UnaryKind::Cos)
-      .Case("tanh", UnaryKind::Tanh)
-      .Case("sigmoid", UnaryKind::Sigmoid)
-      .Default(std::nullopt);
+  return lookUpNvFuserName<UnaryKind>(kUnaryOps, name);
 }
 
 std::optional<BinaryKind> lookUpBinaryName(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<BinaryKind>>(name)
-      .Case("add", BinaryKind::Add)
-      .Case("sub", BinaryKind::Sub)
-      .Case("mul", BinaryKind::Mul)
-      .Case("div", BinaryKind::Div)
-      .Case("max", BinaryKind::Maximum)
-      .Case("fmax", BinaryKind::Maximum)
-      .Case("min", BinaryKind::Minimum)
-      .Case("fmin", BinaryKind::Minimum)
-      .Case("pow", BinaryKind::Pow)
-      .Case("eq", BinaryKind::Eq)
-      .Case("ne", BinaryKind::Ne)
-      .Case("lt", BinaryKind::Lt)
-      .Case("le", BinaryKind::Le)
-      .Case("gt", BinaryKind::Gt)
-      .Case("ge", BinaryKind::Ge)
-      .Default(std::nullopt);
+  return lookUpNvFuserName<BinaryKind>(kBinaryOps, name);
 }
 
-bool isComparison(BinaryKind kind) { return kind >= BinaryKind::Eq; }
+std::optional<CompareKind> lookUpCompareName(llvm::StringRef name) {
+  for (auto [i, info] : llvm::enumerate(kCompareOps))
+    if (name == info.nvFuserName)
+      return static_cast<CompareKind>(i);
+  return std::nullopt;
+}
+
+/// The comparison nvFuser prints as the C++ operator `spelling` (`<=`).
+std::optional<CompareKind> lookUpCompareInfix(llvm::StringRef spelling) {
+  for (auto [i, info] : llvm::enumerate(kCompareOps))
+    if (spelling == info.infix)
+      return static_cast<CompareKind>(i);
+  return std::nullopt;
+}
 
 /// Operations that define a tensor from the printed result type; they must be
 /// the whole right-hand side of a statement.
@@ -437,7 +406,9 @@ private:
 
   FailureOr<Operand> buildUnary(UnaryKind kind, llvm::SMLoc loc,
                                 Operand operand);
-  FailureOr<Operand> buildBinary(BinaryKind kind, llvm::SMLoc loc, Operand lhs,
+  /// A binary op (`KindT` is BinaryKind) or a comparison (CompareKind).
+  template <typename KindT>
+  FailureOr<Operand> buildBinary(KindT kind, llvm::SMLoc loc, Operand lhs,
                                  Operand rhs, Type hint);
   FailureOr<Operand> buildWhere(llvm::SMLoc loc, Operand condition, Operand lhs,
                                 Operand rhs, Type hint);
@@ -774,11 +745,9 @@ FailureOr<TensorDecl> Importer::parseTensorDecl() {
     return failure();
 
   SmallVector<int64_t> shape = extentsOf(decl.logicalDomain());
-  int64_t elements = 1;
-  for (int64_t extent : shape)
-    if (llvm::MulOverflow(elements, extent, elements))
-      return emitError(decl.loc) << "tensor '" << decl.name
-                                 << "' has more elements than fit in 64 bits";
+  if (!getCheckedNumElements(shape))
+    return emitError(decl.loc) << "tensor '" << decl.name
+                               << "' has more elements than fit in 64 bits";
   decl.type = RankedTensorType::get(shape, decl.elementType);
   return decl;
 }
@@ -1480,29 +1449,9 @@ FailureOr<Operand> Importer::parseExpression(Type hint) {
   FailureOr<Operand> lhs = parseAdditive(hint);
   if (failed(lhs))
     return failure();
-  std::optional<BinaryKind> kind;
-  switch (tok.kind) {
-  case Kind::EqualEqual:
-    kind = BinaryKind::Eq;
-    break;
-  case Kind::NotEqual:
-    kind = BinaryKind::Ne;
-    break;
-  case Kind::Less:
-    kind = BinaryKind::Lt;
-    break;
-  case Kind::LessEqual:
-    kind = BinaryKind::Le;
-    break;
-  case Kind::Greater:
-    kind = BinaryKind::Gt;
-    break;
-  case Kind::GreaterEqual:
-    kind = BinaryKind::Ge;
-    break;
-  default:
+  std::optional<CompareKind> kind = lookUpCompareInfix(tok.spelling);
+  if (!kind)
     return lhs;
-  }
   llvm::SMLoc loc = tok.getLoc();
   consume();
   FailureOr<Operand> rhs = parseAdditive(hint);
@@ -1705,7 +1654,8 @@ FailureOr<Operand> Importer::parseCall(Type hint) {
   std::optional<std::pair<Type, Type>> cast = parseCastFunction(name, context);
   std::optional<UnaryKind> unary = lookUpFunction(name, &lookUpUnaryName);
   std::optional<BinaryKind> binary = lookUpFunction(name, &lookUpBinaryName);
-  if (!cast && !unary && !binary && name != "where")
+  std::optional<CompareKind> compare = lookUpFunction(name, &lookUpCompareName);
+  if (!cast && !unary && !binary && !compare && name != "where")
     return emitError(loc) << "unsupported nvFuser operation '" << name << "'";
   consume(); // name
   if (cast)
@@ -1713,7 +1663,7 @@ FailureOr<Operand> Importer::parseCall(Type hint) {
 
   if (failed(expect(Kind::LParen, "(", ("after '" + name + "'").str())))
     return failure();
-  size_t arity = unary ? 1 : binary ? 2 : 3;
+  size_t arity = unary ? 1 : binary || compare ? 2 : 3;
   SmallVector<Operand, 3> args;
   for (size_t i = 0; i < arity; ++i) {
     if (i > 0 &&
@@ -1731,6 +1681,8 @@ FailureOr<Operand> Importer::parseCall(Type hint) {
     return buildUnary(*unary, loc, args[0]);
   if (binary)
     return buildBinary(*binary, loc, args[0], args[1], hint);
+  if (compare)
+    return buildBinary(*compare, loc, args[0], args[1], hint);
   return buildWhere(loc, args[0], args[1], args[2], hint);
 }
 
@@ -1833,44 +1785,8 @@ FailureOr<Operand> Importer::buildUnary(UnaryKind kind, llvm::SMLoc loc,
   FailureOr<Value> value = materialize(operand, elementType);
   if (failed(value))
     return failure();
-  Location opLoc = getLoc(loc);
-  Type type = value->getType();
-  Operation *op = nullptr;
-  switch (kind) {
-  case UnaryKind::Neg:
-    op = NegOp::create(builder, opLoc, type, *value);
-    break;
-  case UnaryKind::Abs:
-    op = AbsOp::create(builder, opLoc, type, *value);
-    break;
-  case UnaryKind::Exp:
-    op = ExpOp::create(builder, opLoc, type, *value);
-    break;
-  case UnaryKind::Log:
-    op = LogOp::create(builder, opLoc, type, *value);
-    break;
-  case UnaryKind::Sqrt:
-    op = SqrtOp::create(builder, opLoc, type, *value);
-    break;
-  case UnaryKind::Rsqrt:
-    op = RsqrtOp::create(builder, opLoc, type, *value);
-    break;
-  case UnaryKind::Reciprocal:
-    op = ReciprocalOp::create(builder, opLoc, type, *value);
-    break;
-  case UnaryKind::Sin:
-    op = SinOp::create(builder, opLoc, type, *value);
-    break;
-  case UnaryKind::Cos:
-    op = CosOp::create(builder, opLoc, type, *value);
-    break;
-  case UnaryKind::Tanh:
-    op = TanhOp::create(builder, opLoc, type, *value);
-    break;
-  case UnaryKind::Sigmoid:
-    op = SigmoidOp::create(builder, opLoc, type, *value);
-    break;
-  }
+  Operation *op =
+      buildUnaryOp(builder, getLoc(loc), kind, *value).getDefiningOp();
   if (failed(verify(op))) {
     op->erase();
     return failure();
@@ -1878,11 +1794,13 @@ FailureOr<Operand> Importer::buildUnary(UnaryKind kind, llvm::SMLoc loc,
   return Operand{op->getResult(0), Literal{}, loc};
 }
 
-FailureOr<Operand> Importer::buildBinary(BinaryKind kind, llvm::SMLoc loc,
+template <typename KindT>
+FailureOr<Operand> Importer::buildBinary(KindT kind, llvm::SMLoc loc,
                                          Operand lhs, Operand rhs, Type hint) {
   // A comparison's declared type is i1; it says nothing about its operands.
+  constexpr bool isComparison = std::is_same_v<KindT, CompareKind>;
   Type elementType =
-      chooseElementType({lhs, rhs}, isComparison(kind) ? Type() : hint);
+      chooseElementType({lhs, rhs}, isComparison ? Type() : hint);
   FailureOr<Value> lhsValue = materialize(lhs, elementType);
   if (failed(lhsValue))
     return failure();
@@ -1890,48 +1808,10 @@ FailureOr<Operand> Importer::buildBinary(BinaryKind kind, llvm::SMLoc loc,
   if (failed(rhsValue))
     return failure();
   Location opLoc = getLoc(loc);
-  FailureOr<Value> value = failure();
-  switch (kind) {
-  case BinaryKind::Add:
-    value = buildInferred<AddOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  case BinaryKind::Sub:
-    value = buildInferred<SubOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  case BinaryKind::Mul:
-    value = buildInferred<MulOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  case BinaryKind::Div:
-    value = buildInferred<DivOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  case BinaryKind::Maximum:
-    value = buildInferred<MaximumOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  case BinaryKind::Minimum:
-    value = buildInferred<MinimumOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  case BinaryKind::Pow:
-    value = buildInferred<PowOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  case BinaryKind::Eq:
-    value = buildInferred<EqOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  case BinaryKind::Ne:
-    value = buildInferred<NeOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  case BinaryKind::Lt:
-    value = buildInferred<LtOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  case BinaryKind::Le:
-    value = buildInferred<LeOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  case BinaryKind::Gt:
-    value = buildInferred<GtOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  case BinaryKind::Ge:
-    value = buildInferred<GeOp>(opLoc, *lhsValue, *rhsValue);
-    break;
-  }
+  FailureOr<Value> value = visitOpClass(kind, [&](auto tag) {
+    using OpTy = typename decltype(tag)::type;
+    return buildInferred<OpTy>(opLoc, *lhsValue, *rhsValue);
+  });
   if (failed(value))
     return failure();
   return Operand{*value, Literal{}, loc};
@@ -1971,7 +1851,5 @@ void mlir::fuser::registerImportNvFuserTranslation() {
          MLIRContext *context) -> OwningOpRef<Operation *> {
         return importNvFuser(sourceMgr, context);
       },
-      [](DialectRegistry &registry) {
-        registry.insert<FuserDialect, func::FuncDialect, arith::ArithDialect>();
-      });
+      [](DialectRegistry &registry) { registerFuserDialect(registry); });
 }

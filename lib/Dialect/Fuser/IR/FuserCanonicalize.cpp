@@ -12,7 +12,8 @@
 //   - adjacent reshape-like ops (view, squeeze, broadcast) compose into the
 //     one canonical reshape, as do permute pairs and expand pairs;
 //   - `set` is a plain copy and disappears, except where it is a returned
-//     copy of an input.
+//     copy of an input; its cache hint moves to the tensor it reads
+//     (SetOp::replaceWithSource).
 // Nothing is moved across a reduction or a segment_set, and no op that does
 // arithmetic is ever duplicated.
 //
@@ -22,6 +23,7 @@
 #include "fuser/Dialect/Fuser/IR/Reshape.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::fuser;
@@ -67,6 +69,13 @@ struct HoistUnaryAboveMeta
     auto meta = unary->getOperand(0).getDefiningOp<MetaOpInterface>();
     if (!meta || isa<SegmentSetOp, SliceOp>(meta))
       return failure();
+    // A set with a cache hint is erased where it is, never moved below a
+    // unary op: its hint then lands on the tensor it reads whichever
+    // pattern the driver tries first (SetOp::replaceWithSource).
+    if (auto set = dyn_cast<SetOp>(meta.getOperation()))
+      if (set.getCacheOp().value_or(CacheOp::Unspecified) !=
+          CacheOp::Unspecified)
+        return failure();
 
     Type elementType = getElementTypeOrSelf(unary->getResult(0));
     Value source = meta.getSource();
@@ -278,16 +287,77 @@ struct EraseSet : public OpRewritePattern<SetOp> {
   LogicalResult matchAndRewrite(SetOp set,
                                 PatternRewriter &rewriter) const override {
     bool isReturned = llvm::any_of(set->getUsers(), [](Operation *user) {
-      return user->hasTrait<OpTrait::IsTerminator>();
+      return user->hasTrait<OpTrait::ReturnLike>();
     });
     if (isReturned && isViewOfArgument(set.getSource()))
       return failure();
-    rewriter.replaceOp(set, set.getSource());
+    set.replaceWithSource(rewriter);
     return success();
   }
 };
 
+/// The tensor in memory that a load of `value` reads: `value` seen through
+/// meta ops, up to a fusion argument, a segment_set (whose result its
+/// producer writes to memory) or a computed tensor. An argument of a
+/// segment body stands for the segment's operand.
+Value getTensorInMemory(Value value) {
+  while (true) {
+    if (auto meta = value.getDefiningOp<MetaOpInterface>()) {
+      if (isa<SegmentSetOp>(meta))
+        return value;
+      value = meta.getSource();
+      continue;
+    }
+    auto arg = dyn_cast<BlockArgument>(value);
+    auto segment =
+        arg ? dyn_cast<SegmentOp>(arg.getOwner()->getParentOp()) : SegmentOp();
+    if (!segment)
+      return value;
+    value = segment.getInputs()[arg.getArgNumber()];
+  }
+}
+
+/// The hint of a tensor that already has `existing` (or none) and is read
+/// with `hint`: equal hints stay, different ones meet as `unspecified`
+/// (the lowering chooses), which then absorbs every later hint. So the
+/// result does not depend on the order in which sets are erased.
+CacheOpAttr meetCacheHints(CacheOpAttr existing, CacheOpAttr hint) {
+  if (!existing || existing == hint)
+    return hint;
+  return CacheOpAttr::get(hint.getContext(), CacheOp::Unspecified);
+}
+
 } // namespace
+
+void SetOp::replaceWithSource(RewriterBase &rewriter) {
+  CacheOpAttr hint = getCacheOpAttr();
+  StringRef name = getCacheHintAttrName();
+  Value memory = hint && hint.getValue() != CacheOp::Unspecified
+                     ? getTensorInMemory(getSource())
+                     : Value();
+  if (auto arg = dyn_cast_or_null<BlockArgument>(memory)) {
+    // A fusion input: the hint of every load of it.
+    auto function =
+        dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (function && arg.getOwner()->isEntryBlock()) {
+      unsigned index = arg.getArgNumber();
+      auto existing = function.getArgAttrOfType<CacheOpAttr>(index, name);
+      rewriter.modifyOpInPlace(function, [&] {
+        function.setArgAttr(index, name, meetCacheHints(existing, hint));
+      });
+    }
+  } else if (auto segmentSet = dyn_cast_or_null<SegmentSetOp>(
+                 memory ? memory.getDefiningOp() : nullptr)) {
+    // A tensor a segment_set writes: the hint of the loads that read it.
+    auto existing = segmentSet->getAttrOfType<CacheOpAttr>(name);
+    rewriter.modifyOpInPlace(segmentSet, [&] {
+      segmentSet->setAttr(name, meetCacheHints(existing, hint));
+    });
+  }
+  // A computed tensor is not in memory before segmentation: no load, no
+  // hint (nvFuser applies cache ops to global-to-local loads only).
+  rewriter.replaceOp(*this, getSource());
+}
 
 void FuserDialect::getCanonicalizationPatterns(
     RewritePatternSet &patterns) const {

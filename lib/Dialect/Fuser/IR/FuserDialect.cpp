@@ -3,6 +3,7 @@
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -26,4 +27,8 @@ void FuserDialect::initialize() {
 #define GET_OP_LIST
 #include "fuser/Dialect/Fuser/IR/FuserOps.cpp.inc"
       >();
+}
+
+void mlir::fuser::registerFuserDialect(DialectRegistry &registry) {
+  registry.insert<FuserDialect, func::FuncDialect, arith::ArithDialect>();
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -89,22 +90,11 @@ void printEnumKeyword(OpAsmPrinter &printer, Operation *, AttrT attr) {
 // Meta ops
 //===----------------------------------------------------------------------===//
 
-/// The element count of `type`, or nullopt where it overflows int64
-/// (ShapedType::getNumElements wraps around silently).
-static std::optional<int64_t> getElementCount(ShapedType type) {
-  int64_t count = 1;
-  for (int64_t size : type.getShape()) {
-    std::optional<int64_t> product = llvm::checkedMul(count, size);
-    if (!product)
-      return std::nullopt;
-    count = *product;
-  }
-  return count;
-}
-
 LogicalResult ViewOp::verify() {
-  std::optional<int64_t> from = getElementCount(getSource().getType());
-  std::optional<int64_t> to = getElementCount(getType());
+  // Checked: ShapedType::getNumElements wraps around silently.
+  std::optional<int64_t> from =
+      getCheckedNumElements(getSource().getType().getShape());
+  std::optional<int64_t> to = getCheckedNumElements(getType().getShape());
   if (!from || !to)
     return emitOpError("element count of ")
            << (from ? getType() : getSource().getType()) << " overflows int64";
@@ -449,13 +439,8 @@ LogicalResult inferCompareType(MLIRContext *context,
       SmallVectorImpl<Type> &results) {                                        \
     return inferArithmeticType<OP>(loc, adaptor.getOperands(), results);       \
   }
-FUSER_ARITHMETIC_INFER(AddOp)
-FUSER_ARITHMETIC_INFER(SubOp)
-FUSER_ARITHMETIC_INFER(MulOp)
-FUSER_ARITHMETIC_INFER(DivOp)
-FUSER_ARITHMETIC_INFER(MaximumOp)
-FUSER_ARITHMETIC_INFER(MinimumOp)
-FUSER_ARITHMETIC_INFER(PowOp)
+#define FUSER_BINARY_OP(CLASS, ...) FUSER_ARITHMETIC_INFER(CLASS)
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
 #undef FUSER_ARITHMETIC_INFER
 
 #define FUSER_COMPARE_INFER(OP)                                                \
@@ -464,12 +449,8 @@ FUSER_ARITHMETIC_INFER(PowOp)
       SmallVectorImpl<Type> &results) {                                        \
     return inferCompareType<OP>(context, loc, adaptor.getOperands(), results); \
   }
-FUSER_COMPARE_INFER(EqOp)
-FUSER_COMPARE_INFER(NeOp)
-FUSER_COMPARE_INFER(LtOp)
-FUSER_COMPARE_INFER(LeOp)
-FUSER_COMPARE_INFER(GtOp)
-FUSER_COMPARE_INFER(GeOp)
+#define FUSER_COMPARE_OP(CLASS, ...) FUSER_COMPARE_INFER(CLASS)
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
 #undef FUSER_COMPARE_INFER
 
 LogicalResult WhereOp::inferReturnTypes(MLIRContext *,

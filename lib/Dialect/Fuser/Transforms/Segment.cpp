@@ -6,17 +6,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StridedView.h"
-
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/IR/StridedView.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <queue>
 #include <vector>
@@ -75,19 +74,6 @@ struct PlannedSegment {
   SmallVector<Value> outputs;
   unsigned firstPosition = 0;
 };
-
-/// The element count of `value`, saturated at UINT64_MAX: shapes that verify
-/// can hold more elements than 64 bits count, and a wrapped count would
-/// compare as small.
-static uint64_t getNumElements(Value value) {
-  auto tensorType = dyn_cast<TensorType>(value.getType());
-  if (!tensorType)
-    return 1;
-  uint64_t count = 1;
-  for (int64_t size : tensorType.getShape())
-    count = llvm::SaturatingMultiply(count, static_cast<uint64_t>(size));
-  return count;
-}
 
 static bool haveSameReductionAxes(ReductionOp lhs, ReductionOp rhs) {
   return lhs.getSource().getType() == rhs.getSource().getType() &&
@@ -156,7 +142,8 @@ LogicalResult Segmenter::classifyOps() {
       roles[&op] = OpRole::Replicated;
       continue;
     }
-    if (!isa<FuserDialect>(op.getDialect()))
+    // An unregistered op (--allow-unregistered-dialect) has no dialect.
+    if (!isa_and_present<FuserDialect>(op.getDialect()))
       return op.emitOpError("cannot be segmented: not a fuser op");
     roles[&op] = OpRole::Grouped;
     // A meta op reading memory that already exists needs no kernel.
@@ -260,7 +247,9 @@ void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
   // broadcast back to the reduced domain: the normalization pattern).
   SmallVector<Operation *> newDependents;
   if (ReductionOp reduction = lhs.reduction ? lhs.reduction : rhs.reduction) {
-    uint64_t limit = getNumElements(reduction.getResult());
+    // Saturated: shapes that verify can hold more elements than 64 bits
+    // count, and a wrapped count would compare as small.
+    uint64_t limit = getSaturatedNumElements(reduction.getResult().getType());
     DenseSet<Operation *> added;
     auto isDependent = [&](Operation *op) {
       return lhs.reductionDependent.contains(op) ||
@@ -277,7 +266,7 @@ void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
         if (!inUnion(user) || isDependent(user))
           continue;
         if (isa<ReductionOp>(user) ||
-            getNumElements(user->getResult(0)) > limit)
+            getSaturatedNumElements(user->getResult(0).getType()) > limit)
           return;
         added.insert(user);
         newDependents.push_back(user);

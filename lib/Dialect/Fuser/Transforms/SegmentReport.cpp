@@ -4,18 +4,19 @@
 // launches and the bytes each segment reads and writes; `fuser-segment-graph`
 // writes the segment graph (fusion inputs, segments, results) as Graphviz
 // DOT. Both read the IR `fuser-segment` produced, so they also describe
-// hand-written or otherwise produced segmentations.
+// hand-written or otherwise produced segmentations. What they print comes
+// from the FusionTraffic analysis (fuser/Analysis/SegmentTraffic.h); this
+// file only formats it.
 //
 //===----------------------------------------------------------------------===//
 
-#include "StridedView.h"
-
+#include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::fuser {
@@ -26,76 +27,6 @@ namespace mlir::fuser {
 
 using namespace mlir;
 using namespace mlir::fuser;
-
-namespace {
-
-/// A number of bytes that remembers when it stopped fitting in 64 bits:
-/// shapes are int64 each, so their products and sums can exceed any fixed
-/// width, and a wrapped count would print as a small, plausible number.
-struct ByteCount {
-  uint64_t bytes = 0;
-  bool overflowed = false;
-
-  ByteCount &operator+=(ByteCount other) {
-    bool sumOverflowed = false;
-    bytes = llvm::SaturatingAdd(bytes, other.bytes, &sumOverflowed);
-    overflowed |= other.overflowed || sumOverflowed;
-    return *this;
-  }
-};
-
-/// A segmented fusion: its segments in order and how values are named.
-class SegmentedFusion {
-public:
-  static FailureOr<SegmentedFusion> get(func::FuncOp func);
-
-  func::FuncOp getFunc() const { return func; }
-  Operation *getReturn() const {
-    return func->getRegion(0).front().getTerminator();
-  }
-  ArrayRef<SegmentOp> getSegments() const { return segments; }
-  unsigned getNumKernels() const;
-
-  /// `%argN` for a fusion input, `#S.R` for result R of segment S.
-  std::string getName(Value value) const;
-  /// The segments and return operands that read `value`, e.g.
-  /// `#2, return 0`.
-  std::string getReaders(Value value) const;
-
-  /// Bytes the segment reads: each distinct input once, nothing for an
-  /// alias.
-  ByteCount getBytesRead(SegmentOp segment) const;
-  /// Bytes the segment writes: each result once, nothing for an alias.
-  ByteCount getBytesWritten(SegmentOp segment) const;
-
-private:
-  func::FuncOp func;
-  SmallVector<SegmentOp> segments;
-  DenseMap<Operation *, unsigned> segmentIndex;
-};
-
-} // namespace
-
-/// Memory traffic of reading or writing a value once. Scalars travel as
-/// kernel arguments, not through memory.
-static ByteCount getTensorBytes(Type type) {
-  auto tensorType = dyn_cast<TensorType>(type);
-  if (!tensorType)
-    return {};
-  // i1 takes a byte, as in memory.
-  ByteCount count;
-  count.bytes = llvm::divideCeil(tensorType.getElementTypeBitWidth(), 8);
-  for (int64_t size : tensorType.getShape()) {
-    bool productOverflowed = false;
-    count.bytes = llvm::SaturatingMultiply(
-        count.bytes, static_cast<uint64_t>(size), &productOverflowed);
-    count.overflowed |= productOverflowed;
-  }
-  // An empty tensor moves nothing, however large its other dims.
-  if (count.bytes == 0)
-    count.overflowed = false;
-  return count;
-}
 
 /// `33554432 bytes (32 MiB)`; the unit part only where it is exact.
 static std::string formatBytes(ByteCount count) {
@@ -122,142 +53,89 @@ static std::string printType(Type type) {
   return text;
 }
 
-FailureOr<SegmentedFusion> SegmentedFusion::get(func::FuncOp func) {
-  SegmentedFusion fusion;
-  fusion.func = func;
-  for (Operation &op : func.getBody().getOps()) {
-    if (auto segment = dyn_cast<SegmentOp>(op)) {
-      fusion.segmentIndex[segment] = fusion.segments.size();
-      fusion.segments.push_back(segment);
-      continue;
-    }
-    // Between segments a fusion only passes values (and scalar constants).
-    if (isa<func::ReturnOp>(op) ||
-        llvm::none_of(op.getResultTypes(),
-                      [](Type type) { return isa<TensorType>(type); }))
-      continue;
-    return op.emitOpError("computes outside a fuser.segment: @")
-           << func.getSymName() << " is not segmented (run fuser-segment)";
-  }
-  return fusion;
-}
-
-unsigned SegmentedFusion::getNumKernels() const {
-  return llvm::count_if(segments, [](SegmentOp segment) {
-    return segment.getKind() != SegmentKind::Alias;
-  });
-}
-
-std::string SegmentedFusion::getName(Value value) const {
-  if (auto argument = dyn_cast<BlockArgument>(value))
-    return "%arg" + std::to_string(argument.getArgNumber());
-  auto result = cast<OpResult>(value);
-  auto it = segmentIndex.find(result.getOwner());
-  if (it == segmentIndex.end())
-    return "?";
-  return "#" + std::to_string(it->second) + "." +
-         std::to_string(result.getResultNumber());
-}
-
-std::string SegmentedFusion::getReaders(Value value) const {
+/// The segments and return operands that read `value`, e.g. `#2, return 0`.
+static std::string formatReaders(const FusionTraffic &fusion, Value value) {
   SmallVector<std::string> readers;
-  for (auto [index, segment] : llvm::enumerate(segments))
-    if (llvm::is_contained(segment->getOperands(), value))
-      readers.push_back("#" + std::to_string(index));
-  for (OpOperand &operand : getReturn()->getOpOperands())
-    if (operand.get() == value)
-      readers.push_back("return " + std::to_string(operand.getOperandNumber()));
+  for (FusionValueReader reader : fusion.getReaders(value))
+    readers.push_back(
+        (reader.kind == FusionValueReader::Kind::Segment ? "#" : "return ") +
+        std::to_string(reader.number));
   return llvm::join(readers, ", ");
 }
 
-ByteCount SegmentedFusion::getBytesRead(SegmentOp segment) const {
-  if (segment.getKind() == SegmentKind::Alias)
-    return {};
-  ByteCount bytes;
-  DenseSet<Value> seen;
-  for (Value input : segment.getInputs())
-    if (seen.insert(input).second)
-      bytes += getTensorBytes(input.getType());
-  return bytes;
+/// What computes an outside value, after its name and `=`:
+/// `arith.constant 2.000000e+00 : f32`, `arith.addf %arg1, %s0 : f32`.
+static std::string formatOutsideOp(const FusionTraffic &fusion, Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << op->getName();
+  Attribute value;
+  if (op->getNumResults() == 1 &&
+      matchPattern(op->getResult(0), m_Constant(&value))) {
+    os << " ";
+    value.print(os, /*elideType=*/true);
+  } else if (op->getNumOperands() != 0) {
+    os << " ";
+    llvm::interleaveComma(op->getOperands(), os, [&](Value operand) {
+      os << fusion.getName(operand);
+    });
+  }
+  os << " : ";
+  llvm::interleaveComma(op->getResultTypes(), os);
+  return text;
 }
 
-ByteCount SegmentedFusion::getBytesWritten(SegmentOp segment) const {
-  if (segment.getKind() == SegmentKind::Alias)
-    return {};
-  ByteCount bytes;
-  for (Type type : segment.getResultTypes())
-    bytes += getTensorBytes(type);
-  return bytes;
+/// The ops outside all segments, each once, in program order.
+static SmallVector<Operation *> getOutsideOps(const FusionTraffic &fusion) {
+  SmallVector<Operation *> ops;
+  for (Value value : fusion.getOutsideValues())
+    if (ops.empty() || ops.back() != value.getDefiningOp())
+      ops.push_back(value.getDefiningOp());
+  return ops;
 }
 
-/// How an alias result views input `inputIndex`: follows the meta ops of
-/// the segment body back to a block argument.
-static std::optional<std::pair<unsigned, StridedView>>
-getAliasView(Value yielded) {
-  SmallVector<Operation *> chain;
-  Value value = yielded;
-  while (Operation *def = value.getDefiningOp()) {
-    auto meta = dyn_cast<MetaOpInterface>(def);
-    if (!meta)
-      return std::nullopt;
-    chain.push_back(def);
-    value = meta.getSource();
-  }
-  auto argument = cast<BlockArgument>(value);
-  StridedView view = StridedView::getContiguous(
-      cast<TensorType>(argument.getType()).getShape());
-  for (Operation *op : llvm::reverse(chain)) {
-    std::optional<StridedView> next = applyMetaOp(op, view);
-    if (!next)
-      return std::nullopt;
-    view = std::move(*next);
-  }
-  return std::make_pair(argument.getArgNumber(), view);
-}
-
-static void printReport(const SegmentedFusion &fusion, raw_ostream &os) {
-  ByteCount totalRead, totalWritten;
-  for (SegmentOp segment : fusion.getSegments()) {
-    totalRead += fusion.getBytesRead(segment);
-    totalWritten += fusion.getBytesWritten(segment);
-  }
+static void printReport(const FusionTraffic &fusion, raw_ostream &os) {
   unsigned numKernels = fusion.getNumKernels();
-  unsigned numSegments = fusion.getSegments().size();
+  unsigned numSegments = fusion.getNumSegments();
   os << "fusion @" << fusion.getFunc().getSymName() << ": " << numKernels
      << (numKernels == 1 ? " kernel, " : " kernels, ") << numSegments
      << (numSegments == 1 ? " segment" : " segments") << ", reads "
-     << formatBytes(totalRead) << ", writes " << formatBytes(totalWritten)
-     << "\n";
-  for (auto [index, constSegment] : llvm::enumerate(fusion.getSegments())) {
-    SegmentOp segment = constSegment;
-    bool isAlias = segment.getKind() == SegmentKind::Alias;
-    os << "  segment #" << index << " "
-       << stringifySegmentKind(segment.getKind())
-       << (isAlias ? " (no kernel)" : "") << ": reads "
-       << formatBytes(fusion.getBytesRead(segment)) << ", writes "
-       << formatBytes(fusion.getBytesWritten(segment)) << "\n";
-    for (Value input : segment.getInputs()) {
+     << formatBytes(fusion.getBytesRead()) << ", writes "
+     << formatBytes(fusion.getBytesWritten()) << "\n";
+  for (Operation *op : getOutsideOps(fusion)) {
+    os << "  ";
+    llvm::interleaveComma(op->getResults(), os,
+                          [&](Value result) { os << fusion.getName(result); });
+    os << " = " << formatOutsideOp(fusion, op) << "\n";
+  }
+  for (auto [index, segment] : llvm::enumerate(fusion.getSegments())) {
+    os << "  segment #" << index << " " << stringifySegmentKind(segment.kind)
+       << (segment.isAlias() ? " (no kernel)" : "") << ": reads "
+       << formatBytes(segment.bytesRead) << ", writes "
+       << formatBytes(segment.bytesWritten) << "\n";
+    SegmentOp op = segment.op;
+    for (auto [input, bytes] :
+         llvm::zip_equal(op.getInputs(), segment.inputBytes)) {
       os << "    in  " << fusion.getName(input) << ": " << input.getType();
-      if (!isAlias)
-        os << ", " << formatBytes(getTensorBytes(input.getType()));
+      if (!segment.isAlias())
+        os << ", " << formatBytes(bytes);
       os << "\n";
     }
-    auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
-    for (auto [result, yielded] :
-         llvm::zip(segment.getResults(), yield.getValues())) {
+    for (auto [resultNumber, result] : llvm::enumerate(op.getResults())) {
       os << "    out " << fusion.getName(result) << ": " << result.getType();
-      if (!isAlias) {
-        os << ", " << formatBytes(getTensorBytes(result.getType()));
-      } else if (auto view = getAliasView(yielded)) {
-        os << ", view of in " << view->first << ": sizes [";
-        llvm::interleaveComma(view->second.sizes, os);
+      if (!segment.isAlias()) {
+        os << ", " << formatBytes(segment.resultBytes[resultNumber]);
+      } else if (const std::optional<AliasView> &alias =
+                     segment.aliasViews[resultNumber]) {
+        os << ", view of in " << alias->inputIndex << ": sizes [";
+        llvm::interleaveComma(alias->view.sizes, os);
         os << "], strides [";
-        llvm::interleaveComma(view->second.strides, os);
-        os << "], offset " << view->second.offset;
+        llvm::interleaveComma(alias->view.strides, os);
+        os << "], offset " << alias->view.offset;
       } else {
         os << ", not a strided view of an input";
       }
-      std::string readers = fusion.getReaders(result);
+      std::string readers = formatReaders(fusion, result);
       if (!readers.empty())
         os << " -> " << readers;
       os << "\n";
@@ -288,30 +166,41 @@ static std::string escapeDotString(StringRef text) {
   return escaped;
 }
 
-static void printGraph(const SegmentedFusion &fusion, raw_ostream &os) {
+/// The DOT node of `value`: its fusion input, outside value or segment.
+static std::string getNode(const FusionTraffic &fusion, Value value) {
+  FusionValueRef ref = fusion.getRef(value);
+  switch (ref.kind) {
+  case FusionValueRef::Kind::Argument:
+    return "arg" + std::to_string(ref.number);
+  case FusionValueRef::Kind::SegmentResult:
+    return "seg" + std::to_string(ref.number);
+  case FusionValueRef::Kind::Outside:
+    return "s" + std::to_string(ref.number);
+  }
+  llvm_unreachable("unknown value kind");
+}
+
+static void printGraph(const FusionTraffic &fusion, raw_ostream &os) {
   func::FuncOp func = fusion.getFunc();
-  auto nodeOf = [&](Value value) -> std::string {
-    if (auto argument = dyn_cast<BlockArgument>(value))
-      return "arg" + std::to_string(argument.getArgNumber());
-    std::string name = fusion.getName(value);
-    return "seg" + name.substr(1, name.find('.') - 1);
-  };
   os << "digraph \"" << escapeDotString(func.getSymName()) << "\" {\n"
      << "  node [fontname=\"monospace\"];\n";
   for (BlockArgument argument : func.getArguments())
-    os << "  " << nodeOf(argument) << " [shape=ellipse, label=\""
+    os << "  " << getNode(fusion, argument) << " [shape=ellipse, label=\""
        << fusion.getName(argument) << "\\n"
        << escapeDotString(printType(argument.getType())) << "\"];\n";
-  for (auto [index, constSegment] : llvm::enumerate(fusion.getSegments())) {
-    SegmentOp segment = constSegment;
+  for (Value value : fusion.getOutsideValues())
+    os << "  " << getNode(fusion, value) << " [shape=ellipse, label=\""
+       << fusion.getName(value) << "\\n"
+       << escapeDotString(formatOutsideOp(fusion, value.getDefiningOp()))
+       << "\"];\n";
+  for (auto [index, segment] : llvm::enumerate(fusion.getSegments())) {
     os << "  seg" << index << " [shape=box, ";
-    if (segment.getKind() == SegmentKind::Alias)
+    if (segment.isAlias())
       os << "style=dashed, label=\"#" << index << " alias\\nno kernel\"];\n";
     else
-      os << "label=\"#" << index << " "
-         << stringifySegmentKind(segment.getKind()) << "\\nreads "
-         << formatShortBytes(fusion.getBytesRead(segment)) << ", writes "
-         << formatShortBytes(fusion.getBytesWritten(segment)) << "\"];\n";
+      os << "label=\"#" << index << " " << stringifySegmentKind(segment.kind)
+         << "\\nreads " << formatShortBytes(segment.bytesRead) << ", writes "
+         << formatShortBytes(segment.bytesWritten) << "\"];\n";
   }
   auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (auto [index, result] : llvm::enumerate(returnOp.getOperands()))
@@ -319,13 +208,18 @@ static void printGraph(const SegmentedFusion &fusion, raw_ostream &os) {
        << "\\n"
        << escapeDotString(printType(result.getType())) << "\"];\n";
   auto printEdge = [&](Value value, StringRef to) {
-    os << "  " << nodeOf(value) << " -> " << to << " [label=\""
+    os << "  " << getNode(fusion, value) << " -> " << to << " [label=\""
        << fusion.getName(value) << "\"];\n";
   };
-  for (auto [index, constSegment] : llvm::enumerate(fusion.getSegments())) {
-    SegmentOp segment = constSegment;
-    SetVector<Value> inputs(segment.getInputs().begin(),
-                            segment.getInputs().end());
+  for (Value value : fusion.getOutsideValues()) {
+    SetVector<Value> operands(value.getDefiningOp()->getOperands().begin(),
+                              value.getDefiningOp()->getOperands().end());
+    for (Value operand : operands)
+      printEdge(operand, getNode(fusion, value));
+  }
+  for (auto [index, segment] : llvm::enumerate(fusion.getSegments())) {
+    SegmentOp op = segment.op;
+    SetVector<Value> inputs(op.getInputs().begin(), op.getInputs().end());
     for (Value input : inputs)
       printEdge(input, "seg" + std::to_string(index));
   }
@@ -334,23 +228,25 @@ static void printGraph(const SegmentedFusion &fusion, raw_ostream &os) {
   os << "}\n";
 }
 
-/// Runs `print` over every fusion of `module`, in order, into `outputPath`
-/// (`-` is stdout).
+/// Runs `print` over the analysis of every fusion of `module`, in order,
+/// into `outputPath` (`-` is stdout); fails without printing anything if a
+/// fusion is not segmented.
 static LogicalResult
 printFusions(ModuleOp module, StringRef outputPath,
-             function_ref<void(const SegmentedFusion &, raw_ostream &)> print) {
-  std::vector<SegmentedFusion> fusions;
+             function_ref<const FusionTraffic &(func::FuncOp)> getTraffic,
+             function_ref<void(const FusionTraffic &, raw_ostream &)> print) {
+  SmallVector<const FusionTraffic *> fusions;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
-    FailureOr<SegmentedFusion> fusion = SegmentedFusion::get(func);
-    if (failed(fusion))
+    const FusionTraffic &fusion = getTraffic(func);
+    if (failed(fusion.emitUnsegmentedError()))
       return failure();
-    fusions.push_back(std::move(*fusion));
+    fusions.push_back(&fusion);
   }
   auto printAll = [&](raw_ostream &os) {
-    for (const SegmentedFusion &fusion : fusions)
-      print(fusion, os);
+    for (const FusionTraffic *fusion : fusions)
+      print(*fusion, os);
     os.flush();
   };
   if (outputPath == "-") {
@@ -372,7 +268,10 @@ struct FuserSegmentReportPass
     : public mlir::fuser::impl::FuserSegmentReportBase<FuserSegmentReportPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(printFusions(getOperation(), output, printReport)))
+    auto getTraffic = [&](func::FuncOp func) -> const FusionTraffic & {
+      return getChildAnalysis<FusionTraffic>(func);
+    };
+    if (failed(printFusions(getOperation(), output, getTraffic, printReport)))
       signalPassFailure();
     markAllAnalysesPreserved();
   }
@@ -382,7 +281,10 @@ struct FuserSegmentGraphPass
     : public mlir::fuser::impl::FuserSegmentGraphBase<FuserSegmentGraphPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(printFusions(getOperation(), output, printGraph)))
+    auto getTraffic = [&](func::FuncOp func) -> const FusionTraffic & {
+      return getChildAnalysis<FusionTraffic>(func);
+    };
+    if (failed(printFusions(getOperation(), output, getTraffic, printGraph)))
       signalPassFailure();
     markAllAnalysesPreserved();
   }

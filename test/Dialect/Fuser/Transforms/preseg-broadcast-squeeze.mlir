@@ -55,9 +55,10 @@ func.func @expands(%x: tensor<1x1x4xf32>) -> (tensor<2x3x4xf32>, tensor<1x1x4xf3
 
 // -----
 
-// set(x) -> x, and the meta ops around it meet.
+// set(x) -> x, and the meta ops around it meet. The input keeps the hint
+// (preseg-cache-hint.mlir).
 // CHECK-LABEL: func.func @set_disappears(
-// CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<8x4xf32>) -> tensor<8x4xf32> {
+// CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<8x4xf32> {fuser.cache_op = #fuser<cache_op streaming>}) -> tensor<8x4xf32> {
 // CHECK-NEXT: return %[[ARG0]] : tensor<8x4xf32>
 func.func @set_disappears(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %0 = fuser.broadcast %x [0] : tensor<8x4xf32> -> tensor<1x8x4xf32>

@@ -6,6 +6,7 @@
 include "fuser/Dialect/Fuser/IR/FuserBase.td"
 include "fuser/Dialect/Fuser/IR/FuserAttrs.td"
 include "fuser/Dialect/Fuser/IR/FuserInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpBase.td"
@@ -93,15 +94,33 @@ def Fuser_SetOp : Fuser_MetaOp<"set", [SameOperandsAndResultType]> {
   let summary = "copy, with an optional load cache hint";
   let description = [{
     nvFuser's `Set`: a copy of `source`. `cache_op` is the load cache hint
-    nvFuser prints as `cache_op=Streaming`.
+    nvFuser prints as `cache_op=Streaming`: the PTX cache operator of a load
+    from global memory (`all_levels` `.ca`, `global` `.cg`, `streaming`
+    `.cs`; `unspecified` is no hint).
 
     ```mlir
     %1 = fuser.set %0 cache_op = streaming : tensor<8x4096xbf16>
     ```
+
+    Pre-segmentation erases most sets. Erasing one keeps a hint other than
+    `unspecified` on the tensor in memory that the set reads (seen through
+    meta ops): as the argument attribute `fuser.cache_op` of a fusion input,
+    or as the attribute `fuser.cache_op` of a `segment_set`. Two different
+    hints on one tensor meet as `unspecified`. A set of a computed tensor
+    drops its hint (no load from memory). See docs/Preseg.md.
   }];
   let arguments = (ins Fuser_Tensor:$source,
                        OptionalAttr<Fuser_CacheOpAttr>:$cache_op);
   let results = (outs Fuser_Tensor:$result);
+  let extraClassDeclaration = [{
+    /// The attribute that keeps an erased set's hint (docs/Preseg.md).
+    static ::llvm::StringRef getCacheHintAttrName() { return "fuser.cache_op"; }
+
+    /// Replaces this copy by its source, moving a hint other than
+    /// `unspecified` to the tensor in memory that it reads. Every erasure of
+    /// a set goes through here so that no hint is lost.
+    void replaceWithSource(::mlir::RewriterBase &rewriter);
+  }];
   let assemblyFormat =
       "$source (`cache_op` `=` custom<EnumKeyword>($cache_op)^)? attr-dict `:` type($result)";
 }
@@ -212,8 +231,11 @@ def Fuser_CastOp : Fuser_Op<"cast", [Pure, Fuser_ElementwiseOpInterface]> {
   let summary = "element type conversion";
   let description = [{
     Converts each element to the result element type, keeping the shape.
-    Float to float rounds to nearest even; float to int truncates toward
-    zero; int to float rounds to nearest even; to i1 tests `!= 0`.
+    Float to float and int to float round to nearest even, once (no double
+    rounding through f32). Float to int truncates toward zero and saturates
+    at the integer range; NaN gives 0. Int to a narrower int wraps (keeps the
+    low bits); a wider one sign-extends. Anything to i1 tests `!= 0` (NaN is
+    true, `-0.0` false); i1 to anything gives 0 or 1.
 
     `cast(cast(x : A -> B) : B -> C)` folds to `cast(x : A -> C)` (or `x`
     when C is A) when every value of A is exact in B: i1 in anything, i32 in
@@ -242,6 +264,15 @@ def Fuser_ReductionOp : Fuser_Op<"reduction",
     (add, mul, max, min). With `keepdim` the reduced dims stay as size 1,
     otherwise they are removed. An empty `dims` list is not allowed.
 
+    Each output starts from the identity of `kind` and combines its inputs in
+    row-major order of the reduced dims; over zero elements it is the
+    identity. The identities are: add `+0.0` (integers 0), so a sum of only
+    `-0.0` is `+0.0`; mul 1; max -inf (integers: the minimum); min +inf
+    (integers: the maximum). f16 and bf16 accumulate in f32 and round to
+    nearest even once at the end; other types accumulate in the element type
+    (integers wrap). `max` and `min` combine as `fuser.maximum` and
+    `fuser.minimum` do: NaN propagates and `-0.0` orders below `+0.0`.
+
     ```mlir
     %1 = fuser.reduction add %0 [1] : tensor<8x4x4096xf32> -> tensor<8x4096xf32>
     %2 = fuser.reduction max %0 [1, 2] keepdim : tensor<8x4x4096xf32> -> tensor<8x1x1xf32>
@@ -264,29 +295,73 @@ class Fuser_ElementwiseOp<string mnemonic, list<Trait> traits = []>
     : Fuser_Op<mnemonic, !listconcat([Pure,
           Fuser_ElementwiseOpInterface], traits)>;
 
-class Fuser_UnaryOp<string mnemonic, Type operandType, string doc>
+// Numeric semantics shared by the arithmetic ops, as the reference
+// interpreter implements them (docs/Interpreter.md). The op list with its
+// per-op flags is ElementwiseOps.def.
+defvar Fuser_HalfPrecisionDoc = [{
+    f16 and bf16 are computed in f32 and the result is rounded to nearest
+    even after every op.
+}];
+defvar Fuser_MathLibraryDoc = [{
+    The value comes from the math library in the compute type (f32 or f64)
+    and is not correctly rounded: results of correct backends may differ by
+    a few ulp (`fuser-run --check-against` allows 4).
+}];
+
+class Fuser_UnaryOp<string mnemonic, Type operandType, string doc,
+                    string semantics = "">
     : Fuser_ElementwiseOp<mnemonic, [SameOperandsAndResultType]> {
   let summary = doc;
+  let description = !strconcat([{
+    Applies the operation to each element of a tensor, or to a scalar.
+}], Fuser_HalfPrecisionDoc, semantics);
   let arguments = (ins operandType:$operand);
   let results = (outs operandType:$result);
   let assemblyFormat = "$operand attr-dict `:` type($result)";
 }
 
-def Fuser_NegOp : Fuser_UnaryOp<"neg", Fuser_NumericValue, "-x">;
-def Fuser_AbsOp : Fuser_UnaryOp<"abs", Fuser_NumericValue, "|x|">;
-def Fuser_ExpOp : Fuser_UnaryOp<"exp", Fuser_FloatValue, "e^x">;
-def Fuser_LogOp : Fuser_UnaryOp<"log", Fuser_FloatValue, "natural logarithm">;
-def Fuser_SqrtOp : Fuser_UnaryOp<"sqrt", Fuser_FloatValue, "square root">;
-def Fuser_RsqrtOp : Fuser_UnaryOp<"rsqrt", Fuser_FloatValue, "1 / sqrt(x)">;
+def Fuser_NegOp : Fuser_UnaryOp<"neg", Fuser_NumericValue, "-x", [{
+    Integers wrap: `neg(MIN)` is MIN. Floats flip the sign: `neg(+0.0)` is
+    `-0.0`.
+}]>;
+def Fuser_AbsOp : Fuser_UnaryOp<"abs", Fuser_NumericValue, "|x|", [{
+    Integers wrap: `abs(MIN)` is MIN. Floats clear the sign: `abs(-0.0)` is
+    `+0.0`.
+}]>;
+def Fuser_ExpOp : Fuser_UnaryOp<"exp", Fuser_FloatValue, "e^x",
+    Fuser_MathLibraryDoc>;
+def Fuser_LogOp : Fuser_UnaryOp<"log", Fuser_FloatValue, "natural logarithm",
+    Fuser_MathLibraryDoc # [{
+    `log(±0)` is -inf; a negative operand gives NaN.
+}]>;
+def Fuser_SqrtOp : Fuser_UnaryOp<"sqrt", Fuser_FloatValue, "square root", [{
+    Correctly rounded (IEEE). `sqrt(-0.0)` is `-0.0`; a negative operand gives
+    NaN.
+}]>;
+def Fuser_RsqrtOp : Fuser_UnaryOp<"rsqrt", Fuser_FloatValue, "1 / sqrt(x)",
+    [{
+    Computed as `1 / sqrt(x)`, rounding after each step, so it is not
+    correctly rounded: results of correct backends may differ by a few ulp
+    (`fuser-run --check-against` allows 4). `rsqrt(±0)` is ±inf.
+}]>;
 def Fuser_ReciprocalOp
-    : Fuser_UnaryOp<"reciprocal", Fuser_FloatValue, "1 / x">;
-def Fuser_SinOp : Fuser_UnaryOp<"sin", Fuser_FloatValue, "sine">;
-def Fuser_CosOp : Fuser_UnaryOp<"cos", Fuser_FloatValue, "cosine">;
-def Fuser_TanhOp : Fuser_UnaryOp<"tanh", Fuser_FloatValue, "hyperbolic tangent">;
+    : Fuser_UnaryOp<"reciprocal", Fuser_FloatValue, "1 / x", [{
+    Correctly rounded IEEE division `1 / x`; `reciprocal(±0)` is ±inf.
+}]>;
+def Fuser_SinOp : Fuser_UnaryOp<"sin", Fuser_FloatValue, "sine",
+    Fuser_MathLibraryDoc>;
+def Fuser_CosOp : Fuser_UnaryOp<"cos", Fuser_FloatValue, "cosine",
+    Fuser_MathLibraryDoc>;
+def Fuser_TanhOp : Fuser_UnaryOp<"tanh", Fuser_FloatValue,
+    "hyperbolic tangent", Fuser_MathLibraryDoc>;
 def Fuser_SigmoidOp
-    : Fuser_UnaryOp<"sigmoid", Fuser_FloatValue, "1 / (1 + e^-x)">;
+    : Fuser_UnaryOp<"sigmoid", Fuser_FloatValue, "1 / (1 + e^-x)",
+    Fuser_MathLibraryDoc # [{
+    Computed as `1 / (1 + exp(-x))`, rounding after each step.
+}]>;
 
-class Fuser_BroadcastingOp<string mnemonic, list<Trait> traits = []>
+class Fuser_BroadcastingOp<string mnemonic, list<Trait> traits = [],
+                           string semantics = "">
     : Fuser_ElementwiseOp<mnemonic, !listconcat(
           [InferTypeOpAdaptor], traits)> {
   let description = [{
@@ -294,11 +369,13 @@ class Fuser_BroadcastingOp<string mnemonic, list<Trait> traits = []>
     1 broadcasts), or scalars; all have the same element type. The result
     takes the larger size of each dimension; it is a scalar only when every
     operand is.
-  }];
+}] # semantics;
 }
 
-class Fuser_BinaryOp<string mnemonic, Type operandType, string doc>
-    : Fuser_BroadcastingOp<mnemonic> {
+class Fuser_BinaryOp<string mnemonic, Type operandType, string doc,
+                     string semantics>
+    : Fuser_BroadcastingOp<mnemonic, [],
+                           Fuser_HalfPrecisionDoc # semantics> {
   let summary = doc;
   let arguments = (ins operandType:$lhs, operandType:$rhs);
   let results = (outs operandType:$result);
@@ -306,19 +383,46 @@ class Fuser_BinaryOp<string mnemonic, Type operandType, string doc>
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
 }
 
-def Fuser_AddOp : Fuser_BinaryOp<"add", Fuser_NumericValue, "lhs + rhs">;
-def Fuser_SubOp : Fuser_BinaryOp<"sub", Fuser_NumericValue, "lhs - rhs">;
-def Fuser_MulOp : Fuser_BinaryOp<"mul", Fuser_NumericValue, "lhs * rhs">;
+defvar Fuser_WrappingDoc = [{
+    Integers wrap (two's complement); floats follow IEEE.
+}];
+def Fuser_AddOp : Fuser_BinaryOp<"add", Fuser_NumericValue, "lhs + rhs",
+    Fuser_WrappingDoc>;
+def Fuser_SubOp : Fuser_BinaryOp<"sub", Fuser_NumericValue, "lhs - rhs",
+    Fuser_WrappingDoc>;
+def Fuser_MulOp : Fuser_BinaryOp<"mul", Fuser_NumericValue, "lhs * rhs",
+    Fuser_WrappingDoc>;
 def Fuser_DivOp : Fuser_BinaryOp<"div", Fuser_NumericValue,
-    "lhs / rhs (integers truncate toward zero)">;
+    "lhs / rhs (integers truncate toward zero)", [{
+    Integers truncate toward zero and never trap: `x / 0` is 0 and
+    `MIN / -1` is MIN (it wraps). Floats follow IEEE (`x / ±0` is ±inf, or NaN
+    for `0 / 0`).
+}]>;
 def Fuser_MaximumOp : Fuser_BinaryOp<"maximum", Fuser_NumericValue,
-    "larger of lhs and rhs (NaN if either is NaN)">;
+    "larger of lhs and rhs (NaN if either is NaN)", [{
+    NaN if either operand is NaN; `-0.0` orders below `+0.0`, so
+    `maximum(-0.0, +0.0)` is `+0.0`.
+}]>;
 def Fuser_MinimumOp : Fuser_BinaryOp<"minimum", Fuser_NumericValue,
-    "smaller of lhs and rhs (NaN if either is NaN)">;
-def Fuser_PowOp : Fuser_BinaryOp<"pow", Fuser_NumericValue, "lhs ^ rhs">;
+    "smaller of lhs and rhs (NaN if either is NaN)", [{
+    NaN if either operand is NaN; `-0.0` orders below `+0.0`, so
+    `minimum(-0.0, +0.0)` is `-0.0`.
+}]>;
+def Fuser_PowOp : Fuser_BinaryOp<"pow", Fuser_NumericValue, "lhs ^ rhs", [{
+    Floats: the math library's `pow` in the compute type, not correctly
+    rounded (results of correct backends may differ by a few ulp;
+    `fuser-run --check-against` allows 4). Integers: exact by repeated
+    squaring, wrapping; a negative exponent gives the truncated real result:
+    1 for base 1, 1 or -1 for base -1 (even or odd exponent), otherwise 0
+    (base 0 included).
+}]>;
 
 class Fuser_CompareOp<string mnemonic, string doc>
-    : Fuser_BroadcastingOp<mnemonic> {
+    : Fuser_BroadcastingOp<mnemonic, [], [{
+    Any element type, i1 included (false < true); f16 and bf16 compare
+    exactly. Floats compare as IEEE: NaN is unequal to everything (`ne` is
+    true, every other comparison false) and `-0.0 == +0.0`.
+}]> {
   let summary = doc # "; the result is i1";
   let arguments = (ins Fuser_Value:$lhs, Fuser_Value:$rhs);
   let results = (outs Fuser_BoolValue:$result);
@@ -396,8 +500,13 @@ def Fuser_SegmentOp : Fuser_Op<"segment",
 }
 
 def Fuser_YieldOp : Fuser_Op<"yield",
-    [Pure, Terminator, HasParent<"SegmentOp">]> {
+    [Pure, ReturnLike, Terminator, HasParent<"SegmentOp">]> {
   let summary = "segment terminator";
+  let description = [{
+    Returns the segment's results, like `func.return` for a function
+    (`ReturnLike`): its operands become the results of the enclosing
+    `fuser.segment`.
+  }];
   let arguments = (ins Variadic<Fuser_Tensor>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }

@@ -1,7 +1,7 @@
 //===- Pipelines.h - fuser pass pipelines -----------------------*- C++ -*-===//
 
-#ifndef FUSER_DIALECT_FUSER_TRANSFORMS_PIPELINES_H
-#define FUSER_DIALECT_FUSER_TRANSFORMS_PIPELINES_H
+#ifndef FUSER_PIPELINES_PIPELINES_H
+#define FUSER_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
 
@@ -29,4 +29,4 @@ void registerFuserPipelines();
 } // namespace fuser
 } // namespace mlir
 
-#endif // FUSER_DIALECT_FUSER_TRANSFORMS_PIPELINES_H
+#endif // FUSER_PIPELINES_PIPELINES_H

@@ -1,4 +1,4 @@
-//===- Inputs.cpp - deterministic inputs, checksums, buffer helpers -------===//
+//===- Buffer.cpp - deterministic inputs and checksums --------------------===//
 //
 // The input formula and the checksum are part of the product contract
 // (docs PRODUCT.md, "Deterministic inputs"): any independent implementation
@@ -6,11 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Elements.h"
-#include "fuser/Interpreter/Interpreter.h"
+#include "fuser/ExecutionEngine/Buffer.h"
+#include "fuser/ExecutionEngine/Elements.h"
 
 #include "mlir/IR/TypeUtilities.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <array>
 
@@ -22,31 +21,6 @@ Type Buffer::getType() const {
   if (isScalar)
     return elementType;
   return RankedTensorType::get(shape, elementType);
-}
-
-FailureOr<unsigned> mlir::fuser::getElementByteWidth(Type elementType) {
-  std::optional<ElemKind> kind = getElemKind(elementType);
-  if (!kind)
-    return failure();
-  return visitElemKind(*kind, [](auto tag) -> unsigned {
-    return sizeof(StorageOf<decltype(tag)::kind>);
-  });
-}
-
-FailureOr<uint64_t> mlir::fuser::getValueByteSize(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor && isa<ShapedType>(type))
-    return failure();
-  if (tensor && !tensor.hasStaticShape())
-    return failure();
-  FailureOr<unsigned> width = getElementByteWidth(getElementTypeOrSelf(type));
-  if (failed(width))
-    return failure();
-  uint64_t bytes = *width;
-  if (tensor)
-    for (int64_t size : tensor.getShape())
-      bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(size));
-  return bytes;
 }
 
 namespace {

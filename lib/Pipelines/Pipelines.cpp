@@ -1,6 +1,6 @@
 //===- Pipelines.cpp - fuser pass pipelines -------------------------------===//
 
-#include "fuser/Dialect/Fuser/Transforms/Pipelines.h"
+#include "fuser/Pipelines/Pipelines.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"

@@ -1,8 +1,9 @@
 //===- StridedView.cpp - meta ops as strided views of memory --------------===//
 
-#include "StridedView.h"
+#include "fuser/Dialect/Fuser/IR/StridedView.h"
 
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -12,10 +13,35 @@ using namespace mlir::fuser;
 StridedView StridedView::getContiguous(ArrayRef<int64_t> shape) {
   StridedView view;
   view.sizes.assign(shape.begin(), shape.end());
-  view.strides.assign(shape.size(), 1);
-  for (int64_t dim = static_cast<int64_t>(shape.size()) - 2; dim >= 0; --dim)
-    view.strides[dim] = view.strides[dim + 1] * shape[dim + 1];
+  view.strides = getRowMajorStrides(shape);
   return view;
+}
+
+StridedView StridedView::getSubview(ArrayRef<int64_t> offsets,
+                                    ArrayRef<int64_t> sizes,
+                                    ArrayRef<int64_t> steps) const {
+  assert(offsets.size() == strides.size() && sizes.size() == strides.size() &&
+         steps.size() == strides.size() && "subview of a different rank");
+  StridedView result;
+  result.sizes.assign(sizes.begin(), sizes.end());
+  result.offset = offset;
+  for (auto [start, step, stride] : llvm::zip_equal(offsets, steps, strides)) {
+    result.offset += start * stride;
+    result.strides.push_back(stride * step);
+  }
+  return result;
+}
+
+StridedView StridedView::expandTo(ArrayRef<int64_t> shape) const {
+  assert(shape.size() == sizes.size() && "expand to a different rank");
+  StridedView result = *this;
+  for (auto [dim, size] : llvm::enumerate(shape)) {
+    if (size != sizes[dim]) {
+      result.sizes[dim] = size;
+      result.strides[dim] = 0;
+    }
+  }
+  return result;
 }
 
 /// Reinterprets `source` with `newShape` without moving elements, as
@@ -114,26 +140,12 @@ std::optional<StridedView> mlir::fuser::applyMetaOp(Operation *op,
       })
       .Case([&](ExpandOp expand) -> std::optional<StridedView> {
         // Expanded dims repeat their single element: stride 0.
-        StridedView result = source;
-        for (auto [dim, size] :
-             llvm::enumerate(expand.getResult().getType().getShape())) {
-          if (size != source.sizes[dim]) {
-            result.sizes[dim] = size;
-            result.strides[dim] = 0;
-          }
-        }
-        return result;
+        return source.expandTo(expand.getResult().getType().getShape());
       })
       .Case([&](SliceOp slice) -> std::optional<StridedView> {
-        StridedView result = source;
-        result.sizes.assign(slice.getResult().getType().getShape().begin(),
-                            slice.getResult().getType().getShape().end());
-        for (auto [dim, start, step] :
-             llvm::enumerate(slice.getStarts(), slice.getStrides())) {
-          result.offset += start * source.strides[dim];
-          result.strides[dim] = source.strides[dim] * step;
-        }
-        return result;
+        return source.getSubview(slice.getStarts(),
+                                 slice.getResult().getType().getShape(),
+                                 slice.getStrides());
       })
       .Default([](Operation *) { return std::nullopt; });
 }

@@ -1,14 +1,14 @@
 //===- Elements.h - element storage and conversions -------------*- C++ -*-===//
 //
-// Private to the interpreter: how each fuser element type is stored and the
-// type in which its arithmetic is computed. f16 and bf16 are stored as raw
+// How each fuser element type is stored in a Buffer and the type in which the
+// interpreter computes its arithmetic. f16 and bf16 are stored as raw
 // bits and computed in f32; the bit conversions here are exact (widening) and
 // round to nearest even (narrowing), without APFloat in the hot loops.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSER_LIB_INTERPRETER_ELEMENTS_H
-#define FUSER_LIB_INTERPRETER_ELEMENTS_H
+#ifndef FUSER_EXECUTIONENGINE_ELEMENTS_H
+#define FUSER_EXECUTIONENGINE_ELEMENTS_H
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
@@ -249,4 +249,4 @@ template <ElemKind To, typename From> StorageOf<To> convertTo(From value) {
 
 } // namespace mlir::fuser::detail
 
-#endif // FUSER_LIB_INTERPRETER_ELEMENTS_H
+#endif // FUSER_EXECUTIONENGINE_ELEMENTS_H

@@ -1,8 +1,9 @@
 //===- Compare.cpp - comparing and printing result buffers ----------------===//
 
-#include "Elements.h"
+#include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
-#include "fuser/Interpreter/Interpreter.h"
+#include "fuser/ExecutionEngine/Buffer.h"
+#include "fuser/ExecutionEngine/Elements.h"
 
 #include <charconv>
 #include <string>
@@ -15,12 +16,8 @@ bool mlir::fuser::usesTranscendentalOps(func::FuncOp func) {
   // Everything else the interpreter computes is correctly rounded IEEE
   // arithmetic (sqrt included), which any backend must match bit for bit.
   WalkResult result = func.walk([](Operation *op) {
-    if (isa<ExpOp, LogOp, RsqrtOp, SinOp, CosOp, TanhOp, SigmoidOp>(op))
-      return WalkResult::interrupt();
-    if (isa<PowOp>(op) &&
-        isa<FloatType>(getElementTypeOrSelf(op->getResult(0))))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
+    return isTranscendentalOp(op) ? WalkResult::interrupt()
+                                  : WalkResult::advance();
   });
   return result.wasInterrupted();
 }

@@ -1,0 +1,163 @@
+//===- ElementwiseKinds.h - kinds of the fuser elementwise ops --*- C++ -*-===//
+//
+// The unary, binary and compare ops of ElementwiseOps.def as enums, with
+// their table columns, the mapping between ops and kinds, and builders. The
+// interpreter, the nvFuser importer and the random fusion generator use
+// these instead of lists of their own; a lowering and Python's `fd.ops` are
+// meant to do the same.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_DIALECT_FUSER_IR_ELEMENTWISEKINDS_H
+#define FUSER_DIALECT_FUSER_IR_ELEMENTWISEKINDS_H
+
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <utility>
+
+namespace mlir::fuser {
+
+/// The elementwise op kinds, in table order.
+enum class UnaryKind : uint8_t {
+#define FUSER_UNARY_OP(CLASS, KIND, ...) KIND,
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+};
+enum class BinaryKind : uint8_t {
+#define FUSER_BINARY_OP(CLASS, KIND, ...) KIND,
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+};
+enum class CompareKind : uint8_t {
+#define FUSER_COMPARE_OP(CLASS, KIND, ...) KIND,
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+};
+
+/// The table columns of one op (see ElementwiseOps.def).
+struct ArithmeticOpInfo {
+  llvm::StringLiteral mnemonic;
+  llvm::StringLiteral nvFuserName;
+  /// Empty when nvFuser has no second spelling.
+  llvm::StringLiteral nvFuserAlias;
+  bool floatOnly;
+  /// Float results come from the math library (not correctly rounded).
+  bool transcendental;
+};
+struct CompareOpInfo {
+  llvm::StringLiteral mnemonic;
+  llvm::StringLiteral nvFuserName;
+  /// The C++ operator nvFuser prints ("==").
+  llvm::StringLiteral infix;
+};
+
+inline constexpr ArithmeticOpInfo kUnaryOps[] = {
+#define FUSER_UNARY_OP(CLASS, KIND, MNEMONIC, NVFUSER_NAME, NVFUSER_ALIAS,     \
+                       FLOAT_ONLY, TRANSCENDENTAL)                             \
+  {MNEMONIC, NVFUSER_NAME, NVFUSER_ALIAS, FLOAT_ONLY, TRANSCENDENTAL},
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+};
+inline constexpr ArithmeticOpInfo kBinaryOps[] = {
+#define FUSER_BINARY_OP(CLASS, KIND, MNEMONIC, NVFUSER_NAME, NVFUSER_ALIAS,    \
+                        FLOAT_ONLY, TRANSCENDENTAL)                            \
+  {MNEMONIC, NVFUSER_NAME, NVFUSER_ALIAS, FLOAT_ONLY, TRANSCENDENTAL},
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+};
+inline constexpr CompareOpInfo kCompareOps[] = {
+#define FUSER_COMPARE_OP(CLASS, KIND, MNEMONIC, NVFUSER_NAME, INFIX)           \
+  {MNEMONIC, NVFUSER_NAME, INFIX},
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+};
+
+inline constexpr unsigned kNumUnaryKinds = std::size(kUnaryOps);
+inline constexpr unsigned kNumBinaryKinds = std::size(kBinaryOps);
+inline constexpr unsigned kNumCompareKinds = std::size(kCompareOps);
+
+constexpr const ArithmeticOpInfo &getOpInfo(UnaryKind kind) {
+  return kUnaryOps[static_cast<unsigned>(kind)];
+}
+constexpr const ArithmeticOpInfo &getOpInfo(BinaryKind kind) {
+  return kBinaryOps[static_cast<unsigned>(kind)];
+}
+constexpr const CompareOpInfo &getOpInfo(CompareKind kind) {
+  return kCompareOps[static_cast<unsigned>(kind)];
+}
+
+/// The kind of `op`, or nullopt when it is not an op of that family.
+std::optional<UnaryKind> getUnaryKind(Operation *op);
+std::optional<BinaryKind> getBinaryKind(Operation *op);
+std::optional<CompareKind> getCompareKind(Operation *op);
+
+/// The kind whose mnemonic is `mnemonic` ("neg", "maximum"), or nullopt.
+std::optional<UnaryKind> symbolizeUnaryKind(llvm::StringRef mnemonic);
+std::optional<BinaryKind> symbolizeBinaryKind(llvm::StringRef mnemonic);
+std::optional<CompareKind> symbolizeCompareKind(llvm::StringRef mnemonic);
+
+/// True when `op` is a table op whose float results come from the math
+/// library (exp, ..., and pow on floats): results of such ops may differ
+/// between correct backends by a few ulp.
+bool isTranscendentalOp(Operation *op);
+
+/// Builds the op of `kind`. The unary result type is the operand's; binary
+/// and compare result types are inferred, so the operands must be valid for
+/// the op (see the verifiers); the importer, which must not assert on bad
+/// input, uses visitOpClass with a fallible builder instead.
+Value buildUnaryOp(OpBuilder &builder, Location loc, UnaryKind kind,
+                   Value operand);
+Value buildBinaryOp(OpBuilder &builder, Location loc, BinaryKind kind,
+                    Value lhs, Value rhs);
+Value buildCompareOp(OpBuilder &builder, Location loc, CompareKind kind,
+                     Value lhs, Value rhs);
+
+/// A compile-time op class, passed to the generic lambdas of visitOpClass.
+template <typename OpTy> struct OpClassTag { using type = OpTy; };
+
+namespace detail {
+/// The op classes of one family in table order, then `void`.
+template <typename... OpTys> struct OpClassList {};
+template <typename KindT> struct OpClassesOf;
+template <> struct OpClassesOf<UnaryKind> {
+  using type = OpClassList<
+#define FUSER_UNARY_OP(CLASS, ...) CLASS,
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+      void>;
+};
+template <> struct OpClassesOf<BinaryKind> {
+  using type = OpClassList<
+#define FUSER_BINARY_OP(CLASS, ...) CLASS,
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+      void>;
+};
+template <> struct OpClassesOf<CompareKind> {
+  using type = OpClassList<
+#define FUSER_COMPARE_OP(CLASS, ...) CLASS,
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+      void>;
+};
+
+template <typename Fn, typename OpTy, typename... Rest>
+auto visitOpClassAt(unsigned index, Fn &&fn, OpClassList<OpTy, Rest...>)
+    -> decltype(fn(OpClassTag<OpTy>{})) {
+  // The last op class is followed by `void` only.
+  if constexpr (sizeof...(Rest) > 1)
+    if (index != 0)
+      return visitOpClassAt(index - 1, std::forward<Fn>(fn),
+                            OpClassList<Rest...>{});
+  return fn(OpClassTag<OpTy>{});
+}
+} // namespace detail
+
+/// Calls `fn(OpClassTag<OpTy>{})` with the op class of `kind` (a UnaryKind,
+/// BinaryKind or CompareKind).
+template <typename KindT, typename Fn>
+decltype(auto) visitOpClass(KindT kind, Fn &&fn) {
+  return detail::visitOpClassAt(static_cast<unsigned>(kind),
+                                std::forward<Fn>(fn),
+                                typename detail::OpClassesOf<KindT>::type{});
+}
+
+} // namespace mlir::fuser
+
+#endif // FUSER_DIALECT_FUSER_IR_ELEMENTWISEKINDS_H

@@ -1,0 +1,52 @@
+//===- Backend.h - one way of running a fusion ------------------*- C++ -*-===//
+//
+// A backend runs a fusion (a func.func over tensors) on buffers. The
+// interpreter is the reference backend; the CPU and CUDA backends run the
+// lowered kernels. Tools pick backends by name through createBackend
+// (Backends.h) and compare them through the same Buffer functions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_EXECUTIONENGINE_BACKEND_H
+#define FUSER_EXECUTIONENGINE_BACKEND_H
+
+#include "fuser/ExecutionEngine/Buffer.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::fuser {
+
+/// Options every backend honours.
+struct BackendOptions {
+  /// Largest allowed size of any input, intermediate or result, in bytes.
+  uint64_t maxBufferBytes = 2ull << 30;
+};
+
+class Backend {
+public:
+  explicit Backend(std::string name) : name(std::move(name)) {}
+  virtual ~Backend();
+
+  /// The name tools select it by (`fuser-run --backend NAME`).
+  StringRef getName() const { return name; }
+
+  /// Why this backend cannot run on this machine (no driver, not built),
+  /// or nullopt when it can.
+  virtual std::optional<std::string> getUnavailableReason() const {
+    return std::nullopt;
+  }
+
+  /// Runs `func` on `inputs`, which must match its argument types. Errors
+  /// (unsupported ops, oversized buffers, mismatched inputs) are reported
+  /// as diagnostics located on the offending op and give failure.
+  virtual FailureOr<SmallVector<Buffer>> run(func::FuncOp func,
+                                             ArrayRef<Buffer> inputs) = 0;
+
+private:
+  std::string name;
+};
+
+} // namespace mlir::fuser
+
+#endif // FUSER_EXECUTIONENGINE_BACKEND_H

@@ -1,0 +1,68 @@
+//===- Buffer.h - values every backend consumes and produces ----*- C++ -*-===//
+//
+// The execution layer's data: a value held as raw little-endian row-major
+// bytes, the deterministic inputs of PRODUCT.md, the FNV-1a checksum, and
+// the bit-level comparison and printing of results. Every backend (the
+// interpreter, the CPU and CUDA kernels) reads and writes these buffers, so
+// results are hashed and compared the same way whichever backend made them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_EXECUTIONENGINE_BUFFER_H
+#define FUSER_EXECUTIONENGINE_BUFFER_H
+
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mlir::fuser {
+
+/// A tensor (or, with an empty shape and isScalar, a scalar) value.
+struct Buffer {
+  Type elementType;
+  SmallVector<int64_t> shape;
+  bool isScalar = false;
+  /// Row-major elements, little-endian, i1 as one byte (0 or 1).
+  std::vector<uint8_t> bytes;
+
+  /// The MLIR type of this value (tensor<...> or the scalar type).
+  Type getType() const;
+};
+
+/// The deterministic input of PRODUCT.md for argument `argIndex` of `type`.
+Buffer makeDeterministicInput(Type type, unsigned argIndex, uint64_t seed);
+
+/// FNV-1a 64 over `bytes`.
+uint64_t fnv1a64(ArrayRef<uint8_t> bytes);
+
+/// Whether `func` holds ops whose results depend on the math library
+/// (exp, log, sin, ...), so that backends may differ by a few ulp.
+bool usesTranscendentalOps(func::FuncOp func);
+
+/// How far two buffers of the same type and shape are apart.
+struct BufferDifference {
+  /// Largest |a - b| over the elements; infinite where exactly one is NaN
+  /// or the infinities differ.
+  double maxAbsError = 0;
+  /// Largest distance in units in the last place of the element type (for
+  /// integers, the difference itself); NaN against NaN counts as 0, NaN
+  /// against a number as UINT64_MAX.
+  uint64_t maxUlpDistance = 0;
+};
+
+/// Compares `a` and `b`; failure if their types or shapes differ.
+FailureOr<BufferDifference> compareBuffers(const Buffer &a, const Buffer &b);
+
+/// Prints the elements of `buffer` as nested lists, row-major. With `json`,
+/// non-finite floats are spelled NaN/Infinity/-Infinity (as Python's json
+/// module reads them) and i1 as true/false in both forms.
+void printBufferValues(llvm::raw_ostream &os, const Buffer &buffer, bool json);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_EXECUTIONENGINE_BUFFER_H

@@ -1,0 +1,157 @@
+//===- SegmentTraffic.cpp - what a segmentation launches and moves --------===//
+
+#include "fuser/Analysis/SegmentTraffic.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+ByteCount fuser::getTransferBytes(Type type) {
+  if (!isa<TensorType>(type))
+    return {};
+  FailureOr<ByteCount> bytes = getValueByteCount(type);
+  assert(succeeded(bytes) && "segments pass static fuser tensors");
+  return *bytes;
+}
+
+std::optional<AliasView> fuser::getAliasView(Value yielded) {
+  SmallVector<Operation *> chain;
+  Value value = yielded;
+  while (Operation *def = value.getDefiningOp()) {
+    auto meta = dyn_cast<MetaOpInterface>(def);
+    if (!meta)
+      return std::nullopt;
+    chain.push_back(def);
+    value = meta.getSource();
+  }
+  auto argument = cast<BlockArgument>(value);
+  auto tensorType = dyn_cast<TensorType>(argument.getType());
+  if (!tensorType)
+    return std::nullopt;
+  StridedView view = StridedView::getContiguous(tensorType.getShape());
+  for (Operation *op : llvm::reverse(chain)) {
+    std::optional<StridedView> next = applyMetaOp(op, view);
+    if (!next)
+      return std::nullopt;
+    view = std::move(*next);
+  }
+  return AliasView{argument.getArgNumber(), std::move(view)};
+}
+
+/// The traffic of `segment` on its own.
+static SegmentTraffic analyzeSegment(SegmentOp segment) {
+  SegmentTraffic traffic;
+  traffic.op = segment;
+  traffic.kind = segment.getKind();
+  traffic.numKernelLaunches = traffic.isAlias() ? 0 : 1;
+  DenseSet<Value> seen;
+  for (Value input : segment.getInputs()) {
+    ByteCount bytes = getTransferBytes(input.getType());
+    traffic.inputBytes.push_back(bytes);
+    if (!traffic.isAlias() && seen.insert(input).second)
+      traffic.bytesRead += bytes;
+  }
+  for (Type type : segment.getResultTypes()) {
+    ByteCount bytes = getTransferBytes(type);
+    traffic.resultBytes.push_back(bytes);
+    if (!traffic.isAlias())
+      traffic.bytesWritten += bytes;
+  }
+  if (traffic.isAlias()) {
+    auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+    for (Value yielded : yield.getValues())
+      traffic.aliasViews.push_back(getAliasView(yielded));
+  }
+  return traffic;
+}
+
+FusionTraffic::FusionTraffic(Operation *funcOp)
+    : func(cast<func::FuncOp>(funcOp)) {
+  if (func.isExternal())
+    return;
+  for (Operation &op : func.getBody().getOps()) {
+    if (auto segment = dyn_cast<SegmentOp>(op)) {
+      segmentIndex[segment] = segments.size();
+      segments.push_back(analyzeSegment(segment));
+      continue;
+    }
+    if (isa<func::ReturnOp>(op))
+      continue;
+    // Between segments a fusion only passes values and computes scalars.
+    if (llvm::any_of(op.getResultTypes(),
+                     [](Type type) { return isa<TensorType>(type); })) {
+      unsegmentedOp = &op;
+      segments.clear();
+      segmentIndex.clear();
+      outsideValues.clear();
+      outsideIndex.clear();
+      return;
+    }
+    for (Value result : op.getResults()) {
+      outsideIndex[result] = outsideValues.size();
+      outsideValues.push_back(result);
+    }
+  }
+  for (const SegmentTraffic &segment : segments) {
+    numKernels += segment.numKernelLaunches;
+    bytesRead += segment.bytesRead;
+    bytesWritten += segment.bytesWritten;
+  }
+}
+
+LogicalResult FusionTraffic::emitUnsegmentedError() const {
+  if (!unsegmentedOp)
+    return success();
+  return unsegmentedOp->emitOpError("computes outside a fuser.segment: @")
+         << getFunc().getSymName() << " is not segmented (run fuser-segment)";
+}
+
+std::optional<unsigned>
+FusionTraffic::getSegmentIndex(Operation *segment) const {
+  auto it = segmentIndex.find(segment);
+  if (it == segmentIndex.end())
+    return std::nullopt;
+  return it->second;
+}
+
+FusionValueRef FusionTraffic::getRef(Value value) const {
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    return {FusionValueRef::Kind::Argument, argument.getArgNumber()};
+  auto result = cast<OpResult>(value);
+  if (std::optional<unsigned> index = getSegmentIndex(result.getOwner()))
+    return {FusionValueRef::Kind::SegmentResult, *index,
+            result.getResultNumber()};
+  auto it = outsideIndex.find(value);
+  assert(it != outsideIndex.end() && "not a value of the fusion's body");
+  return {FusionValueRef::Kind::Outside, it->second};
+}
+
+std::string FusionTraffic::getName(Value value) const {
+  FusionValueRef ref = getRef(value);
+  switch (ref.kind) {
+  case FusionValueRef::Kind::Argument:
+    return "%arg" + std::to_string(ref.number);
+  case FusionValueRef::Kind::SegmentResult:
+    return "#" + std::to_string(ref.number) + "." +
+           std::to_string(ref.resultNumber);
+  case FusionValueRef::Kind::Outside:
+    return "%s" + std::to_string(ref.number);
+  }
+  llvm_unreachable("unknown value kind");
+}
+
+SmallVector<FusionValueReader> FusionTraffic::getReaders(Value value) const {
+  SmallVector<FusionValueReader> readers;
+  for (auto [index, segment] : llvm::enumerate(segments))
+    if (llvm::is_contained(segment.op->getOperands(), value))
+      readers.push_back(
+          {FusionValueReader::Kind::Segment, static_cast<unsigned>(index)});
+  Operation *returnOp = getFunc().getBody().front().getTerminator();
+  for (OpOperand &operand : returnOp->getOpOperands())
+    if (operand.get() == value)
+      readers.push_back(
+          {FusionValueReader::Kind::Return, operand.getOperandNumber()});
+  return readers;
+}

@@ -1,0 +1,118 @@
+//===- ElementwiseKinds.cpp - kinds of the fuser elementwise ops ----------===//
+
+#include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+constexpr bool sameString(llvm::StringRef a, llvm::StringRef b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a.data()[i] != b.data()[i])
+      return false;
+  return true;
+}
+} // namespace
+
+// The table's mnemonics are the ODS ones.
+#define FUSER_CHECK_MNEMONIC(CLASS, MNEMONIC)                                  \
+  static_assert(sameString(CLASS::getOperationName(), "fuser." MNEMONIC),      \
+                "ElementwiseOps.def: wrong mnemonic for " #CLASS);
+#define FUSER_UNARY_OP(CLASS, KIND, MNEMONIC, ...)                             \
+  FUSER_CHECK_MNEMONIC(CLASS, MNEMONIC)
+#define FUSER_BINARY_OP(CLASS, KIND, MNEMONIC, ...)                            \
+  FUSER_CHECK_MNEMONIC(CLASS, MNEMONIC)
+#define FUSER_COMPARE_OP(CLASS, KIND, MNEMONIC, ...)                           \
+  FUSER_CHECK_MNEMONIC(CLASS, MNEMONIC)
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+#undef FUSER_CHECK_MNEMONIC
+
+namespace {
+template <typename OpTy> bool isOp(Operation *op) {
+  if constexpr (std::is_void_v<OpTy>)
+    return false;
+  else
+    return isa<OpTy>(op);
+}
+
+/// The position of `op`'s class in the list, as a KindT.
+template <typename KindT, typename... OpTys>
+std::optional<KindT> getKind(Operation *op,
+                             fuser::detail::OpClassList<OpTys...>) {
+  unsigned index = 0;
+  if (((isOp<OpTys>(op) || (++index, false)) || ...))
+    return static_cast<KindT>(index);
+  return std::nullopt;
+}
+} // namespace
+
+std::optional<UnaryKind> mlir::fuser::getUnaryKind(Operation *op) {
+  return getKind<UnaryKind>(op, fuser::detail::OpClassesOf<UnaryKind>::type{});
+}
+std::optional<BinaryKind> mlir::fuser::getBinaryKind(Operation *op) {
+  return getKind<BinaryKind>(op,
+                             fuser::detail::OpClassesOf<BinaryKind>::type{});
+}
+std::optional<CompareKind> mlir::fuser::getCompareKind(Operation *op) {
+  return getKind<CompareKind>(op,
+                              fuser::detail::OpClassesOf<CompareKind>::type{});
+}
+
+namespace {
+template <typename Kind, typename Table>
+std::optional<Kind> symbolize(const Table &table, llvm::StringRef mnemonic) {
+  for (auto [i, info] : llvm::enumerate(table))
+    if (info.mnemonic == mnemonic)
+      return static_cast<Kind>(i);
+  return std::nullopt;
+}
+} // namespace
+
+std::optional<UnaryKind>
+mlir::fuser::symbolizeUnaryKind(llvm::StringRef mnemonic) {
+  return symbolize<UnaryKind>(kUnaryOps, mnemonic);
+}
+std::optional<BinaryKind>
+mlir::fuser::symbolizeBinaryKind(llvm::StringRef mnemonic) {
+  return symbolize<BinaryKind>(kBinaryOps, mnemonic);
+}
+std::optional<CompareKind>
+mlir::fuser::symbolizeCompareKind(llvm::StringRef mnemonic) {
+  return symbolize<CompareKind>(kCompareOps, mnemonic);
+}
+
+bool mlir::fuser::isTranscendentalOp(Operation *op) {
+  const ArithmeticOpInfo *info = nullptr;
+  if (std::optional<UnaryKind> kind = getUnaryKind(op))
+    info = &getOpInfo(*kind);
+  else if (std::optional<BinaryKind> kind = getBinaryKind(op))
+    info = &getOpInfo(*kind);
+  return info && info->transcendental &&
+         isa<FloatType>(getElementTypeOrSelf(op->getResult(0)));
+}
+
+Value mlir::fuser::buildUnaryOp(OpBuilder &builder, Location loc,
+                                UnaryKind kind, Value operand) {
+  return visitOpClass(kind, [&](auto tag) -> Value {
+    using OpTy = typename decltype(tag)::type;
+    return OpTy::create(builder, loc, operand);
+  });
+}
+
+Value mlir::fuser::buildBinaryOp(OpBuilder &builder, Location loc,
+                                 BinaryKind kind, Value lhs, Value rhs) {
+  return visitOpClass(kind, [&](auto tag) -> Value {
+    using OpTy = typename decltype(tag)::type;
+    return OpTy::create(builder, loc, lhs, rhs);
+  });
+}
+
+Value mlir::fuser::buildCompareOp(OpBuilder &builder, Location loc,
+                                  CompareKind kind, Value lhs, Value rhs) {
+  return visitOpClass(kind, [&](auto tag) -> Value {
+    using OpTy = typename decltype(tag)::type;
+    return OpTy::create(builder, loc, lhs, rhs);
+  });
+}
