@@ -5,7 +5,7 @@ LLVM_PREFIX ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?=
 
 .PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
-        fuzz-smoke check-sanitizers check-diff check-diff-long
+        fuzz-smoke check-sanitizers check-diff check-diff-long check-preseg-monotone
 
 all: build
 
@@ -37,6 +37,12 @@ check-diff: build
 	  echo "fuser-diff: $$pipeline"; \
 	  $(BUILD_DIR)/bin/fuser-diff --seeds 1..$(DIFF_SEEDS) --pipeline "$$pipeline" || exit 1; \
 	done
+
+# Preseg never makes segmentation worse (docs/Testing.md): not yet part of
+# `check`, as it still fails on some seeds (docs/Segmentation.md, Limits).
+check-preseg-monotone: build
+	$(BUILD_DIR)/bin/fuser-diff --seeds 1..$(DIFF_SEEDS) \
+	  --pipeline 'builtin.module(fuser-preseg)' --check-preseg-monotone
 
 check-diff-long: build
 	@for pipeline in $(DIFF_PIPELINES); do \
@@ -82,7 +88,7 @@ check-unit:
 
 # docs/ holds the op and pass references generated from ODS; they must be
 # current.
-GENERATED_DOCS = Dialects/FuserOps.md FuserPasses.md
+GENERATED_DOCS = Dialects/FuserOps.md FuserPasses.md FuserConversionPasses.md
 
 check-docs:
 	cmake --build $(BUILD_DIR) --target mlir-doc

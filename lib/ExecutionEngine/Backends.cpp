@@ -1,11 +1,12 @@
 //===- Backends.cpp - the backends tools can select by name ---------------===//
 //
-// The one list of backends. The CPU and CUDA backends are named here before
-// they exist so that tools can say they are not built rather than unknown.
+// The one list of backends. The CUDA backend is named here before it exists
+// so that tools can say it is not built rather than unknown.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuser/ExecutionEngine/Backends.h"
+#include "fuser/ExecutionEngine/CPUBackend.h"
 #include "fuser/Interpreter/Interpreter.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -45,7 +46,9 @@ mlir::fuser::createBackend(StringRef name, const BackendOptions &options,
                            std::string &error) {
   if (name == "interp")
     return createInterpreterBackend(options);
-  if (name == "cpu" || name == "cuda")
+  if (name == "cpu")
+    return createCPUBackend(options);
+  if (name == "cuda")
     return std::make_unique<UnavailableBackend>(
         name, "the kernel lowering is not built yet");
   error = ("unknown backend '" + name + "' (expected " +

@@ -27,12 +27,13 @@ template <ElemKind K> StorageOf<K> loadAt(const Buffer &buffer, size_t i) {
   return bitCast<StorageOf<K>>(buffer.bytes.data() + i * sizeof(StorageOf<K>));
 }
 
-/// Maps float bits to integers ordered like the values, with +0 and -0
-/// both at 0, so that the ulp distance is a difference.
+/// Maps float bits to integers ordered like the values, -0 one below +0,
+/// so that the ulp distance is a difference and a zero of the wrong sign
+/// (which the numerics contract distinguishes) is 1 ulp off.
 int64_t orderedFloatBits(uint64_t bits, unsigned width) {
   uint64_t signBit = 1ull << (width - 1);
   int64_t magnitude = static_cast<int64_t>(bits & (signBit - 1));
-  return (bits & signBit) ? -magnitude : magnitude;
+  return (bits & signBit) ? -magnitude - 1 : magnitude;
 }
 
 template <ElemKind K>

@@ -560,11 +560,17 @@ LogicalResult Evaluator::evalCast(Operation *op, Value sourceValue) {
   return success();
 }
 
-/// The start value of a reduction: the identity of its combiner.
+/// The start value of a reduction: the identity of its combiner. Float `add`
+/// starts from -0.0, the IEEE identity (-0.0 + x == x for every x, -0.0 and
+/// NaN included; +0.0 + -0.0 would be +0.0), so a reduction over extent-1
+/// dims is exactly a squeeze.
 template <typename T> T reductionIdentity(ReductionKind kind) {
   switch (kind) {
   case ReductionKind::Add:
-    return T(0);
+    if constexpr (std::is_floating_point_v<T>)
+      return -T(0);
+    else
+      return T(0);
   case ReductionKind::Mul:
     return T(1);
   case ReductionKind::Max:

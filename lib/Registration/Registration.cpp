@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Registration.h"
+#include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Pipelines/Pipelines.h"
@@ -16,6 +17,7 @@ void fuser::registerFuserPasses() {
   // The global registries reject a second registration of a name.
   static bool registered = [] {
     registerFuserTransformsPasses();
+    registerFuserConversionPasses();
     registerFuserPipelines();
     return true;
   }();

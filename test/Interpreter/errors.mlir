@@ -7,7 +7,7 @@
 // RUN: sh -c 'fuser-run %s --entry scale --max-bytes 8; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=TOOBIG
 // RUN: sh -c 'fuser-run %s --entry big_arg --max-bytes 1000; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=BIGARG
 // RUN: sh -c 'fuser-run %s --backend cuda; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=CUDA
-// RUN: sh -c 'fuser-run %s --check-against cpu; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: sh -c 'fuser-run %s --entry unsupported --backend cpu; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: sh -c 'fuser-run %s --backend tpu; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: sh -c 'fuser-run %s --bogus-flag; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=FLAG
 // RUN: sh -c 'fuser-run %S/Inputs/does-not-exist.mlir; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=MISSING
@@ -36,7 +36,7 @@
 
 // CUDA: backend cuda is not available: {{.+}}
 // CUDA: exit=2
-// CPU: backend cpu is not available: {{.+}}
+// CPU: errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error:
 // CPU: exit=2
 // UNKNOWN: unknown backend 'tpu' (expected interp, cpu or cuda)
 // UNKNOWN: exit=2

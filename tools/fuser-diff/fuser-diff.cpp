@@ -12,9 +12,18 @@
 // or not (`canonicalize`, `fuser-preseg,func.func(fuser-segment)`); as in
 // mlir-opt's --pass-pipeline, passes on functions are nested explicitly.
 //
+// --check-preseg-monotone adds a property: the pipeline is a pre-segmentation
+// pipeline, `fuser-segment` runs after it, and the segmentation must be no
+// worse than `fuser-segment` of the generated fusion alone: no more kernels
+// and no more bytes read plus written (the FusionTraffic analysis).
+//
+//   fuser-diff --seeds 1..10000 --pipeline fuser-preseg --check-preseg-monotone
+//
 //===----------------------------------------------------------------------===//
 
+#include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/ExecutionEngine/Backends.h"
 #include "fuser/Interpreter/Interpreter.h"
 #include "fuser/Registration.h"
@@ -65,6 +74,17 @@ static cl::opt<bool> injectMismatchOption(
     "inject-mismatch",
     cl::desc("flip one bit of the first result after the pipeline (to test "
              "that the driver catches changed results)"),
+    cl::init(false), cl::Hidden);
+static cl::opt<bool> checkPresegMonotoneOption(
+    "check-preseg-monotone",
+    cl::desc("run fuser-segment after the pipeline and require no more "
+             "kernels and no more bytes read plus written than fuser-segment "
+             "of the generated fusion alone"),
+    cl::init(false));
+static cl::opt<bool> injectWorseOption(
+    "inject-worse-segmentation",
+    cl::desc("with --check-preseg-monotone, count one kernel more after the "
+             "pipeline (to test that the driver catches worse segmentations)"),
     cl::init(false), cl::Hidden);
 
 namespace {
@@ -154,25 +174,87 @@ std::string compareResults(ArrayRef<Buffer> expected, ArrayRef<Buffer> actual) {
   return text;
 }
 
+/// What a segmentation costs: kernels, and bytes read plus written.
+struct SegmentationCost {
+  unsigned kernels = 0;
+  ByteCount bytes;
+};
+
+/// The cost of the segmented @fusion of `module`, or nullopt when it is not
+/// segmented.
+std::optional<SegmentationCost> getSegmentationCost(ModuleOp module) {
+  auto function = module.lookupSymbol<func::FuncOp>(kRandomFusionName);
+  if (!function)
+    return std::nullopt;
+  FusionTraffic traffic(function);
+  if (!traffic.isSegmented())
+    return std::nullopt;
+  return SegmentationCost{traffic.getNumKernels(),
+                          traffic.getBytesRead() + traffic.getBytesWritten()};
+}
+
+/// Whether `lhs` is more than `rhs`. A count beyond 64 bits is more than
+/// any that fits; two such counts are not ordered.
+bool isMore(ByteCount lhs, ByteCount rhs) {
+  if (lhs.overflowed || rhs.overflowed)
+    return lhs.overflowed && !rhs.overflowed;
+  return lhs.bytes > rhs.bytes;
+}
+
+std::string describe(const SegmentationCost &cost) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << cost.kernels << (cost.kernels == 1 ? " kernel, " : " kernels, ");
+  if (cost.bytes.overflowed)
+    os << "more than ";
+  os << cost.bytes.bytes << " bytes read plus written";
+  return text;
+}
+
 /// Checks one seed; returns the failure description, empty on success.
 class SeedChecker {
 public:
   SeedChecker(MLIRContext *context, PassManager &passManager,
-              Backend &reference, Backend &backend)
-      : context(context), passManager(passManager), reference(reference),
+              PassManager *baselinePassManager, Backend &reference,
+              Backend &backend)
+      : context(context), passManager(passManager),
+        baselinePassManager(baselinePassManager), reference(reference),
         backend(backend) {}
 
   std::string check(uint64_t seed);
 
-  /// The fusion as generated and, if the pipeline ran, as transformed.
-  OwningOpRef<ModuleOp> original, transformed;
+  /// The fusion as generated and, if the pipeline ran, as transformed; with
+  /// --check-preseg-monotone, as segmented without the pipeline.
+  OwningOpRef<ModuleOp> original, transformed, baseline;
 
 private:
+  std::string checkMonotone();
+
   MLIRContext *context;
   PassManager &passManager;
+  /// `func.func(fuser-segment)` alone, with --check-preseg-monotone.
+  PassManager *baselinePassManager;
   Backend &reference;
   Backend &backend;
 };
+
+std::string SeedChecker::checkMonotone() {
+  baseline = original->clone();
+  if (failed(baselinePassManager->run(*baseline)))
+    return "fuser-segment fails on the generated fusion";
+  std::optional<SegmentationCost> before = getSegmentationCost(*baseline);
+  if (!before)
+    return "fuser-segment leaves the generated fusion unsegmented";
+  std::optional<SegmentationCost> after = getSegmentationCost(*transformed);
+  if (!after)
+    return "the fusion is not segmented after the pipeline and fuser-segment";
+  if (injectWorseOption)
+    ++after->kernels;
+  if (after->kernels <= before->kernels && !isMore(after->bytes, before->bytes))
+    return {};
+  return "segmentation is worse after the pipeline: " + describe(*after) +
+         " instead of " + describe(*before) + " (fuser-segment alone)";
+}
 
 std::string SeedChecker::check(uint64_t seed) {
   std::string diagnostics;
@@ -187,6 +269,7 @@ std::string SeedChecker::check(uint64_t seed) {
   };
 
   transformed = nullptr;
+  baseline = nullptr;
   original = generateRandomFusion(context, {seed, opsOption});
   if (failed(verify(*original)))
     return failure("the generated fusion does not verify (generator bug)");
@@ -221,6 +304,11 @@ std::string SeedChecker::check(uint64_t seed) {
   std::string mismatch = compareResults(*expected, *actual);
   if (!mismatch.empty())
     return failure("results differ:\n" + mismatch);
+  if (baselinePassManager) {
+    std::string worse = checkMonotone();
+    if (!worse.empty())
+      return failure(worse);
+  }
 
   if (verboseOption) {
     llvm::outs() << "seed " << seed << ": ok";
@@ -242,7 +330,8 @@ void keepFailing(uint64_t seed, StringRef reason, ModuleOp original) {
     return;
   }
   os << "// fuser-diff --seeds " << seed << " --pipeline '" << pipelineOption
-     << "'\n";
+     << "'" << (checkPresegMonotoneOption ? " --check-preseg-monotone" : "")
+     << "\n";
   for (StringRef line : llvm::split(StringRef(reason).rtrim(), '\n'))
     os << "// " << line << "\n";
   original.print(os);
@@ -300,7 +389,17 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  SeedChecker checker(&context, **passManager, *reference, *backend);
+  // With --check-preseg-monotone the pipeline is followed by fuser-segment,
+  // and compared with fuser-segment alone.
+  std::unique_ptr<PassManager> baselinePassManager;
+  if (checkPresegMonotoneOption) {
+    (*passManager)->addNestedPass<func::FuncOp>(createFuserSegment());
+    baselinePassManager = std::make_unique<PassManager>(&context);
+    baselinePassManager->addNestedPass<func::FuncOp>(createFuserSegment());
+  }
+
+  SeedChecker checker(&context, **passManager, baselinePassManager.get(),
+                      *reference, *backend);
   uint64_t passed = 0;
   SmallVector<uint64_t> failedSeeds;
   for (uint64_t seed = seeds->first;; ++seed) {
@@ -315,6 +414,10 @@ int main(int argc, char **argv) {
       if (checker.transformed) {
         llvm::outs() << "// after the pipeline:\n";
         checker.transformed->print(llvm::outs());
+      }
+      if (checker.baseline) {
+        llvm::outs() << "// after fuser-segment alone:\n";
+        checker.baseline->print(llvm::outs());
       }
       if (!keepFailingOption.empty())
         keepFailing(seed, reason, *checker.original);

@@ -50,8 +50,8 @@ struct BufferDifference {
   /// or the infinities differ.
   double maxAbsError = 0;
   /// Largest distance in units in the last place of the element type (for
-  /// integers, the difference itself); NaN against NaN counts as 0, NaN
-  /// against a number as UINT64_MAX.
+  /// integers, the difference itself); -0.0 against +0.0 counts as 1, NaN
+  /// against NaN (any payload) as 0, NaN against a number as UINT64_MAX.
   uint64_t maxUlpDistance = 0;
 };
 

@@ -13,8 +13,9 @@ struct PresegPipelineOptions
     : public PassPipelineOptions<PresegPipelineOptions> {
   Option<bool> foldLossyCastChains{
       *this, "fold-lossy-cast-chains",
-      llvm::cl::desc("Fold cast chains through wider intermediates even "
-                     "when the first cast rounds (nvFuser's rule)"),
+      llvm::cl::desc("Also fold cast chains by nvFuser's ConsecutiveCastPass "
+                     "rule (keep only the narrowest type of each chain), "
+                     "even where that drops a rounding step"),
       llvm::cl::init(false)};
 };
 
@@ -22,6 +23,54 @@ struct PresegPipelineOptions
 /// then the fusion contract check.
 void buildPresegPipeline(OpPassManager &pm,
                          const PresegPipelineOptions &options);
+
+/// The part of the kernel lowering that the GPU path and the CPU backend
+/// share, on a module of segmented fusions: `fuser-schedule` on every
+/// function, then `convert-fuser-to-scf` (docs/Lowering.md: host functions
+/// on memrefs in destination-passing style, one `scf.parallel` nest per
+/// kernel).
+void buildLowerToKernelLoopsPipeline(OpPassManager &pm);
+
+/// Options of `--fuser-lower-to-nvvm` and `--fuser-kernel-loops-to-nvvm`
+/// (docs/Lowering.md, "GPU path"). They are checked by the pipelines' first
+/// pass, `fuser-check-nvvm-lowering`: a bad value is an error, not an abort.
+struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target GPU, sm_XY (ptxas must "
+                                          "know it)"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("NVPTX features, e.g. +ptx80; empty picks the lowest "
+                     "PTX version the chip accepts"),
+      llvm::cl::init("")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu.binary contents: isa (PTX text), bin (cubin for "
+                     "the chip) or fatbin"),
+      llvm::cl::init("bin")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("Optimization level, 0 to 3"),
+                            llvm::cl::init(3)};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit root (bin/ptxas, nvvm/libdevice)"),
+      llvm::cl::init("/usr/local/cuda")};
+};
+
+/// `fuser-lower-to-nvvm`: option and input checks, then
+/// buildLowerToKernelLoopsPipeline, then buildKernelLoopsToNVVMPipeline's
+/// passes. Input: segmented fusions; output: host functions on memrefs with
+/// `gpu.launch_func`s, `gpu.alloc`s and `gpu.memcpy`s, and one `gpu.binary`
+/// per kernel.
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const LowerToNVVMOptions &options);
+
+/// `fuser-kernel-loops-to-nvvm`: the GPU half of `fuser-lower-to-nvvm`, on
+/// the output of buildLowerToKernelLoopsPipeline (host functions whose
+/// kernels are `scf.parallel` nests mapped with `#gpu.loop_dim_map`).
+void buildKernelLoopsToNVVMPipeline(OpPassManager &pm,
+                                    const LowerToNVVMOptions &options);
 
 /// Registers the fuser pipelines with the global pass pipeline registry.
 void registerFuserPipelines();

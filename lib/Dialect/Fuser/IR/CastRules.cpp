@@ -23,25 +23,44 @@ bool mlir::fuser::isExactCast(Type from, Type to) {
   return false;
 }
 
-namespace {
-/// Width rank for nvFuser's rule: bitwidth, floats above ints of equal width.
-unsigned widthRank(Type type) {
-  return 2 * type.getIntOrFloatBitWidth() + (isa<FloatType>(type) ? 1 : 0);
-}
-
-bool isAtLeastAsWide(Type wide, Type narrow) {
-  // An integer never holds a float's fraction, whatever its width.
-  if (isa<IntegerType>(wide) && isa<FloatType>(narrow))
-    return false;
-  // f16 and bf16 hold different value sets: neither is wider.
-  if (wide.getIntOrFloatBitWidth() == 16 &&
-      narrow.getIntOrFloatBitWidth() == 16 && wide != narrow &&
-      isa<FloatType>(wide) && isa<FloatType>(narrow))
-    return false;
-  return widthRank(wide) >= widthRank(narrow);
-}
-} // namespace
-
-bool mlir::fuser::isWideIntermediate(Type from, Type mid, Type to) {
-  return isAtLeastAsWide(mid, from) && isAtLeastAsWide(mid, to);
+/// nvFuser's `removeChainedCasts` (consecutive_cast.cpp), step for step:
+/// `isInclusiveType(base, wider)` is isExactCast(base, wider) over the fuser
+/// types, and the rewiring is recorded as the list of kept types.
+SmallVector<Type> mlir::fuser::foldCastChainLossy(ArrayRef<Type> chain) {
+  assert(!chain.empty() && "a chain has at least its start");
+  // 1.3.1: starting_anchor and lo_anchor point at the chain's start.
+  SmallVector<Type> kept = {chain.front()};
+  Type anchor = chain.front();
+  bool anchorIsStart = true; // lo_anchor == starting_anchor
+  Type output = chain.back();
+  for (Type type : chain.drop_front().drop_back()) {
+    // 1.3.2.a: a cast to a type that includes the anchor loses nothing.
+    if (isExactCast(anchor, type))
+      continue;
+    // 1.3.2.c: incompatible types: keep starting_anchor -> lo_anchor -> type
+    // and start the next section at type.
+    if (!isExactCast(type, anchor)) {
+      if (!anchorIsStart)
+        kept.push_back(anchor);
+      kept.push_back(type);
+      anchor = type;
+      anchorIsStart = true;
+      continue;
+    }
+    // 1.3.2.b: type is narrower: the cast to the old anchor is dropped.
+    anchor = type;
+    anchorIsStart = false;
+  }
+  // 1.4.a: the anchor includes the output: starting_anchor -> output (or
+  // starting_anchor itself when it has the output type).
+  if (isExactCast(output, anchor)) {
+    if (kept.back() != output)
+      kept.push_back(output);
+    return kept;
+  }
+  // 1.4.b: starting_anchor -> lo_anchor -> output.
+  if (!anchorIsStart)
+    kept.push_back(anchor);
+  kept.push_back(output);
+  return kept;
 }

@@ -11,9 +11,12 @@
 //     their partners and the views they are absorbed into;
 //   - adjacent reshape-like ops (view, squeeze, broadcast) compose into the
 //     one canonical reshape, as do permute pairs and expand pairs;
-//   - `set` is a plain copy and disappears, except where it is a returned
-//     copy of an input; its cache hint moves to the tensor it reads
-//     (SetOp::replaceWithSource).
+//   - `set` is never an observable copy and disappears, returned or not;
+//     its cache hint moves to the tensor it reads
+//     (SetOp::replaceWithSource);
+//   - a reduction over extent-1 dims is a squeeze of them (its identity
+//     gives the one element back bit for bit), and extent-1 dims drop out
+//     of a reduction over other dims too.
 // Nothing is moved across a reduction or a segment_set, and no op that does
 // arithmetic is ever duplicated.
 //
@@ -269,29 +272,68 @@ struct ComposeExpands : public OpRewritePattern<ExpandOp> {
   }
 };
 
-/// Whether `value` is a function (or segment) argument seen through meta
-/// ops, i.e. its elements are those of an input in memory.
-bool isViewOfArgument(Value value) {
-  while (auto meta = value.getDefiningOp<MetaOpInterface>())
-    value = meta.getSource();
-  return isa<BlockArgument>(value);
-}
-
-/// set(x) -> x. The one set that stays is a returned copy of an input (or
-/// of a view of one): it is how a fusion asks for an output in its own
-/// memory. Elsewhere an output that is a view of an input is fine, since
-/// segmentation makes it an alias.
+/// set(x) -> x, every set: tensors are values, so a set is never a copy a
+/// user can observe, and which results alias inputs is segmentation's
+/// business (the segment kinds say it; docs/Segmentation.md). That holds for
+/// a returned set of an input too (segmentation would make it an alias
+/// segment anyway, copying nothing), and for a set a segment yields (the
+/// segment's kind decides whether its results are written). The erasure
+/// goes through SetOp::replaceWithSource, which keeps a hint.
 struct EraseSet : public OpRewritePattern<SetOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(SetOp set,
                                 PatternRewriter &rewriter) const override {
-    bool isReturned = llvm::any_of(set->getUsers(), [](Operation *user) {
-      return user->hasTrait<OpTrait::ReturnLike>();
-    });
-    if (isReturned && isViewOfArgument(set.getSource()))
-      return failure();
     set.replaceWithSource(rewriter);
+    return success();
+  }
+};
+
+/// A reduction over extent-1 dims combines one element with the identity of
+/// its kind, which gives that element back bit for bit (add starts from
+/// -0.0, mul from 1, max from -inf, min from +inf, integers likewise; NaN
+/// and -0.0 come through; f16/bf16 widen to f32 and round back exactly):
+///   reduction(x, [extent-1 dims])            -> squeeze(x, dims)
+///   reduction(x, [extent-1 dims]) keepdim    -> x
+/// A reduction over some extent-1 dims and others drops the extent-1 ones
+/// (they add no element and do not change the combining order):
+///   reduction(x, dims)         -> reduction(squeeze(x, unit dims), rest)
+///   reduction(x, dims) keepdim -> reduction(x, rest) keepdim
+/// The squeeze goes before the reduction, where it composes with the
+/// reshapes that feed the reduction.
+struct ReductionOfUnitDims : public OpRewritePattern<ReductionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReductionOp reduction,
+                                PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
+    SmallVector<int64_t> unit, rest;
+    for (int64_t d : reduction.getDims())
+      (shape[d] == 1 ? unit : rest).push_back(d);
+    if (unit.empty())
+      return failure();
+
+    Location loc = reduction.getLoc();
+    Value source = reduction.getSource();
+    if (reduction.getKeepdim()) {
+      if (rest.empty())
+        rewriter.replaceOp(reduction, source);
+      else
+        rewriter.replaceOpWithNewOp<ReductionOp>(
+            reduction, reduction.getKind(), source, rest, /*keepdim=*/true);
+      return success();
+    }
+    Value squeezed = SqueezeOp::create(rewriter, loc, source, unit);
+    if (rest.empty()) {
+      rewriter.replaceOp(reduction, squeezed);
+      return success();
+    }
+    // Renumber the remaining reduced dims past the squeezed ones.
+    for (int64_t &d : rest)
+      d -= llvm::count_if(unit, [&](int64_t u) { return u < d; });
+    rewriter.replaceOpWithNewOp<ReductionOp>(reduction, reduction.getKind(),
+                                             squeezed, rest,
+                                             /*keepdim=*/false);
     return success();
   }
 };
@@ -365,5 +407,6 @@ void FuserDialect::getCanonicalizationPatterns(
                ComposeReshapes<ViewOp>, ComposeReshapes<SqueezeOp>,
                ComposeReshapes<BroadcastOp>, PermuteOfUnitDimsToReshape,
                SinkSqueezeBelowPermute, SinkBroadcastBelowPermute,
-               ComposePermutes, ComposeExpands, EraseSet>(getContext());
+               ComposePermutes, ComposeExpands, EraseSet, ReductionOfUnitDims>(
+      getContext());
 }

@@ -496,6 +496,9 @@ LogicalResult SegmentOp::verify() {
     return yield.emitOpError("yields ")
            << yield.getValues().getTypes() << " but the segment returns "
            << getResultTypes();
+  if (getSchedule() && getKind() == SegmentKind::Alias)
+    return emitOpError("an alias segment launches nothing and takes no "
+                       "schedule");
   return success();
 }
 

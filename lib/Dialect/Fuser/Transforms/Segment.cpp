@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/IR/StridedView.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
@@ -17,6 +18,8 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <algorithm>
+#include <limits>
 #include <queue>
 #include <vector>
 
@@ -75,9 +78,44 @@ struct PlannedSegment {
   unsigned firstPosition = 0;
 };
 
+/// The axes a reduction iterates over, as (extent, reduced) for each dim of
+/// its source, without the dims of extent 1: iterating over those is the
+/// same with or without them, whether they are reduced or not.
+static SmallVector<std::pair<int64_t, bool>> getReductionAxes(ReductionOp op) {
+  ArrayRef<int64_t> shape =
+      cast<TensorType>(op.getSource().getType()).getShape();
+  ArrayRef<int64_t> dims = op.getDims();
+  SmallVector<std::pair<int64_t, bool>> axes;
+  for (auto [dim, extent] : llvm::enumerate(shape))
+    if (extent != 1)
+      axes.emplace_back(extent,
+                        llvm::is_contained(dims, static_cast<int64_t>(dim)));
+  return axes;
+}
+
+/// Rule 4: two reductions iterate over the same space and reduce the same
+/// axes of it (element types, kinds and keepdim may differ).
 static bool haveSameReductionAxes(ReductionOp lhs, ReductionOp rhs) {
-  return lhs.getSource().getType() == rhs.getSource().getType() &&
-         lhs.getDims() == rhs.getDims();
+  return getReductionAxes(lhs) == getReductionAxes(rhs);
+}
+
+/// Whether a kernel iterating over `space` can compute a value of `shape`
+/// at the points it visits: `shape` without its dims of extent 1 matches
+/// dims of `space` in order, each no larger. So `space` is `shape` itself,
+/// a broadcast of it (dims inserted or expanded), or a shape it is a slice
+/// of.
+static bool isCoveredBy(ArrayRef<int64_t> space, ArrayRef<int64_t> shape) {
+  const int64_t *next = space.begin();
+  for (int64_t extent : shape) {
+    if (extent == 1)
+      continue;
+    next = std::find_if(next, space.end(),
+                        [&](int64_t dim) { return extent <= dim; });
+    if (next == space.end())
+      return false;
+    ++next;
+  }
+  return true;
 }
 
 class Segmenter {
@@ -92,15 +130,25 @@ private:
   void formKernelGroups();
   unsigned createGroup(Operation *op);
   void mergeSiblingReductions();
-  void tryMerge(unsigned producer, unsigned consumer);
+  void mergeSiblingKernels();
+  ArrayRef<int64_t> getIterationSpace(unsigned group) const;
+  bool canShareKernel(unsigned lhs, unsigned rhs, bool sharesInput) const;
+  SmallVector<Value> getInputRoots(unsigned group) const;
+  bool tryMerge(unsigned producer, unsigned consumer);
   bool isInGroup(Operation *op, unsigned group) const;
   bool wouldCreateCycle(unsigned lhs, unsigned rhs) const;
   void peelViews(unsigned group);
+  void materializeViewedValues(unsigned group,
+                               const DenseSet<Operation *> &wanted);
   std::optional<StridedView> getView(Value value);
   std::optional<StridedView> getViewOfMaterialized(Value source,
                                                    unsigned group);
   std::vector<PlannedSegment> planSegments();
   void collectInputs(PlannedSegment &segment);
+  SetVector<Value> collectInputs(PlannedSegment &segment,
+                                 const DenseSet<Value> *recomputeFrom,
+                                 DenseSet<Value> &readThroughSegmentSet);
+  std::optional<Value> getRecomputeRoot(Value value);
   LogicalResult materialize(std::vector<PlannedSegment> &segments);
 
   func::FuncOp func;
@@ -110,6 +158,11 @@ private:
   DenseMap<Operation *, unsigned> groupOf;
   std::vector<KernelGroup> groups;
   DenseMap<Value, std::optional<StridedView>> viewCache;
+  /// Kernel values written although only views of them leave the kernel:
+  /// writing them once is cheaper than writing each view.
+  DenseSet<Value> materializedForViews;
+  /// getRecomputeRoot, memoized.
+  DenseMap<Value, std::optional<Value>> recomputeRoots;
   /// Program position of the last op of any group merged so far: later ops
   /// are each alone in their groups.
   unsigned lastMergedPosition = 0;
@@ -221,7 +274,7 @@ bool Segmenter::wouldCreateCycle(unsigned lhs, unsigned rhs) const {
   return false;
 }
 
-void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
+bool Segmenter::tryMerge(unsigned producer, unsigned consumer) {
   KernelGroup &lhs = groups[producer];
   KernelGroup &rhs = groups[consumer];
   auto inUnion = [&](Operation *op) {
@@ -231,7 +284,7 @@ void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
   // One set of reduction axes per kernel.
   if (lhs.reduction && rhs.reduction &&
       !haveSameReductionAxes(lhs.reduction, rhs.reduction))
-    return;
+    return false;
 
   // A segment_set is a hard boundary: its producer's kernel writes it and no
   // reader of it shares that kernel, whichever edge (another operand, a
@@ -239,7 +292,7 @@ void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
   for (KernelGroup *group : {&lhs, &rhs})
     for (Operation *segmentSet : group->segmentSets)
       if (llvm::any_of(segmentSet->getUsers(), inUnion))
-        return;
+        return false;
 
   // Propagate "depends on a reduction" across the new producer/consumer
   // edges. A dependent op may not be a reduction (two reductions in a
@@ -267,7 +320,7 @@ void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
           continue;
         if (isa<ReductionOp>(user) ||
             getSaturatedNumElements(user->getResult(0).getType()) > limit)
-          return;
+          return false;
         added.insert(user);
         newDependents.push_back(user);
         worklist.push_back(user);
@@ -276,7 +329,7 @@ void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
   }
 
   if (wouldCreateCycle(producer, consumer))
-    return;
+    return false;
 
   // Merge the smaller group into the larger one.
   unsigned into = lhs.ops.size() >= rhs.ops.size() ? producer : consumer;
@@ -303,6 +356,7 @@ void Segmenter::tryMerge(unsigned producer, unsigned consumer) {
         boundary.push_back(op);
   target.boundary = std::move(boundary);
   source = KernelGroup();
+  return true;
 }
 
 void Segmenter::formKernelGroups() {
@@ -358,6 +412,130 @@ void Segmenter::mergeSiblingReductions() {
       mergeReaders(result);
 }
 
+ArrayRef<int64_t> Segmenter::getIterationSpace(unsigned group) const {
+  // A reduction kernel iterates over its reductions' source (they all have
+  // the same shape); a pointwise kernel over its largest value, the first in
+  // program order among equals.
+  const KernelGroup &kernel = groups[group];
+  if (ReductionOp reduction = kernel.reduction)
+    return cast<TensorType>(reduction.getSource().getType()).getShape();
+  Operation *largest = nullptr;
+  uint64_t largestElements = 0;
+  for (Operation *op : kernel.ops) {
+    uint64_t elements = getSaturatedNumElements(op->getResult(0).getType());
+    if (!largest || elements > largestElements ||
+        (elements == largestElements &&
+         position.lookup(op) < position.lookup(largest))) {
+      largest = op;
+      largestElements = elements;
+    }
+  }
+  return cast<TensorType>(largest->getResult(0).getType()).getShape();
+}
+
+SmallVector<Value> Segmenter::getInputRoots(unsigned group) const {
+  // The tensors the group reads from outside, seen through the View ops
+  // that its members read (those are cloned into the kernel, which reads
+  // the memory under them).
+  SetVector<Value> roots;
+  for (Operation *op : groups[group].ops) {
+    for (Value operand : op->getOperands()) {
+      Value root = operand;
+      while (Operation *def = root.getDefiningOp()) {
+        if (isInGroup(def, group) || roles.lookup(def) != OpRole::View)
+          break;
+        root = cast<MetaOpInterface>(def).getSource();
+      }
+      Operation *def = root.getDefiningOp();
+      if (!isa<TensorType>(root.getType()) || (def && isInGroup(def, group)))
+        continue;
+      roots.insert(root);
+    }
+  }
+  return roots.takeVector();
+}
+
+bool Segmenter::canShareKernel(unsigned lhs, unsigned rhs,
+                               bool sharesInput) const {
+  // The merged kernel must still be pointwise, or a reduction kernel with
+  // one set of reduction axes where nothing that depends on a reduction is
+  // larger than its result (tryMerge checks both). Kernels that read a
+  // common tensor may then merge whatever their shapes, as producer/consumer
+  // fusion would put them together; kernels that share nothing only where
+  // one iteration space covers the other (a reduction kernel's covers the
+  // pointwise one).
+  if (sharesInput)
+    return true;
+  ArrayRef<int64_t> lhsSpace = getIterationSpace(lhs);
+  ArrayRef<int64_t> rhsSpace = getIterationSpace(rhs);
+  bool lhsReduction = static_cast<bool>(groups[lhs].reduction);
+  bool rhsReduction = static_cast<bool>(groups[rhs].reduction);
+  if (lhsReduction && rhsReduction)
+    return true;
+  if (lhsReduction)
+    return isCoveredBy(lhsSpace, rhsSpace);
+  if (rhsReduction)
+    return isCoveredBy(rhsSpace, lhsSpace);
+  // A pointwise kernel may iterate over the shape of any of its values (a
+  // permute inside it makes several equally large ones).
+  auto anyValueCovers = [&](unsigned group, ArrayRef<int64_t> space) {
+    return llvm::any_of(groups[group].ops, [&](Operation *op) {
+      return isCoveredBy(
+          cast<TensorType>(op->getResult(0).getType()).getShape(), space);
+    });
+  };
+  return anyValueCovers(lhs, rhsSpace) || anyValueCovers(rhs, lhsSpace);
+}
+
+void Segmenter::mergeSiblingKernels() {
+  // Kernels without a producer/consumer edge between them (siblings) share
+  // a kernel where the merged kernel is still pointwise or a reduction with
+  // one set of axes: first those that read a common tensor (it is then read
+  // once), then those over the same or a broadcast iteration space (one
+  // launch fewer). Each kernel, in program order of its first op, joins the
+  // first earlier kernel that takes it.
+  auto liveGroups = [&] {
+    SmallVector<std::pair<unsigned, unsigned>> firstPositions;
+    for (auto [index, group] : llvm::enumerate(groups)) {
+      if (group.ops.empty())
+        continue;
+      unsigned first = std::numeric_limits<unsigned>::max();
+      for (Operation *op : group.ops)
+        first = std::min(first, position.lookup(op));
+      firstPositions.emplace_back(first, index);
+    }
+    llvm::sort(firstPositions);
+    // Each group by an op of it: merging renumbers groups, ops keep theirs.
+    return llvm::map_to_vector(firstPositions, [&](auto entry) {
+      return groups[entry.second].ops.front();
+    });
+  };
+  for (bool requireSharedInput : {true, false}) {
+    SmallVector<Operation *> kernels = liveGroups();
+    for (auto [index, kernel] : llvm::enumerate(kernels)) {
+      unsigned group = groupOf.lookup(kernel);
+      SmallVector<Value> roots = getInputRoots(group);
+      DenseSet<unsigned> tried;
+      for (Operation *earlier : ArrayRef(kernels).take_front(index)) {
+        unsigned earlierGroup = groupOf.lookup(earlier);
+        if (earlierGroup == group)
+          break;
+        if (!tried.insert(earlierGroup).second)
+          continue;
+        SmallVector<Value> earlierRoots = getInputRoots(earlierGroup);
+        bool sharesInput = llvm::any_of(roots, [&](Value root) {
+          return llvm::is_contained(earlierRoots, root);
+        });
+        if (requireSharedInput && !sharesInput)
+          continue;
+        if (canShareKernel(earlierGroup, group, sharesInput) &&
+            tryMerge(earlierGroup, group))
+          break;
+      }
+    }
+  }
+}
+
 std::optional<StridedView> Segmenter::getView(Value value) {
   auto cached = viewCache.find(value);
   if (cached != viewCache.end())
@@ -390,12 +568,81 @@ std::optional<StridedView> Segmenter::getView(Value value) {
 std::optional<StridedView> Segmenter::getViewOfMaterialized(Value source,
                                                             unsigned group) {
   Operation *def = source.getDefiningOp();
-  // Written by the group itself: only if something outside needs it anyway.
-  if (def && isInGroup(def, group) &&
+  // Written by the group itself: only if something outside needs it anyway,
+  // or if it is written for its views (materializeViewedValues).
+  if (def && isInGroup(def, group) && !materializedForViews.contains(source) &&
       llvm::all_of(source.getUsers(),
                    [&](Operation *user) { return isInGroup(user, group); }))
     return std::nullopt;
   return getView(source);
+}
+
+void Segmenter::materializeViewedValues(unsigned group,
+                                        const DenseSet<Operation *> &wanted) {
+  // A value of the kernel that only leaves it through meta ops (say a `neg`
+  // returned both broadcast and reshaped) is written once, and what leaves
+  // becomes views of it, when that writes fewer bytes than writing each
+  // meta op result that leaves: two or more views of its size, or one
+  // larger view (an `expand`). Greedily, the value that saves most first.
+  auto bytesOf = [](Value value) {
+    ByteCount bytes = getTransferBytes(value.getType());
+    return bytes.overflowed ? std::numeric_limits<uint64_t>::max()
+                            : bytes.bytes;
+  };
+  auto leaves = [&](Value value) {
+    return llvm::any_of(value.getUsers(), [&](Operation *user) {
+      return !isInGroup(user, group);
+    });
+  };
+  // For each value of the group, the meta op results leaving the group that
+  // are strided views of it through meta ops of the group.
+  llvm::MapVector<Value, SmallVector<Value>> viewsOf;
+  for (Operation *op : groups[group].ops) {
+    Value exit = op->getResult(0);
+    if (!wanted.contains(op) || !leaves(exit))
+      continue;
+    SmallVector<Operation *> chain;
+    Value source = exit;
+    while (Operation *def = source.getDefiningOp()) {
+      if (!isInGroup(def, group) || !isa<MetaOpInterface>(def))
+        break;
+      chain.push_back(def);
+      source = cast<MetaOpInterface>(def).getSource();
+      Operation *sourceDef = source.getDefiningOp();
+      // From a value written anyway (or outside), peelViews makes the
+      // views.
+      if (!sourceDef || !isInGroup(sourceDef, group) || leaves(source) ||
+          materializedForViews.contains(source))
+        break;
+      std::optional<StridedView> view = StridedView::getContiguous(
+          cast<TensorType>(source.getType()).getShape());
+      for (Operation *meta : llvm::reverse(chain))
+        if (view)
+          view = applyMetaOp(meta, *view);
+      if (view)
+        viewsOf[source].push_back(exit);
+    }
+  }
+  DenseSet<Value> covered;
+  while (true) {
+    Value best;
+    uint64_t bestSaving = 0;
+    for (auto &[value, views] : viewsOf) {
+      uint64_t viewBytes = 0;
+      for (Value view : views)
+        if (!covered.contains(view))
+          viewBytes = llvm::SaturatingAdd(viewBytes, bytesOf(view));
+      uint64_t bytes = bytesOf(value);
+      if (viewBytes > bytes && viewBytes - bytes > bestSaving) {
+        best = value;
+        bestSaving = viewBytes - bytes;
+      }
+    }
+    if (!best)
+      return;
+    materializedForViews.insert(best);
+    covered.insert(viewsOf[best].begin(), viewsOf[best].end());
+  }
 }
 
 void Segmenter::peelViews(unsigned group) {
@@ -416,6 +663,7 @@ void Segmenter::peelViews(unsigned group) {
         }))
       wanted.insert(op);
   }
+  materializeViewedValues(group, wanted);
   SmallVector<Operation *> kept;
   for (Operation *op : kernel.ops) {
     std::optional<StridedView> view;
@@ -434,30 +682,105 @@ void Segmenter::peelViews(unsigned group) {
   kernel.ops = std::move(kept);
 }
 
-void Segmenter::collectInputs(PlannedSegment &segment) {
+std::optional<Value> Segmenter::getRecomputeRoot(Value value) {
+  // Computed from at most one fusion input by elementwise and meta ops
+  // (other operands scalars): the input, a null Value for none (`full`).
+  // Not through a segment_set (its result is written, never recomputed)
+  // nor a reduction.
+  if (isa<BlockArgument>(value))
+    return isa<TensorType>(value.getType()) ? std::optional(value)
+                                            : std::nullopt;
+  if (auto it = recomputeRoots.find(value); it != recomputeRoots.end())
+    return it->second;
+  Operation *def = value.getDefiningOp();
+  std::optional<Value> root;
+  OpRole role = roles.lookup(def);
+  if (role != OpRole::Replicated && !isa<SegmentSetOp>(def) &&
+      (isa<ElementwiseOpInterface>(def) || isa<MetaOpInterface>(def)) &&
+      isMemoryEffectFree(def)) {
+    SmallVector<Value> tensorOperands;
+    for (Value operand : def->getOperands())
+      if (isa<TensorType>(operand.getType()))
+        tensorOperands.push_back(operand);
+    if (tensorOperands.empty())
+      root = Value();
+    else if (tensorOperands.size() == 1)
+      root = getRecomputeRoot(tensorOperands.front());
+  }
+  recomputeRoots[value] = root;
+  return root;
+}
+
+SetVector<Value>
+Segmenter::collectInputs(PlannedSegment &segment,
+                         const DenseSet<Value> *recomputeFrom,
+                         DenseSet<Value> &readThroughSegmentSet) {
   // Inputs in first-use order; Replicated and View ops the members read
-  // are cloned in, so the segment reads what they read.
+  // are cloned in, so the segment reads what they read. With
+  // `recomputeFrom` (the inputs the segment reads anyway), a value of
+  // another kernel that is computed from one fusion input by elementwise
+  // and meta ops is recomputed from that input instead of read, when that
+  // reads no more bytes: the input is read anyway, or is no larger. Values
+  // the segment reads through a segment_set are never recomputed (nor what
+  // computes them): without `recomputeFrom` they are collected into
+  // `readThroughSegmentSet`.
+  auto bytesOf = [](Value value) {
+    if (!value)
+      return uint64_t(0);
+    ByteCount bytes = getTransferBytes(value.getType());
+    return bytes.overflowed ? std::numeric_limits<uint64_t>::max()
+                            : bytes.bytes;
+  };
   DenseSet<Operation *> members(segment.members.begin(), segment.members.end());
   DenseSet<Operation *> cloned;
-  DenseSet<Value> seenInputs;
-  SmallVector<Value> worklist;
+  SetVector<Value> inputs;
+  // Whether a value of another kernel may be recomputed, must be (it feeds
+  // a recomputed op), or must be read (it is read through a segment_set,
+  // which is written by its producer, never recomputed).
+  enum class Recompute { May, Must, Never };
+  SmallVector<std::pair<Value, Recompute>> worklist;
   for (Operation *member : segment.members) {
     for (Value operand : llvm::reverse(member->getOperands()))
-      worklist.push_back(operand);
+      worklist.emplace_back(operand, Recompute::May);
     while (!worklist.empty()) {
-      Value value = worklist.pop_back_val();
+      auto [value, mode] = worklist.pop_back_val();
+      if (mode == Recompute::Never && !recomputeFrom)
+        readThroughSegmentSet.insert(value);
       Operation *def = value.getDefiningOp();
       if (def && members.contains(def))
         continue;
       OpRole role = def ? roles.lookup(def) : OpRole::Grouped;
-      if (def && role != OpRole::Grouped) {
+      bool recompute = def && role == OpRole::Grouped && recomputeFrom &&
+                       mode != Recompute::Never &&
+                       (mode == Recompute::Must || [&] {
+                         std::optional<Value> root = getRecomputeRoot(value);
+                         if (!root || (!recomputeFrom->contains(*root) &&
+                                       bytesOf(*root) > bytesOf(value)))
+                           return false;
+                         // Nothing on the way may be read through a
+                         // segment_set.
+                         for (Value step = value; step && step != *root;) {
+                           if (readThroughSegmentSet.contains(step))
+                             return false;
+                           Operation *stepDef = step.getDefiningOp();
+                           Value next;
+                           for (Value operand : stepDef->getOperands())
+                             if (isa<TensorType>(operand.getType()))
+                               next = operand;
+                           step = next;
+                         }
+                         return true;
+                       }());
+      if (def && (role != OpRole::Grouped || recompute)) {
+        Recompute operandMode = isa<SegmentSetOp>(def) ? Recompute::Never
+                                : recompute            ? Recompute::Must
+                                                       : mode;
         if (cloned.insert(def).second)
           for (Value operand : llvm::reverse(def->getOperands()))
-            worklist.push_back(operand);
+            worklist.emplace_back(operand, operandMode);
         continue;
       }
-      if (seenInputs.insert(value).second)
-        segment.inputs.push_back(value);
+      inputs.insert(value);
     }
   }
   segment.opsToClone.assign(segment.members.begin(), segment.members.end());
@@ -465,6 +788,18 @@ void Segmenter::collectInputs(PlannedSegment &segment) {
   llvm::sort(segment.opsToClone, [&](Operation *lhs, Operation *rhs) {
     return position.lookup(lhs) < position.lookup(rhs);
   });
+  return inputs;
+}
+
+void Segmenter::collectInputs(PlannedSegment &segment) {
+  DenseSet<Value> readThroughSegmentSet;
+  SetVector<Value> inputs =
+      collectInputs(segment, nullptr, readThroughSegmentSet);
+  if (segment.kind != SegmentKind::Alias) {
+    DenseSet<Value> readAnyway(inputs.begin(), inputs.end());
+    inputs = collectInputs(segment, &readAnyway, readThroughSegmentSet);
+  }
+  segment.inputs = inputs.takeVector();
 }
 
 std::vector<PlannedSegment> Segmenter::planSegments() {
@@ -496,10 +831,40 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
     }
     (getView(result) ? aliases : copies)[root].push_back(def);
   }
+  // A copy joins the kernel that computes the tensor it copies or else the
+  // first kernel that reads it (rule 9: a sibling of the same input): no
+  // new dependence, and no launch of its own.
+  unsigned numKernels = segments.size();
+  SmallVector<DenseSet<Value>> kernelReads;
+  for (PlannedSegment &segment : segments) {
+    DenseSet<Value> readThroughSegmentSet;
+    SetVector<Value> reads =
+        collectInputs(segment, nullptr, readThroughSegmentSet);
+    kernelReads.emplace_back(reads.begin(), reads.end());
+  }
+  for (auto &[root, views] : llvm::make_early_inc_range(copies)) {
+    std::optional<unsigned> kernel;
+    for (unsigned index = 0; index < numKernels && !kernel; ++index)
+      if (llvm::is_contained(segments[index].members, root.getDefiningOp()))
+        kernel = index;
+    for (unsigned index = 0; index < numKernels && !kernel; ++index)
+      if (kernelReads[index].contains(root))
+        kernel = index;
+    if (!kernel)
+      continue;
+    PlannedSegment &segment = segments[*kernel];
+    segment.members.append(views.begin(), views.end());
+    llvm::sort(segment.members, [&](Operation *lhs, Operation *rhs) {
+      return position.lookup(lhs) < position.lookup(rhs);
+    });
+    views.clear();
+  }
   for (auto [bucket, kind] :
        {std::make_pair(&aliases, SegmentKind::Alias),
         std::make_pair(&copies, SegmentKind::Pointwise)}) {
     for (auto &[root, views] : *bucket) {
+      if (views.empty())
+        continue;
       PlannedSegment &segment = segments.emplace_back();
       segment.kind = kind;
       segment.members = views;
@@ -593,9 +958,10 @@ LogicalResult Segmenter::materialize(std::vector<PlannedSegment> &segments) {
     Location loc = builder.getFusedLoc(memberLocs);
     auto segment = SegmentOp::create(
         builder, loc, ValueRange(planned.outputs).getTypes(), planned.kind,
-        llvm::map_to_vector(planned.inputs, [&](Value input) {
-          return outer.lookupOrDefault(input);
-        }));
+        llvm::map_to_vector(
+            planned.inputs,
+            [&](Value input) { return outer.lookupOrDefault(input); }),
+        /*schedule=*/nullptr);
     SmallVector<Location> inputLocs = llvm::map_to_vector(
         planned.inputs, [](Value input) { return input.getLoc(); });
     Block *segmentBody = new Block();
@@ -630,6 +996,7 @@ LogicalResult Segmenter::run() {
     return failure();
   formKernelGroups();
   mergeSiblingReductions();
+  mergeSiblingKernels();
   for (unsigned group = 0; group < groups.size(); ++group)
     peelViews(group);
   std::vector<PlannedSegment> segments = planSegments();

@@ -69,12 +69,12 @@ func.func @set_disappears(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// Bail-out: a returned copy of an input stays; it is how a fusion asks for
-// an output in its own memory rather than an alias of the input.
+// Every set goes, a returned one included: in this IR tensors are values
+// and a set is never a copy anyone can observe; segmentation decides which
+// outputs alias inputs (an alias segment here, copying nothing).
 // CHECK-LABEL: func.func @set_output(
 // CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<8x4xf32>) -> tensor<8x4xf32> {
-// CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = fuser.set %[[ARG0]] : tensor<8x4xf32>
-// CHECK-NEXT: return %[[V0]] : tensor<8x4xf32>
+// CHECK-NEXT: return %[[ARG0]] : tensor<8x4xf32>
 func.func @set_output(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %0 = fuser.set %x : tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
@@ -82,16 +82,33 @@ func.func @set_output(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// Bail-out: the same for a returned copy of a view of an input.
+// The same for a returned set of a view of an input, and of a set before a
+// view and a broadcast: the outputs are views of the input.
 // CHECK-LABEL: func.func @set_output_of_view(
 // CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<8x4xf32>)
 // CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = fuser.permute %[[ARG0]] [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
-// CHECK-NEXT: %[[V1:[a-zA-Z0-9_]+]] = fuser.set %[[V0]] : tensor<4x8xf32>
-// CHECK-NEXT: return %[[V1]] : tensor<4x8xf32>
-func.func @set_output_of_view(%x: tensor<8x4xf32>) -> tensor<4x8xf32> {
+// CHECK-NEXT: %[[V1:[a-zA-Z0-9_]+]] = fuser.broadcast %[[ARG0]] [0] : tensor<8x4xf32> -> tensor<1x8x4xf32>
+// CHECK-NEXT: return %[[V0]], %[[V1]] : tensor<4x8xf32>, tensor<1x8x4xf32>
+func.func @set_output_of_view(%x: tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<1x8x4xf32>) {
   %0 = fuser.permute %x [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
   %1 = fuser.set %0 : tensor<4x8xf32>
-  return %1 : tensor<4x8xf32>
+  %2 = fuser.set %x : tensor<8x4xf32>
+  %3 = fuser.broadcast %2 [0] : tensor<8x4xf32> -> tensor<1x8x4xf32>
+  %4 = fuser.set %3 : tensor<1x8x4xf32>
+  return %1, %4 : tensor<4x8xf32>, tensor<1x8x4xf32>
+}
+
+// -----
+
+// Bail-out: a segment_set is not a set; it is an explicit segment boundary
+// and stays, returned or not.
+// CHECK-LABEL: func.func @segment_set_stays(
+// CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<8x4xf32>)
+// CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = fuser.segment_set %[[ARG0]] : tensor<8x4xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<8x4xf32>
+func.func @segment_set_stays(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = fuser.segment_set %x : tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
 }
 
 // -----

@@ -112,12 +112,28 @@ func.func @hint_on_segment_set(%x: tensor<8x4xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// A returned copy of an input stays, hint included: nothing to move.
+// A returned set of an input goes like any other (the output is then an
+// alias of the input); its hint stays on the input, for the loads of it.
 // CHECK-LABEL: func.func @hinted_set_output(
-// CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<8x4xf32>) -> tensor<8x4xf32> {
-// CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = fuser.set %[[ARG0]] cache_op = streaming : tensor<8x4xf32>
-// CHECK-NEXT: return %[[V0]]
+// CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<8x4xf32> {fuser.cache_op = #fuser<cache_op streaming>}) -> tensor<8x4xf32> {
+// CHECK-NEXT: return %[[ARG0]]
 func.func @hinted_set_output(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %0 = fuser.set %x cache_op = streaming : tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// A returned set of a view of an input, with a hint: the set goes, the view
+// stays as the output, the hint goes to the input; a second returned set of
+// the same input with another hint meets it as `unspecified`.
+// CHECK-LABEL: func.func @hinted_set_output_of_view(
+// CHECK-SAME: %[[ARG0:[a-zA-Z0-9_]+]]: tensor<8x4xf32> {fuser.cache_op = #fuser<cache_op unspecified>}) -> (tensor<4x8xf32>, tensor<8x4xf32>) {
+// CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = fuser.permute %[[ARG0]] [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V0]], %[[ARG0]]
+func.func @hinted_set_output_of_view(%x: tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<8x4xf32>) {
+  %0 = fuser.permute %x [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  %1 = fuser.set %0 cache_op = streaming : tensor<4x8xf32>
+  %2 = fuser.set %x cache_op = global : tensor<8x4xf32>
+  return %1, %2 : tensor<4x8xf32>, tensor<8x4xf32>
 }

@@ -2,7 +2,7 @@
 // RUN: fuser-opt %s --canonicalize -split-input-file | FileCheck %s
 // RUN: fuser-opt %s --canonicalize="top-down=false" -split-input-file | FileCheck %s
 
-// Rule 4: squeezes and broadcasts sink below permutes; view, squeeze and
+// Rule 5: squeezes and broadcasts sink below permutes; view, squeeze and
 // broadcast all keep the row-major order, so adjacent ones compose into one
 // canonical reshape (absorbed into a view); permute pairs compose.
 

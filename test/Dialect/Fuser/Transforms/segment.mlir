@@ -102,17 +102,38 @@ func.func @same_axes(%x: tensor<8x4xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
 // -----
 
 // Must not merge: reductions over different axes are two kernels. The shared
-// exp joins the first and is written for the second.
+// exp of an input is recomputed by the second (rule 10) instead of being
+// written and read back.
 // CHECK-LABEL: func.func @different_axes
-// CHECK: %[[A:.*]]:2 = fuser.segment reduction(%arg0) : (tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<4xf32>)
+// CHECK: %[[A:.*]] = fuser.segment reduction(%arg0) : (tensor<8x4xf32>) -> tensor<4xf32>
 // CHECK: fuser.exp
+// CHECK: fuser.reduction add %{{.*}} [0]
+// CHECK: %[[B:.*]] = fuser.segment reduction(%arg0) : (tensor<8x4xf32>) -> tensor<8xf32>
+// CHECK: fuser.exp
+// CHECK: fuser.reduction add %{{.*}} [1]
+// CHECK-NOT: fuser.segment
+// CHECK: return %[[A]], %[[B]]
+func.func @different_axes(%x: tensor<8x4xf32>) -> (tensor<4xf32>, tensor<8xf32>) {
+  %e = fuser.exp %x : tensor<8x4xf32>
+  %0 = fuser.reduction add %e [0] : tensor<8x4xf32> -> tensor<4xf32>
+  %1 = fuser.reduction add %e [1] : tensor<8x4xf32> -> tensor<8xf32>
+  return %0, %1 : tensor<4xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A value computed from two inputs is not recomputed: the first kernel
+// computes and writes it for the second.
+// CHECK-LABEL: func.func @different_axes_binary
+// CHECK: %[[A:.*]]:2 = fuser.segment reduction(%arg0, %arg1) : (tensor<8x4xf32>, tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<4xf32>)
+// CHECK: fuser.add
 // CHECK: fuser.reduction add %{{.*}} [0]
 // CHECK: %[[B:.*]] = fuser.segment reduction(%[[A]]#0)
 // CHECK: fuser.reduction add %{{.*}} [1]
 // CHECK-NOT: fuser.segment
 // CHECK: return %[[A]]#1, %[[B]]
-func.func @different_axes(%x: tensor<8x4xf32>) -> (tensor<4xf32>, tensor<8xf32>) {
-  %e = fuser.exp %x : tensor<8x4xf32>
+func.func @different_axes_binary(%x: tensor<8x4xf32>, %y: tensor<8x4xf32>) -> (tensor<4xf32>, tensor<8xf32>) {
+  %e = fuser.add %x, %y : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<8x4xf32>
   %0 = fuser.reduction add %e [0] : tensor<8x4xf32> -> tensor<4xf32>
   %1 = fuser.reduction add %e [1] : tensor<8x4xf32> -> tensor<8xf32>
   return %0, %1 : tensor<4xf32>, tensor<8xf32>
@@ -173,14 +194,15 @@ func.func @expand_of_reduction(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 // Must not merge: the mul reads exp directly and through the second
 // reduction, so joining it to the exp kernel would make that kernel depend
 // on itself.
+// (The exp is of two inputs, so no kernel recomputes it.)
 // CHECK-LABEL: func.func @no_cycle
-// CHECK: %[[A:.*]]:2 = fuser.segment reduction(%arg0)
+// CHECK: %[[A:.*]]:2 = fuser.segment reduction(%arg0, %arg1)
 // CHECK: %[[B:.*]] = fuser.segment reduction(%[[A]]#0)
 // CHECK: %[[C:.*]] = fuser.segment pointwise(%[[A]]#0, %[[B]])
 // CHECK-NOT: fuser.segment
 // CHECK: return %[[A]]#1, %[[C]]
-func.func @no_cycle(%x: tensor<8x4xf32>) -> (tensor<8xf32>, tensor<8x4xf32>) {
-  %a = fuser.exp %x : tensor<8x4xf32>
+func.func @no_cycle(%x: tensor<8x4xf32>, %y: tensor<8x4xf32>) -> (tensor<8xf32>, tensor<8x4xf32>) {
+  %a = fuser.add %x, %y : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<8x4xf32>
   %s1 = fuser.reduction add %a [1] : tensor<8x4xf32> -> tensor<8xf32>
   %s2 = fuser.reduction add %a [0] keepdim : tensor<8x4xf32> -> tensor<1x4xf32>
   %t = fuser.mul %a, %s2 : tensor<8x4xf32>, tensor<1x4xf32> -> tensor<8x4xf32>

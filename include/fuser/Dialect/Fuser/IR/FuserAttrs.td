@@ -38,4 +38,42 @@ def Fuser_SegmentKind : I32EnumAttr<"SegmentKind", "kind of a segment", [
 def Fuser_SegmentKindAttr
     : EnumAttr<Fuser_Dialect, Fuser_SegmentKind, "segment_kind">;
 
+def Fuser_ScheduleKind : I32EnumAttr<"ScheduleKind", "kernel schedule", [
+    I32EnumAttrCase<"Pointwise", 0, "pointwise">,
+    I32EnumAttrCase<"OuterReduction", 1, "outer_reduction">,
+    I32EnumAttrCase<"InnerReduction", 2, "inner_reduction">]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::fuser";
+}
+
+def Fuser_ScheduleAttr : AttrDef<Fuser_Dialect, "Schedule"> {
+  let mnemonic = "schedule";
+  let summary = "how a kernel segment runs: chosen by fuser-schedule";
+  let description = [{
+    Recorded on a kernel `fuser.segment` by `fuser-schedule` and only read by
+    the lowering (docs/Lowering.md), as Triton records layouts:
+
+    - `kind`: `pointwise`, `outer_reduction` (no reduced axis is innermost in
+      memory: each thread accumulates its outputs over the reduced axes) or
+      `inner_reduction` (the innermost axis is reduced: threads of a block
+      share each output and combine across lanes and warps);
+    - `vector`: consecutive elements of the innermost output axis each
+      thread computes, loaded and stored as one vector where the layout
+      allows;
+    - `threads`: threads per block;
+    - `split`: threads that share the reduced axes of one output group (1:
+      none; they combine their partial results across the block);
+    - `blocks`: blocks in the grid.
+
+    ```mlir
+    #fuser.schedule<outer_reduction, vector = 8, threads = 256, split = 1, blocks = 2048>
+    ```
+  }];
+  let parameters = (ins EnumParameter<Fuser_ScheduleKind>:$kind,
+                        "int64_t":$vector, "int64_t":$threads,
+                        "int64_t":$split, "int64_t":$blocks);
+  let assemblyFormat = "`<` $kind `,` struct($vector, $threads, $split, $blocks) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // FUSER_DIALECT_FUSER_IR_FUSERATTRS_TD

@@ -102,7 +102,9 @@ def Fuser_SetOp : Fuser_MetaOp<"set", [SameOperandsAndResultType]> {
     %1 = fuser.set %0 cache_op = streaming : tensor<8x4096xbf16>
     ```
 
-    Pre-segmentation erases most sets. Erasing one keeps a hint other than
+    A set is never a copy a user can observe (tensors are values; which
+    results alias inputs is decided by segmentation): canonicalization and
+    pre-segmentation erase every set. Erasing one keeps a hint other than
     `unspecified` on the tensor in memory that the set reads (seen through
     meta ops): as the argument attribute `fuser.cache_op` of a fusion input,
     or as the attribute `fuser.cache_op` of a `segment_set`. Two different
@@ -266,12 +268,17 @@ def Fuser_ReductionOp : Fuser_Op<"reduction",
 
     Each output starts from the identity of `kind` and combines its inputs in
     row-major order of the reduced dims; over zero elements it is the
-    identity. The identities are: add `+0.0` (integers 0), so a sum of only
-    `-0.0` is `+0.0`; mul 1; max -inf (integers: the minimum); min +inf
+    identity. The identities are: add `-0.0` (integers 0), the IEEE identity
+    (`-0.0 + x` is `x` for every `x`, `-0.0` and NaN included), so a sum of
+    only `-0.0` is `-0.0`; mul 1; max -inf (integers: the minimum); min +inf
     (integers: the maximum). f16 and bf16 accumulate in f32 and round to
     nearest even once at the end; other types accumulate in the element type
     (integers wrap). `max` and `min` combine as `fuser.maximum` and
     `fuser.minimum` do: NaN propagates and `-0.0` orders below `+0.0`.
+    So a reduction whose reduced dims all have extent 1 is exactly a
+    `squeeze` of them (nothing with `keepdim`), for every kind, and
+    canonicalizes to one; a reduced dim of extent 1 among others is dropped
+    from `dims`.
 
     ```mlir
     %1 = fuser.reduction add %0 [1] : tensor<8x4x4096xf32> -> tensor<8x4096xf32>
@@ -477,7 +484,8 @@ def Fuser_SegmentOp : Fuser_Op<"segment",
     are bound to `inputs` (tensors, or scalars such as nvFuser's
     `define_scalar` inputs). `kind` says how it runs: `pointwise` and
     `reduction` segments are kernels, an `alias` segment launches nothing
-    (its results are views of its inputs in memory).
+    (its results are views of its inputs in memory). A kernel segment may
+    carry the `schedule` that `fuser-schedule` chose for it.
 
     ```mlir
     %r = fuser.segment reduction (%x) : (tensor<8x4xf32>) -> tensor<8xf32> {
@@ -488,7 +496,8 @@ def Fuser_SegmentOp : Fuser_Op<"segment",
     ```
   }];
   let arguments = (ins Fuser_SegmentKindAttr:$kind,
-                       Variadic<Fuser_Value>:$inputs);
+                       Variadic<Fuser_Value>:$inputs,
+                       OptionalAttr<Fuser_ScheduleAttr>:$schedule);
   let results = (outs Variadic<Fuser_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

@@ -21,9 +21,9 @@ def FuserSimplify : Pass<"fuser-simplify", "func::FuncOp"> {
   let options = [
     Option<"foldLossyCastChains", "fold-lossy-cast-chains", "bool",
            /*default=*/"false",
-           "Also fold cast chains whose intermediate type is at least as "
-           "wide as both ends, as nvFuser does, even when the first cast is "
-           "not exact (may change rounding in rare cases)">,
+           "Also fold cast chains by nvFuser's ConsecutiveCastPass rule "
+           "(keep only the narrowest type of each chain), even where that "
+           "drops a rounding step (may change results in rare cases)">,
   ];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }
@@ -81,6 +81,24 @@ def FuserSegmentGraph : Pass<"fuser-segment-graph", "ModuleOp"> {
   let options = [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write the DOT graph to ('-' is stdout)">,
+  ];
+}
+
+def FuserSchedule : Pass<"fuser-schedule", "func::FuncOp"> {
+  let summary = "Chooses the schedule of every kernel segment";
+  let description = [{
+    Records a `#fuser.schedule` on every `pointwise` and `reduction`
+    segment that has none, from the segment's shapes and layouts, by the
+    heuristics of docs/Lowering.md (all of them in Schedule.cpp): the
+    schedule kind from where the reduced axes lie in memory, the vector
+    width from the innermost extents and element sizes (16-byte accesses
+    where they divide), the block size, and a split of the reduced axes
+    across threads when the outputs alone cannot fill the chip. Segments
+    that already carry a schedule keep it.
+  }];
+  let options = [
+    Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors to fill (132: H100/H200 SXM)">,
   ];
 }
 

@@ -294,8 +294,8 @@ func.func @set_disappears(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 }
 
 
-// Bail-out: a set that is a fusion output stays; it is the copy that keeps
-// the output from aliasing the input.
+// A set that is a fusion output goes too (a set is never an observable
+// copy); the output then aliases the input.
 func.func @set_output(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %0 = fuser.set %x : tensor<8x4xf32>
   return %0 : tensor<8x4xf32>

@@ -1,0 +1,111 @@
+//===- Passes.td - fuser conversion passes -----------------*- tablegen -*-===//
+
+#ifndef FUSER_CONVERSION_PASSES_TD
+#define FUSER_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertFuserToSCF : Pass<"convert-fuser-to-scf", "ModuleOp"> {
+  let summary = "Scheduled segments to scf.parallel kernels on memrefs";
+  let description = [{
+    Turns every segmented fusion into a host function on memrefs in
+    destination-passing style (docs/Lowering.md): tensor arguments become
+    identity-layout memrefs, each result becomes an output memref argument.
+    Every kernel segment becomes one `scf.parallel` nest over blocks and
+    threads (mapped with `#gpu.loop_dim_map`) that follows the segment's
+    `schedule`: each thread computes `vector` consecutive elements of each
+    output by index arithmetic through the segment's meta ops, accumulating
+    reductions in the compute type; threads that split a reduction combine
+    with `scf.reduce`. Intermediates between kernels are allocated in the
+    host function; alias segments become copies of strided views.
+    Unsegmented fusions, segments without a schedule and ops the lowering
+    does not support are located errors.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// GPU path (--fuser-lower-to-nvvm, lib/Conversion/FuserToGPU)
+//===----------------------------------------------------------------------===//
+
+def FuserCheckNVVMLowering : Pass<"fuser-check-nvvm-lowering", "ModuleOp"> {
+  let summary = "Checks the input and the options of --fuser-lower-to-nvvm";
+  let description = [{
+    The first pass of `--fuser-lower-to-nvvm` and
+    `--fuser-kernel-loops-to-nvvm`, so that bad input and bad options are
+    clear errors before anything runs (LLVM aborts on some of them):
+    - `chip` must be a processor of LLVM's NVPTX backend and one that the
+      toolkit's `ptxas --gpu-name` accepts;
+    - `features` is a comma-separated list of `+`/`-` NVPTX features; a
+      `+ptxNN` below the lowest PTX version the chip needs is an error
+      (empty picks that lowest version);
+    - `format` is `isa`, `bin` or `fatbin`; `opt-level` is 0 to 3;
+    - `toolkit` must hold `bin/ptxas` (and `bin/fatbinary` for `fatbin`);
+    - fusions must be segmented: a fuser op outside a `fuser.segment` is a
+      located error asking for `--fuser-segment` first. With
+      `kernel-loops`, any fuser op left is an error (the input must be the
+      output of `convert-fuser-to-scf`).
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target GPU (sm_XY)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "NVPTX features, e.g. +ptx80">,
+    Option<"format", "format", "std::string", /*default=*/"\"bin\"",
+           "isa, bin or fatbin">,
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
+           "Optimization level (0-3)">,
+    Option<"toolkit", "toolkit", "std::string",
+           /*default=*/"\"/usr/local/cuda\"", "CUDA toolkit root">,
+    Option<"kernelLoops", "kernel-loops", "bool", /*default=*/"false",
+           "The input is kernel loops (no fuser ops may be left)">
+  ];
+}
+
+def FuserGPUHostMemory : Pass<"fuser-gpu-host-memory", "::mlir::func::FuncOp"> {
+  let summary = "Host buffers and copies of a host function to the gpu dialect";
+  let description = [{
+    In a host function (docs/Lowering.md), outside the kernel nests
+    (`scf.parallel`): `memref.alloc`/`memref.dealloc` of intermediates
+    become `gpu.alloc`/`gpu.dealloc`; a `memref.copy` between identity-layout
+    memrefs becomes a `gpu.memcpy`; a copy from or to a strided view (an
+    alias segment's view of an input that is not contiguous) becomes a copy
+    kernel, an `scf.parallel` nest mapped to blocks and threads that
+    `convert-parallel-loops-to-gpu` then turns into a launch. Run before
+    `convert-parallel-loops-to-gpu`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
+def FuserGPUPrepareKernels : Pass<"fuser-gpu-prepare-kernels",
+                                  "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Readies outlined kernels for convert-gpu-to-nvvm";
+  let description = [{
+    On each kernel `gpu.func` after outlining:
+    - a memref argument that the kernel only reads (loads, through views)
+      gets `llvm.noalias` and `llvm.readonly`, so that with the bare-pointer
+      calling convention its loads become non-coherent `ld.global.nc`
+      (host functions are called with outputs that do not overlap inputs);
+    - a `gpu.all_reduce` that every thread of the block reaches (in the
+      kernel's entry block, or in `scf.for` loops with constant bounds)
+      is marked `uniform`, which `convert-gpu-to-nvvm` requires; one under
+      thread-dependent control flow is an error;
+    - `gpu.subgroup_reduce` is expanded to 32-bit `gpu.shuffle` butterflies
+      (`convert-gpu-to-nvvm` leaves float ones illegal);
+    - `math.sqrt` becomes `llvm.intr.sqrt` (`sqrt.rn`): libdevice's square
+      root, which `convert-gpu-to-nvvm` would call, is approximate.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
+#endif // FUSER_CONVERSION_PASSES_TD

@@ -1,0 +1,55 @@
+//===- Schedule.h - kernel schedules of segments ----------------*- C++ -*-===//
+//
+// What `fuser-schedule` decides and the lowering reads: the heuristics that
+// pick a #fuser.schedule for a kernel segment, and the structure of a
+// segment's reductions that decides whether threads may split them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_DIALECT_FUSER_TRANSFORMS_SCHEDULE_H
+#define FUSER_DIALECT_FUSER_TRANSFORMS_SCHEDULE_H
+
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+
+#include <string>
+
+namespace mlir::fuser {
+
+/// The reductions of a kernel segment, as the schedules see them.
+struct ReductionStructure {
+  /// The segment's reductions; they share their source shape and reduced
+  /// dims (fuser-segment rule 4).
+  SmallVector<ReductionOp> reductions;
+  /// Whether the innermost non-unit axis of the reductions' source is
+  /// reduced (the inner_reduction schedule) rather than kept.
+  bool reducesInnermost = false;
+  /// Why the threads of a block cannot split the reduced axes (empty when
+  /// they can): every op that uses a reduction result must map its elements
+  /// one to one onto the reduction's outputs (elementwise ops on equal
+  /// shapes, view, permute, squeeze, broadcast, set), the same way on every
+  /// path, so that one block owns one reduction output and everything
+  /// computed from it; and the block combines one 32-bit value (one
+  /// reduction, not of f64 or i64), which is what gpu.all_reduce shuffles.
+  std::string whyNotSplittable;
+};
+
+/// Analyzes the reductions of `segment` (none for a pointwise segment).
+ReductionStructure analyzeReductions(SegmentOp segment);
+
+/// The widest vector (elements, a power of two) of accesses to `elementType`
+/// that is at most 16 bytes and divides `extent`.
+int64_t getVectorWidth(Type elementType, int64_t extent);
+
+/// The number of elements each thread computes per step for `result` (a
+/// segment output) under `schedule`: the schedule's vector width, halved
+/// until it divides the innermost extent (1 for rank 0 and for split
+/// schedules, whose block-level outputs are scalars).
+int64_t getOutputVectorWidth(ScheduleAttr schedule, ShapedType result);
+
+/// The schedule the heuristics of docs/Lowering.md pick for kernel segment
+/// `segment` on a chip with `smCount` multiprocessors.
+ScheduleAttr chooseSchedule(SegmentOp segment, int64_t smCount);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_DIALECT_FUSER_TRANSFORMS_SCHEDULE_H

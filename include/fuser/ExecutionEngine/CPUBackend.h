@@ -1,0 +1,89 @@
+//===- CPUBackend.h - the kernels, JIT-compiled for the host ----*- C++ -*-===//
+//
+// The `cpu` backend runs the kernels of the shared lowering (docs/Lowering.md)
+// on the host: the same `scf.parallel` nests the GPU path outlines, lowered to
+// the LLVM dialect as sequential loops and JIT-compiled with MLIR's
+// ExecutionEngine. It has two layers:
+//
+// - CPUKernelModule: a module already in the shared-lowering form (host
+//   functions on static identity-layout memrefs in destination-passing style)
+//   lowered to LLVM, JIT-compiled once, and run on Buffers;
+// - createCPUBackend: the Backend, which takes a fusion through
+//   (preseg + segment, when it is not segmented,) buildLowerToKernelLoopsPipeline
+//   and runs the result with a CPUKernelModule.
+//
+// See the section "CPU backend" of docs/Lowering.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_EXECUTIONENGINE_CPUBACKEND_H
+#define FUSER_EXECUTIONENGINE_CPUBACKEND_H
+
+#include "fuser/ExecutionEngine/Backend.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <memory>
+
+namespace mlir {
+class ExecutionEngine;
+class OpPassManager;
+namespace fuser {
+
+/// The passes that take a module in the shared-lowering form to the LLVM
+/// dialect on the host (after the f16/bf16 and memref.copy rewrites that
+/// CPUKernelModule::compile applies first): lower-affine,
+/// convert-scf-to-cf, convert-math-to-llvm, convert-math-to-libm,
+/// expand-strided-metadata, convert-vector-to-llvm, finalize-memref-to-llvm,
+/// convert-arith-to-llvm, convert-index-to-llvm, convert-ub-to-llvm,
+/// convert-func-to-llvm{use-bare-ptr-memref-call-conv=true},
+/// convert-cf-to-llvm, reconcile-unrealized-casts.
+void buildCPUKernelToLLVMPipeline(OpPassManager &pm);
+
+/// A module of kernels in the shared-lowering form, lowered to LLVM and
+/// JIT-compiled once; its functions may then run any number of times.
+class CPUKernelModule {
+public:
+  /// Clones `module` (which is left unchanged), lowers the clone to the LLVM
+  /// dialect and JIT-compiles it. Errors (unsupported ops, unresolved
+  /// symbols, an intermediate larger than options.maxBufferBytes) are
+  /// diagnostics located on the offending op or function.
+  static FailureOr<std::unique_ptr<CPUKernelModule>>
+  compile(ModuleOp module, const BackendOptions &options);
+
+  ~CPUKernelModule();
+
+  /// Runs function `name`: `inputs` are its leading arguments (a
+  /// non-scalar Buffer per memref argument, of its shape and element type; a
+  /// scalar Buffer per scalar argument); every further argument is an output
+  /// memref, allocated here and returned (rank-0 memrefs as Buffers with an
+  /// empty shape and isScalar unset). Errors are diagnostics on the function.
+  FailureOr<SmallVector<Buffer>> run(StringRef name, ArrayRef<Buffer> inputs);
+
+private:
+  struct FunctionInfo {
+    FunctionType type;
+    Location loc;
+  };
+  CPUKernelModule(std::unique_ptr<ExecutionEngine> engine,
+                  const BackendOptions &options, Location moduleLoc);
+
+  std::unique_ptr<ExecutionEngine> engine;
+  BackendOptions options;
+  Location moduleLoc;
+  llvm::StringMap<FunctionInfo> functions;
+};
+
+/// Compiles `module` and runs its function `name` once (CPUKernelModule).
+FailureOr<SmallVector<Buffer>> runKernelModule(ModuleOp module, StringRef name,
+                                               ArrayRef<Buffer> inputs,
+                                               const BackendOptions &options);
+
+/// The `cpu` backend.
+std::unique_ptr<Backend> createCPUBackend(const BackendOptions &options);
+
+} // namespace fuser
+} // namespace mlir
+
+#endif // FUSER_EXECUTIONENGINE_CPUBACKEND_H

@@ -1,0 +1,214 @@
+//===- FuserToSCF.cpp - segmented fusions to host functions on memrefs ----===//
+//
+// convert-fuser-to-scf (docs/Lowering.md): every segmented fusion becomes a
+// host function in destination-passing style whose kernels are scf.parallel
+// nests (KernelEmitter.cpp); alias segments become copies of strided views.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+#include "fuser/Analysis/SegmentTraffic.h"
+#include "fuser/Conversion/Passes.h"
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::fuser {
+#define GEN_PASS_DEF_CONVERTFUSERTOSCF
+#include "fuser/Conversion/Passes.h.inc"
+} // namespace mlir::fuser
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+/// The attribute that records how many trailing arguments of a lowered
+/// fusion are its outputs.
+static constexpr StringLiteral kOutputsAttrName = "fuser.outputs";
+
+static bool isFusion(func::FuncOp func) {
+  if (func.isExternal())
+    return false;
+  WalkResult result = func.walk([](Operation *op) {
+    return isa<FuserDialect>(op->getDialect()) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// The memref that holds a value of `type`: a rank-0 one for a scalar.
+static MemRefType getMemRefType(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return MemRefType::get(tensor.getShape(), tensor.getElementType());
+  return MemRefType::get({}, type);
+}
+
+/// Checks that `func` is segmented: only segments, pure scalar computations
+/// and the return, over static tensors.
+static LogicalResult checkSegmented(func::FuncOp func) {
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if ((tensor && !tensor.hasStaticShape()) ||
+        (!tensor && isa<ShapedType>(type)))
+      return func.emitError("argument ")
+             << i << " has type " << type
+             << "; the kernel lowering needs statically shaped tensors";
+  }
+  for (Operation &op : func.getBody().front()) {
+    if (isa<SegmentOp, func::ReturnOp>(op))
+      continue;
+    bool scalar = op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
+                  llvm::none_of(op.getResultTypes(), [](Type type) {
+                    return isa<ShapedType>(type);
+                  });
+    if (!scalar)
+      return op.emitError("'")
+             << op.getName()
+             << "' is outside every fuser.segment: run fuser-segment before "
+                "the kernel lowering";
+  }
+  return success();
+}
+
+/// The strided memref through which alias result `yielded` of `segment`
+/// views its input.
+static FailureOr<Value> createAliasView(OpBuilder &b, SegmentOp segment,
+                                        Value yielded, ValueRange inputs) {
+  std::optional<AliasView> alias = getAliasView(yielded);
+  if (!alias)
+    return segment.emitError("alias result is not a strided view of an input");
+  Value source = inputs[alias->inputIndex];
+  auto sourceType = cast<MemRefType>(source.getType());
+  if (!sourceType.getLayout().isIdentity())
+    return segment.emitError("alias of a strided view is not supported");
+  const StridedView &view = alias->view;
+  auto type = MemRefType::get(
+      view.sizes, sourceType.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), view.offset, view.strides));
+  return memref::ReinterpretCastOp::create(b, segment.getLoc(), type, source,
+                                           view.offset, view.sizes,
+                                           view.strides)
+      .getResult();
+}
+
+static LogicalResult convertFusion(func::FuncOp func) {
+  if (failed(checkSegmented(func)))
+    return failure();
+  OpBuilder b(func);
+  Location loc = func.getLoc();
+  FunctionType type = func.getFunctionType();
+  SmallVector<Type> arguments;
+  for (Type input : type.getInputs())
+    arguments.push_back(isa<RankedTensorType>(input) ? getMemRefType(input)
+                                                     : input);
+  for (Type result : type.getResults())
+    arguments.push_back(getMemRefType(result));
+  auto lowered = func::FuncOp::create(b, loc, func.getName(),
+                                      b.getFunctionType(arguments, {}));
+  lowered.setVisibility(func.getVisibility());
+  for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i)
+    lowered.setArgAttrs(i, func.getArgAttrDict(i));
+  lowered->setAttr(kOutputsAttrName, b.getI64IntegerAttr(type.getNumResults()));
+  Block *entry = lowered.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  ValueRange outputArgs = entry->getArguments().drop_front(type.getNumInputs());
+
+  Block &body = func.getBody().front();
+  auto returnOp = cast<func::ReturnOp>(body.getTerminator());
+  IRMapping mapping;
+  mapping.map(body.getArguments(),
+              entry->getArguments().take_front(type.getNumInputs()));
+  // Intermediates are freed after their last reader.
+  DenseMap<Operation *, SmallVector<Value>> freeAfter;
+  for (Operation &op : body) {
+    auto segment = dyn_cast<SegmentOp>(op);
+    if (!segment) {
+      if (&op == returnOp)
+        continue;
+      SmallVector<Value> operands;
+      for (Value operand : op.getOperands())
+        operands.push_back(mapping.lookup(operand));
+      FailureOr<Value> scalar = emitScalarOp(b, &op, operands);
+      if (failed(scalar))
+        return failure();
+      mapping.map(op.getResult(0), *scalar);
+      continue;
+    }
+    SmallVector<Value> inputs;
+    for (Value input : segment.getInputs())
+      inputs.push_back(mapping.lookup(input));
+    auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+    if (segment.getKind() == SegmentKind::Alias) {
+      for (auto [result, yielded] :
+           llvm::zip_equal(segment.getResults(), yield.getValues())) {
+        FailureOr<Value> view = createAliasView(b, segment, yielded, inputs);
+        if (failed(view))
+          return failure();
+        mapping.map(result, *view);
+      }
+      continue;
+    }
+    SmallVector<Value> outputs;
+    for (Value result : segment.getResults()) {
+      // A returned result is written straight into its output.
+      Value output;
+      for (auto [i, returned] : llvm::enumerate(returnOp.getOperands()))
+        if (returned == result) {
+          output = outputArgs[i];
+          break;
+        }
+      if (!output) {
+        output = memref::AllocOp::create(b, segment.getLoc(),
+                                         getMemRefType(result.getType()),
+                                         /*alignment=*/b.getI64IntegerAttr(16));
+        // Views of it (alias segments) live until the results are copied
+        // out, at the end.
+        Operation *lastReader = segment;
+        for (Operation *user : result.getUsers()) {
+          auto reader = dyn_cast<SegmentOp>(user);
+          if (!reader || reader.getKind() == SegmentKind::Alias)
+            lastReader = returnOp;
+          else if (lastReader != returnOp && lastReader->isBeforeInBlock(user))
+            lastReader = user;
+        }
+        freeAfter[lastReader].push_back(output);
+      }
+      outputs.push_back(output);
+      mapping.map(result, output);
+    }
+    if (failed(emitKernel(b, segment, inputs, outputs)))
+      return failure();
+    for (Value freed : freeAfter.lookup(segment))
+      memref::DeallocOp::create(b, segment.getLoc(), freed);
+  }
+  // Results that are not written by their kernel (inputs, views, a result
+  // returned twice) are copied into their outputs.
+  for (auto [i, returned] : llvm::enumerate(returnOp.getOperands())) {
+    Value value = mapping.lookup(returned);
+    if (!isa<MemRefType>(value.getType()))
+      memref::StoreOp::create(b, returnOp.getLoc(), value, outputArgs[i]);
+    else if (value != outputArgs[i])
+      memref::CopyOp::create(b, returnOp.getLoc(), value, outputArgs[i]);
+  }
+  for (Value freed : freeAfter.lookup(returnOp))
+    memref::DeallocOp::create(b, returnOp.getLoc(), freed);
+  func::ReturnOp::create(b, returnOp.getLoc());
+  func.erase();
+  return success();
+}
+
+namespace {
+struct ConvertFuserToSCFPass
+    : public fuser::impl::ConvertFuserToSCFBase<ConvertFuserToSCFPass> {
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> fusions;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (isFusion(func))
+        fusions.push_back(func);
+    for (func::FuncOp func : fusions)
+      if (failed(convertFusion(func)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,1147 @@
+//===- KernelEmitter.cpp - one kernel segment as an scf.parallel nest -----===//
+//
+// A kernel computes each element of each output by evaluating the segment's
+// ops backwards from that element: meta ops (view, permute, squeeze,
+// broadcast, expand, slice, pad, cat) are index arithmetic, elementwise ops
+// go through FuserToArith, reductions are loops (or, in split schedules, a
+// loop per thread combined across the block with scf.reduce). No
+// intermediate tensor of the segment is materialized.
+//
+// Each thread evaluates `width` consecutive elements of the innermost output
+// axis at once, as vectors. How those lanes move through the index maps is
+// tracked per value (Lanes): all lanes at one index (Uniform), lanes at
+// consecutive indices of one axis (Unit, aligned to the width: loads of the
+// innermost axis become one aligned vector load), or anything else (Gather:
+// one scalar load per lane).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+#include "fuser/Conversion/FuserToArith/FuserToArith.h"
+#include "fuser/Dialect/Fuser/Transforms/Schedule.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+
+enum class LaneKind { Uniform, Unit, Gather };
+
+/// Where the lanes of one evaluation read a value.
+struct Lanes {
+  LaneKind kind = LaneKind::Uniform;
+  /// Unit: the axis along which lane l reads base[dim] + l.
+  int64_t dim = -1;
+  /// Lane 0's index.
+  SmallVector<Value> base;
+  /// Gather: every lane's index.
+  SmallVector<SmallVector<Value>> perLane;
+
+  bool operator==(const Lanes &other) const {
+    return kind == other.kind && dim == other.dim && base == other.base &&
+           perLane == other.perLane;
+  }
+};
+
+enum class IndexOp { Add, Sub, Mul, Div, Rem, Min, Max };
+
+/// Values created in one region: they may be reused in it and in regions
+/// nested in it, never outside.
+struct Scope {
+  DenseMap<std::tuple<int, Value, Value>, Value> indexOps;
+  DenseMap<int64_t, Value> constants;
+  DenseMap<Value, SmallVector<std::pair<Lanes, Value>, 1>> values;
+  /// (shape, index, flat) of every delinearization, so that linearizing the
+  /// index again (a view after a view) gives back the flat position.
+  SmallVector<std::tuple<SmallVector<int64_t>, SmallVector<Value>, Value>>
+      delinearized;
+};
+
+class KernelEmitter {
+public:
+  KernelEmitter(OpBuilder &builder, SegmentOp segment, ScheduleAttr schedule)
+      : b(builder), loc(segment.getLoc()), segment(segment),
+        schedule(schedule) {}
+
+  LogicalResult emit(ValueRange inputs, ValueRange outputs);
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Index arithmetic, folded and shared within a scope
+  //===--------------------------------------------------------------------===//
+
+  Value constant(int64_t value);
+  Value indexOp(IndexOp kind, Value lhs, Value rhs);
+  Value add(Value lhs, Value rhs) { return indexOp(IndexOp::Add, lhs, rhs); }
+  Value sub(Value lhs, Value rhs) { return indexOp(IndexOp::Sub, lhs, rhs); }
+  Value mul(Value lhs, Value rhs) { return indexOp(IndexOp::Mul, lhs, rhs); }
+  Value div(Value lhs, Value rhs) { return indexOp(IndexOp::Div, lhs, rhs); }
+  Value rem(Value lhs, Value rhs) { return indexOp(IndexOp::Rem, lhs, rhs); }
+  Value clamp(Value value, int64_t low, int64_t high) {
+    return indexOp(IndexOp::Min, indexOp(IndexOp::Max, value, constant(low)),
+                   constant(high));
+  }
+  /// Row-major index of `flat` in `shape`.
+  SmallVector<Value> delinearize(Value flat, ArrayRef<int64_t> shape);
+  Value linearize(ArrayRef<Value> index, ArrayRef<int64_t> shape);
+
+  void pushScope() { scopes.emplace_back(); }
+  void popScope() { scopes.pop_back(); }
+
+  //===--------------------------------------------------------------------===//
+  // Lanes through the index maps
+  //===--------------------------------------------------------------------===//
+
+  /// The index of the source of meta op `op` read at `index` of its result.
+  SmallVector<Value> mapIndex(Operation *op, ArrayRef<Value> index);
+  /// The index of the result of one-to-one meta op `op` (view, permute,
+  /// squeeze, broadcast, set) that reads `index` of its source.
+  SmallVector<Value> mapIndexForward(Operation *op, ArrayRef<Value> index);
+  /// The lanes of meta op `op`'s source for lanes `at` of its result.
+  Lanes mapLanes(Operation *op, const Lanes &at);
+  /// Lanes `at` of a Unit kind, spelled out one index per lane.
+  Lanes toGather(const Lanes &at);
+  /// Applies `map` to every index of `at`, keeping Unit lanes on `unitDim`
+  /// (Gather when it is negative) or making them Uniform.
+  Lanes transform(const Lanes &at,
+                  function_ref<SmallVector<Value>(ArrayRef<Value>)> map,
+                  std::optional<int64_t> unitDim);
+  /// The lanes of a broadcasting operand of shape `shape` read at lanes
+  /// `at` of a result of shape `resultShape`: size-1 dims stay at 0.
+  Lanes broadcastLanes(const Lanes &at, ArrayRef<int64_t> shape,
+                       ArrayRef<int64_t> resultShape);
+  /// A condition (i1, or vector of i1 for Gather lanes) computed per index.
+  Value laneCondition(const Lanes &at,
+                      function_ref<Value(ArrayRef<Value>)> condition);
+
+  //===--------------------------------------------------------------------===//
+  // Evaluation
+  //===--------------------------------------------------------------------===//
+
+  VectorType vectorOf(Type elementType) {
+    return VectorType::get({width}, elementType);
+  }
+  Value splat(Value scalar) {
+    return vector::BroadcastOp::create(b, loc, vectorOf(scalar.getType()),
+                                       scalar);
+  }
+  /// A scalar of the segment (argument, constant or scalar arithmetic),
+  /// computed before the kernel.
+  FailureOr<Value> evalScalar(Value value);
+  /// `value` (a tensor of the segment) at lanes `at`, as a vector of
+  /// `width` elements.
+  FailureOr<Value> eval(Value value, const Lanes &at);
+  FailureOr<Value> evalUncached(Value value, const Lanes &at);
+  FailureOr<Value> evalPad(PadOp op, const Lanes &at);
+  FailureOr<Value> evalCat(CatOp op, const Lanes &at);
+  FailureOr<Value> evalReduction(ReductionOp op, const Lanes &at);
+  FailureOr<Value> evalElementwise(Operation *op, const Lanes &at);
+  Value load(Value memref, const Lanes &at);
+  void store(Value vector, Value memref, const Lanes &at);
+
+  //===--------------------------------------------------------------------===//
+  // Kernel structure
+  //===--------------------------------------------------------------------===//
+
+  /// Computes and stores `width` elements of output `index` from slot
+  /// `slot` (its elements slot * width ...).
+  LogicalResult emitOutputSlot(unsigned index, Value slot);
+  /// Every slot of output `index` a thread owns: slot `first`, then strides
+  /// of `stride` slots.
+  LogicalResult emitOutputSlots(unsigned index, Value first, int64_t stride);
+  LogicalResult emitPerOutputKernel();
+  LogicalResult emitSplitKernel();
+
+  OpBuilder &b;
+  Location loc;
+  SegmentOp segment;
+  ScheduleAttr schedule;
+  /// Lanes of the evaluation in progress.
+  int64_t width = 1;
+  SmallVector<Scope> scopes;
+  /// Segment block arguments -> kernel values; scalars computed before the
+  /// kernel.
+  IRMapping bindings;
+  SmallVector<Value> outputs;
+  /// Where scalars are computed: just before the kernel nest.
+  OpBuilder::InsertPoint scalarPoint;
+  /// In split schedules: the block's value of the reduction, per reduction.
+  DenseMap<Operation *, Value> reducedValues;
+};
+
+//===----------------------------------------------------------------------===//
+// Index arithmetic
+//===----------------------------------------------------------------------===//
+
+Value KernelEmitter::constant(int64_t value) {
+  for (Scope &scope : llvm::reverse(scopes))
+    if (Value hit = scope.constants.lookup(value))
+      return hit;
+  Value result = arith::ConstantIndexOp::create(b, loc, value);
+  scopes.back().constants[value] = result;
+  return result;
+}
+
+Value KernelEmitter::indexOp(IndexOp kind, Value lhs, Value rhs) {
+  std::optional<int64_t> l = getConstantIntValue(lhs);
+  std::optional<int64_t> r = getConstantIntValue(rhs);
+  switch (kind) {
+  case IndexOp::Add:
+    if (l && r)
+      return constant(*l + *r);
+    if (l == 0)
+      return rhs;
+    if (r == 0)
+      return lhs;
+    break;
+  case IndexOp::Sub:
+    if (l && r)
+      return constant(*l - *r);
+    if (r == 0)
+      return lhs;
+    break;
+  case IndexOp::Mul:
+    if (l && r)
+      return constant(*l * *r);
+    if (l == 0 || r == 0)
+      return constant(0);
+    if (l == 1)
+      return rhs;
+    if (r == 1)
+      return lhs;
+    break;
+  case IndexOp::Div:
+    if (l && r)
+      return constant(*l / *r);
+    if (l == 0)
+      return constant(0);
+    if (r == 1)
+      return lhs;
+    break;
+  case IndexOp::Rem:
+    if (l && r)
+      return constant(*l % *r);
+    if (l == 0 || r == 1)
+      return constant(0);
+    break;
+  case IndexOp::Min:
+    if (l && r)
+      return constant(std::min(*l, *r));
+    break;
+  case IndexOp::Max:
+    if (l && r)
+      return constant(std::max(*l, *r));
+    break;
+  }
+  auto key = std::make_tuple(static_cast<int>(kind), lhs, rhs);
+  for (Scope &scope : llvm::reverse(scopes))
+    if (Value hit = scope.indexOps.lookup(key))
+      return hit;
+  Value result;
+  switch (kind) {
+  case IndexOp::Add:
+    result = arith::AddIOp::create(b, loc, lhs, rhs);
+    break;
+  case IndexOp::Sub:
+    result = arith::SubIOp::create(b, loc, lhs, rhs);
+    break;
+  case IndexOp::Mul:
+    result = arith::MulIOp::create(b, loc, lhs, rhs);
+    break;
+  // Indices are never negative where they are divided.
+  case IndexOp::Div:
+    result = arith::DivUIOp::create(b, loc, lhs, rhs);
+    break;
+  case IndexOp::Rem:
+    result = arith::RemUIOp::create(b, loc, lhs, rhs);
+    break;
+  case IndexOp::Min:
+    result = arith::MinSIOp::create(b, loc, lhs, rhs);
+    break;
+  case IndexOp::Max:
+    result = arith::MaxSIOp::create(b, loc, lhs, rhs);
+    break;
+  }
+  scopes.back().indexOps[key] = result;
+  return result;
+}
+
+SmallVector<Value> KernelEmitter::delinearize(Value flat,
+                                              ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides = getRowMajorStrides(shape);
+  SmallVector<Value> index;
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    if (size == 1) {
+      index.push_back(constant(0));
+      continue;
+    }
+    Value quotient = div(flat, constant(strides[d]));
+    // The outermost non-unit dim needs no remainder: flat is in range.
+    bool outermost =
+        llvm::all_of(shape.take_front(d), [](int64_t s) { return s == 1; });
+    index.push_back(outermost ? quotient : rem(quotient, constant(size)));
+  }
+  scopes.back().delinearized.emplace_back(SmallVector<int64_t>(shape), index,
+                                          flat);
+  return index;
+}
+
+Value KernelEmitter::linearize(ArrayRef<Value> index, ArrayRef<int64_t> shape) {
+  for (Scope &scope : llvm::reverse(scopes))
+    for (auto &[knownShape, knownIndex, flat] : scope.delinearized)
+      if (ArrayRef<int64_t>(knownShape) == shape &&
+          ArrayRef<Value>(knownIndex) == index)
+        return flat;
+  SmallVector<int64_t> strides = getRowMajorStrides(shape);
+  Value flat = constant(0);
+  for (auto [d, value] : llvm::enumerate(index))
+    flat = add(flat, mul(value, constant(strides[d])));
+  return flat;
+}
+
+//===----------------------------------------------------------------------===//
+// Lanes
+//===----------------------------------------------------------------------===//
+
+static ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<ShapedType>(value.getType()).getShape();
+}
+
+SmallVector<Value> KernelEmitter::mapIndex(Operation *op,
+                                           ArrayRef<Value> index) {
+  return llvm::TypeSwitch<Operation *, SmallVector<Value>>(op)
+      .Case([&](ViewOp view) {
+        return delinearize(linearize(index, shapeOf(view.getResult())),
+                           shapeOf(view.getSource()));
+      })
+      .Case([&](PermuteOp permute) {
+        SmallVector<Value> source(index.size());
+        for (auto [i, dim] : llvm::enumerate(permute.getPermutation()))
+          source[dim] = index[i];
+        return source;
+      })
+      .Case([&](SqueezeOp squeeze) {
+        SmallVector<Value> source;
+        auto it = index.begin();
+        for (int64_t d = 0, e = shapeOf(squeeze.getSource()).size(); d < e; ++d)
+          source.push_back(
+              llvm::is_contained(squeeze.getDims(), d) ? constant(0) : *it++);
+        return source;
+      })
+      .Case([&](BroadcastOp broadcast) {
+        SmallVector<Value> source;
+        for (auto [d, value] : llvm::enumerate(index))
+          if (!llvm::is_contained(broadcast.getDims(), int64_t(d)))
+            source.push_back(value);
+        return source;
+      })
+      .Case([&](ExpandOp expand) {
+        SmallVector<Value> source;
+        for (auto [d, size] : llvm::enumerate(shapeOf(expand.getSource())))
+          source.push_back(size == 1 ? constant(0) : index[d]);
+        return source;
+      })
+      .Case([&](SliceOp slice) {
+        SmallVector<Value> source;
+        for (auto [d, value] : llvm::enumerate(index))
+          source.push_back(add(constant(slice.getStarts()[d]),
+                               mul(value, constant(slice.getStrides()[d]))));
+        return source;
+      })
+      .Default([&](Operation *) {
+        // set, segment_set: the same element.
+        return SmallVector<Value>(index);
+      });
+}
+
+SmallVector<Value> KernelEmitter::mapIndexForward(Operation *op,
+                                                  ArrayRef<Value> index) {
+  return llvm::TypeSwitch<Operation *, SmallVector<Value>>(op)
+      .Case([&](ViewOp view) {
+        return delinearize(linearize(index, shapeOf(view.getSource())),
+                           shapeOf(view.getResult()));
+      })
+      .Case([&](PermuteOp permute) {
+        SmallVector<Value> result;
+        for (int64_t dim : permute.getPermutation())
+          result.push_back(index[dim]);
+        return result;
+      })
+      .Case([&](SqueezeOp squeeze) {
+        SmallVector<Value> result;
+        for (auto [d, value] : llvm::enumerate(index))
+          if (!llvm::is_contained(squeeze.getDims(), int64_t(d)))
+            result.push_back(value);
+        return result;
+      })
+      .Case([&](BroadcastOp broadcast) {
+        SmallVector<Value> result;
+        auto it = index.begin();
+        for (int64_t d = 0, e = shapeOf(broadcast.getResult()).size(); d < e;
+             ++d)
+          result.push_back(
+              llvm::is_contained(broadcast.getDims(), d) ? constant(0) : *it++);
+        return result;
+      })
+      .Default([&](Operation *) { return SmallVector<Value>(index); });
+}
+
+Lanes KernelEmitter::toGather(const Lanes &at) {
+  if (at.kind == LaneKind::Gather)
+    return at;
+  Lanes gather;
+  gather.kind = LaneKind::Gather;
+  gather.base = at.base;
+  for (int64_t lane = 0; lane < width; ++lane) {
+    SmallVector<Value> index = at.base;
+    if (at.kind == LaneKind::Unit)
+      index[at.dim] = add(index[at.dim], constant(lane));
+    gather.perLane.push_back(index);
+  }
+  return gather;
+}
+
+Lanes KernelEmitter::transform(
+    const Lanes &at, function_ref<SmallVector<Value>(ArrayRef<Value>)> map,
+    std::optional<int64_t> unitDim) {
+  Lanes result;
+  if (at.kind == LaneKind::Uniform || (at.kind == LaneKind::Unit && !unitDim)) {
+    result.kind = LaneKind::Uniform;
+    result.base = map(at.base);
+    return result;
+  }
+  if (at.kind == LaneKind::Unit && *unitDim >= 0) {
+    result.kind = LaneKind::Unit;
+    result.dim = *unitDim;
+    result.base = map(at.base);
+    return result;
+  }
+  Lanes gather = toGather(at);
+  result.kind = LaneKind::Gather;
+  for (ArrayRef<Value> index : gather.perLane)
+    result.perLane.push_back(map(index));
+  result.base = result.perLane.front();
+  return result;
+}
+
+Lanes KernelEmitter::mapLanes(Operation *op, const Lanes &at) {
+  auto map = [&](ArrayRef<Value> index) { return mapIndex(op, index); };
+  if (at.kind != LaneKind::Unit)
+    return transform(at, map, -1);
+  // Where lane l of the result at base + l * e_k reads the source: at
+  // base' + l * e_j (unit dim j), all at base' (nullopt), or scattered (-1).
+  int64_t k = at.dim;
+  ArrayRef<int64_t> resultShape = shapeOf(op->getResult(0));
+  ArrayRef<int64_t> sourceShape = shapeOf(op->getOperand(0));
+  std::optional<int64_t> unitDim =
+      llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
+          .Case([&](ViewOp) -> std::optional<int64_t> {
+            // Row-major order is kept: a source axis with the same stride
+            // whose extent the width divides holds the same run of lanes.
+            int64_t stride = getRowMajorStrides(resultShape)[k];
+            SmallVector<int64_t> strides = getRowMajorStrides(sourceShape);
+            for (auto [j, size] : llvm::enumerate(sourceShape))
+              if (size != 1 && strides[j] == stride && size % width == 0)
+                return int64_t(j);
+            return -1;
+          })
+          .Case([&](PermuteOp permute) -> std::optional<int64_t> {
+            return permute.getPermutation()[k];
+          })
+          .Case([&](SqueezeOp squeeze) -> std::optional<int64_t> {
+            int64_t seen = -1;
+            for (int64_t d = 0, e = sourceShape.size(); d < e; ++d)
+              if (!llvm::is_contained(squeeze.getDims(), d) && ++seen == k)
+                return d;
+            return -1;
+          })
+          .Case([&](BroadcastOp broadcast) -> std::optional<int64_t> {
+            int64_t inserted = llvm::count_if(broadcast.getDims(),
+                                              [&](int64_t d) { return d < k; });
+            return k - inserted;
+          })
+          .Case([&](ExpandOp) -> std::optional<int64_t> {
+            if (sourceShape[k] == 1)
+              return std::nullopt;
+            return k;
+          })
+          .Case([&](SliceOp slice) -> std::optional<int64_t> {
+            if (slice.getStrides()[k] == 1 &&
+                slice.getStarts()[k] % width == 0 &&
+                sourceShape[k] % width == 0)
+              return k;
+            return -1;
+          })
+          .Default([&](Operation *) -> std::optional<int64_t> { return k; });
+  return transform(at, map, unitDim);
+}
+
+Lanes KernelEmitter::broadcastLanes(const Lanes &at, ArrayRef<int64_t> shape,
+                                    ArrayRef<int64_t> resultShape) {
+  if (shape == resultShape)
+    return at;
+  auto map = [&](ArrayRef<Value> index) {
+    SmallVector<Value> source(index);
+    for (auto [d, size] : llvm::enumerate(shape))
+      if (size == 1)
+        source[d] = constant(0);
+    return source;
+  };
+  std::optional<int64_t> unitDim = -1;
+  if (at.kind == LaneKind::Unit)
+    unitDim = shape[at.dim] == 1 ? std::nullopt : std::optional(at.dim);
+  return transform(at, map, unitDim);
+}
+
+Value KernelEmitter::laneCondition(
+    const Lanes &at, function_ref<Value(ArrayRef<Value>)> condition) {
+  if (at.kind != LaneKind::Gather)
+    return condition(at.base);
+  SmallVector<Value> bits;
+  for (ArrayRef<Value> index : at.perLane)
+    bits.push_back(condition(index));
+  return vector::FromElementsOp::create(b, loc, vectorOf(b.getI1Type()), bits);
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> KernelEmitter::evalScalar(Value value) {
+  if (Value bound = bindings.lookupOrNull(value))
+    return bound;
+  Operation *op = value.getDefiningOp();
+  if (!op || op->getNumRegions() != 0 || op->getNumResults() != 1)
+    return emitError(value.getLoc(), "cannot compute this scalar in a kernel");
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands()) {
+    FailureOr<Value> scalar = evalScalar(operand);
+    if (failed(scalar))
+      return failure();
+    operands.push_back(*scalar);
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.restoreInsertionPoint(scalarPoint);
+  FailureOr<Value> result = emitScalarOp(b, op, operands);
+  if (succeeded(result))
+    bindings.map(value, *result);
+  return result;
+}
+
+FailureOr<Value> KernelEmitter::eval(Value value, const Lanes &at) {
+  for (Scope &scope : llvm::reverse(scopes)) {
+    auto it = scope.values.find(value);
+    if (it == scope.values.end())
+      continue;
+    for (auto &[lanes, result] : it->second)
+      if (lanes == at)
+        return result;
+  }
+  FailureOr<Value> result = evalUncached(value, at);
+  if (succeeded(result))
+    scopes.back().values[value].push_back({at, *result});
+  return result;
+}
+
+FailureOr<Value> KernelEmitter::evalUncached(Value value, const Lanes &at) {
+  if (!isa<RankedTensorType>(value.getType())) {
+    FailureOr<Value> scalar = evalScalar(value);
+    if (failed(scalar))
+      return failure();
+    return splat(*scalar);
+  }
+  if (Value bound = bindings.lookupOrNull(value))
+    return load(bound, at);
+  Operation *op = value.getDefiningOp();
+  if (Value reduced = reducedValues.lookup(op))
+    return splat(reduced);
+  return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
+      .Case<ViewOp, PermuteOp, SqueezeOp, BroadcastOp, ExpandOp, SliceOp, SetOp,
+            SegmentSetOp>([&](Operation *meta) {
+        return eval(meta->getOperand(0), mapLanes(meta, at));
+      })
+      .Case([&](PadOp pad) { return evalPad(pad, at); })
+      .Case([&](CatOp cat) { return evalCat(cat, at); })
+      .Case([&](FullOp full) -> FailureOr<Value> {
+        FailureOr<Value> scalar = evalScalar(full.getValue());
+        if (failed(scalar))
+          return failure();
+        return splat(*scalar);
+      })
+      .Case([&](ReductionOp reduction) { return evalReduction(reduction, at); })
+      .Default([&](Operation *op) -> FailureOr<Value> {
+        if (isa<ElementwiseOpInterface>(op))
+          return evalElementwise(op, at);
+        return op->emitError("the kernel lowering does not support '")
+               << op->getName() << "'";
+      });
+}
+
+FailureOr<Value> KernelEmitter::evalPad(PadOp pad, const Lanes &at) {
+  ArrayRef<int64_t> sourceShape = shapeOf(pad.getSource());
+  ArrayRef<int64_t> low = pad.getLow();
+  std::optional<int64_t> unitDim = -1;
+  if (at.kind == LaneKind::Unit && low[at.dim] % width == 0 &&
+      sourceShape[at.dim] % width == 0)
+    unitDim = at.dim;
+  // In range of the source where every index minus `low` is; reading at the
+  // clamped index keeps the loads in bounds (a vector of lanes starts at
+  // most `width` before the end).
+  auto sourceIndex = [&](ArrayRef<Value> index) {
+    SmallVector<Value> source;
+    for (auto [d, value] : llvm::enumerate(index)) {
+      int64_t last = sourceShape[d] - (unitDim == int64_t(d) ? width : 1);
+      source.push_back(clamp(sub(value, constant(low[d])), 0, last));
+    }
+    return source;
+  };
+  auto inRange = [&](ArrayRef<Value> index) {
+    Value all = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    for (auto [d, value] : llvm::enumerate(index)) {
+      Value shifted = sub(value, constant(low[d]));
+      Value aboveLow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                             shifted, constant(0));
+      Value belowHigh = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::slt, shifted, constant(sourceShape[d]));
+      all = arith::AndIOp::create(
+          b, loc, all, arith::AndIOp::create(b, loc, aboveLow, belowHigh));
+    }
+    return all;
+  };
+  Lanes lanes = at.kind == LaneKind::Unit && unitDim == -1 ? toGather(at) : at;
+  FailureOr<Value> source =
+      eval(pad.getSource(), transform(lanes, sourceIndex, unitDim));
+  FailureOr<Value> padding = evalScalar(pad.getValue());
+  if (failed(source) || failed(padding))
+    return failure();
+  return arith::SelectOp::create(b, loc, laneCondition(lanes, inRange), *source,
+                                 splat(*padding))
+      .getResult();
+}
+
+FailureOr<Value> KernelEmitter::evalCat(CatOp cat, const Lanes &at) {
+  int64_t dim = cat.getDim();
+  SmallVector<int64_t> offsets;
+  int64_t offset = 0;
+  bool aligned = true;
+  for (Value input : cat.getInputs()) {
+    offsets.push_back(offset);
+    aligned &= offset % width == 0 && shapeOf(input)[dim] % width == 0;
+    offset += shapeOf(input)[dim];
+  }
+  Lanes lanes = at.kind == LaneKind::Unit && at.dim == dim && !aligned
+                    ? toGather(at)
+                    : at;
+  // Later inputs win where the index has passed their offset.
+  Value result;
+  for (auto [input, start] : llvm::zip_equal(cat.getInputs(), offsets)) {
+    // Clamped in bounds, for a whole vector of lanes along `dim`.
+    int64_t last =
+        shapeOf(input)[dim] -
+        (lanes.kind == LaneKind::Unit && lanes.dim == dim ? width : 1);
+    auto inputIndex = [&, start = start](ArrayRef<Value> index) {
+      SmallVector<Value> source(index);
+      source[dim] = clamp(sub(index[dim], constant(start)), 0, last);
+      return source;
+    };
+    std::optional<int64_t> unitDim =
+        lanes.kind == LaneKind::Unit ? std::optional(lanes.dim) : -1;
+    FailureOr<Value> value = eval(input, transform(lanes, inputIndex, unitDim));
+    if (failed(value))
+      return failure();
+    if (!result) {
+      result = *value;
+      continue;
+    }
+    Value past =
+        laneCondition(lanes, [&, start = start](ArrayRef<Value> index) {
+          return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                       index[dim], constant(start))
+              .getResult();
+        });
+    result = arith::SelectOp::create(b, loc, past, *value, result);
+  }
+  return result;
+}
+
+FailureOr<Value> KernelEmitter::evalElementwise(Operation *op,
+                                                const Lanes &at) {
+  ArrayRef<int64_t> resultShape = shapeOf(op->getResult(0));
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands()) {
+    FailureOr<Value> value =
+        isa<RankedTensorType>(operand.getType())
+            ? eval(operand, broadcastLanes(at, shapeOf(operand), resultShape))
+            : eval(operand, at);
+    if (failed(value))
+      return failure();
+    operands.push_back(*value);
+  }
+  return emitElementwise(b, loc, op, operands);
+}
+
+FailureOr<Value> KernelEmitter::evalReduction(ReductionOp op, const Lanes &at) {
+  ArrayRef<int64_t> sourceShape = shapeOf(op.getSource());
+  ArrayRef<int64_t> dims = op.getDims();
+  bool keepdim = op.getKeepdim();
+  // Result axis of each kept source axis.
+  SmallVector<int64_t> resultDim(sourceShape.size(), -1);
+  for (int64_t d = 0, r = 0, e = sourceShape.size(); d < e; ++d) {
+    bool reduced = llvm::is_contained(dims, d);
+    if (!reduced)
+      resultDim[d] = r;
+    if (!reduced || keepdim)
+      ++r;
+  }
+  std::optional<int64_t> unitDim = -1;
+  if (at.kind == LaneKind::Unit)
+    for (auto [d, r] : llvm::enumerate(resultDim))
+      if (r == at.dim)
+        unitDim = d;
+
+  Type elementType = getElementTypeOrSelf(op.getType());
+  VectorType accumulatorType = vectorOf(getComputeType(elementType));
+  Value accumulator =
+      emitReductionIdentity(b, loc, op.getKind(), accumulatorType);
+
+  // One loop per reduced axis of extent > 1, outermost first, so the source
+  // is read in row-major order.
+  SmallVector<Value> loopIndex(sourceShape.size());
+  SmallVector<scf::ForOp> loops;
+  for (int64_t d : dims) {
+    if (sourceShape[d] == 1) {
+      loopIndex[d] = constant(0);
+      continue;
+    }
+    auto loop =
+        scf::ForOp::create(b, loc, constant(0), constant(sourceShape[d]),
+                           constant(1), ValueRange{accumulator});
+    if (!loops.empty()) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfter(loop);
+      scf::YieldOp::create(b, loc, loop.getResults());
+    }
+    loops.push_back(loop);
+    b.setInsertionPointToStart(loop.getBody());
+    pushScope();
+    loopIndex[d] = loop.getInductionVar();
+    accumulator = loop.getRegionIterArgs().front();
+  }
+  auto sourceIndex = [&](ArrayRef<Value> index) {
+    SmallVector<Value> source(loopIndex);
+    for (auto [d, r] : llvm::enumerate(resultDim))
+      if (r >= 0)
+        source[d] = index[r];
+    return source;
+  };
+  FailureOr<Value> element =
+      eval(op.getSource(), transform(at, sourceIndex, unitDim));
+  if (failed(element))
+    return failure();
+  Value combined = emitReductionCombine(
+      b, loc, op.getKind(), accumulator,
+      emitCast(b, loc, *element, getComputeType(elementType)));
+  if (!loops.empty()) {
+    scf::YieldOp::create(b, loc, combined);
+    for (size_t i = 0; i < loops.size(); ++i)
+      popScope();
+    b.setInsertionPointAfter(loops.front());
+    combined = loops.front().getResult(0);
+  }
+  return emitCast(b, loc, combined, elementType);
+}
+
+/// The innermost stride and alignment (in elements) of accesses to a memref
+/// whose layout is static, or nullopt.
+static std::optional<std::pair<int64_t, int64_t>>
+getInnermostStride(MemRefType type, int64_t width) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  bool aligned = offset % width == 0;
+  for (int64_t stride : ArrayRef(strides).drop_back())
+    aligned &= stride % width == 0;
+  return std::make_pair(strides.back(), aligned ? width : int64_t(1));
+}
+
+/// The alignment an access of `bytes` at a multiple of its own size may
+/// claim: buffers are 16-byte aligned (memref.alloc in the host function,
+/// cudaMalloc, the backends' buffers), and no access is wider on the GPU.
+static uint64_t getAlignment(uint64_t bytes) {
+  return std::min<uint64_t>(uint64_t(1) << llvm::Log2_64(bytes), 16);
+}
+
+Value KernelEmitter::load(Value memref, const Lanes &at) {
+  auto type = cast<MemRefType>(memref.getType());
+  Type elementType = type.getElementType();
+  if (at.kind == LaneKind::Uniform)
+    return splat(memref::LoadOp::create(b, loc, memref, at.base));
+  // One vector load along the innermost axis when it is contiguous; i1 is
+  // one byte per element in memory but one bit per lane in vectors.
+  std::optional<std::pair<int64_t, int64_t>> innermost =
+      getInnermostStride(type, width);
+  if (at.kind == LaneKind::Unit && at.dim == type.getRank() - 1 &&
+      !elementType.isInteger(1) && innermost && innermost->first == 1) {
+    unsigned bytes = *getElementByteWidth(elementType);
+    return vector::LoadOp::create(
+        b, loc, vectorOf(elementType), memref, at.base, /*nontemporal=*/false,
+        llvm::MaybeAlign(getAlignment(innermost->second * bytes)));
+  }
+  SmallVector<Value> elements;
+  for (ArrayRef<Value> index : toGather(at).perLane)
+    elements.push_back(memref::LoadOp::create(b, loc, memref, index));
+  return vector::FromElementsOp::create(b, loc, vectorOf(elementType),
+                                        elements);
+}
+
+void KernelEmitter::store(Value vector, Value memref, const Lanes &at) {
+  auto type = cast<MemRefType>(memref.getType());
+  Type elementType = type.getElementType();
+  if (width > 1 && at.kind == LaneKind::Unit && at.dim == type.getRank() - 1 &&
+      !elementType.isInteger(1)) {
+    unsigned bytes = *getElementByteWidth(elementType);
+    vector::StoreOp::create(b, loc, vector, memref, at.base,
+                            /*nontemporal=*/false,
+                            llvm::MaybeAlign(getAlignment(width * bytes)));
+    return;
+  }
+  for (auto [lane, index] : llvm::enumerate(toGather(at).perLane)) {
+    Value element =
+        vector::ExtractOp::create(b, loc, vector, int64_t(lane)).getResult();
+    memref::StoreOp::create(b, loc, element, memref, index);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+static gpu::ParallelLoopDimMappingAttr getMapping(MLIRContext *context,
+                                                  gpu::Processor processor) {
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
+  return gpu::ParallelLoopDimMappingAttr::get(context, processor, identity,
+                                              identity);
+}
+
+/// An scf.parallel over [0, counts[i]) mapped to `processors[i]`, with the
+/// builder inside its body.
+static scf::ParallelOp createMappedLoop(OpBuilder &b, Location loc,
+                                        ArrayRef<int64_t> counts,
+                                        ArrayRef<gpu::Processor> processors,
+                                        ValueRange inits = {}) {
+  SmallVector<Value> lower, upper, steps;
+  SmallVector<Attribute> mappings;
+  for (auto [count, processor] : llvm::zip_equal(counts, processors)) {
+    lower.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    upper.push_back(arith::ConstantIndexOp::create(b, loc, count));
+    steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+    mappings.push_back(getMapping(b.getContext(), processor));
+  }
+  auto loop = scf::ParallelOp::create(b, loc, lower, upper, steps, inits);
+  loop->setAttr(gpu::getMappingAttrName(), b.getArrayAttr(mappings));
+  b.setInsertionPointToStart(loop.getBody());
+  return loop;
+}
+
+LogicalResult KernelEmitter::emitOutputSlot(unsigned index, Value slot) {
+  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+  Value result = yield.getValues()[index];
+  auto type = cast<ShapedType>(result.getType());
+  width = getOutputVectorWidth(schedule, type);
+  Lanes lanes;
+  lanes.base = delinearize(mul(slot, constant(width)), type.getShape());
+  if (width > 1) {
+    lanes.kind = LaneKind::Unit;
+    lanes.dim = type.getRank() - 1;
+  }
+  FailureOr<Value> value = eval(result, lanes);
+  if (failed(value))
+    return failure();
+  store(*value, outputs[index], lanes);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitOutputSlots(unsigned index, Value first,
+                                             int64_t stride) {
+  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+  auto type = cast<ShapedType>(yield.getValues()[index].getType());
+  int64_t slots = getSaturatedNumElements(type.getShape()) /
+                  getOutputVectorWidth(schedule, type);
+  OpBuilder::InsertionGuard guard(b);
+  pushScope();
+  LogicalResult result = success();
+  if (slots == stride) {
+    result = emitOutputSlot(index, first);
+  } else if (slots < stride) {
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          first, constant(slots));
+    auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    pushScope();
+    result = emitOutputSlot(index, first);
+    popScope();
+  } else {
+    auto loop =
+        scf::ForOp::create(b, loc, first, constant(slots), constant(stride));
+    b.setInsertionPointToStart(loop.getBody());
+    pushScope();
+    result = emitOutputSlot(index, loop.getInductionVar());
+    popScope();
+  }
+  popScope();
+  return result;
+}
+
+LogicalResult KernelEmitter::emitPerOutputKernel() {
+  int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
+  // One two-dimensional loop, which canonicalization cannot merge away.
+  scf::ParallelOp nest =
+      createMappedLoop(b, loc, {blocks, threads},
+                       {gpu::Processor::BlockX, gpu::Processor::ThreadX});
+  scalarPoint = OpBuilder::InsertPoint(nest->getBlock(), Block::iterator(nest));
+  Value block = nest.getInductionVars()[0];
+  Value thread = nest.getInductionVars()[1];
+  pushScope();
+  Value slot = add(mul(block, constant(threads)), thread);
+  for (unsigned i = 0, e = segment.getNumResults(); i < e; ++i)
+    if (failed(emitOutputSlots(i, slot, blocks * threads)))
+      return failure();
+  popScope();
+  return success();
+}
+
+/// The values of `segment` computed from its reduction.
+static DenseSet<Value> getReductionDependents(SegmentOp segment,
+                                              ReductionOp reduction) {
+  DenseSet<Value> dependents = {reduction.getResult()};
+  for (Operation &op : segment.getBody().front().without_terminator())
+    if (llvm::any_of(op.getOperands(), [&](Value operand) {
+          return dependents.contains(operand);
+        }))
+      dependents.insert(op.getResults().begin(), op.getResults().end());
+  return dependents;
+}
+
+/// The meta ops between `reduction` and `output`, outermost first; the
+/// analysis of Schedule.cpp guarantees every path gives the same ones.
+static SmallVector<Operation *>
+getMetaChain(Value output, ReductionOp reduction,
+             const DenseSet<Value> &dependents) {
+  SmallVector<Operation *> chain;
+  Value value = output;
+  while (value != reduction.getResult()) {
+    Operation *op = value.getDefiningOp();
+    if (!isa<ElementwiseOpInterface>(op))
+      chain.push_back(op);
+    value = *llvm::find_if(op->getOperands(), [&](Value operand) {
+      return dependents.contains(operand);
+    });
+  }
+  return chain;
+}
+
+LogicalResult KernelEmitter::emitSplitKernel() {
+  ReductionStructure structure = analyzeReductions(segment);
+  if (!structure.whyNotSplittable.empty())
+    return segment.emitError("the schedule splits the reduction across "
+                             "threads, but ")
+           << structure.whyNotSplittable;
+  if (structure.reductions.size() != 1)
+    return segment.emitError("a split schedule combines one reduction per "
+                             "block; this segment has ")
+           << structure.reductions.size();
+  ReductionOp reduction = structure.reductions.front();
+  Type elementType = getElementTypeOrSelf(reduction.getType());
+  Type computeType = getComputeType(elementType);
+  // gpu.all_reduce shuffles 32-bit values.
+  if (computeType.getIntOrFloatBitWidth() != 32)
+    return segment.emitError("a split schedule combines 32-bit values; this "
+                             "reduction accumulates in ")
+           << computeType;
+  int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
+  if (schedule.getSplit() != threads)
+    return segment.emitError("a split schedule gives each block one output: "
+                             "split must equal threads");
+
+  ArrayRef<int64_t> sourceShape = shapeOf(reduction.getSource());
+  ArrayRef<int64_t> dims = reduction.getDims();
+  SmallVector<int64_t> keptShape, reducedShape;
+  for (auto [d, size] : llvm::enumerate(sourceShape))
+    (llvm::is_contained(dims, int64_t(d)) ? reducedShape : keptShape)
+        .push_back(size);
+  if (getSaturatedNumElements(keptShape) != uint64_t(blocks))
+    return segment.emitError("a split schedule needs one block per reduction "
+                             "output (")
+           << getSaturatedNumElements(keptShape) << "), got " << blocks;
+  int64_t lanes = schedule.getVector();
+  if (reducedShape.back() % lanes != 0)
+    return segment.emitError("the vector width ")
+           << lanes << " does not divide the innermost reduced extent "
+           << reducedShape.back();
+
+  scf::ParallelOp blockLoop =
+      createMappedLoop(b, loc, {blocks}, {gpu::Processor::BlockX});
+  scalarPoint =
+      OpBuilder::InsertPoint(blockLoop->getBlock(), Block::iterator(blockLoop));
+  Value block = blockLoop.getInductionVars()[0];
+  pushScope();
+  SmallVector<Value> kept = delinearize(block, keptShape);
+
+  width = 1;
+  Value identity =
+      emitReductionIdentity(b, loc, reduction.getKind(), computeType);
+  scf::ParallelOp threadLoop = createMappedLoop(
+      b, loc, {threads}, {gpu::Processor::ThreadX}, ValueRange{identity});
+  Value thread = threadLoop.getInductionVars()[0];
+  pushScope();
+
+  // Outputs that do not need the reduction: a grid-stride loop of all
+  // threads.
+  DenseSet<Value> dependents = getReductionDependents(segment, reduction);
+  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+  Value slot = add(mul(block, constant(threads)), thread);
+  for (auto [i, result] : llvm::enumerate(yield.getValues()))
+    if (!dependents.contains(result) &&
+        failed(emitOutputSlots(i, slot, blocks * threads)))
+      return failure();
+
+  // Each thread combines `lanes` consecutive elements of the innermost
+  // reduced axis at a time, striding over the block's reduced elements.
+  width = lanes;
+  int64_t reducedCount = getSaturatedNumElements(reducedShape);
+  Value partialIdentity =
+      emitReductionIdentity(b, loc, reduction.getKind(), vectorOf(computeType));
+  auto loop = scf::ForOp::create(
+      b, loc, mul(thread, constant(lanes)), constant(reducedCount),
+      constant(threads * lanes), ValueRange{partialIdentity});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    pushScope();
+    SmallVector<Value> reduced =
+        delinearize(loop.getInductionVar(), reducedShape);
+    Lanes at;
+    auto keptIt = kept.begin(), reducedIt = reduced.begin();
+    for (int64_t d = 0, e = sourceShape.size(); d < e; ++d)
+      at.base.push_back(llvm::is_contained(dims, d) ? *reducedIt++ : *keptIt++);
+    if (lanes > 1) {
+      at.kind = LaneKind::Unit;
+      at.dim = dims.back();
+    }
+    FailureOr<Value> element = eval(reduction.getSource(), at);
+    if (failed(element))
+      return failure();
+    scf::YieldOp::create(
+        b, loc,
+        emitReductionCombine(b, loc, reduction.getKind(),
+                             loop.getRegionIterArgs().front(),
+                             emitCast(b, loc, *element, computeType)));
+    popScope();
+  }
+  Value partial = vector::ExtractOp::create(b, loc, loop.getResult(0), 0);
+  for (int64_t lane = 1; lane < lanes; ++lane)
+    partial = emitReductionCombine(
+        b, loc, reduction.getKind(), partial,
+        vector::ExtractOp::create(b, loc, loop.getResult(0), lane));
+  // Across the threads of the block.
+  // (scf.parallel builds a terminator only for loops without results.)
+  Block *threadBody = threadLoop.getBody();
+  if (!threadBody->empty() &&
+      threadBody->back().hasTrait<OpTrait::IsTerminator>())
+    threadBody->back().erase();
+  b.setInsertionPointToEnd(threadBody);
+  auto reduce = scf::ReduceOp::create(b, loc, ValueRange{partial});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block &combiner = reduce.getReductions().front().front();
+    b.setInsertionPointToStart(&combiner);
+    scf::ReduceReturnOp::create(
+        b, loc,
+        emitReductionCombine(b, loc, reduction.getKind(),
+                             combiner.getArgument(0), combiner.getArgument(1)));
+  }
+  popScope();
+  b.setInsertionPointAfter(threadLoop);
+
+  // Outputs computed from the reduction: the block's one element of each,
+  // found by mapping the reduction output forward through the views.
+  width = 1;
+  reducedValues[reduction] =
+      emitCast(b, loc, threadLoop.getResult(0), elementType);
+  for (auto [i, result] : llvm::enumerate(yield.getValues())) {
+    if (!dependents.contains(result))
+      continue;
+    SmallVector<Value> index;
+    for (int64_t d = 0, k = 0, e = sourceShape.size(); d < e; ++d) {
+      if (!llvm::is_contained(dims, d))
+        index.push_back(kept[k++]);
+      else if (reduction.getKeepdim())
+        index.push_back(constant(0));
+    }
+    SmallVector<Operation *> chain =
+        getMetaChain(result, reduction, dependents);
+    for (Operation *op : llvm::reverse(chain))
+      index = mapIndexForward(op, index);
+    Lanes at;
+    at.base = index;
+    FailureOr<Value> value = eval(result, at);
+    if (failed(value))
+      return failure();
+    store(*value, outputs[i], at);
+  }
+  popScope();
+  return success();
+}
+
+LogicalResult KernelEmitter::emit(ValueRange inputs, ValueRange outputMemrefs) {
+  Block &body = segment.getBody().front();
+  bindings.map(body.getArguments(), inputs);
+  outputs.assign(outputMemrefs.begin(), outputMemrefs.end());
+  OpBuilder::InsertionGuard guard(b);
+  pushScope();
+  LogicalResult result =
+      schedule.getSplit() > 1 ? emitSplitKernel() : emitPerOutputKernel();
+  popScope();
+  return result;
+}
+
+} // namespace
+
+FailureOr<Value> mlir::fuser::emitScalarOp(OpBuilder &builder, Operation *op,
+                                           ValueRange operands) {
+  if (isa<ElementwiseOpInterface>(op))
+    return emitElementwise(builder, op->getLoc(), op, operands);
+  if (isa<FuserDialect>(op->getDialect()))
+    return op->emitError("the kernel lowering does not support '")
+           << op->getName() << "' on scalars";
+  IRMapping mapping;
+  mapping.map(op->getOperands(), operands);
+  return builder.clone(*op, mapping)->getResult(0);
+}
+
+LogicalResult mlir::fuser::emitKernel(OpBuilder &builder, SegmentOp segment,
+                                      ValueRange inputs, ValueRange outputs) {
+  ScheduleAttr schedule = segment.getScheduleAttr();
+  if (!schedule)
+    return segment.emitError("kernel segment has no schedule; run "
+                             "fuser-schedule first");
+  KernelEmitter emitter(builder, segment, schedule);
+  return emitter.emit(inputs, outputs);
+}

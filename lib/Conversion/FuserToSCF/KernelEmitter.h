@@ -1,0 +1,31 @@
+//===- KernelEmitter.h - one kernel segment as an scf.parallel nest -*- C++
+//-*-===//
+//
+// Private to the FuserToSCF conversion.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_LIB_CONVERSION_FUSERTOSCF_KERNELEMITTER_H
+#define FUSER_LIB_CONVERSION_FUSERTOSCF_KERNELEMITTER_H
+
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::fuser {
+
+/// Emits kernel segment `segment` (which carries a schedule) at the
+/// builder's insertion point as one `scf.parallel` nest over blocks and
+/// threads. `inputs` are the values bound to the segment's inputs (memrefs
+/// for tensors, scalars as they are), `outputs` the memrefs its results are
+/// written to. Ops the lowering cannot handle are reported on the op.
+LogicalResult emitKernel(OpBuilder &builder, SegmentOp segment,
+                         ValueRange inputs, ValueRange outputs);
+
+/// Emits scalar op `op` of a fusion (arith, or a fuser elementwise op on
+/// scalars) on `operands` at the builder's insertion point.
+FailureOr<Value> emitScalarOp(OpBuilder &builder, Operation *op,
+                              ValueRange operands);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_LIB_CONVERSION_FUSERTOSCF_KERNELEMITTER_H

@@ -1,0 +1,26 @@
+//===- FuserAttrs.cpp - fuser attribute verifiers -------------------------===//
+
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ScheduleKind kind, int64_t vector,
+                                   int64_t threads, int64_t split,
+                                   int64_t blocks) {
+  if (vector < 1 || threads < 1 || split < 1 || blocks < 1)
+    return emitError() << "schedule parameters must be positive, got vector = "
+                       << vector << ", threads = " << threads
+                       << ", split = " << split << ", blocks = " << blocks;
+  // The limits of every CUDA chip since sm_20.
+  if (threads > 1024)
+    return emitError() << "a block holds at most 1024 threads, got " << threads;
+  if (threads % split != 0)
+    return emitError() << "split (" << split
+                       << ") must divide the threads per block (" << threads
+                       << ")";
+  if (kind == ScheduleKind::Pointwise && split != 1)
+    return emitError() << "a pointwise schedule has no reduction to split";
+  return success();
+}

@@ -1,0 +1,228 @@
+//===- Schedule.cpp - choose kernel schedules (fuser-schedule) ------------===//
+//
+// Every heuristic that shapes a kernel lives here (docs/Lowering.md,
+// "Schedules"); the lowering only reads the #fuser.schedule it records.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Dialect/Fuser/Transforms/Schedule.h"
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::fuser {
+#define GEN_PASS_DEF_FUSERSCHEDULE
+#include "fuser/Dialect/Fuser/Transforms/Passes.h.inc"
+} // namespace mlir::fuser
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+/// Threads per block of the thread-per-output schedules (nvFuser's default).
+static constexpr int64_t kThreadsPerBlock = 256;
+/// Bytes of the widest global memory access of one thread.
+static constexpr int64_t kMaxAccessBytes = 16;
+/// Fewest reduced elements per output worth a block of threads.
+static constexpr int64_t kMinSplitReduction = 32;
+/// The most blocks a grid holds in x.
+static constexpr int64_t kMaxBlocks = (int64_t(1) << 31) - 1;
+
+/// The meta ops that map the elements of their source one to one onto their
+/// result.
+static bool isBijectiveMetaOp(Operation *op) {
+  return isa<ViewOp, PermuteOp, SqueezeOp, BroadcastOp, SetOp, SegmentSetOp>(
+      op);
+}
+
+/// A structural key of the meta ops between a reduction-dependent value and
+/// the reductions: equal keys mean equal index maps.
+static std::string describeChain(ArrayRef<Operation *> chain) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  for (Operation *op : chain) {
+    os << op->getName() << op->getAttrDictionary() << ":"
+       << op->getResult(0).getType() << ";";
+  }
+  return key;
+}
+
+ReductionStructure mlir::fuser::analyzeReductions(SegmentOp segment) {
+  ReductionStructure structure;
+  Block &body = segment.getBody().front();
+  for (auto reduction : body.getOps<ReductionOp>())
+    structure.reductions.push_back(reduction);
+  if (structure.reductions.empty())
+    return structure;
+
+  ReductionOp first = structure.reductions.front();
+  ArrayRef<int64_t> sourceShape = first.getSource().getType().getShape();
+  for (int64_t d = static_cast<int64_t>(sourceShape.size()) - 1; d >= 0; --d) {
+    if (sourceShape[d] == 1)
+      continue;
+    structure.reducesInnermost = llvm::is_contained(first.getDims(), d);
+    break;
+  }
+
+  // The meta-op chain from each reduction-dependent value down to the
+  // reductions; elementwise ops must see the same chain on every operand.
+  DenseMap<Value, std::string> chains;
+  DenseMap<Value, SmallVector<Operation *>> chainOps;
+  for (ReductionOp reduction : structure.reductions) {
+    chains[reduction.getResult()] = "";
+    chainOps[reduction.getResult()] = {};
+  }
+  auto fail = [&](Operation *op, const Twine &why) {
+    if (structure.whyNotSplittable.empty())
+      structure.whyNotSplittable =
+          ("'" + op->getName().getStringRef() + "' " + why).str();
+  };
+  for (Operation &op : body.without_terminator()) {
+    if (isa<ReductionOp>(op)) {
+      if (chains.count(cast<ReductionOp>(op).getSource()))
+        fail(&op, "reduces a reduction result");
+      continue;
+    }
+    SmallVector<Value> dependent;
+    for (Value operand : op.getOperands())
+      if (chains.count(operand))
+        dependent.push_back(operand);
+    if (dependent.empty() || op.getNumResults() != 1)
+      continue;
+    Value result = op.getResult(0);
+    if (isBijectiveMetaOp(&op)) {
+      SmallVector<Operation *> ops = chainOps[dependent.front()];
+      ops.push_back(&op);
+      chains[result] = describeChain(ops);
+      chainOps[result] = std::move(ops);
+      continue;
+    }
+    if (!isa<ElementwiseOpInterface>(op)) {
+      fail(&op, "uses a reduction result and is not one to one");
+      continue;
+    }
+    for (Value operand : dependent) {
+      if (operand.getType() !=
+          RankedTensorType::get(cast<ShapedType>(result.getType()).getShape(),
+                                getElementTypeOrSelf(operand.getType())))
+        fail(&op, "broadcasts a reduction result");
+      if (chains[operand] != chains[dependent.front()])
+        fail(&op, "combines reduction results through different views");
+    }
+    chains[result] = chains[dependent.front()];
+    chainOps[result] = chainOps[dependent.front()];
+  }
+  // convert-parallel-loops-to-gpu combines one value per block, and
+  // gpu.all_reduce shuffles 32-bit values.
+  if (structure.reductions.size() > 1)
+    fail(first, "shares the kernel with another reduction");
+  Type element = first.getType().getElementType();
+  if (element.isF64() || element.isInteger(64))
+    fail(first, "accumulates in 64 bits");
+  return structure;
+}
+
+int64_t mlir::fuser::getVectorWidth(Type elementType, int64_t extent) {
+  int64_t bytes = std::max<int64_t>(1, *getElementByteWidth(elementType));
+  int64_t width = std::max<int64_t>(1, kMaxAccessBytes / bytes);
+  while (width > 1 && extent % width != 0)
+    width /= 2;
+  return width;
+}
+
+int64_t mlir::fuser::getOutputVectorWidth(ScheduleAttr schedule,
+                                          ShapedType result) {
+  if (result.getRank() == 0)
+    return 1;
+  int64_t width = schedule.getVector();
+  while (width > 1 && result.getShape().back() % width != 0)
+    width /= 2;
+  return width;
+}
+
+ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount) {
+  MLIRContext *context = segment.getContext();
+  ReductionStructure structure = analyzeReductions(segment);
+  ScheduleKind kind = structure.reductions.empty() ? ScheduleKind::Pointwise
+                      : structure.reducesInnermost
+                          ? ScheduleKind::InnerReduction
+                          : ScheduleKind::OuterReduction;
+
+  // 16-byte accesses for the widest element the kernel moves.
+  auto widestElement = [](TypeRange types) {
+    int64_t widest = 1;
+    for (Type type : types)
+      if (isa<RankedTensorType>(type))
+        widest = std::max<int64_t>(
+            widest, *getElementByteWidth(getElementTypeOrSelf(type)));
+    return widest;
+  };
+  int64_t vector =
+      kMaxAccessBytes / std::max(widestElement(segment.getInputs().getTypes()),
+                                 widestElement(segment.getResultTypes()));
+
+  // One thread per `vector` outputs of the largest output.
+  auto perOutput = ScheduleAttr::get(context, kind, vector, kThreadsPerBlock,
+                                     /*split=*/1, /*blocks=*/1);
+  uint64_t slots = 1;
+  for (Type type : segment.getResultTypes()) {
+    auto shaped = cast<ShapedType>(type);
+    slots = std::max(slots, getSaturatedNumElements(shaped.getShape()) /
+                                getOutputVectorWidth(perOutput, shaped));
+  }
+  int64_t blocks = static_cast<int64_t>(std::min<uint64_t>(
+      llvm::divideCeil(slots, kThreadsPerBlock), kMaxBlocks));
+
+  // A block per reduction output when a thread per output leaves the chip
+  // idle (outer reductions over few outputs) or reads rows a thread at a
+  // time (inner reductions).
+  if (kind != ScheduleKind::Pointwise && structure.whyNotSplittable.empty()) {
+    ReductionOp reduction = structure.reductions.front();
+    ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
+    uint64_t reduced = 1, outputs = 1;
+    int64_t innermostReduced = 1;
+    for (auto [d, size] : llvm::enumerate(shape)) {
+      if (llvm::is_contained(reduction.getDims(), static_cast<int64_t>(d))) {
+        reduced = llvm::SaturatingMultiply(reduced, uint64_t(size));
+        innermostReduced = size;
+      } else {
+        outputs = llvm::SaturatingMultiply(outputs, uint64_t(size));
+      }
+    }
+    bool fewOutputs = blocks < smCount;
+    if (reduced >= kMinSplitReduction && outputs <= uint64_t(kMaxBlocks) &&
+        (kind == ScheduleKind::InnerReduction || fewOutputs)) {
+      // Lanes along the innermost reduced axis, 16 bytes of the widest
+      // input a load reads.
+      int64_t lanes = 1;
+      if (kind == ScheduleKind::InnerReduction) {
+        lanes = kMaxAccessBytes / widestElement(segment.getInputs().getTypes());
+        while (lanes > 1 && innermostReduced % lanes != 0)
+          lanes /= 2;
+      }
+      int64_t threads = std::clamp<int64_t>(
+          llvm::PowerOf2Ceil(llvm::divideCeil(reduced, lanes)), 32,
+          kThreadsPerBlock);
+      return ScheduleAttr::get(context, kind, lanes, threads, threads,
+                               static_cast<int64_t>(outputs));
+    }
+  }
+  return ScheduleAttr::get(context, kind, vector, kThreadsPerBlock, 1,
+                           std::max<int64_t>(blocks, 1));
+}
+
+namespace {
+struct FuserSchedulePass
+    : public fuser::impl::FuserScheduleBase<FuserSchedulePass> {
+  using FuserScheduleBase::FuserScheduleBase;
+
+  void runOnOperation() override {
+    getOperation().walk([&](SegmentOp segment) {
+      if (segment.getKind() == SegmentKind::Alias || segment.getSchedule())
+        return;
+      segment.setScheduleAttr(chooseSchedule(segment, smCount));
+    });
+  }
+};
+} // namespace

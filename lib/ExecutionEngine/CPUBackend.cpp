@@ -1,0 +1,107 @@
+//===- CPUBackend.cpp - the `cpu` backend ---------------------------------===//
+//
+// Runs a fusion through the shared kernel lowering (the one the GPU path
+// uses) and executes the resulting `scf.parallel` nests on the host with a
+// CPUKernelModule (CPUKernelRunner.cpp). A fusion that is not segmented yet
+// is segmented first, with `fuser-preseg` and `fuser-segment`, as
+// `fuser-opt --fuser-preseg --fuser-segment` would.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/ExecutionEngine/CPUBackend.h"
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+
+/// Whether `func` still needs `fuser-segment`: it has fuser ops but no
+/// segments.
+bool needsSegmentation(func::FuncOp func) {
+  bool hasSegment = false, hasFuserOp = false;
+  func.walk([&](Operation *op) {
+    if (isa<SegmentOp>(op))
+      hasSegment = true;
+    else if (isa<FuserDialect>(op->getDialect()))
+      hasFuserOp = true;
+  });
+  return hasFuserOp && !hasSegment;
+}
+
+class CPUBackend : public Backend {
+public:
+  explicit CPUBackend(const BackendOptions &options)
+      : Backend("cpu"), options(options) {}
+
+  FailureOr<SmallVector<Buffer>> run(func::FuncOp func,
+                                     ArrayRef<Buffer> inputs) override;
+
+private:
+  BackendOptions options;
+};
+
+FailureOr<SmallVector<Buffer>> CPUBackend::run(func::FuncOp func,
+                                               ArrayRef<Buffer> inputs) {
+  FunctionType type = func.getFunctionType();
+  if (inputs.size() != type.getNumInputs())
+    return func.emitError("expected ")
+           << type.getNumInputs() << " inputs, got " << inputs.size();
+  for (auto [i, input, argType] : llvm::enumerate(inputs, type.getInputs()))
+    if (input.getType() != argType)
+      return func.emitError("input ")
+             << i << " has type " << input.getType() << " but argument " << i
+             << " has type " << argType;
+
+  // The fusion alone, in a module of its own: the lowering rewrites it.
+  MLIRContext *context = func.getContext();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(func.getLoc());
+  module->getBody()->push_back(func->clone());
+
+  PassManager pm(context, ModuleOp::getOperationName());
+  if (needsSegmentation(func)) {
+    buildPresegPipeline(pm, PresegPipelineOptions());
+    pm.nest<func::FuncOp>().addPass(createFuserSegment());
+  }
+  buildLowerToKernelLoopsPipeline(pm);
+  if (failed(pm.run(*module)))
+    return func.emitError("the CPU backend could not lower '")
+           << func.getSymName() << "' to kernel loops";
+
+  // One compiled module per run: all kernels of the fusion in one engine.
+  FailureOr<std::unique_ptr<CPUKernelModule>> compiled =
+      CPUKernelModule::compile(*module, options);
+  if (failed(compiled))
+    return failure();
+  FailureOr<SmallVector<Buffer>> outputs =
+      (*compiled)->run(func.getSymName(), inputs);
+  if (failed(outputs))
+    return failure();
+
+  // The host function has one output memref per result; scalar results are
+  // rank-0 memrefs.
+  if (outputs->size() != type.getNumResults())
+    return func.emitError("the lowered function has ")
+           << outputs->size() << " outputs but '" << func.getSymName()
+           << "' has " << type.getNumResults() << " results";
+  for (auto [i, output, resultType] :
+       llvm::enumerate(*outputs, type.getResults())) {
+    if (!isa<ShapedType>(resultType))
+      output.isScalar = output.shape.empty();
+    if (output.getType() != resultType)
+      return func.emitError("output ")
+             << i << " of the lowered function has type " << output.getType()
+             << " but result " << i << " has type " << resultType;
+  }
+  return outputs;
+}
+} // namespace
+
+std::unique_ptr<Backend>
+mlir::fuser::createCPUBackend(const BackendOptions &options) {
+  return std::make_unique<CPUBackend>(options);
+}

@@ -1,0 +1,875 @@
+//===- CPUKernelRunner.cpp - kernel modules JIT-compiled for the host -----===//
+//
+// The bottom layer of the `cpu` backend: a module in the shared-lowering form
+// of docs/Lowering.md (host functions on static identity-layout memrefs, in
+// destination-passing style, with one `scf.parallel` nest per kernel) is
+// cloned, lowered to the LLVM dialect, JIT-compiled with mlir::ExecutionEngine
+// and called through its packed wrapper with one pointer per memref (the
+// bare-pointer calling convention) and scalars by value.
+//
+// Before the upstream passes, two rewrites make the host run exact and
+// self-contained:
+// - no f16/bf16 arithmetic or conversion reaches LLVM: bf16 -> f32 is a
+//   16-bit shift and f32 -> bf16 the interpreter's integer rounding, both
+//   emitted as arith ops (vectors stay vectors); f16 <-> f32, f64 -> f16/bf16
+//   and integer -> f16/bf16 call helpers registered with the engine that are
+//   the interpreter's own conversions (Elements.h), element by element; any
+//   other arith/math op on f16/bf16 is computed in f32 and rounded once, as
+//   the interpreter does. So the results do not depend on the host's F16C,
+//   AVX512-BF16 (which flushes subnormals) or libgcc conversion routines.
+// - memref.copy between non-identity layouts (alias segments) becomes a loop
+//   nest, since its library call (memrefCopy) lives in a runtime library
+//   that this process does not load.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/ExecutionEngine/CPUBackend.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+#include "fuser/ExecutionEngine/Elements.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <cstdlib>
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+//===----------------------------------------------------------------------===//
+// Host helpers the kernels call: the interpreter's conversions
+//===----------------------------------------------------------------------===//
+
+namespace {
+namespace elements = mlir::fuser::detail;
+using elements::ElemKind;
+
+uint16_t f32ToF16(float value) { return elements::floatToHalf(value); }
+float f16ToF32(uint16_t bits) { return elements::halfToFloat(bits); }
+uint16_t f64ToF16(double value) {
+  return elements::convertTo<ElemKind::F16>(value);
+}
+uint16_t f64ToBF16(double value) {
+  return elements::convertTo<ElemKind::BF16>(value);
+}
+uint16_t i64ToF16(int64_t value) {
+  return elements::convertTo<ElemKind::F16>(value);
+}
+uint16_t i64ToBF16(int64_t value) {
+  return elements::convertTo<ElemKind::BF16>(value);
+}
+
+/// An unsigned 64-bit integer rounded once to `semantics`.
+uint16_t u64ToHalfBits(uint64_t value, const llvm::fltSemantics &semantics) {
+  llvm::APFloat result(semantics);
+  result.convertFromAPInt(llvm::APInt(64, value), /*IsSigned=*/false,
+                          llvm::APFloat::rmNearestTiesToEven);
+  return static_cast<uint16_t>(result.bitcastToAPInt().getZExtValue());
+}
+uint16_t u64ToF16(uint64_t value) {
+  return u64ToHalfBits(value, llvm::APFloat::IEEEhalf());
+}
+uint16_t u64ToBF16(uint64_t value) {
+  return u64ToHalfBits(value, llvm::APFloat::BFloat());
+}
+
+#if defined(__x86_64__)
+// LLVM's own conversion libcalls, for the f16/bf16 conversions that LLVM
+// itself introduces after the rewrite below (e.g. InstCombine turns a select
+// between bf16 constants into `uitofp i1 to bfloat`, which x86 lowers
+// through `__truncsfbf2`). On x86-64 LLVM passes and returns f16/bf16 in the
+// low 16 bits of an XMM register, as a float is passed: these take and
+// return floats whose low 16 bits are the half value. They are the
+// interpreter's conversions, like the helpers below.
+float halfBitsInFloat(uint16_t bits) {
+  uint32_t word = bits;
+  return elements::bitCast<float>(&word);
+}
+uint16_t halfBitsOfFloat(float value) {
+  return static_cast<uint16_t>(elements::bitCast<uint32_t>(&value));
+}
+float libcallTruncSFHF2(float value) {
+  return halfBitsInFloat(elements::floatToHalf(value));
+}
+float libcallTruncDFHF2(double value) {
+  return halfBitsInFloat(elements::convertTo<ElemKind::F16>(value));
+}
+float libcallTruncSFBF2(float value) {
+  return halfBitsInFloat(elements::floatToBF16(value));
+}
+float libcallTruncDFBF2(double value) {
+  return halfBitsInFloat(elements::convertTo<ElemKind::BF16>(value));
+}
+float libcallExtendHFSF2(float half) {
+  return elements::halfToFloat(halfBitsOfFloat(half));
+}
+double libcallExtendHFDF2(float half) {
+  return elements::halfToFloat(halfBitsOfFloat(half));
+}
+float libcallExtendBFSF2(float bf16) {
+  return elements::bf16ToFloat(halfBitsOfFloat(bf16));
+}
+
+const std::pair<const char *, void *> kLibcallTable[] = {
+    {"__truncsfhf2", reinterpret_cast<void *>(&libcallTruncSFHF2)},
+    {"__gnu_f2h_ieee", reinterpret_cast<void *>(&libcallTruncSFHF2)},
+    {"__truncdfhf2", reinterpret_cast<void *>(&libcallTruncDFHF2)},
+    {"__truncsfbf2", reinterpret_cast<void *>(&libcallTruncSFBF2)},
+    {"__truncdfbf2", reinterpret_cast<void *>(&libcallTruncDFBF2)},
+    {"__extendhfsf2", reinterpret_cast<void *>(&libcallExtendHFSF2)},
+    {"__gnu_h2f_ieee", reinterpret_cast<void *>(&libcallExtendHFSF2)},
+    {"__extendhfdf2", reinterpret_cast<void *>(&libcallExtendHFDF2)},
+    {"__extendbfsf2", reinterpret_cast<void *>(&libcallExtendBFSF2)},
+};
+ArrayRef<std::pair<const char *, void *>> getLibcalls() {
+  return kLibcallTable;
+}
+#else
+ArrayRef<std::pair<const char *, void *>> getLibcalls() { return {}; }
+#endif
+
+/// One registered helper: its symbol, address and MLIR signature.
+struct HostHelper {
+  const char *name;
+  void *address;
+  enum Arg { I16, F32, F64, I64 } arg, result;
+};
+
+const HostHelper kHelpers[] = {
+    {"__fuser_f32_to_f16", reinterpret_cast<void *>(&f32ToF16),
+     HostHelper::F32, HostHelper::I16},
+    {"__fuser_f16_to_f32", reinterpret_cast<void *>(&f16ToF32),
+     HostHelper::I16, HostHelper::F32},
+    {"__fuser_f64_to_f16", reinterpret_cast<void *>(&f64ToF16),
+     HostHelper::F64, HostHelper::I16},
+    {"__fuser_f64_to_bf16", reinterpret_cast<void *>(&f64ToBF16),
+     HostHelper::F64, HostHelper::I16},
+    {"__fuser_i64_to_f16", reinterpret_cast<void *>(&i64ToF16),
+     HostHelper::I64, HostHelper::I16},
+    {"__fuser_i64_to_bf16", reinterpret_cast<void *>(&i64ToBF16),
+     HostHelper::I64, HostHelper::I16},
+    {"__fuser_u64_to_f16", reinterpret_cast<void *>(&u64ToF16),
+     HostHelper::I64, HostHelper::I16},
+    {"__fuser_u64_to_bf16", reinterpret_cast<void *>(&u64ToBF16),
+     HostHelper::I64, HostHelper::I16},
+};
+
+Type getHelperType(MLIRContext *context, HostHelper::Arg arg) {
+  switch (arg) {
+  case HostHelper::I16:
+    return IntegerType::get(context, 16);
+  case HostHelper::F32:
+    return Float32Type::get(context);
+  case HostHelper::F64:
+    return Float64Type::get(context);
+  case HostHelper::I64:
+    break;
+  }
+  return IntegerType::get(context, 64);
+}
+
+//===----------------------------------------------------------------------===//
+// f16/bf16 rewrite
+//===----------------------------------------------------------------------===//
+
+bool isHalfElement(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return element.isF16() || element.isBF16();
+}
+
+/// `type` (a scalar or a vector) with element type `element`.
+Type withElementType(Type type, Type element) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.clone(element);
+  return element;
+}
+
+class HalfRewriter {
+public:
+  explicit HalfRewriter(ModuleOp module) : module(module) {}
+
+  LogicalResult run();
+
+private:
+  /// Declares (once) and returns the helper called `name`.
+  func::FuncOp getHelper(StringRef name);
+
+  /// Applies helper `name` to every element of `value` (scalar or vector,
+  /// already in the helper's argument type), giving elements of `result`.
+  FailureOr<Value> callPerElement(OpBuilder &builder, Location loc,
+                                  StringRef name, Value value,
+                                  Type resultElement);
+
+  /// `value` (f16/bf16 elements) widened exactly to f32.
+  FailureOr<Value> extendToF32(OpBuilder &builder, Location loc, Value value);
+  /// `value` (f32/f64 elements) rounded once to `half` (f16 or bf16).
+  FailureOr<Value> truncateToHalf(OpBuilder &builder, Location loc,
+                                  Value value, Type half);
+  /// `value` (integer elements, signed or not) rounded once to `half`.
+  FailureOr<Value> integerToHalf(OpBuilder &builder, Location loc,
+                                 Value value, Type half, bool isSigned);
+
+  LogicalResult rewrite(Operation *op);
+
+  ModuleOp module;
+};
+
+func::FuncOp HalfRewriter::getHelper(StringRef name) {
+  if (auto func = module.lookupSymbol<func::FuncOp>(name))
+    return func;
+  const HostHelper *helper = llvm::find_if(
+      kHelpers, [&](const HostHelper &h) { return name == h.name; });
+  assert(helper != std::end(kHelpers) && "unknown helper");
+  MLIRContext *context = module.getContext();
+  auto type = FunctionType::get(context, getHelperType(context, helper->arg),
+                                getHelperType(context, helper->result));
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  auto func = func::FuncOp::create(builder, module.getLoc(), name, type);
+  func.setPrivate();
+  return func;
+}
+
+FailureOr<Value> HalfRewriter::callPerElement(OpBuilder &builder, Location loc,
+                                              StringRef name, Value value,
+                                              Type resultElement) {
+  func::FuncOp helper = getHelper(name);
+  auto vector = dyn_cast<VectorType>(value.getType());
+  if (!vector)
+    return func::CallOp::create(builder, loc, helper, value).getResult(0);
+  if (vector.isScalable())
+    return emitError(loc) << "the CPU backend cannot convert the scalable "
+                          << vector << " to or from f16/bf16";
+  SmallVector<Value> elements;
+  SmallVector<int64_t> position(vector.getRank(), 0);
+  int64_t count = vector.getNumElements();
+  for (int64_t i = 0; i < count; ++i) {
+    // Row-major positions: the innermost index moves fastest.
+    int64_t rest = i;
+    for (int64_t d = vector.getRank() - 1; d >= 0; --d) {
+      position[d] = rest % vector.getDimSize(d);
+      rest /= vector.getDimSize(d);
+    }
+    Value element = vector::ExtractOp::create(builder, loc, value, position);
+    elements.push_back(
+        func::CallOp::create(builder, loc, helper, element).getResult(0));
+  }
+  return vector::FromElementsOp::create(builder, loc,
+                                        vector.clone(resultElement), elements)
+      .getResult();
+}
+
+FailureOr<Value> HalfRewriter::extendToF32(OpBuilder &builder, Location loc,
+                                           Value value) {
+  Type type = value.getType();
+  Type i16 = builder.getI16Type();
+  Type f32 = builder.getF32Type();
+  Value bits =
+      arith::BitcastOp::create(builder, loc, withElementType(type, i16), value);
+  if (getElementTypeOrSelf(type).isF16()) {
+    FailureOr<Value> result =
+        callPerElement(builder, loc, "__fuser_f16_to_f32", bits, f32);
+    return result;
+  }
+  // bf16 -> f32 is exact: the bf16 bits are the top half of the f32 bits.
+  Type i32Type = withElementType(type, builder.getI32Type());
+  Value wide = arith::ExtUIOp::create(builder, loc, i32Type, bits);
+  Value sixteen = arith::ConstantOp::create(
+      builder, loc, i32Type,
+      isa<VectorType>(type)
+          ? cast<TypedAttr>(DenseElementsAttr::get(
+                cast<ShapedType>(i32Type), builder.getI32IntegerAttr(16)))
+          : cast<TypedAttr>(builder.getI32IntegerAttr(16)));
+  Value shifted = arith::ShLIOp::create(builder, loc, wide, sixteen);
+  return arith::BitcastOp::create(builder, loc, withElementType(type, f32),
+                                  shifted)
+      .getResult();
+}
+
+/// A constant of `type` (i32 scalar or vector) holding `value` everywhere.
+Value i32Constant(OpBuilder &builder, Location loc, Type type, int64_t value) {
+  TypedAttr attr = builder.getI32IntegerAttr(static_cast<int32_t>(value));
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    attr = DenseElementsAttr::get(shaped, attr);
+  return arith::ConstantOp::create(builder, loc, type, attr);
+}
+
+FailureOr<Value> HalfRewriter::truncateToHalf(OpBuilder &builder, Location loc,
+                                              Value value, Type half) {
+  Type type = value.getType();
+  Type source = getElementTypeOrSelf(type);
+  Type i16Type = withElementType(type, builder.getI16Type());
+  Type halfType = withElementType(type, half);
+  if (source.isF64() || half.isF16()) {
+    StringRef name = source.isF64()
+                         ? (half.isF16() ? "__fuser_f64_to_f16"
+                                         : "__fuser_f64_to_bf16")
+                         : "__fuser_f32_to_f16";
+    FailureOr<Value> bits =
+        callPerElement(builder, loc, name, value, builder.getI16Type());
+    if (failed(bits))
+      return failure();
+    return arith::BitcastOp::create(builder, loc, halfType, *bits).getResult();
+  }
+  if (!source.isF32())
+    return emitError(loc) << "the CPU backend cannot round " << source
+                          << " to " << half;
+  // f32 -> bf16, as floatToBF16 in Elements.h: NaN keeps its top bits and
+  // becomes quiet; anything else rounds the low 16 bits to nearest even.
+  Type i32Type = withElementType(type, builder.getI32Type());
+  Value bits = arith::BitcastOp::create(builder, loc, i32Type, value);
+  Value magnitude = arith::AndIOp::create(
+      builder, loc, bits, i32Constant(builder, loc, i32Type, 0x7fffffff));
+  Value isNaN = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::ugt, magnitude,
+      i32Constant(builder, loc, i32Type, 0x7f800000));
+  Value high = arith::ShRUIOp::create(builder, loc, bits,
+                                      i32Constant(builder, loc, i32Type, 16));
+  Value quiet = arith::OrIOp::create(builder, loc, high,
+                                     i32Constant(builder, loc, i32Type, 0x40));
+  Value lsb = arith::AndIOp::create(builder, loc, high,
+                                    i32Constant(builder, loc, i32Type, 1));
+  Value bias = arith::AddIOp::create(
+      builder, loc, lsb, i32Constant(builder, loc, i32Type, 0x7fff));
+  Value rounded = arith::ShRUIOp::create(
+      builder, loc, arith::AddIOp::create(builder, loc, bits, bias),
+      i32Constant(builder, loc, i32Type, 16));
+  Value chosen = arith::SelectOp::create(builder, loc, isNaN, quiet, rounded);
+  Value narrow = arith::TruncIOp::create(builder, loc, i16Type, chosen);
+  return arith::BitcastOp::create(builder, loc, halfType, narrow).getResult();
+}
+
+FailureOr<Value> HalfRewriter::integerToHalf(OpBuilder &builder, Location loc,
+                                             Value value, Type half,
+                                             bool isSigned) {
+  Type type = value.getType();
+  unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+  Type i64Type = withElementType(type, builder.getI64Type());
+  bool unsigned64 = !isSigned && width == 64;
+  if (width < 64)
+    value = isSigned
+                ? arith::ExtSIOp::create(builder, loc, i64Type, value)
+                      .getResult()
+                : arith::ExtUIOp::create(builder, loc, i64Type, value)
+                      .getResult();
+  StringRef name = half.isF16()
+                       ? (unsigned64 ? "__fuser_u64_to_f16"
+                                     : "__fuser_i64_to_f16")
+                       : (unsigned64 ? "__fuser_u64_to_bf16"
+                                     : "__fuser_i64_to_bf16");
+  FailureOr<Value> bits =
+      callPerElement(builder, loc, name, value, builder.getI16Type());
+  if (failed(bits))
+    return failure();
+  return arith::BitcastOp::create(builder, loc, withElementType(type, half),
+                                  *bits)
+      .getResult();
+}
+
+LogicalResult HalfRewriter::rewrite(Operation *op) {
+  OpBuilder builder(op);
+  Location loc = op->getLoc();
+  auto replace = [&](FailureOr<Value> value) -> LogicalResult {
+    if (failed(value))
+      return failure();
+    op->getResult(0).replaceAllUsesWith(*value);
+    op->erase();
+    return success();
+  };
+  auto widen = [&](FailureOr<Value> f32Value, Type to) -> FailureOr<Value> {
+    if (failed(f32Value) || getElementTypeOrSelf(to).isF32())
+      return f32Value;
+    return arith::ExtFOp::create(builder, loc, to, *f32Value).getResult();
+  };
+
+  if (auto ext = dyn_cast<arith::ExtFOp>(op)) {
+    if (!isHalfElement(ext.getIn().getType()))
+      return success();
+    return replace(widen(extendToF32(builder, loc, ext.getIn()),
+                         ext.getType()));
+  }
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op)) {
+    if (!isHalfElement(trunc.getType()))
+      return success();
+    return replace(truncateToHalf(builder, loc, trunc.getIn(),
+                                  getElementTypeOrSelf(trunc.getType())));
+  }
+  if (isa<arith::SIToFPOp, arith::UIToFPOp>(op)) {
+    if (!isHalfElement(op->getResult(0).getType()))
+      return success();
+    return replace(integerToHalf(builder, loc, op->getOperand(0),
+                                 getElementTypeOrSelf(op->getResult(0)),
+                                 isa<arith::SIToFPOp>(op)));
+  }
+  // Ops that only move f16/bf16 bits around need no arithmetic.
+  if (isa<arith::ConstantOp, arith::BitcastOp, arith::SelectOp>(op))
+    return success();
+  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      op->getNumRegions() != 0)
+    return success();
+  bool touchesHalf =
+      llvm::any_of(op->getOperandTypes(), isHalfElement) ||
+      llvm::any_of(op->getResultTypes(), isHalfElement);
+  if (!touchesHalf)
+    return success();
+
+  // Any other arith/math op (fptosi, cmpf, addf, exp, ...) on f16/bf16:
+  // compute in f32, which is exact for the operands, and round each result
+  // once, as the interpreter does.
+  IRMapping mapping;
+  for (Value operand : op->getOperands()) {
+    if (!isHalfElement(operand.getType()))
+      continue;
+    FailureOr<Value> wide = extendToF32(builder, loc, operand);
+    if (failed(wide))
+      return failure();
+    mapping.map(operand, *wide);
+  }
+  Operation *wideOp = builder.clone(*op, mapping);
+  for (auto [oldResult, newResult] :
+       llvm::zip(op->getResults(), wideOp->getResults())) {
+    Type type = oldResult.getType();
+    if (!isHalfElement(type)) {
+      oldResult.replaceAllUsesWith(newResult);
+      continue;
+    }
+    newResult.setType(withElementType(type, builder.getF32Type()));
+    FailureOr<Value> narrow = truncateToHalf(builder, loc, newResult,
+                                             getElementTypeOrSelf(type));
+    if (failed(narrow))
+      return failure();
+    oldResult.replaceAllUsesWith(*narrow);
+  }
+  op->erase();
+  return success();
+}
+
+LogicalResult HalfRewriter::run() {
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops)
+    if (failed(rewrite(op)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Other pre-lowering rewrites and checks
+//===----------------------------------------------------------------------===//
+
+/// memref.copy between layouts other than the identity as a loop nest of
+/// scalar loads and stores (identity copies become llvm.memcpy upstream).
+void rewriteStridedCopies(ModuleOp module) {
+  SmallVector<memref::CopyOp> copies;
+  module.walk([&](memref::CopyOp copy) {
+    auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+    auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
+    if (source && target && source.getLayout().isIdentity() &&
+        target.getLayout().isIdentity())
+      return;
+    if (source && target)
+      copies.push_back(copy);
+  });
+  for (memref::CopyOp copy : copies) {
+    OpBuilder builder(copy);
+    Location loc = copy.getLoc();
+    Value source = copy.getSource(), target = copy.getTarget();
+    int64_t rank = cast<MemRefType>(source.getType()).getRank();
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    SmallVector<Value> indices;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value bound = memref::DimOp::create(builder, loc, source, d);
+      auto loop = scf::ForOp::create(builder, loc, zero, bound, one);
+      indices.push_back(loop.getInductionVar());
+      builder.setInsertionPoint(loop.getBody()->getTerminator());
+    }
+    Value element = memref::LoadOp::create(builder, loc, source, indices);
+    memref::StoreOp::create(builder, loc, element, target, indices);
+    copy.erase();
+  }
+}
+
+/// LLVM packs vectors of i1 to bits in memory, while memrefs of i1 hold one
+/// byte per element: such an access reads or writes the wrong bytes (on the
+/// GPU as well), so it is refused rather than run.
+LogicalResult checkNoI1VectorAccesses(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    if (!isa<vector::LoadOp, vector::StoreOp, vector::MaskedLoadOp,
+             vector::MaskedStoreOp, vector::TransferReadOp,
+             vector::TransferWriteOp, vector::GatherOp, vector::ScatterOp>(
+            op))
+      return WalkResult::advance();
+    for (Value operand : op->getOperands()) {
+      auto memref = dyn_cast<MemRefType>(operand.getType());
+      if (memref && memref.getElementType().isInteger(1)) {
+        op->emitError("vector access to ")
+            << memref
+            << ": LLVM packs vectors of i1 to bits but a memref of i1 holds "
+               "one byte per element; load i1 elements one at a time (or as "
+               "i8)";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Static byte size of a memref of a fuser element type, or failure.
+FailureOr<uint64_t> getMemRefByteSize(MemRefType type) {
+  if (!type.hasStaticShape())
+    return failure();
+  return getValueByteSize(
+      RankedTensorType::get(type.getShape(), type.getElementType()));
+}
+
+LogicalResult checkAllocations(ModuleOp module, uint64_t maxBytes) {
+  WalkResult result = module.walk([&](Operation *op) {
+    if (!isa<memref::AllocOp, memref::AllocaOp>(op))
+      return WalkResult::advance();
+    auto type = cast<MemRefType>(op->getResult(0).getType());
+    FailureOr<uint64_t> bytes = getMemRefByteSize(type);
+    if (succeeded(bytes) && *bytes > maxBytes) {
+      op->emitError("intermediate of type ")
+          << type << " takes " << *bytes << " bytes, more than the limit of "
+          << maxBytes << " bytes";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Whether `type` can cross the function boundary: a static identity-layout
+/// memref or a scalar, both of fuser element types.
+bool isBoundaryType(Type type) {
+  if (auto memref = dyn_cast<MemRefType>(type))
+    return memref.hasStaticShape() && memref.getLayout().isIdentity() &&
+           succeeded(getElementByteWidth(memref.getElementType()));
+  return succeeded(getElementByteWidth(type));
+}
+
+LogicalResult checkSignatures(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (!isBoundaryType(type))
+        return func.emitError("argument ")
+               << i << " has type " << type
+               << "; the CPU backend runs functions on static "
+                  "identity-layout memrefs and scalars of i1, i32, i64, f16, "
+                  "bf16, f32 or f64 (docs/Lowering.md)";
+    if (func.getNumResults() != 0)
+      return func.emitError("returns ")
+             << func.getNumResults()
+             << " values; kernel host functions write their results into "
+                "output memrefs (destination-passing style) and return "
+                "nothing";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Aligned host storage
+//===----------------------------------------------------------------------===//
+
+/// Bytes aligned to 64, so that the kernels' aligned vector accesses (16
+/// bytes on the GPU) are aligned on the host too.
+class AlignedBytes {
+public:
+  explicit AlignedBytes(size_t size)
+      : size(size),
+        data(static_cast<uint8_t *>(
+            std::aligned_alloc(kAlignment, llvm::alignTo(size ? size : 1,
+                                                         kAlignment)))) {}
+  ~AlignedBytes() { std::free(data); }
+  AlignedBytes(AlignedBytes &&other) : size(other.size), data(other.data) {
+    other.data = nullptr;
+  }
+  AlignedBytes(const AlignedBytes &) = delete;
+  AlignedBytes &operator=(const AlignedBytes &) = delete;
+  AlignedBytes &operator=(AlignedBytes &&) = delete;
+
+  static constexpr size_t kAlignment = 64;
+  size_t size;
+  uint8_t *data;
+};
+
+/// Prints an llvm::Error into a string (consuming it).
+std::string errorMessage(llvm::Error error) {
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  llvm::logAllUnhandledErrors(std::move(error), os);
+  return StringRef(message).trim().str();
+}
+
+/// Initializes the native target once; the error, if it cannot be.
+const std::optional<std::string> &initializeNativeTarget() {
+  static const std::optional<std::string> error =
+      []() -> std::optional<std::string> {
+    if (llvm::InitializeNativeTarget() ||
+        llvm::InitializeNativeTargetAsmPrinter())
+      return std::string("LLVM has no native target for this host");
+    return std::nullopt;
+  }();
+  return error;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// CPUKernelModule
+//===----------------------------------------------------------------------===//
+
+void mlir::fuser::buildCPUKernelToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createLowerAffinePass());
+  // scf.parallel (with scf.reduce) becomes sequential loops; the
+  // #gpu.loop_dim_map mapping is dropped.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  // What has no LLVM intrinsic (tanh, atan, erf, ...) calls the libm of the
+  // process.
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+CPUKernelModule::CPUKernelModule(std::unique_ptr<ExecutionEngine> engine,
+                                 const BackendOptions &options,
+                                 Location moduleLoc)
+    : engine(std::move(engine)), options(options), moduleLoc(moduleLoc) {}
+
+CPUKernelModule::~CPUKernelModule() = default;
+
+FailureOr<std::unique_ptr<CPUKernelModule>>
+CPUKernelModule::compile(ModuleOp module, const BackendOptions &options) {
+  if (const std::optional<std::string> &error = initializeNativeTarget())
+    return module.emitError("the CPU backend cannot run: ") << *error;
+  if (failed(checkSignatures(module)) ||
+      failed(checkAllocations(module, options.maxBufferBytes)) ||
+      failed(checkNoI1VectorAccesses(module)))
+    return failure();
+
+  llvm::StringMap<FunctionInfo> functions;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      functions.try_emplace(func.getSymName(),
+                            FunctionInfo{func.getFunctionType(), func.getLoc()});
+
+  MLIRContext *context = module.getContext();
+  OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
+  // The declarations of the helpers may only be added to a module that has
+  // the func dialect loaded, which it has: it holds func.func ops.
+  if (failed(HalfRewriter(*lowered).run()))
+    return failure();
+  rewriteStridedCopies(*lowered);
+
+  PassManager pm(context, ModuleOp::getOperationName());
+  buildCPUKernelToLLVMPipeline(pm);
+  if (failed(pm.run(*lowered)))
+    return module.emitError(
+        "could not lower the kernel module to the LLVM dialect for the CPU "
+        "backend");
+
+  // Whatever the passes left outside the LLVM dialect (a gpu.barrier, a
+  // fuser op, a vector op without an LLVM lowering) cannot be translated:
+  // say which op, where it came from.
+  WalkResult leftover = lowered->walk([](Operation *op) {
+    if (isa<ModuleOp>(op) || isa<LLVM::LLVMDialect>(op->getDialect()))
+      return WalkResult::advance();
+    op->emitError("the CPU backend cannot lower '")
+        << op->getName() << "' to LLVM";
+    return WalkResult::interrupt();
+  });
+  if (leftover.wasInterrupted())
+    return failure();
+
+  registerBuiltinDialectTranslation(*context);
+  registerLLVMDialectTranslation(*context);
+  ExecutionEngineOptions engineOptions;
+  // LLVM's O2 on the IR (no fast-math flags: the float semantics stay).
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+                                /*targetMachine=*/nullptr);
+  engineOptions.transformer = transformer;
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  // The host CPU, without the instructions that convert to f16/bf16 other
+  // than the interpreter does (AVX512-BF16's vcvtneps2bf16 flushes
+  // subnormals): conversions LLVM introduces itself go through the libcalls
+  // registered below instead.
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> machineBuilder =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder)
+    return module.emitError("the CPU backend cannot target this host: ")
+           << errorMessage(machineBuilder.takeError());
+  if (machineBuilder->getTargetTriple().isX86())
+    for (StringRef feature : {"avx512bf16", "avxneconvert", "avx512fp16"})
+      machineBuilder->getFeatures().AddFeature(feature, /*Enable=*/false);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
+      machineBuilder->createTargetMachine();
+  if (!targetMachine)
+    return module.emitError("the CPU backend cannot target this host: ")
+           << errorMessage(targetMachine.takeError());
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(*lowered, engineOptions,
+                              std::move(*targetMachine));
+  if (!engine)
+    return module.emitError("could not JIT-compile the kernel module: ")
+           << errorMessage(engine.takeError());
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    for (const HostHelper &helper : kHelpers)
+      symbols[interner(helper.name)] = {
+          llvm::orc::ExecutorAddr::fromPtr(helper.address),
+          llvm::JITSymbolFlags::Exported};
+    for (const auto &[name, address] : getLibcalls())
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                 llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
+  // Compiles the module now, so that unresolved symbols are reported here
+  // as errors (ExecutionEngine::initialize would abort on them).
+  for (const auto &entry : functions) {
+    llvm::Expected<void (*)(void **)> packed =
+        (*engine)->lookupPacked(entry.getKey());
+    if (!packed)
+      return emitError(entry.getValue().loc,
+                       "could not JIT-compile function '")
+             << entry.getKey() << "': " << errorMessage(packed.takeError());
+  }
+  (*engine)->initialize();
+
+  std::unique_ptr<CPUKernelModule> result(
+      new CPUKernelModule(std::move(*engine), options, module.getLoc()));
+  result->functions = std::move(functions);
+  return result;
+}
+
+FailureOr<SmallVector<Buffer>>
+CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
+  auto it = functions.find(name);
+  if (it == functions.end())
+    return emitError(moduleLoc, "the kernel module has no function named '")
+           << name << "'";
+  FunctionType type = it->getValue().type;
+  Location loc = it->getValue().loc;
+  if (inputs.size() > type.getNumInputs())
+    return emitError(loc, "function '")
+           << name << "' takes " << type.getNumInputs() << " arguments but "
+           << inputs.size() << " inputs were given";
+
+  // Inputs: copied into aligned storage (a kernel may read them with
+  // aligned vector loads); scalars passed by value.
+  std::vector<AlignedBytes> storage;
+  storage.reserve(type.getNumInputs());
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    Type argType = type.getInput(i);
+    auto memref = dyn_cast<MemRefType>(argType);
+    bool matches =
+        memref ? !input.isScalar && input.elementType == memref.getElementType() &&
+                     ArrayRef<int64_t>(input.shape) == memref.getShape()
+               : input.isScalar && input.elementType == argType;
+    if (!matches)
+      return emitError(loc, "input ")
+             << i << " of type " << input.getType()
+             << " does not match argument " << i << " of type " << argType;
+    uint64_t bytes = memref ? *getMemRefByteSize(memref)
+                            : *getElementByteWidth(argType);
+    if (bytes > options.maxBufferBytes)
+      return emitError(loc, "input ")
+             << i << " of type " << input.getType() << " takes " << bytes
+             << " bytes, more than the limit of " << options.maxBufferBytes
+             << " bytes";
+    if (input.bytes.size() != bytes)
+      return emitError(loc, "input ")
+             << i << " holds " << input.bytes.size() << " bytes, not "
+             << bytes;
+    storage.emplace_back(bytes);
+    std::memcpy(storage.back().data, input.bytes.data(), bytes);
+  }
+  SmallVector<Buffer> outputs;
+  for (unsigned i = inputs.size(); i < type.getNumInputs(); ++i) {
+    auto memref = dyn_cast<MemRefType>(type.getInput(i));
+    if (!memref)
+      return emitError(loc, "argument ")
+             << i << " of type " << type.getInput(i)
+             << " has no input and is not an output memref";
+    uint64_t bytes = *getMemRefByteSize(memref);
+    if (bytes > options.maxBufferBytes)
+      return emitError(loc, "output ")
+             << (i - inputs.size()) << " of type " << memref << " takes "
+             << bytes << " bytes, more than the limit of "
+             << options.maxBufferBytes << " bytes";
+    storage.emplace_back(bytes);
+    // Outputs start zeroed, so that an element a kernel misses shows as a
+    // mismatch rather than as whatever the allocator held.
+    std::memset(storage.back().data, 0, bytes);
+    Buffer output;
+    output.elementType = memref.getElementType();
+    output.shape.assign(memref.getShape().begin(), memref.getShape().end());
+    outputs.push_back(std::move(output));
+  }
+
+  // The packed wrapper takes one pointer per argument, to its value: for a
+  // memref (bare-pointer convention) a pointer to the data pointer, for a
+  // scalar a pointer to its bytes.
+  SmallVector<void *> dataPointers(type.getNumInputs());
+  SmallVector<void *> packedArgs(type.getNumInputs());
+  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+    if (isa<MemRefType>(type.getInput(i))) {
+      dataPointers[i] = storage[i].data;
+      packedArgs[i] = &dataPointers[i];
+    } else {
+      packedArgs[i] = storage[i].data;
+    }
+  }
+  if (llvm::Error error = engine->invokePacked(name, packedArgs))
+    return emitError(loc, "could not run function '")
+           << name << "': " << errorMessage(std::move(error));
+
+  for (auto [output, bytes] :
+       llvm::zip(outputs, ArrayRef(storage).drop_front(inputs.size())))
+    output.bytes.assign(bytes.data, bytes.data + bytes.size);
+  return outputs;
+}
+
+FailureOr<SmallVector<Buffer>>
+mlir::fuser::runKernelModule(ModuleOp module, StringRef name,
+                             ArrayRef<Buffer> inputs,
+                             const BackendOptions &options) {
+  FailureOr<std::unique_ptr<CPUKernelModule>> compiled =
+      CPUKernelModule::compile(module, options);
+  if (failed(compiled))
+    return failure();
+  return (*compiled)->run(name, inputs);
+}
