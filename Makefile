@@ -5,7 +5,7 @@ LLVM_PREFIX ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?=
 
 .PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
-        fuzz-smoke check-sanitizers check-diff check-diff-long check-preseg-monotone
+        fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-long check-preseg-monotone
 
 all: build
 
@@ -24,7 +24,7 @@ configure: setup $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR)
 
-check: build check-lit check-unit check-docs fuzz-smoke check-diff
+check: build check-lit check-unit check-docs fuzz-smoke check-diff check-diff-cpu
 
 # Differential runs: random fusions (tools/fuser-gen) interpreted before and
 # after the pipeline must give bit-identical results.
@@ -43,6 +43,15 @@ check-diff: build
 check-preseg-monotone: build
 	$(BUILD_DIR)/bin/fuser-diff --seeds 1..$(DIFF_SEEDS) \
 	  --pipeline 'builtin.module(fuser-preseg)' --check-preseg-monotone
+
+# The lowered kernels on the CPU backend against the interpreter, over the
+# fusions preseg and segment make of generated ones; every schedule must run.
+CPU_DIFF_SEEDS ?= 2000
+
+check-diff-cpu: build
+	$(BUILD_DIR)/bin/fuser-diff --seeds 1..$(CPU_DIFF_SEEDS) --backend cpu \
+	  --pipeline 'builtin.module(fuser-preseg,func.func(fuser-segment))' \
+	  --require-schedule-coverage
 
 check-diff-long: build
 	@for pipeline in $(DIFF_PIPELINES); do \

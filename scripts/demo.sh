@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the Mistral RoPE backward example: the fusion as written,
-# after fuser-preseg, segmented, the segment report, and the interpreter's
-# checksum before and after (which must agree).
+# after fuser-preseg, segmented, the segment report, the interpreter's
+# checksum before and after (which must agree), the kernel schedules, the
+# PTX's memory instructions and the kernels run on the CPU backend.
 set -euo pipefail
 bin=${1:-build/bin}
 example=examples/mistral_rope_bwd.mlir
@@ -26,4 +27,14 @@ echo "== fuser-run (interpreter), before and after"
 "$bin/fuser-run" "$example"
 "$bin/fuser-run" "$example" --check-against interp --against-file "$tmp/segmented.mlir" --ulp-tolerance 0
 
-echo "== kernels: GPU lowering (fuser-lower-to-nvvm) is not implemented yet; nothing to run on a GPU"
+echo "== kernels (fuser-schedule): schedules and launch geometry"
+"$bin/fuser-opt" --fuser-schedule --fuser-segment-report "$tmp/segmented.mlir" -o /dev/null
+
+echo "== PTX of the kernels (fuser-lower-to-nvvm chip=sm_90 format=isa)"
+"$bin/fuser-opt" --fuser-lower-to-nvvm="chip=sm_90 format=isa" "$tmp/segmented.mlir" \
+  | grep -oE '\.entry [A-Za-z0-9_]+|(ld|st)\.global[a-z.0-9]*' | sort | uniq -c
+
+echo "== the kernels on the CPU backend (the same schedules) against the interpreter"
+"$bin/fuser-run" "$example" --backend cpu --check-against interp
+
+echo "== GPU run: skipped (fuser-run --backend cuda is not built yet)"

@@ -67,7 +67,9 @@ FailureOr<SmallVector<Buffer>> CPUBackend::run(func::FuncOp func,
     buildPresegPipeline(pm, PresegPipelineOptions());
     pm.nest<func::FuncOp>().addPass(createFuserSegment());
   }
-  buildLowerToKernelLoopsPipeline(pm);
+  KernelLoopsOptions loops;
+  loops.splitReductions = options.splitReductions;
+  buildLowerToKernelLoopsPipeline(pm, loops);
   if (failed(pm.run(*module)))
     return func.emitError("the CPU backend could not lower '")
            << func.getSymName() << "' to kernel loops";

@@ -20,8 +20,12 @@ void mlir::fuser::buildPresegPipeline(OpPassManager &pm,
   funcPm.addPass(createFuserVerifyFusion());
 }
 
-void mlir::fuser::buildLowerToKernelLoopsPipeline(OpPassManager &pm) {
-  pm.nest<func::FuncOp>().addPass(createFuserSchedule());
+void mlir::fuser::buildLowerToKernelLoopsPipeline(
+    OpPassManager &pm, const KernelLoopsOptions &options) {
+  FuserScheduleOptions schedule;
+  schedule.smCount = options.smCount;
+  schedule.splitReductions = options.splitReductions;
+  pm.nest<func::FuncOp>().addPass(createFuserSchedule(schedule));
   pm.addPass(createConvertFuserToSCF());
   // Shares the index arithmetic of a kernel. (Not canonicalize: it would
   // rewrite the mapped scf.parallel nests and drop their GPU mapping.)

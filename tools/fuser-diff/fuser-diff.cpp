@@ -42,6 +42,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <string>
 
 using namespace mlir;
@@ -75,6 +76,11 @@ static cl::opt<bool> injectMismatchOption(
     cl::desc("flip one bit of the first result after the pipeline (to test "
              "that the driver catches changed results)"),
     cl::init(false), cl::Hidden);
+static cl::opt<bool> requireCoverageOption(
+    "require-schedule-coverage",
+    cl::desc("with a --backend other than interp, fail unless every kernel "
+             "schedule ran at least once"),
+    cl::init(false));
 static cl::opt<bool> checkPresegMonotoneOption(
     "check-preseg-monotone",
     cl::desc("run fuser-segment after the pipeline and require no more "
@@ -145,9 +151,11 @@ std::string describe(const Buffer &buffer) {
   return text;
 }
 
-/// Why `expected` and `actual` differ, or the empty string if they agree
-/// bit for bit.
-std::string compareResults(ArrayRef<Buffer> expected, ArrayRef<Buffer> actual) {
+/// Why `expected` and `actual` differ, or the empty string if they agree:
+/// bit for bit, or with `tolerance` set (another backend), within that many
+/// ulp, where NaNs agree whatever their payloads (compareBuffers).
+std::string compareResults(ArrayRef<Buffer> expected, ArrayRef<Buffer> actual,
+                           std::optional<unsigned> tolerance) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (expected.size() != actual.size()) {
@@ -158,6 +166,10 @@ std::string compareResults(ArrayRef<Buffer> expected, ArrayRef<Buffer> actual) {
   for (auto [i, pair] : llvm::enumerate(llvm::zip_equal(expected, actual))) {
     const auto &[before, after] = pair;
     if (before.getType() == after.getType() && before.bytes == after.bytes)
+      continue;
+    if (FailureOr<BufferDifference> difference = compareBuffers(before, after);
+        tolerance && succeeded(difference) &&
+        difference->maxUlpDistance <= *tolerance)
       continue;
     os << "result " << i << ": " << describe(before) << " before, "
        << describe(after) << " after";
@@ -227,8 +239,16 @@ public:
   /// --check-preseg-monotone, as segmented without the pipeline.
   OwningOpRef<ModuleOp> original, transformed, baseline;
 
+  /// Kernels per schedule of the fusions another backend ran correctly.
+  std::map<std::string, uint64_t> scheduleCounts;
+  /// Seeds whose results differ only because split reductions reassociate.
+  SmallVector<uint64_t> reassociated;
+  /// The backend without split reductions, for kernel backends.
+  std::unique_ptr<Backend> sequentialBackend;
+
 private:
   std::string checkMonotone();
+  void countSchedules(ModuleOp module);
 
   MLIRContext *context;
   PassManager &passManager;
@@ -237,6 +257,22 @@ private:
   Backend &reference;
   Backend &backend;
 };
+
+void SeedChecker::countSchedules(ModuleOp module) {
+  OwningOpRef<ModuleOp> scheduled = module.clone();
+  PassManager pm(context);
+  pm.addNestedPass<func::FuncOp>(createFuserSchedule());
+  if (failed(pm.run(*scheduled)))
+    return;
+  scheduled->walk([&](SegmentOp segment) {
+    ScheduleAttr schedule = segment.getScheduleAttr();
+    std::string name =
+        schedule ? stringifyScheduleKind(schedule.getKind()).str() : "alias";
+    if (schedule && schedule.getSplit() > 1)
+      name += " split";
+    ++scheduleCounts[name];
+  });
+}
 
 std::string SeedChecker::checkMonotone() {
   baseline = original->clone();
@@ -301,7 +337,27 @@ std::string SeedChecker::check(uint64_t seed) {
   if (injectMismatchOption && !actual->empty() &&
       !actual->front().bytes.empty())
     actual->front().bytes.front() ^= 1;
-  std::string mismatch = compareResults(*expected, *actual);
+  // The reference bytes are the interpreter's; another backend agrees up to
+  // NaN payloads (and a few ulp where results come from a math library).
+  std::optional<unsigned> tolerance;
+  if (backend.getName() != reference.getName())
+    tolerance =
+        usesTranscendentalOps(function) ? kTranscendentalUlpTolerance : 0;
+  std::string mismatch = compareResults(*expected, *actual, tolerance);
+  // A split reduction reassociates: where it reduces inexact values the
+  // rounding differs. If the same kernels without splits agree, that is
+  // the only difference, and it is counted, not failed.
+  if (!mismatch.empty() && sequentialBackend) {
+    FailureOr<SmallVector<Buffer>> sequential =
+        sequentialBackend->run(transformedFunction, inputs);
+    if (succeeded(sequential) &&
+        compareResults(*expected, *sequential, tolerance).empty()) {
+      reassociated.push_back(seed);
+      mismatch.clear();
+    }
+  }
+  if (mismatch.empty() && tolerance)
+    countSchedules(*transformed);
   if (!mismatch.empty())
     return failure("results differ:\n" + mismatch);
   if (baselinePassManager) {
@@ -400,6 +456,13 @@ int main(int argc, char **argv) {
 
   SeedChecker checker(&context, **passManager, baselinePassManager.get(),
                       *reference, *backend);
+  if (backend->getName() != reference->getName()) {
+    BackendOptions sequential;
+    sequential.splitReductions = false;
+    std::string unused;
+    checker.sequentialBackend =
+        createBackend(backend->getName(), sequential, unused);
+  }
   uint64_t passed = 0;
   SmallVector<uint64_t> failedSeeds;
   for (uint64_t seed = seeds->first;; ++seed) {
@@ -432,7 +495,30 @@ int main(int argc, char **argv) {
       llvm::outs() << " " << seed;
     llvm::outs() << "\n";
   }
+  if (!checker.reassociated.empty()) {
+    llvm::outs() << "reassociated (differ only where split reductions "
+                    "reduce inexact values; equal without splits):";
+    for (uint64_t seed : checker.reassociated)
+      llvm::outs() << " " << seed;
+    llvm::outs() << "\n";
+  }
+  // Which schedules the other backend ran: every one must be exercised.
+  bool uncovered = false;
+  if (backend->getName() != reference->getName()) {
+    for (StringRef name :
+         {"pointwise", "outer_reduction", "outer_reduction split",
+          "inner_reduction", "inner_reduction split", "alias"}) {
+      uint64_t count = checker.scheduleCounts[name.str()];
+      llvm::outs() << "schedule " << name << ": " << count << " kernels\n";
+      uncovered |= count == 0;
+    }
+  }
   llvm::outs() << "fuser-diff: " << passed << " passed, " << failedSeeds.size()
                << " failed\n";
+  if (uncovered && requireCoverageOption) {
+    llvm::outs() << "fuser-diff: a schedule was never run "
+                    "(--require-schedule-coverage)\n";
+    return 1;
+  }
   return failedSeeds.empty() ? 0 : 1;
 }

@@ -2,7 +2,8 @@
 //
 // Each input is parsed as a module (which verifies it), canonicalized, printed
 // and re-parsed, and its first function is interpreted on the deterministic
-// inputs of PRODUCT.md; then fuser-preseg and fuser-segment run on it.
+// inputs of PRODUCT.md; then fuser-preseg, fuser-segment and the kernel
+// lowering (fuser-schedule, convert-fuser-to-scf) run on it.
 // Diagnostics are the expected outcome for most inputs and are dropped: only
 // crashes, sanitizer reports and printed IR that does not parse back count as
 // findings. scripts/fuzz.sh builds and runs it.
@@ -107,6 +108,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   PassManager fusionPm(&context);
   fuser::buildPresegPipeline(fusionPm, fuser::PresegPipelineOptions());
   fusionPm.addNestedPass<func::FuncOp>(fuser::createFuserSegment());
-  (void)fusionPm.run(*module);
+  if (failed(fusionPm.run(*module)))
+    return 0;
+  // The kernel lowering shared by the GPU path and the CPU backend.
+  PassManager kernelPm(&context);
+  fuser::buildLowerToKernelLoopsPipeline(kernelPm);
+  (void)kernelPm.run(*module);
   return 0;
 }

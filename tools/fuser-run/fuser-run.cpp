@@ -66,8 +66,6 @@ cl::opt<unsigned> ulpTolerance(
     cl::desc("allowed ulp distance for --check-against (default: 0, or "
              "4 for fusions with exp/log/sin/cos/tanh/sigmoid/rsqrt/pow)"));
 
-/// The ulp bound for fusions whose results come from a math library.
-constexpr unsigned kTranscendentalUlpTolerance = 4;
 
 /// The backend called `name`, or null after saying why it cannot run.
 std::unique_ptr<Backend> lookUpBackend(StringRef name) {

@@ -21,6 +21,11 @@ namespace mlir::fuser {
 struct BackendOptions {
   /// Largest allowed size of any input, intermediate or result, in bytes.
   uint64_t maxBufferBytes = 2ull << 30;
+  /// Kernel backends: whether threads may split reductions. Splitting
+  /// reassociates a reduction, which changes the rounding of reductions of
+  /// inexact values; without it every output is reduced by one thread in
+  /// the interpreter's order.
+  bool splitReductions = true;
 };
 
 class Backend {

@@ -44,6 +44,9 @@ uint64_t fnv1a64(ArrayRef<uint8_t> bytes);
 /// (exp, log, sin, ...), so that backends may differ by a few ulp.
 bool usesTranscendentalOps(func::FuncOp func);
 
+/// The ulp distance two backends may be apart on such fusions.
+constexpr unsigned kTranscendentalUlpTolerance = 4;
+
 /// How far two buffers of the same type and shape are apart.
 struct BufferDifference {
   /// Largest |a - b| over the elements; infinite where exactly one is NaN

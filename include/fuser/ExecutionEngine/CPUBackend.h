@@ -9,8 +9,8 @@
 //   functions on static identity-layout memrefs in destination-passing style)
 //   lowered to LLVM, JIT-compiled once, and run on Buffers;
 // - createCPUBackend: the Backend, which takes a fusion through
-//   (preseg + segment, when it is not segmented,) buildLowerToKernelLoopsPipeline
-//   and runs the result with a CPUKernelModule.
+//   (preseg + segment, when it is not segmented,)
+//   buildLowerToKernelLoopsPipeline and runs the result with a CPUKernelModule.
 //
 // See the section "CPU backend" of docs/Lowering.md.
 //

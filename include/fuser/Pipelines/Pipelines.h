@@ -29,7 +29,15 @@ void buildPresegPipeline(OpPassManager &pm,
 /// function, then `convert-fuser-to-scf` (docs/Lowering.md: host functions
 /// on memrefs in destination-passing style, one `scf.parallel` nest per
 /// kernel).
-void buildLowerToKernelLoopsPipeline(OpPassManager &pm);
+struct KernelLoopsOptions {
+  /// Multiprocessors the grids should fill (fuser-schedule's sm-count).
+  int64_t smCount = 132;
+  /// Whether threads may split reductions (fuser-schedule's
+  /// split-reductions).
+  bool splitReductions = true;
+};
+void buildLowerToKernelLoopsPipeline(OpPassManager &pm,
+                                     const KernelLoopsOptions &options = {});
 
 /// Options of `--fuser-lower-to-nvvm` and `--fuser-kernel-loops-to-nvvm`
 /// (docs/Lowering.md, "GPU path"). They are checked by the pipelines' first

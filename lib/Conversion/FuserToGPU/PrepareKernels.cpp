@@ -132,8 +132,8 @@ struct FuserGPUPrepareKernelsPass
     RewritePatternSet patterns(ctx);
     populateGpuBreakDownSubgroupReducePatterns(patterns,
                                                /*maxShuffleBitwidth=*/32);
-    populateGpuLowerSubgroupReduceToShufflePatterns(
-        patterns, kWarpSize, /*shuffleBitwidth=*/32);
+    populateGpuLowerSubgroupReduceToShufflePatterns(patterns, kWarpSize,
+                                                    /*shuffleBitwidth=*/32);
     populateGpuLowerClusteredSubgroupReduceToShufflePatterns(
         patterns, kWarpSize, /*shuffleBitwidth=*/32);
     if (mlir::failed(applyPatternsGreedily(module, std::move(patterns))))

@@ -1142,6 +1142,19 @@ LogicalResult mlir::fuser::emitKernel(OpBuilder &builder, SegmentOp segment,
   if (!schedule)
     return segment.emitError("kernel segment has no schedule; run "
                              "fuser-schedule first");
+  // Index arithmetic is in 64-bit `index`: every flat position must fit.
+  WalkResult tooLarge = segment.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto shaped = dyn_cast<ShapedType>(type);
+          shaped && !getCheckedNumElements(shaped.getShape())) {
+        op->emitError("the kernel lowering indexes with 64-bit integers; ")
+            << type << " has more elements";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (tooLarge.wasInterrupted())
+    return failure();
   KernelEmitter emitter(builder, segment, schedule);
   return emitter.emit(inputs, outputs);
 }

@@ -141,7 +141,8 @@ int64_t mlir::fuser::getOutputVectorWidth(ScheduleAttr schedule,
   return width;
 }
 
-ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount) {
+ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
+                                         bool splitReductions) {
   MLIRContext *context = segment.getContext();
   ReductionStructure structure = analyzeReductions(segment);
   ScheduleKind kind = structure.reductions.empty() ? ScheduleKind::Pointwise
@@ -177,7 +178,8 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount) {
   // A block per reduction output when a thread per output leaves the chip
   // idle (outer reductions over few outputs) or reads rows a thread at a
   // time (inner reductions).
-  if (kind != ScheduleKind::Pointwise && structure.whyNotSplittable.empty()) {
+  if (splitReductions && kind != ScheduleKind::Pointwise &&
+      structure.whyNotSplittable.empty()) {
     ReductionOp reduction = structure.reductions.front();
     ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
     uint64_t reduced = 1, outputs = 1;
@@ -221,7 +223,8 @@ struct FuserSchedulePass
     getOperation().walk([&](SegmentOp segment) {
       if (segment.getKind() == SegmentKind::Alias || segment.getSchedule())
         return;
-      segment.setScheduleAttr(chooseSchedule(segment, smCount));
+      segment.setScheduleAttr(
+          chooseSchedule(segment, smCount, splitReductions));
     });
   }
 };

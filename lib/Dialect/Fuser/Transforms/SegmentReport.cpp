@@ -114,6 +114,16 @@ static void printReport(const FusionTraffic &fusion, raw_ostream &os) {
        << formatBytes(segment.bytesRead) << ", writes "
        << formatBytes(segment.bytesWritten) << "\n";
     SegmentOp op = segment.op;
+    // Scheduled kernels (fuser-schedule): how they launch.
+    if (ScheduleAttr schedule = op.getScheduleAttr()) {
+      os << "    kernel " << stringifyScheduleKind(schedule.getKind())
+         << ": grid " << schedule.getBlocks() << " x " << schedule.getThreads()
+         << " threads, " << schedule.getVector() << " elements per access";
+      if (schedule.getSplit() > 1)
+        os << ", " << schedule.getSplit()
+           << " threads share each reduction output";
+      os << "\n";
+    }
     for (auto [input, bytes] :
          llvm::zip_equal(op.getInputs(), segment.inputBytes)) {
       os << "    in  " << fusion.getName(input) << ": " << input.getType();

@@ -61,7 +61,8 @@ def FuserSegmentReport : Pass<"fuser-segment-report", "ModuleOp"> {
   let description = [{
     For each segmented fusion: the number of kernels, and per segment its
     kind, inputs and outputs with types, and the bytes it reads (each
-    distinct input once) and writes (each output once). Alias segments
+    distinct input once) and writes (each output once); for a segment that
+    carries a schedule (fuser-schedule), its launch geometry. Alias segments
     launch no kernel, move no bytes, and show each result as a strided view
     of an input.
   }];
@@ -99,6 +100,10 @@ def FuserSchedule : Pass<"fuser-schedule", "func::FuncOp"> {
   let options = [
     Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
            "Streaming multiprocessors to fill (132: H100/H200 SXM)">,
+    Option<"splitReductions", "split-reductions", "bool", /*default=*/"true",
+           "Let the threads of a block split a reduction (false: each "
+           "reduction output is computed by one thread in the order the "
+           "interpreter uses)">,
   ];
 }
 

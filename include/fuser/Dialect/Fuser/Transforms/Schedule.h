@@ -47,8 +47,10 @@ int64_t getVectorWidth(Type elementType, int64_t extent);
 int64_t getOutputVectorWidth(ScheduleAttr schedule, ShapedType result);
 
 /// The schedule the heuristics of docs/Lowering.md pick for kernel segment
-/// `segment` on a chip with `smCount` multiprocessors.
-ScheduleAttr chooseSchedule(SegmentOp segment, int64_t smCount);
+/// `segment` on a chip with `smCount` multiprocessors; with
+/// `splitReductions` false, never a split schedule.
+ScheduleAttr chooseSchedule(SegmentOp segment, int64_t smCount,
+                            bool splitReductions = true);
 
 } // namespace mlir::fuser
 
