@@ -115,5 +115,13 @@ docs: build
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)/bin
 
+# Kernel performance measured on the CPU (docs/Performance.md): the memory
+# report over the bench cases, then the compile latency of the Mistral
+# fusion. A report, not part of `check`.
+.PHONY: bench-cpu
+bench-cpu: build
+	python3 bench/perf_table.py --build-dir $(BUILD_DIR)
+	python3 bench/compile_latency.py --build-dir $(BUILD_DIR)
+
 clean:
 	rm -rf $(BUILD_DIR)

@@ -6,6 +6,12 @@
 # installed CMake package and the umbrella target are made.
 function(add_fuser_library name)
   add_mlir_library(${ARGV} DISABLE_INSTALL)
+  # Usage requirements for consumers of the installed package (the build
+  # itself uses the directory-wide include_directories).
+  target_include_directories(${name} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:include>)
   install(TARGETS ${name}
     EXPORT FuserMLIRTargets
     LIBRARY DESTINATION lib${LLVM_LIBDIR_SUFFIX}

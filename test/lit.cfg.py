@@ -35,3 +35,41 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tools = ["fuser-opt", "fuser-run", "fuser-gen", "fuser-diff", "fuser-translate"]
 llvm_config.add_tool_substitutions(tools, [config.fuser_tools_dir])
+
+# Embedding (test/Embedding, test/Plugin; docs/Embedding.md): the stock
+# mlir-opt with this build's plugin, the language server, and what it takes
+# to build a consumer against an installed prefix (the cmake, generator and
+# compilers of this build, from its CMake cache).
+tools = ["fuser-lsp-server"]
+llvm_config.add_tool_substitutions(tools, [config.fuser_tools_dir])
+
+
+def read_cmake_cache(path):
+    entries = {}
+    if os.path.exists(path):
+        with open(path) as cache_file:
+            for line in cache_file:
+                name, sep, value = line.rstrip("\n").partition("=")
+                if sep and not name.startswith(("//", "#")):
+                    entries[name.split(":")[0]] = value
+    return entries
+
+
+cmake_cache = read_cmake_cache(os.path.join(config.fuser_obj_root, "CMakeCache.txt"))
+mlir_dir = cmake_cache.get("MLIR_DIR", "")
+config.substitutions.extend([
+    ("%fuser_obj_root", config.fuser_obj_root),
+    ("%fuser_plugin", os.path.join(config.fuser_obj_root, "lib", "libFuserPlugin.so")),
+    ("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
+    ("%cmake_generator", '"%s"' % cmake_cache.get("CMAKE_GENERATOR", "Ninja")),
+    ("%cmake_make_program", cmake_cache.get("CMAKE_MAKE_PROGRAM", "ninja")),
+    ("%cmake", cmake_cache.get("CMAKE_COMMAND", "cmake")),
+    ("%cxx_compiler", cmake_cache.get("CMAKE_CXX_COMPILER", "c++")),
+    ("%c_compiler", cmake_cache.get("CMAKE_C_COMPILER", "cc")),
+    ("%mlir_include_dir", os.path.normpath(os.path.join(mlir_dir, "..", "..", "..", "include"))),
+])
+# A sanitizer build's libraries need the sanitizer runtime loaded first:
+# they cannot be loaded into the stock mlir-opt or linked by an
+# uninstrumented consumer, so the plugin and package tests do not run there.
+if cmake_cache.get("FUSER_ENABLE_SANITIZERS", "OFF").upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("fuser-sanitizers")

@@ -20,19 +20,6 @@ using namespace mlir::fuser;
 
 namespace {
 
-/// Whether `func` still needs `fuser-segment`: it has fuser ops but no
-/// segments.
-bool needsSegmentation(func::FuncOp func) {
-  bool hasSegment = false, hasFuserOp = false;
-  func.walk([&](Operation *op) {
-    if (isa<SegmentOp>(op))
-      hasSegment = true;
-    else if (isa<FuserDialect>(op->getDialect()))
-      hasFuserOp = true;
-  });
-  return hasFuserOp && !hasSegment;
-}
-
 class CPUBackend : public Backend {
 public:
   explicit CPUBackend(const BackendOptions &options)
@@ -57,22 +44,11 @@ FailureOr<SmallVector<Buffer>> CPUBackend::run(func::FuncOp func,
              << i << " has type " << input.getType() << " but argument " << i
              << " has type " << argType;
 
-  // The fusion alone, in a module of its own: the lowering rewrites it.
-  MLIRContext *context = func.getContext();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(func.getLoc());
-  module->getBody()->push_back(func->clone());
-
-  PassManager pm(context, ModuleOp::getOperationName());
-  if (needsSegmentation(func)) {
-    buildPresegPipeline(pm, PresegPipelineOptions());
-    pm.nest<func::FuncOp>().addPass(createFuserSegment());
-  }
-  KernelLoopsOptions loops;
-  loops.splitReductions = options.splitReductions;
-  buildLowerToKernelLoopsPipeline(pm, loops);
-  if (failed(pm.run(*module)))
-    return func.emitError("the CPU backend could not lower '")
-           << func.getSymName() << "' to kernel loops";
+  FailureOr<OwningOpRef<ModuleOp>> lowered =
+      lowerFusionToKernelLoops(func, options);
+  if (failed(lowered))
+    return failure();
+  OwningOpRef<ModuleOp> module = std::move(*lowered);
 
   // One compiled module per run: all kernels of the fusion in one engine.
   FailureOr<std::unique_ptr<CPUKernelModule>> compiled =
@@ -102,6 +78,28 @@ FailureOr<SmallVector<Buffer>> CPUBackend::run(func::FuncOp func,
   return outputs;
 }
 } // namespace
+
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::fuser::lowerFusionToKernelLoops(func::FuncOp func,
+                                      const BackendOptions &options) {
+  // The fusion alone, in a module of its own: the lowering rewrites it.
+  MLIRContext *context = func.getContext();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(func.getLoc());
+  module->getBody()->push_back(func->clone());
+
+  PassManager pm(context, ModuleOp::getOperationName());
+  if (needsSegmentation(func)) {
+    buildPresegPipeline(pm, PresegPipelineOptions());
+    pm.nest<func::FuncOp>().addPass(createFuserSegment());
+  }
+  KernelLoopsOptions loops;
+  loops.splitReductions = options.splitReductions;
+  buildLowerToKernelLoopsPipeline(pm, loops);
+  if (failed(pm.run(*module)))
+    return func.emitError("the CPU backend could not lower '")
+           << func.getSymName() << "' to kernel loops";
+  return module;
+}
 
 std::unique_ptr<Backend>
 mlir::fuser::createCPUBackend(const BackendOptions &options) {

@@ -671,7 +671,9 @@ CPUKernelModule::CPUKernelModule(std::unique_ptr<ExecutionEngine> engine,
 CPUKernelModule::~CPUKernelModule() = default;
 
 FailureOr<std::unique_ptr<CPUKernelModule>>
-CPUKernelModule::compile(ModuleOp module, const BackendOptions &options) {
+CPUKernelModule::compile(
+    ModuleOp module, const BackendOptions &options,
+    ArrayRef<std::pair<std::string, void *>> extraSymbols) {
   if (const std::optional<std::string> &error = initializeNativeTarget())
     return module.emitError("the CPU backend cannot run: ") << *error;
   if (failed(checkSignatures(module)) ||
@@ -746,13 +748,18 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options) {
   if (!engine)
     return module.emitError("could not JIT-compile the kernel module: ")
            << errorMessage(engine.takeError());
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+  std::vector<std::pair<std::string, void *>> extra(extraSymbols.begin(),
+                                                     extraSymbols.end());
+  (*engine)->registerSymbols([&extra](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     for (const HostHelper &helper : kHelpers)
       symbols[interner(helper.name)] = {
           llvm::orc::ExecutorAddr::fromPtr(helper.address),
           llvm::JITSymbolFlags::Exported};
     for (const auto &[name, address] : getLibcalls())
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                 llvm::JITSymbolFlags::Exported};
+    for (const auto &[name, address] : extra)
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
     return symbols;

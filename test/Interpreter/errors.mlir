@@ -6,7 +6,7 @@
 // RUN: sh -c 'fuser-run %s --entry dynamic; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // RUN: sh -c 'fuser-run %s --entry scale --max-bytes 8; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=TOOBIG
 // RUN: sh -c 'fuser-run %s --entry big_arg --max-bytes 1000; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=BIGARG
-// RUN: sh -c 'fuser-run %s --backend cuda; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=CUDA
+// RUN: sh -c 'FUSER_CUDA_DRIVER=/nonexistent/libcuda.so fuser-run %s --backend cuda; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=CUDA
 // RUN: sh -c 'fuser-run %s --entry unsupported --backend cpu; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: sh -c 'fuser-run %s --backend tpu; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: sh -c 'fuser-run %s --bogus-flag; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=FLAG
@@ -34,7 +34,7 @@
 // BIGARG: error: argument 0 of type 'tensor<1000000000000x1000000000000xf64>' takes 18446744073709551615 bytes, more than the limit of 1000 bytes (--max-bytes)
 // BIGARG: exit=2
 
-// CUDA: backend cuda is not available: {{.+}}
+// CUDA: backend cuda is not available: no CUDA driver found{{.*}}
 // CUDA: exit=2
 // CPU: errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error:
 // CPU: exit=2

@@ -3,6 +3,8 @@
 // fuser-run FILE [--entry NAME] [--seed N] [--backend interp|cpu|cuda]
 //           [--check-against BACKEND [--against-file FILE]]
 //           [--print-values] [--json] [--max-bytes N] [--ulp-tolerance N]
+//           [--bench N] (with --backend cuda)
+//           [--memory-report [--cuda-toolkit DIR]]
 //
 // Prints `result N: <type> fnv1a64=0x<16 hex>` per result (docs/PRODUCT.md).
 // Exit status: 0 success, 1 failed check, 2 bad input.
@@ -10,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/ExecutionEngine/Backends.h"
+#include "fuser/ExecutionEngine/CUDABackend.h"
+#include "fuser/ExecutionEngine/MemoryReport.h"
 #include "fuser/Registration.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -66,6 +70,23 @@ cl::opt<unsigned> ulpTolerance(
     cl::desc("allowed ulp distance for --check-against (default: 0, or "
              "4 for fusions with exp/log/sin/cos/tanh/sigmoid/rsqrt/pow)"));
 
+cl::opt<bool> memoryReport(
+    "memory-report", cl::cat(fuserRunCategory),
+    cl::desc("with --backend cpu: run the kernels with every global memory "
+             "access recorded and print what a GPU would see (bytes, "
+             "sectors, accesses per thread, ptxas registers, occupancy; "
+             "docs/Performance.md) instead of the results; --json for JSON"));
+cl::opt<std::string> cudaToolkit(
+    "cuda-toolkit", cl::cat(fuserRunCategory),
+    cl::desc("with --memory-report: CUDA toolkit root for ptxas and "
+             "libdevice (empty: no ptxas)"),
+    cl::init("/usr/local/cuda"));
+cl::opt<unsigned> benchRuns(
+    "bench", cl::cat(fuserRunCategory),
+    cl::desc("with --backend cuda: after the run, time N runs of each kernel "
+             "and of the fusion (CUDA events, L2 flushed) against a copy of "
+             "the same bytes (docs/Lowering.md)"),
+    cl::init(0));
 
 /// The backend called `name`, or null after saying why it cannot run.
 std::unique_ptr<Backend> lookUpBackend(StringRef name) {
@@ -197,6 +218,11 @@ void printJson(llvm::raw_ostream &os, ArrayRef<Buffer> results,
 }
 
 int runMain() {
+  if (benchRuns.getNumOccurrences() && backendName != "cuda") {
+    llvm::errs() << "fuser-run: --bench times kernels on the GPU: it needs "
+                    "--backend cuda\n";
+    return ExitBadInput;
+  }
   std::unique_ptr<Backend> backend = lookUpBackend(backendName);
   if (!backend)
     return ExitBadInput;
@@ -228,6 +254,25 @@ int runMain() {
   SmallVector<Buffer> inputs;
   for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes()))
     inputs.push_back(makeDeterministicInput(type, i, seed));
+
+  if (memoryReport) {
+    if (backend->getName() != "cpu" || checkBackend) {
+      llvm::errs() << "fuser-run: --memory-report runs on --backend cpu, "
+                      "without --check-against\n";
+      return ExitBadInput;
+    }
+    MemoryReportOptions options;
+    options.backend.maxBufferBytes = maxBytes;
+    options.toolkit = cudaToolkit;
+    FailureOr<MemoryReport> report = measureMemory(entry, inputs, options);
+    if (failed(report))
+      return ExitBadInput;
+    if (jsonOutput)
+      printMemoryReportJson(llvm::outs(), *report);
+    else
+      printMemoryReport(llvm::outs(), *report);
+    return ExitOk;
+  }
   FailureOr<SmallVector<Buffer>> results = backend->run(entry, inputs);
   if (failed(results))
     return ExitBadInput;
@@ -290,6 +335,13 @@ int runMain() {
     printJson(llvm::outs(), *results, checks);
   else
     printText(llvm::outs(), *results, checks);
+  if (benchRuns.getNumOccurrences()) {
+    BackendOptions options;
+    options.maxBufferBytes = maxBytes;
+    if (failed(benchmarkOnCUDA(entry, inputs, options, benchRuns,
+                               llvm::outs())))
+      return ExitBadInput;
+  }
   return allPassed ? ExitOk : ExitCheckFailed;
 }
 } // namespace

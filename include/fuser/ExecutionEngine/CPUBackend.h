@@ -25,6 +25,8 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <memory>
+#include <string>
+#include <utility>
 
 namespace mlir {
 class ExecutionEngine;
@@ -49,8 +51,12 @@ public:
   /// dialect and JIT-compiles it. Errors (unsupported ops, unresolved
   /// symbols, an intermediate larger than options.maxBufferBytes) are
   /// diagnostics located on the offending op or function.
+  /// `extraSymbols` are further host functions the module may call (name,
+  /// address), registered with the engine next to the backend's own helpers
+  /// (the memory report's recording function, MemoryReport.h).
   static FailureOr<std::unique_ptr<CPUKernelModule>>
-  compile(ModuleOp module, const BackendOptions &options);
+  compile(ModuleOp module, const BackendOptions &options,
+          ArrayRef<std::pair<std::string, void *>> extraSymbols = {});
 
   ~CPUKernelModule();
 
@@ -79,6 +85,13 @@ private:
 FailureOr<SmallVector<Buffer>> runKernelModule(ModuleOp module, StringRef name,
                                                ArrayRef<Buffer> inputs,
                                                const BackendOptions &options);
+
+/// The front half of the `cpu` backend: `func` cloned into a module of its
+/// own, segmented first (fuser-preseg, fuser-segment) when it is not, then
+/// buildLowerToKernelLoopsPipeline. Errors are diagnostics, as the backend
+/// reports them.
+FailureOr<OwningOpRef<ModuleOp>>
+lowerFusionToKernelLoops(func::FuncOp func, const BackendOptions &options);
 
 /// The `cpu` backend.
 std::unique_ptr<Backend> createCPUBackend(const BackendOptions &options);

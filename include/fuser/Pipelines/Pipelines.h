@@ -7,7 +7,22 @@
 
 namespace mlir {
 class OpPassManager;
+class Operation;
 namespace fuser {
+
+/// Whether `op` is a fusion: a `func.func` with a body that holds at least
+/// one fuser op. The fuser pipelines below run their passes on fusions only
+/// and leave every other function of the module (linalg, scf, external
+/// declarations, ...) untouched, and `fuser-verify-fusion` checks fusions
+/// only. Defined in FuserTransforms (VerifyFusion.cpp).
+bool isFusion(Operation *op);
+
+/// Whether `op` is a fusion not segmented yet: fuser ops but no
+/// `fuser.segment`. The kernel backends segment such a fusion first.
+bool needsSegmentation(Operation *op);
+
+// Every builder below takes a pass manager anchored on an op that holds
+// `func.func`s (builtin.module, or an op-agnostic one) and nests on them.
 
 struct PresegPipelineOptions
     : public PassPipelineOptions<PresegPipelineOptions> {
@@ -23,6 +38,22 @@ struct PresegPipelineOptions
 /// then the fusion contract check.
 void buildPresegPipeline(OpPassManager &pm,
                          const PresegPipelineOptions &options);
+
+/// `fuser-segment-pipeline`: optionally fuser-preseg first, then
+/// fuser-segment on every fusion, then the segmentation contract check
+/// (fuser-verify-fusion, and every tensor computed inside a fuser.segment).
+struct SegmentPipelineOptions
+    : public PassPipelineOptions<SegmentPipelineOptions> {
+  Option<bool> preseg{*this, "preseg",
+                      llvm::cl::desc("Run the fuser-preseg pipeline first"),
+                      llvm::cl::init(false)};
+  Option<bool> foldLossyCastChains{
+      *this, "fold-lossy-cast-chains",
+      llvm::cl::desc("With preseg: fuser-preseg's fold-lossy-cast-chains"),
+      llvm::cl::init(false)};
+};
+void buildSegmentPipeline(OpPassManager &pm,
+                          const SegmentPipelineOptions &options);
 
 /// The part of the kernel lowering that the GPU path and the CPU backend
 /// share, on a module of segmented fusions: `fuser-schedule` on every

@@ -743,7 +743,11 @@ Segmenter::collectInputs(PlannedSegment &segment,
     for (Value operand : llvm::reverse(member->getOperands()))
       worklist.emplace_back(operand, Recompute::May);
     while (!worklist.empty()) {
-      auto [value, mode] = worklist.pop_back_val();
+      // (Not a structured binding: lambdas below capture `value`, which
+      // clang-14, the fuzz build's compiler, rejects for bindings.)
+      auto entry = worklist.pop_back_val();
+      Value value = entry.first;
+      auto mode = entry.second;
       if (mode == Recompute::Never && !recomputeFrom)
         readThroughSegmentSet.insert(value);
       Operation *def = value.getDefiningOp();

@@ -2,6 +2,7 @@
 
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Pipelines/Pipelines.h"
 
 namespace mlir::fuser {
 #define GEN_PASS_DEF_FUSERVERIFYFUSION
@@ -36,6 +37,10 @@ struct FuserVerifyFusionPass
     : public fuser::impl::FuserVerifyFusionBase<FuserVerifyFusionPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    // A host compiler's module also holds functions that are not fusions
+    // (linalg, scf, ...): the contract is not theirs, leave them alone.
+    if (!isFusion(func))
+      return;
     bool valid = true;
     auto report = [&](Type type, StringRef what, unsigned index,
                       bool allowScalar) {
@@ -69,3 +74,25 @@ struct FuserVerifyFusionPass
   }
 };
 } // namespace
+
+bool mlir::fuser::needsSegmentation(Operation *op) {
+  if (!isFusion(op))
+    return false;
+  WalkResult segment =
+      op->walk([](SegmentOp) { return WalkResult::interrupt(); });
+  return !segment.wasInterrupted();
+}
+
+bool mlir::fuser::isFusion(Operation *op) {
+  auto func = dyn_cast<func::FuncOp>(op);
+  if (!func || func.isExternal())
+    return false;
+  Dialect *fuserDialect = func.getContext()->getLoadedDialect<FuserDialect>();
+  if (!fuserDialect)
+    return false;
+  WalkResult result = func.getBody().walk([&](Operation *nested) {
+    return nested->getDialect() == fuserDialect ? WalkResult::interrupt()
+                                                : WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}

@@ -1,0 +1,59 @@
+// Fusions of the CPU-measured performance table (bench/perf_table.py,
+// docs/Performance.md). The Mistral chain is examples/mistral_rope_bwd.mlir.
+// Sizes are kept moderate so that the instrumented CPU runs fit in CI time.
+
+// RMSNorm over rows of 4096 bf16: y = x * rsqrt(mean(x^2) + eps) * w.
+func.func @rmsnorm(%x: tensor<1024x4096xbf16>, %w: tensor<4096xbf16>) -> tensor<1024x4096xbf16> {
+  %0 = fuser.cast %x : tensor<1024x4096xbf16> to tensor<1024x4096xf32>
+  %1 = fuser.mul %0, %0 : tensor<1024x4096xf32>, tensor<1024x4096xf32> -> tensor<1024x4096xf32>
+  %2 = fuser.reduction add %1 [1] keepdim : tensor<1024x4096xf32> -> tensor<1024x1xf32>
+  %n = arith.constant 4.096000e+03 : f32
+  %3 = fuser.div %2, %n : tensor<1024x1xf32>, f32 -> tensor<1024x1xf32>
+  %eps = arith.constant 9.99999997E-7 : f32
+  %4 = fuser.add %3, %eps : tensor<1024x1xf32>, f32 -> tensor<1024x1xf32>
+  %5 = fuser.rsqrt %4 : tensor<1024x1xf32>
+  %6 = fuser.mul %0, %5 : tensor<1024x4096xf32>, tensor<1024x1xf32> -> tensor<1024x4096xf32>
+  %7 = fuser.cast %w : tensor<4096xbf16> to tensor<4096xf32>
+  %8 = fuser.broadcast %7 [0] : tensor<4096xf32> -> tensor<1x4096xf32>
+  %9 = fuser.mul %6, %8 : tensor<1024x4096xf32>, tensor<1x4096xf32> -> tensor<1024x4096xf32>
+  %10 = fuser.cast %9 : tensor<1024x4096xf32> to tensor<1024x4096xbf16>
+  return %10 : tensor<1024x4096xbf16>
+}
+
+// Softmax over rows of 4096 bf16, computed in f32.
+func.func @softmax(%x: tensor<1024x4096xbf16>) -> tensor<1024x4096xbf16> {
+  %0 = fuser.cast %x : tensor<1024x4096xbf16> to tensor<1024x4096xf32>
+  %1 = fuser.reduction max %0 [1] keepdim : tensor<1024x4096xf32> -> tensor<1024x1xf32>
+  %2 = fuser.sub %0, %1 : tensor<1024x4096xf32>, tensor<1024x1xf32> -> tensor<1024x4096xf32>
+  %3 = fuser.exp %2 : tensor<1024x4096xf32>
+  %4 = fuser.reduction add %3 [1] keepdim : tensor<1024x4096xf32> -> tensor<1024x1xf32>
+  %5 = fuser.div %3, %4 : tensor<1024x4096xf32>, tensor<1024x1xf32> -> tensor<1024x4096xf32>
+  %6 = fuser.cast %5 : tensor<1024x4096xf32> to tensor<1024x4096xbf16>
+  return %6 : tensor<1024x4096xbf16>
+}
+
+// A pointwise bf16 chain: (a * b + a) * 0.5, rounded once per op in f32.
+func.func @pointwise_bf16(%a: tensor<2048x4096xbf16>, %b: tensor<2048x4096xbf16>) -> tensor<2048x4096xbf16> {
+  %0 = fuser.cast %a : tensor<2048x4096xbf16> to tensor<2048x4096xf32>
+  %1 = fuser.cast %b : tensor<2048x4096xbf16> to tensor<2048x4096xf32>
+  %2 = fuser.mul %0, %1 : tensor<2048x4096xf32>, tensor<2048x4096xf32> -> tensor<2048x4096xf32>
+  %3 = fuser.add %2, %0 : tensor<2048x4096xf32>, tensor<2048x4096xf32> -> tensor<2048x4096xf32>
+  %h = arith.constant 5.000000e-01 : f32
+  %4 = fuser.mul %3, %h : tensor<2048x4096xf32>, f32 -> tensor<2048x4096xf32>
+  %5 = fuser.cast %4 : tensor<2048x4096xf32> to tensor<2048x4096xbf16>
+  return %5 : tensor<2048x4096xbf16>
+}
+
+// A permuted copy: the two inner axes of a bf16 tensor swapped.
+func.func @permute_copy(%x: tensor<64x256x512xbf16>) -> tensor<64x512x256xbf16> {
+  %0 = fuser.permute %x [0, 2, 1] : tensor<64x256x512xbf16> -> tensor<64x512x256xbf16>
+  return %0 : tensor<64x512x256xbf16>
+}
+
+// A sum over the middle axis of a bf16 tensor (an outer reduction).
+func.func @middle_reduction(%x: tensor<32x1024x512xbf16>) -> tensor<32x512xbf16> {
+  %0 = fuser.cast %x : tensor<32x1024x512xbf16> to tensor<32x1024x512xf32>
+  %1 = fuser.reduction add %0 [1] : tensor<32x1024x512xf32> -> tensor<32x512xf32>
+  %2 = fuser.cast %1 : tensor<32x512xf32> to tensor<32x512xbf16>
+  return %2 : tensor<32x512xbf16>
+}

@@ -1,0 +1,140 @@
+//===- CUDADriver.cpp - the CUDA driver API, loaded at run time -----------===//
+//
+// dlopen("libcuda.so.1") (or $FUSER_CUDA_DRIVER), dlsym of each entry point
+// by its exported name, cuInit, device 0 and its primary context. Done once
+// per process; the outcome, success or the reason, is kept.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/ExecutionEngine/CUDADriver.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <cstdlib>
+#include <dlfcn.h>
+#include <mutex>
+
+using namespace mlir::fuser::cuda;
+
+namespace {
+template <typename Fn>
+bool resolve(void *library, const char *name, Fn *&fn) {
+  fn = reinterpret_cast<Fn *>(dlsym(library, name));
+  return fn != nullptr;
+}
+} // namespace
+
+llvm::Error Driver::check(CUresult result, const llvm::Twine &what) const {
+  if (result == 0)
+    return llvm::Error::success();
+  const char *name = nullptr;
+  if (!fns.cuGetErrorName || fns.cuGetErrorName(result, &name) != 0 || !name)
+    // The stub library answers no name; the codes a missing driver gives.
+    name = result == 34    ? "CUDA_ERROR_STUB_LIBRARY"
+           : result == 35  ? "CUDA_ERROR_INSUFFICIENT_DRIVER"
+           : result == 100 ? "CUDA_ERROR_NO_DEVICE"
+                           : "unknown error";
+  return llvm::createStringError(what + " failed: " + name + " (" +
+                                 llvm::Twine(result) + ")");
+}
+
+llvm::Expected<Driver &> Driver::get() {
+  static Driver driver;
+  static std::string failure;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto fail = [](const llvm::Twine &message) { failure = message.str(); };
+    const char *override = std::getenv("FUSER_CUDA_DRIVER");
+    driver.libraryName =
+        override && *override ? override : "libcuda.so.1";
+    // RTLD_LOCAL: the driver's symbols stay out of the JIT's global lookup.
+    void *library = dlopen(driver.libraryName.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      const char *error = dlerror();
+      return fail("no CUDA driver found (" +
+                  llvm::Twine(error ? error : driver.libraryName) + ")");
+    }
+    DriverAPI &f = driver.fns;
+    const char *missing = nullptr;
+    auto need = [&](const char *name, auto *&fn) {
+      if (!missing && !resolve(library, name, fn))
+        missing = name;
+    };
+    need("cuGetErrorName", f.cuGetErrorName);
+    need("cuInit", f.cuInit);
+    need("cuDriverGetVersion", f.cuDriverGetVersion);
+    need("cuDeviceGetCount", f.cuDeviceGetCount);
+    need("cuDeviceGet", f.cuDeviceGet);
+    need("cuDeviceGetName", f.cuDeviceGetName);
+    need("cuDeviceGetAttribute", f.cuDeviceGetAttribute);
+    need("cuDevicePrimaryCtxRetain", f.cuDevicePrimaryCtxRetain);
+    need("cuCtxSetCurrent", f.cuCtxSetCurrent);
+    need("cuCtxSynchronize", f.cuCtxSynchronize);
+    need("cuModuleLoadData", f.cuModuleLoadData);
+    need("cuModuleUnload", f.cuModuleUnload);
+    need("cuModuleGetFunction", f.cuModuleGetFunction);
+    need("cuLaunchKernel", f.cuLaunchKernel);
+    need("cuMemAlloc_v2", f.cuMemAlloc);
+    need("cuMemFree_v2", f.cuMemFree);
+    need("cuMemcpyHtoD_v2", f.cuMemcpyHtoD);
+    need("cuMemcpyDtoH_v2", f.cuMemcpyDtoH);
+    need("cuMemcpyDtoD_v2", f.cuMemcpyDtoD);
+    need("cuMemsetD8_v2", f.cuMemsetD8);
+    need("cuEventCreate", f.cuEventCreate);
+    need("cuEventDestroy_v2", f.cuEventDestroy);
+    need("cuEventRecord", f.cuEventRecord);
+    need("cuEventSynchronize", f.cuEventSynchronize);
+    need("cuEventElapsedTime", f.cuEventElapsedTime);
+    if (missing)
+      return fail("no CUDA driver found (" + driver.libraryName +
+                  " has no entry point " + missing + ")");
+    if (CUresult r = f.cuInit(0)) {
+      std::string detail = llvm::toString(driver.check(r, "cuInit"));
+      // The toolkit's stub library (lib64/stubs/libcuda.so) and a machine
+      // whose driver has no device both fail here.
+      return fail(r == 100 ? "no CUDA device (" + detail + ")"
+                           : "no CUDA driver found (" + detail + ")");
+    }
+    int count = 0;
+    if (CUresult r = f.cuDeviceGetCount(&count))
+      return fail("no CUDA device (" +
+                  llvm::toString(driver.check(r, "cuDeviceGetCount")) + ")");
+    if (count == 0)
+      return fail("no CUDA device (cuDeviceGetCount found 0 devices)");
+    if (llvm::Error e = driver.check(f.cuDeviceGet(&driver.device, 0),
+                                     "cuDeviceGet"))
+      return fail("no CUDA device (" + llvm::toString(std::move(e)) + ")");
+    char name[256] = {0};
+    int major = 0, minor = 0;
+    if (llvm::Error e = driver.check(
+            f.cuDeviceGetName(name, sizeof(name) - 1, driver.device),
+            "cuDeviceGetName"))
+      return fail("no CUDA device (" + llvm::toString(std::move(e)) + ")");
+    int l2 = 0;
+    f.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                           driver.device);
+    f.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                           driver.device);
+    f.cuDeviceGetAttribute(&driver.multiprocessors,
+                           CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                           driver.device);
+    f.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+                           driver.device);
+    driver.l2Bytes = l2;
+    driver.deviceName = name;
+    driver.chip = ("sm_" + llvm::Twine(major) + llvm::Twine(minor)).str();
+    if (llvm::Error e = driver.check(
+            f.cuDevicePrimaryCtxRetain(&driver.context, driver.device),
+            "cuDevicePrimaryCtxRetain"))
+      return fail("no CUDA device (" + llvm::toString(std::move(e)) + ")");
+    // The library stays loaded and the context retained until the process
+    // ends.
+  });
+  if (!failure.empty())
+    return llvm::createStringError(failure);
+  // The primary context is made current on every thread that asks.
+  if (llvm::Error e = driver.check(driver.fns.cuCtxSetCurrent(driver.context),
+                                   "cuCtxSetCurrent"))
+    return std::move(e);
+  return driver;
+}
