@@ -3,6 +3,7 @@
 #ifndef FUSER_PIPELINES_PIPELINES_H
 #define FUSER_PIPELINES_PIPELINES_H
 
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -10,16 +11,8 @@ class OpPassManager;
 class Operation;
 namespace fuser {
 
-/// Whether `op` is a fusion: a `func.func` with a body that holds at least
-/// one fuser op. The fuser pipelines below run their passes on fusions only
-/// and leave every other function of the module (linalg, scf, external
-/// declarations, ...) untouched, and `fuser-verify-fusion` checks fusions
-/// only. Defined in FuserTransforms (VerifyFusion.cpp).
-bool isFusion(Operation *op);
-
-/// Whether `op` is a fusion not segmented yet: fuser ops but no
-/// `fuser.segment`. The kernel backends segment such a fusion first.
-bool needsSegmentation(Operation *op);
+// What a fusion is (isFusion, needsSegmentation): fuser/Dialect/Fuser/
+// Transforms/Passes.h.
 
 // Every builder below takes a pass manager anchored on an op that holds
 // `func.func`s (builtin.module, or an op-agnostic one) and nests on them.

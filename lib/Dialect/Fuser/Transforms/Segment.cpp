@@ -1012,7 +1012,9 @@ struct FuserSegmentPass
     : public mlir::fuser::impl::FuserSegmentBase<FuserSegmentPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (func.isExternal())
+    // Functions that hold no fuser op are not fusions: left alone, as the
+    // pipelines do (a host compiler's other functions).
+    if (!isFusion(func))
       return;
     // Already segmented: running the pass twice equals running it once.
     if (!func.getOps<SegmentOp>().empty())

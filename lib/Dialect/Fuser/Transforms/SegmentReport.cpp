@@ -238,9 +238,9 @@ static void printGraph(const FusionTraffic &fusion, raw_ostream &os) {
   os << "}\n";
 }
 
-/// Runs `print` over the analysis of every fusion of `module`, in order,
-/// into `outputPath` (`-` is stdout); fails without printing anything if a
-/// fusion is not segmented.
+/// Runs `print` over the analysis of every fusion of `module` (isFusion), in
+/// order, into `outputPath` (`-` is stdout); fails without printing anything if
+/// a fusion is not segmented.
 static LogicalResult
 printFusions(ModuleOp module, StringRef outputPath,
              function_ref<const FusionTraffic &(func::FuncOp)> getTraffic,
@@ -250,6 +250,11 @@ printFusions(ModuleOp module, StringRef outputPath,
     if (func.isExternal())
       continue;
     const FusionTraffic &fusion = getTraffic(func);
+    // A function without fuser ops that computes anything is not a fusion
+    // but a host compiler's own: skipped. (One that only returns its
+    // arguments is a fusion of no kernels.)
+    if (!isFusion(func) && !fusion.isSegmented())
+      continue;
     if (failed(fusion.emitUnsegmentedError()))
       return failure();
     fusions.push_back(&fusion);

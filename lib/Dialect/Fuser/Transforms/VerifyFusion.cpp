@@ -2,7 +2,6 @@
 
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
-#include "fuser/Pipelines/Pipelines.h"
 
 namespace mlir::fuser {
 #define GEN_PASS_DEF_FUSERVERIFYFUSION
