@@ -228,6 +228,13 @@ std::optional<CompareKind> lookUpCompareInfix(llvm::StringRef spelling) {
   return std::nullopt;
 }
 
+/// nvFuser's fmax/fmin ignore NaN (IEEE maxNum/minNum); fuser.maximum and
+/// the max/min reductions propagate it. Importing one as the other would
+/// change results on NaN inputs silently, so they are refused.
+bool isNaNIgnoringName(llvm::StringRef name) {
+  return name == "fmax" || name == "fmin";
+}
+
 /// Operations that define a tensor from the printed result type; they must be
 /// the whole right-hand side of a statement.
 bool isTensorOpName(llvm::StringRef name) {
@@ -1102,10 +1109,13 @@ FailureOr<Value> Importer::parseReduction(const TensorDecl &out, Location loc) {
                .Case("add", ReductionKind::Add)
                .Case("mul", ReductionKind::Mul)
                .Case("max", ReductionKind::Max)
-               .Case("fmax", ReductionKind::Max)
                .Case("min", ReductionKind::Min)
-               .Case("fmin", ReductionKind::Min)
                .Default(std::nullopt);
+  if (tok.is(Kind::Identifier) && isNaNIgnoringName(tok.spelling))
+    return emitError(kindLoc)
+           << "unsupported reduction op '" << tok.spelling
+           << "': it ignores NaN (IEEE maxNum/minNum), which the max/min "
+              "reductions do not model";
   if (!kind)
     return emitError(kindLoc)
            << "unsupported reduction op " << describeCurrent()
@@ -1651,6 +1661,10 @@ FailureOr<Operand> Importer::parseCall(Type hint) {
     return emitError(loc) << "'" << name
                           << "' must be the whole right-hand side of a "
                              "statement defining a tensor";
+  if (isNaNIgnoringName(name))
+    return emitError(loc) << "unsupported nvFuser operation '" << name
+                          << "': it ignores NaN (IEEE maxNum/minNum), which "
+                             "fuser.maximum/minimum do not model";
   std::optional<std::pair<Type, Type>> cast = parseCastFunction(name, context);
   std::optional<UnaryKind> unary = lookUpFunction(name, &lookUpUnaryName);
   std::optional<BinaryKind> binary = lookUpFunction(name, &lookUpBinaryName);
