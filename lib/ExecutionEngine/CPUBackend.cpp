@@ -34,15 +34,8 @@ private:
 
 FailureOr<SmallVector<Buffer>> CPUBackend::run(func::FuncOp func,
                                                ArrayRef<Buffer> inputs) {
-  FunctionType type = func.getFunctionType();
-  if (inputs.size() != type.getNumInputs())
-    return func.emitError("expected ")
-           << type.getNumInputs() << " inputs, got " << inputs.size();
-  for (auto [i, input, argType] : llvm::enumerate(inputs, type.getInputs()))
-    if (input.getType() != argType)
-      return func.emitError("input ")
-             << i << " has type " << input.getType() << " but argument " << i
-             << " has type " << argType;
+  if (failed(checkBackendInputs(func, inputs)))
+    return failure();
 
   FailureOr<OwningOpRef<ModuleOp>> lowered =
       lowerFusionToKernelLoops(func, options);
@@ -60,21 +53,8 @@ FailureOr<SmallVector<Buffer>> CPUBackend::run(func::FuncOp func,
   if (failed(outputs))
     return failure();
 
-  // The host function has one output memref per result; scalar results are
-  // rank-0 memrefs.
-  if (outputs->size() != type.getNumResults())
-    return func.emitError("the lowered function has ")
-           << outputs->size() << " outputs but '" << func.getSymName()
-           << "' has " << type.getNumResults() << " results";
-  for (auto [i, output, resultType] :
-       llvm::enumerate(*outputs, type.getResults())) {
-    if (!isa<ShapedType>(resultType))
-      output.isScalar = output.shape.empty();
-    if (output.getType() != resultType)
-      return func.emitError("output ")
-             << i << " of the lowered function has type " << output.getType()
-             << " but result " << i << " has type " << resultType;
-  }
+  if (failed(adoptKernelOutputs(func, *outputs)))
+    return failure();
   return outputs;
 }
 } // namespace

@@ -14,11 +14,7 @@
 #include "fuser/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVM/NVVM/Target.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/Format.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -31,42 +27,6 @@ using namespace mlir::fuser;
 using namespace mlir::fuser::cuda;
 
 namespace {
-
-uint64_t saturating(ByteCount count) {
-  return count.overflowed ? UINT64_MAX : count.bytes;
-}
-
-LogicalResult checkInputs(func::FuncOp func, ArrayRef<Buffer> inputs) {
-  FunctionType type = func.getFunctionType();
-  if (inputs.size() != type.getNumInputs())
-    return func.emitError("expected ")
-           << type.getNumInputs() << " inputs, got " << inputs.size();
-  for (auto [i, input, argType] : llvm::enumerate(inputs, type.getInputs()))
-    if (input.getType() != argType)
-      return func.emitError("input ")
-             << i << " has type " << input.getType() << " but argument " << i
-             << " has type " << argType;
-  return success();
-}
-
-/// The outputs of the lowered function as the fusion's results.
-LogicalResult matchResults(func::FuncOp func, SmallVector<Buffer> &outputs) {
-  FunctionType type = func.getFunctionType();
-  if (outputs.size() != type.getNumResults())
-    return func.emitError("the lowered function has ")
-           << outputs.size() << " outputs but '" << func.getSymName()
-           << "' has " << type.getNumResults() << " results";
-  for (auto [i, output, resultType] :
-       llvm::enumerate(outputs, type.getResults())) {
-    if (!isa<ShapedType>(resultType))
-      output.isScalar = output.shape.empty();
-    if (output.getType() != resultType)
-      return func.emitError("output ")
-             << i << " of the lowered function has type " << output.getType()
-             << " but result " << i << " has type " << resultType;
-  }
-  return success();
-}
 
 /// A fusion compiled, planned and loaded on the device.
 struct LoadedFusion {
@@ -125,7 +85,7 @@ runLoaded(func::FuncOp func, LoadedFusion &loaded, ArrayRef<Buffer> inputs) {
     return func.emitError("running '")
            << func.getSymName()
            << "' on the GPU failed: " << llvm::toString(outputs.takeError());
-  if (failed(matchResults(func, *outputs)))
+  if (failed(adoptKernelOutputs(func, *outputs)))
     return failure();
   return std::move(*outputs);
 }
@@ -144,7 +104,7 @@ public:
 
   FailureOr<SmallVector<Buffer>> run(func::FuncOp func,
                                      ArrayRef<Buffer> inputs) override {
-    if (failed(checkInputs(func, inputs)))
+    if (failed(checkBackendInputs(func, inputs)))
       return failure();
     FailureOr<LoadedFusion> loaded = loadFusion(func, options);
     if (failed(loaded))
@@ -395,10 +355,7 @@ mlir::fuser::compileFusionForCUDA(func::FuncOp func,
     // gpu-module-to-binary needs the NVVM target and the LLVM IR
     // translations.
     DialectRegistry registry;
-    registerAllDialects(registry);
-    registerAllExtensions(registry);
-    registerAllToLLVMIRTranslations(registry);
-    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+    registerLowerToNVVMDependencies(registry);
     context->appendDialectRegistry(registry);
   }
   CUDACompiledFusion compiled;
@@ -419,16 +376,16 @@ mlir::fuser::compileFusionForCUDA(func::FuncOp func,
   if (failed(traffic.emitUnsegmentedError()))
     return failure();
   compiled.minBytes =
-      saturating(traffic.getBytesRead() + traffic.getBytesWritten());
+      (traffic.getBytesRead() + traffic.getBytesWritten()).bytes;
   for (const SegmentTraffic &segment : traffic.getSegments()) {
     if (segment.isAlias()) {
       // On the GPU an alias output is a copy: read once, written once.
       for (ByteCount bytes : segment.resultBytes)
-        compiled.minBytes += 2 * saturating(bytes);
+        compiled.minBytes += 2 * bytes.bytes;
       continue;
     }
     compiled.kernelMinBytes.push_back(
-        saturating(segment.bytesRead + segment.bytesWritten));
+        (segment.bytesRead + segment.bytesWritten).bytes);
   }
 
   // buildLowerToNVVMPipeline's passes, with the front half's options set
@@ -457,7 +414,7 @@ LogicalResult mlir::fuser::benchmarkOnCUDA(func::FuncOp func,
                                            llvm::raw_ostream &os) {
   if (runs == 0)
     return func.emitError("--bench needs at least one run");
-  if (failed(checkInputs(func, inputs)))
+  if (failed(checkBackendInputs(func, inputs)))
     return failure();
   FailureOr<LoadedFusion> loaded = loadFusion(func, options);
   if (failed(loaded))

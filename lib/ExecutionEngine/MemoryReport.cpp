@@ -39,12 +39,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVM/NVVM/Target.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -586,10 +582,7 @@ makePTX(ModuleOp kernelLoops, StringRef name, StringRef toolkit, StringRef chip,
         std::string &why) {
   MLIRContext *context = kernelLoops.getContext();
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerLowerToNVVMDependencies(registry);
   context->appendDialectRegistry(registry);
 
   OwningOpRef<ModuleOp> module = cast<ModuleOp>(kernelLoops->clone());

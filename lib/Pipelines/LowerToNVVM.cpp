@@ -20,7 +20,11 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -89,6 +93,13 @@ void mlir::fuser::buildKernelLoopsToNVVMPipeline(
     OpPassManager &pm, const LowerToNVVMOptions &options) {
   addCheckPass(pm, options, /*kernelLoops=*/true);
   addKernelLoopsToNVVMPasses(pm, options);
+}
+
+void mlir::fuser::registerLowerToNVVMDependencies(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
 }
 
 void mlir::fuser::buildLowerToNVVMPipeline(OpPassManager &pm,

@@ -20,10 +20,10 @@
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/ExecutionEngine/Buffer.h"
+#include "fuser/ExecutionEngine/CPUBackend.h"
 #include "fuser/ExecutionEngine/Elements.h"
 #include "fuser/Interpreter/Interpreter.h"
 
-#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -395,17 +395,10 @@ protected:
   void runCases() {
     ASSERT_TRUE(succeeded(verify(fusions)));
     ASSERT_TRUE(succeeded(verify(kernels)));
+    // The CPU backend's lowering, but without its f16/bf16 rewrites: what
+    // is under test is how LLVM lowers the ops the emitter produces.
     PassManager pm(&context);
-    pm.addPass(createSCFToControlFlowPass());
-    pm.addPass(createConvertVectorToLLVMPass());
-    pm.addPass(createConvertMathToLLVMPass());
-    pm.addPass(createArithToLLVMConversionPass());
-    pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-    ConvertFuncToLLVMPassOptions funcOptions;
-    funcOptions.useBarePtrCallConv = true;
-    pm.addPass(createConvertFuncToLLVMPass(funcOptions));
-    pm.addPass(createConvertControlFlowToLLVMPass());
-    pm.addPass(createReconcileUnrealizedCastsPass());
+    buildCPUKernelToLLVMPipeline(pm);
     ASSERT_TRUE(succeeded(pm.run(kernels)));
 
     ExecutionEngineOptions options;

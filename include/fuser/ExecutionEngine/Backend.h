@@ -28,6 +28,16 @@ struct BackendOptions {
   bool splitReductions = true;
 };
 
+/// Checks that `inputs` match the argument types of `func`, with a located
+/// error otherwise: what every backend's run() checks first.
+LogicalResult checkBackendInputs(func::FuncOp func, ArrayRef<Buffer> inputs);
+
+/// Turns the output buffers of `func`'s lowered host function (one memref
+/// per result; rank-0 for a scalar result) into `func`'s results, or gives a
+/// located error when they do not match its result types.
+LogicalResult adoptKernelOutputs(func::FuncOp func,
+                                 MutableArrayRef<Buffer> outputs);
+
 class Backend {
 public:
   explicit Backend(std::string name) : name(std::move(name)) {}

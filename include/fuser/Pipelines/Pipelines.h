@@ -7,6 +7,7 @@
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
+class DialectRegistry;
 class OpPassManager;
 class Operation;
 namespace fuser {
@@ -89,6 +90,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("CUDA toolkit root (bin/ptxas, nvvm/libdevice)"),
       llvm::cl::init("/usr/local/cuda")};
 };
+
+/// What a context needs, beyond the fuser dialect, to run
+/// buildLowerToNVVMPipeline outside fuser-opt: the dialects it produces,
+/// the NVVM target of gpu-module-to-binary and the LLVM IR translations.
+void registerLowerToNVVMDependencies(DialectRegistry &registry);
 
 /// `fuser-lower-to-nvvm`: option and input checks, then
 /// buildLowerToKernelLoopsPipeline, then buildKernelLoopsToNVVMPipeline's

@@ -927,36 +927,6 @@ LogicalResult KernelEmitter::emitPerOutputKernel() {
   return success();
 }
 
-/// The values of `segment` computed from its reduction.
-static DenseSet<Value> getReductionDependents(SegmentOp segment,
-                                              ReductionOp reduction) {
-  DenseSet<Value> dependents = {reduction.getResult()};
-  for (Operation &op : segment.getBody().front().without_terminator())
-    if (llvm::any_of(op.getOperands(), [&](Value operand) {
-          return dependents.contains(operand);
-        }))
-      dependents.insert(op.getResults().begin(), op.getResults().end());
-  return dependents;
-}
-
-/// The meta ops between `reduction` and `output`, outermost first; the
-/// analysis of Schedule.cpp guarantees every path gives the same ones.
-static SmallVector<Operation *>
-getMetaChain(Value output, ReductionOp reduction,
-             const DenseSet<Value> &dependents) {
-  SmallVector<Operation *> chain;
-  Value value = output;
-  while (value != reduction.getResult()) {
-    Operation *op = value.getDefiningOp();
-    if (!isa<ElementwiseOpInterface>(op))
-      chain.push_back(op);
-    value = *llvm::find_if(op->getOperands(), [&](Value operand) {
-      return dependents.contains(operand);
-    });
-  }
-  return chain;
-}
-
 LogicalResult KernelEmitter::emitSplitKernel() {
   ReductionStructure structure = analyzeReductions(segment);
   if (!structure.whyNotSplittable.empty())
@@ -1014,11 +984,13 @@ LogicalResult KernelEmitter::emitSplitKernel() {
 
   // Outputs that do not need the reduction: a grid-stride loop of all
   // threads.
-  DenseSet<Value> dependents = getReductionDependents(segment, reduction);
+  // Values computed from the reduction, with their views of it.
+  const DenseMap<Value, SmallVector<Operation *>> &dependents =
+      structure.metaChains;
   auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
   Value slot = add(mul(block, constant(threads)), thread);
   for (auto [i, result] : llvm::enumerate(yield.getValues()))
-    if (!dependents.contains(result) &&
+    if (!dependents.count(result) &&
         failed(emitOutputSlots(i, slot, blocks * threads)))
       return failure();
 
@@ -1086,7 +1058,8 @@ LogicalResult KernelEmitter::emitSplitKernel() {
   reducedValues[reduction] =
       emitCast(b, loc, threadLoop.getResult(0), elementType);
   for (auto [i, result] : llvm::enumerate(yield.getValues())) {
-    if (!dependents.contains(result))
+    auto chain = dependents.find(result);
+    if (chain == dependents.end())
       continue;
     SmallVector<Value> index;
     for (int64_t d = 0, k = 0, e = sourceShape.size(); d < e; ++d) {
@@ -1095,9 +1068,7 @@ LogicalResult KernelEmitter::emitSplitKernel() {
       else if (reduction.getKeepdim())
         index.push_back(constant(0));
     }
-    SmallVector<Operation *> chain =
-        getMetaChain(result, reduction, dependents);
-    for (Operation *op : llvm::reverse(chain))
+    for (Operation *op : chain->second)
       index = mapIndexForward(op, index);
     Lanes at;
     at.base = index;

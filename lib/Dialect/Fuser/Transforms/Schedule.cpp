@@ -67,12 +67,9 @@ ReductionStructure mlir::fuser::analyzeReductions(SegmentOp segment) {
 
   // The meta-op chain from each reduction-dependent value down to the
   // reductions; elementwise ops must see the same chain on every operand.
-  DenseMap<Value, std::string> chains;
-  DenseMap<Value, SmallVector<Operation *>> chainOps;
-  for (ReductionOp reduction : structure.reductions) {
-    chains[reduction.getResult()] = "";
-    chainOps[reduction.getResult()] = {};
-  }
+  DenseMap<Value, SmallVector<Operation *>> &chains = structure.metaChains;
+  for (ReductionOp reduction : structure.reductions)
+    chains[reduction.getResult()] = {};
   auto fail = [&](Operation *op, const Twine &why) {
     if (structure.whyNotSplittable.empty())
       structure.whyNotSplittable =
@@ -92,10 +89,9 @@ ReductionStructure mlir::fuser::analyzeReductions(SegmentOp segment) {
       continue;
     Value result = op.getResult(0);
     if (isBijectiveMetaOp(&op)) {
-      SmallVector<Operation *> ops = chainOps[dependent.front()];
+      SmallVector<Operation *> ops = chains[dependent.front()];
       ops.push_back(&op);
-      chains[result] = describeChain(ops);
-      chainOps[result] = std::move(ops);
+      chains[result] = std::move(ops);
       continue;
     }
     if (!isa<ElementwiseOpInterface>(op)) {
@@ -107,11 +103,11 @@ ReductionStructure mlir::fuser::analyzeReductions(SegmentOp segment) {
           RankedTensorType::get(cast<ShapedType>(result.getType()).getShape(),
                                 getElementTypeOrSelf(operand.getType())))
         fail(&op, "broadcasts a reduction result");
-      if (chains[operand] != chains[dependent.front()])
+      if (describeChain(chains[operand]) !=
+          describeChain(chains[dependent.front()]))
         fail(&op, "combines reduction results through different views");
     }
     chains[result] = chains[dependent.front()];
-    chainOps[result] = chainOps[dependent.front()];
   }
   // convert-parallel-loops-to-gpu combines one value per block, and
   // gpu.all_reduce shuffles 32-bit values.

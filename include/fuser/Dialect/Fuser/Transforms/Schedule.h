@@ -31,6 +31,10 @@ struct ReductionStructure {
   /// computed from it; and the block combines one 32-bit value (one
   /// reduction, not of f64 or i64), which is what gpu.all_reduce shuffles.
   std::string whyNotSplittable;
+  /// Every value computed from the reductions, with the one-to-one meta ops
+  /// between the reductions and it, innermost first (the index maps a block
+  /// follows from its reduction output to the outputs computed from it).
+  DenseMap<Value, SmallVector<Operation *>> metaChains;
 };
 
 /// Analyzes the reductions of `segment` (none for a pointwise segment).
