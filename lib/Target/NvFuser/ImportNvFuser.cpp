@@ -23,10 +23,13 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -55,13 +58,23 @@ struct IterDomainDecl {
   bool isBroadcast() const { return iterType == 'b'; }
 };
 
-/// A printed tensor: `T38_l___bfloat[bS153{1}, iS158{8}rf, ...]`.
+/// A printed tensor: `T38_l___bfloat[bS153{1}, iS158{8}rf, ...]`, or in the
+/// format before nvFuser PR #2889 (2024-09-03) `T38_l[ bS153{1}, ... ]`,
+/// whose dtype is printed only in input and output lists.
 struct TensorDecl {
   llvm::StringRef name; // "T38"
   llvm::SMLoc loc;
+  /// Null while the dtype is not known: an old-format tensor in a statement
+  /// takes the dtype its producer gives it.
   Type elementType;
   SmallVector<IterDomainDecl> domain;
-  RankedTensorType type; // the domain without reduction IterDomains
+  SmallVector<int64_t> shape; // the domain without reduction IterDomains
+  RankedTensorType type;      // null while `elementType` is
+
+  void setElementType(Type type) {
+    elementType = type;
+    this->type = RankedTensorType::get(shape, type);
+  }
 
   /// The IterDomains that are dims of `type`.
   SmallVector<IterDomainDecl> logicalDomain() const {
@@ -120,7 +133,10 @@ Type parseDataType(llvm::StringRef name, MLIRContext *context) {
       .Default(Type());
 }
 
-/// The dtype names inside cast functions such as `__bfloat2float`.
+/// The dtype names inside cast functions such as `__bfloat2float` and
+/// `__to_double`. As a target `int` is int64 (`__half2int`; int32 is
+/// `__half2int32`); as a source (`__int2half`) it is any integer type, which
+/// `parseCastFunction` leaves to the operand.
 Type parseCastTypeName(llvm::StringRef name, MLIRContext *context) {
   Builder b(context);
   return llvm::StringSwitch<Type>(name)
@@ -128,24 +144,32 @@ Type parseCastTypeName(llvm::StringRef name, MLIRContext *context) {
       .Case("half", b.getF16Type())
       .Case("float", b.getF32Type())
       .Case("double", b.getF64Type())
-      .Case("int", b.getI32Type())
-      .Case("int64", b.getI64Type())
+      .Cases({"int", "int64", "index"}, b.getI64Type())
+      .Case("int32", b.getI32Type())
       .Case("bool", b.getI1Type())
       .Default(Type());
 }
 
-/// `__bfloat2float` -> (bf16, f32). The split is at the `2` that leaves a
-/// dtype name on both sides.
+/// `__bfloat2float` -> (bf16, f32); `__to_double` (nvFuser PR #4695,
+/// 2025-07-03, for the casts that printed C-style before) -> (null, f64). A
+/// null source type means "the operand's". The split is at the `2` that
+/// leaves a dtype name on both sides.
 std::optional<std::pair<Type, Type>> parseCastFunction(llvm::StringRef name,
                                                        MLIRContext *context) {
   if (!name.consume_front("__"))
     return std::nullopt;
+  if (name.consume_front("to_")) {
+    if (Type to = parseCastTypeName(name, context))
+      return std::make_pair(Type(), to);
+    return std::nullopt;
+  }
   for (size_t pos = name.find('2'); pos != llvm::StringRef::npos;
        pos = name.find('2', pos + 1)) {
-    Type from = parseCastTypeName(name.take_front(pos), context);
+    llvm::StringRef fromName = name.take_front(pos);
+    Type from = parseCastTypeName(fromName, context);
     Type to = parseCastTypeName(name.drop_front(pos + 1), context);
     if (from && to)
-      return std::make_pair(from, to);
+      return std::make_pair(fromName == "int" ? Type() : from, to);
   }
   return std::nullopt;
 }
@@ -171,7 +195,16 @@ Type parseScalarName(llvm::StringRef name, MLIRContext *context) {
   }
 }
 
-/// `T38_l___bfloat` starts a tensor: `T`, digits, `_`, memory type, `_`.
+/// The dtype category of a scalar: what a named scalar's prefix can say.
+enum class ScalarCategory { Float, Integer, Bool };
+ScalarCategory getScalarCategory(Type type) {
+  if (isa<FloatType>(type))
+    return ScalarCategory::Float;
+  return type.isInteger(1) ? ScalarCategory::Bool : ScalarCategory::Integer;
+}
+
+/// `T38_l___bfloat` (or `T38_l` before PR #2889) starts a tensor: `T`,
+/// digits, `_`, memory type.
 bool isTensorName(llvm::StringRef name) {
   if (!name.consume_front("T"))
     return false;
@@ -288,10 +321,13 @@ SmallVector<int64_t> broadcastPositions(ArrayRef<IterDomainDecl> domain) {
 
 class Importer {
 public:
-  Importer(llvm::SourceMgr &sourceMgr, MLIRContext *context)
-      : sourceMgr(sourceMgr), context(context), builder(context),
-        lexer(
-            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()) {
+  Importer(llvm::SourceMgr &sourceMgr, MLIRContext *context,
+           const ImportNvFuserOptions &options)
+      : sourceMgr(sourceMgr), context(context), options(options),
+        builder(context),
+        buffer(
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()),
+        lexer(buffer) {
     bufferName = StringAttr::get(
         context, sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
                      ->getBufferIdentifier());
@@ -353,10 +389,23 @@ private:
                                    << ", found " << describeCurrent();
   }
 
+  /// Whether `loc` is on the last line of the input that is not blank.
+  bool isOnLastLine(llvm::SMLoc loc) const;
+
   //--- Structure ------------------------------------------------------------//
 
-  LogicalResult parseFusion();
+  bool skipBanner(std::optional<std::string> &fusionName,
+                  unsigned &openBanners);
+  void skipSegmentSummary();
+  LogicalResult checkExtentSymbols();
+  LogicalResult importFunction(bool isFusion,
+                               const std::optional<std::string> &bannerName);
+  std::string getUniqueFunctionName(llvm::StringRef base);
+  LogicalResult parseFusion(const std::optional<std::string> &bannerName);
   LogicalResult parseGroup();
+  /// Skips tokens up to the `}` that closes the current scope, or to where
+  /// `stopAt` holds outside nested braces.
+  void skipToUnmatchedBrace(llvm::function_ref<bool()> stopAt = nullptr);
   LogicalResult parseDeclarationList(bool stopAtStatement,
                                      SmallVectorImpl<Definition> &decls);
   LogicalResult parseBody(llvm::function_ref<bool()> atEnd);
@@ -365,6 +414,7 @@ private:
                               ArrayRef<Definition> inputs,
                               ArrayRef<Definition> outputs);
   LogicalResult parseStatement();
+  LogicalResult rejectMultiOutputStatement();
 
   //--- Declarations ---------------------------------------------------------//
 
@@ -372,27 +422,32 @@ private:
   FailureOr<IterDomainDecl> parseIterDomain();
   FailureOr<int64_t> parseInteger(llvm::StringRef context);
   FailureOr<Definition> parseScalarDecl();
+  LogicalResult rejectScheduledDomain(llvm::StringRef spelling);
+  FailureOr<int64_t> parseExtent(llvm::StringRef what);
+  FailureOr<int64_t> parseExtentSum(llvm::StringRef what);
+  FailureOr<int64_t> parseExtentProduct(llvm::StringRef what);
+  FailureOr<int64_t> parseExtentPrimary(llvm::StringRef what);
 
   //--- Right-hand sides -----------------------------------------------------//
 
   LogicalResult parseRightHandSide(const Definition &def);
-  FailureOr<Value> parseTensorOp(const TensorDecl &out);
+  FailureOr<Value> parseTensorOp(TensorDecl out);
   struct TensorRef {
     TensorDecl decl;
     Value value;
   };
   FailureOr<TensorRef> parseTensorRef();
-  FailureOr<Value> parseView(const TensorDecl &out, Location loc);
-  FailureOr<Value> parseSqueeze(const TensorDecl &out, Location loc);
-  FailureOr<Value> parseBroadcast(const TensorDecl &out, Location loc);
-  FailureOr<Value> parseExpand(const TensorDecl &out, Location loc);
-  FailureOr<Value> parseReduction(const TensorDecl &out, Location loc);
-  FailureOr<Value> parseLoadStore(const TensorDecl &out, Location loc,
+  FailureOr<Value> parseView(TensorDecl &out, Location loc);
+  FailureOr<Value> parseSqueeze(TensorDecl &out, Location loc);
+  FailureOr<Value> parseBroadcast(TensorDecl &out, Location loc);
+  FailureOr<Value> parseExpand(TensorDecl &out, Location loc);
+  FailureOr<Value> parseReduction(TensorDecl &out, Location loc);
+  FailureOr<Value> parseLoadStore(TensorDecl &out, Location loc,
                                   llvm::StringRef opName);
-  FailureOr<Value> parsePad(const TensorDecl &out, Location loc);
-  FailureOr<Value> parseSlice(const TensorDecl &out, Location loc);
-  FailureOr<Value> parseCat(const TensorDecl &out, Location loc);
-  FailureOr<Value> parseFull(const TensorDecl &out, Location loc);
+  FailureOr<Value> parsePad(TensorDecl &out, Location loc);
+  FailureOr<Value> parseSlice(TensorDecl &out, Location loc);
+  FailureOr<Value> parseCat(TensorDecl &out, Location loc);
+  FailureOr<Value> parseFull(TensorDecl &out, Location loc);
   FailureOr<SmallVector<int64_t>> parseFlags(size_t rank,
                                              llvm::StringRef construct);
   FailureOr<SmallVector<int64_t>> parseIntegerList(llvm::StringRef context);
@@ -436,22 +491,152 @@ private:
                                  Args &&...args);
   LogicalResult checkDeclaredType(Value value, const Definition &def,
                                   llvm::StringRef construct);
+  static void resolveElementType(TensorDecl &out, Type elementType) {
+    if (!out.elementType)
+      out.setElementType(elementType);
+  }
 
   llvm::SourceMgr &sourceMgr;
   MLIRContext *context;
+  const ImportNvFuserOptions &options;
   OpBuilder builder;
+  llvm::StringRef buffer;
   Lexer lexer;
   Token tok;
   StringAttr bufferName;
   OwningOpRef<ModuleOp> module;
-  /// Values of the function being imported, by printed name ("T38", "d5").
+  /// The function being imported and its values by printed name ("T38").
+  func::FuncOp function;
   llvm::StringMap<Value> values;
-  unsigned fusionCount = 0;
+  /// How many functions were named after each base name (`fusion`,
+  /// `preseg`, ...).
+  llvm::StringMap<unsigned> functionNames;
+  unsigned groupCount = 0;
+  unsigned completeFunctions = 0;
 };
 
 //===----------------------------------------------------------------------===//
-// Structure: fusions and groups
+// Structure: banners, fusions and groups
 //===----------------------------------------------------------------------===//
+
+/// A line nvFuser prints before a fusion. Those that name a fusion give the
+/// function its name; one ending in `{` has a `}` of its own after the
+/// fusion (`} // {Re-written complete fusion}`).
+struct Banner {
+  llvm::StringLiteral text;
+  llvm::StringLiteral fusionName;
+  bool opensScope;
+};
+constexpr Banner kBanners[] = {
+    {"Segment the fusion (Original Fusion Un-modified):", "original", false},
+    {"Segmented_Fusion Dump: -- Re-written complete fusion:{", "rewritten",
+     true},
+    {"Segmented_Fusion Dump: -- fusion segments:", "", false},
+    {"Fusion IR after pre-segmenter optimization passes:", "preseg", false},
+    {"Fusion before concretization:", "before_concretization", false},
+    {"Concretized Fusion:", "concretized", false},
+    {"**Segmenter** Considering fusion:", "segmenter_considering", false},
+};
+
+bool Importer::isOnLastLine(llvm::SMLoc loc) const {
+  llvm::StringRef rest = buffer.drop_front(loc.getPointer() - buffer.data());
+  size_t newline = rest.find('\n');
+  return newline == llvm::StringRef::npos ||
+         rest.drop_front(newline).trim().empty();
+}
+
+/// Skips the banner line at the current token, if it is one.
+bool Importer::skipBanner(std::optional<std::string> &fusionName,
+                          unsigned &openBanners) {
+  if (tok.is(Kind::Eof))
+    return false;
+  llvm::StringRef rest =
+      buffer.drop_front(tok.spelling.data() - buffer.data());
+  llvm::StringRef line = rest.take_until([](char c) { return c == '\n'; });
+  for (const Banner &banner : kBanners) {
+    if (line.rtrim() != banner.text)
+      continue;
+    if (!banner.fusionName.empty())
+      fusionName = banner.fusionName.str();
+    openBanners += banner.opensScope;
+    lexer.resetTo(line.end());
+    consume();
+    return true;
+  }
+  return false;
+}
+
+/// `Segmented_Fusion{ groups: ... edges: ... group details:` lists the
+/// groups and the tensors between them; the `g{...}` blocks that follow are
+/// imported. Skips to the first block or to the `}` closing the dump.
+void Importer::skipSegmentSummary() {
+  consume(); // Segmented_Fusion
+  consume(); // {
+  skipToUnmatchedBrace(
+      [&] { return tok.isIdentifier("g") && peek().is(Kind::LBrace); });
+}
+
+void Importer::skipToUnmatchedBrace(llvm::function_ref<bool()> stopAt) {
+  unsigned depth = 0;
+  while (!tok.is(Kind::Eof)) {
+    if (depth == 0 && (tok.is(Kind::RBrace) || (stopAt && stopAt())))
+      return;
+    if (tok.is(Kind::LBrace))
+      ++depth;
+    else if (tok.is(Kind::RBrace))
+      --depth;
+    consume();
+  }
+}
+
+/// fuser IR has static shapes, so every symbol a tensor's extent uses
+/// (`iS0{i0}`, `iS22{( ceilDiv(i2, 3) )}`) needs an `--extent` value. The
+/// symbols are collected from the whole input first, so that one error lists
+/// all of them.
+LogicalResult Importer::checkExtentSymbols() {
+  Lexer scanner(buffer);
+  llvm::MapVector<llvm::StringRef, llvm::SMLoc> unbound;
+  bool inDomain = false;
+  unsigned braceDepth = 0;
+  for (Token t = scanner.lex(); !t.is(Kind::Eof); t = scanner.lex()) {
+    if (!inDomain) {
+      if (t.is(Kind::Identifier) && isTensorName(t.spelling)) {
+        const char *afterName = scanner.getPosition();
+        inDomain = scanner.lex().is(Kind::LSquare);
+        if (!inDomain)
+          scanner.resetTo(afterName);
+        braceDepth = 0;
+      }
+      continue;
+    }
+    if (t.is(Kind::LBrace))
+      ++braceDepth;
+    else if (t.is(Kind::RBrace) && braceDepth > 0)
+      --braceDepth;
+    else if (t.is(Kind::RSquare) && braceDepth == 0)
+      inDomain = false;
+    else if (braceDepth > 0 && t.is(Kind::Identifier) &&
+             parseScalarName(t.spelling, context) &&
+             !options.extents.count(t.spelling))
+      unbound.insert({t.spelling, t.getLoc()});
+  }
+  if (unbound.empty())
+    return success();
+  InFlightDiagnostic diag = emitError(unbound.front().second);
+  diag << "symbolic extent" << (unbound.size() == 1 ? " " : "s ");
+  llvm::interleaveComma(unbound, diag, [&](const auto &entry) {
+    diag << "'" << entry.first << "'";
+  });
+  diag << (unbound.size() == 1 ? " has" : " have")
+       << " no value; fuser IR has static shapes: give each a value with "
+          "fuser-translate's option";
+  for (const auto &entry : unbound)
+    diag << " --extent " << entry.first << "=N";
+  for (const auto &entry : llvm::drop_begin(unbound))
+    diag.attachNote(getLoc(entry.second))
+        << "'" << entry.first << "' is first used here";
+  return failure();
+}
 
 OwningOpRef<ModuleOp> Importer::import() {
   consume();
@@ -461,28 +646,104 @@ OwningOpRef<ModuleOp> Importer::import() {
                                "a segmented group ('g{'), found an empty input";
     return nullptr;
   }
+  if (failed(checkExtentSymbols()))
+    return nullptr;
+  std::optional<std::string> bannerName;
+  unsigned openBanners = 0;
   while (!tok.is(Kind::Eof)) {
-    LogicalResult parsed = failure();
-    if (tok.isIdentifier("Inputs")) {
-      parsed = parseFusion();
-    } else if (tok.isIdentifier("g") && peek().is(Kind::LBrace)) {
-      parsed = parseGroup();
-    } else {
+    if (skipBanner(bannerName, openBanners))
+      continue;
+    if (tok.is(Kind::RBrace) && openBanners > 0) {
+      consume();
+      --openBanners;
+      continue;
+    }
+    if (tok.isIdentifier("Segmented_Fusion") && peek().is(Kind::LBrace)) {
+      skipSegmentSummary();
+      ++openBanners;
+      continue;
+    }
+    bool isFusion = tok.isIdentifier("Inputs");
+    bool isGroup = tok.isIdentifier("g") && peek().is(Kind::LBrace);
+    if (!isFusion && !isGroup) {
+      // A dump cut off in the middle of a banner.
+      if (completeFunctions > 0 && isOnLastLine(tok.getLoc())) {
+        mlir::emitWarning(getLoc(tok.getLoc()))
+            << "ignored the last line, which is not nvFuser fusion math (a "
+               "truncated dump?)";
+        break;
+      }
       emitError(tok.getLoc())
           << "expected nvFuser fusion math ('Inputs:') or a segmented group "
              "('g{'), found "
           << describeCurrent();
-    }
-    if (failed(parsed))
       return nullptr;
+    }
+    if (failed(importFunction(isFusion, bannerName)))
+      return nullptr;
+    bannerName.reset();
   }
   if (failed(verify(*module)))
     return nullptr;
   return std::move(module);
 }
 
+/// Imports one fusion or group. After complete functions, one that the input
+/// ends inside is a truncated tail (pasted dumps are often cut off): it is
+/// dropped with a warning instead of failing the whole import, so its
+/// diagnostics are held back until that is known.
+LogicalResult
+Importer::importFunction(bool isFusion,
+                         const std::optional<std::string> &bannerName) {
+  llvm::SMLoc start = tok.getLoc();
+  bool mayBeTail = completeFunctions > 0;
+  SmallVector<Diagnostic> held;
+  std::optional<ScopedDiagnosticHandler> holder;
+  if (mayBeTail)
+    holder.emplace(context, [&](Diagnostic &diag) {
+      held.push_back(std::move(diag));
+      return success();
+    });
+  function = nullptr;
+  LogicalResult parsed = isFusion ? parseFusion(bannerName) : parseGroup();
+  holder.reset();
+  bool isTail = failed(parsed) && mayBeTail &&
+                (tok.is(Kind::Eof) || isOnLastLine(tok.getLoc()));
+  if (!isTail) {
+    for (Diagnostic &diag : held)
+      context->getDiagEngine().emit(std::move(diag));
+    if (succeeded(parsed))
+      ++completeFunctions;
+    return parsed;
+  }
+  if (function)
+    function.erase();
+  InFlightDiagnostic warning = mlir::emitWarning(getLoc(start));
+  warning << "the input ends inside this " << (isFusion ? "fusion" : "group")
+          << "; skipped it and imported the " << completeFunctions
+          << " complete function" << (completeFunctions == 1 ? "" : "s")
+          << " before it";
+  for (Diagnostic &diag : held)
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      warning.attachNote(diag.getLocation()) << diag.str();
+  return success();
+}
+
+std::string Importer::getUniqueFunctionName(llvm::StringRef base) {
+  while (true) {
+    unsigned count = functionNames[base]++;
+    std::string name =
+        count == 0 ? base.str() : (base + "_" + llvm::Twine(count)).str();
+    if (!module->lookupSymbol(name))
+      return name;
+  }
+}
+
 /// Inputs: <decls> Outputs: <decls> %kernel_math { <statements> }
-LogicalResult Importer::parseFusion() {
+/// (`Fusion::printMath`), or `%kernel {` (`Fusion::print`), whose body may
+/// end in a `TransformPrinter :` section before the closing brace.
+LogicalResult
+Importer::parseFusion(const std::optional<std::string> &bannerName) {
   llvm::SMLoc loc = tok.getLoc();
   SmallVector<Definition> inputs, outputs;
   if (failed(expectKeyword("Inputs", "to start the fusion")) ||
@@ -491,54 +752,79 @@ LogicalResult Importer::parseFusion() {
       failed(expectKeyword("Outputs", "after the fusion inputs")) ||
       failed(expect(Kind::Colon, ":", "after 'Outputs'")) ||
       failed(parseDeclarationList(/*stopAtStatement=*/false, outputs)) ||
-      failed(
-          expect(Kind::Percent, "%kernel_math", "after the fusion outputs")) ||
-      failed(expectKeyword("kernel_math", "after '%'")) ||
-      failed(expect(Kind::LBrace, "{", "to open '%kernel_math'")))
+      failed(expect(Kind::Percent, "%kernel_math", "after the fusion outputs")))
+    return failure();
+  if (!tok.isIdentifier("kernel_math") && !tok.isIdentifier("kernel"))
+    return emitError(tok.getLoc())
+           << "expected 'kernel_math' or 'kernel' after '%', found "
+           << describeCurrent();
+  std::string bodyName = ("%" + tok.spelling).str();
+  consume();
+  if (failed(expect(Kind::LBrace, "{", "to open '" + bodyName + "'")))
     return failure();
 
-  std::string name = fusionCount == 0 ? std::string("fusion")
-                                      : "fusion_" + std::to_string(fusionCount);
-  ++fusionCount;
-  func::FuncOp func = createFunction(loc, name, inputs, outputs);
-  if (failed(
-          parseBody([&] { return tok.is(Kind::RBrace) || tok.is(Kind::Eof); })))
+  function = createFunction(loc, getUniqueFunctionName(bannerName.value_or("fusion")),
+                            inputs, outputs);
+  if (failed(parseBody([&] {
+        return tok.is(Kind::RBrace) || tok.is(Kind::Eof) ||
+               tok.isIdentifier("TransformPrinter");
+      })))
     return failure();
+  // `TransformPrinter :` lists each tensor's domains and the splits and
+  // merges of scheduling, which say nothing about the math.
+  if (tok.isIdentifier("TransformPrinter"))
+    skipToUnmatchedBrace();
   // The report this importer was written for lost the closing brace; the
   // statements are all there, so the fusion still imports.
   if (tok.is(Kind::Eof))
     mlir::emitWarning(getLoc(tok.getLoc()))
-        << "'%kernel_math' body is not closed with '}' before the end of "
+        << "'" << bodyName
+        << "' body is not closed with '}' before the end of "
            "input; imported the statements read so far";
   else
     consume();
-  return finishFunction(func, outputs);
+  return finishFunction(function, outputs);
 }
 
-/// g{(kind) group id: N inputs: <decls> outputs: <decls> <statements> }
+/// g{(kind) group id: N inputs: <decls> outputs: <decls> <statements> }.
+/// Blocks before PR #2708 (2024-07-29) have no `group id:` line and, without
+/// a scheduler, print a bare `g{`; they are numbered by position.
 LogicalResult Importer::parseGroup() {
   llvm::SMLoc loc = tok.getLoc();
   consume(); // g
-  if (failed(expect(Kind::LBrace, "{", "after 'g'")) ||
-      failed(expect(Kind::LParen, "(", "before the group's scheduler kind")))
+  if (failed(expect(Kind::LBrace, "{", "after 'g'")))
     return failure();
-  if (!tok.is(Kind::Identifier))
-    return emitError(tok.getLoc())
-           << "expected the group's scheduler kind (e.g. 'reduction'), found "
-           << describeCurrent();
-  llvm::StringRef scheduler = tok.spelling;
-  consume();
-  if (failed(expect(Kind::RParen, ")", "after the scheduler kind")) ||
-      failed(expectKeyword("group", "in the group header")) ||
-      failed(expectKeyword("id", "after 'group'")) ||
-      failed(expect(Kind::Colon, ":", "after 'group id'")))
-    return failure();
-  llvm::SMLoc idLoc = tok.getLoc();
-  FailureOr<int64_t> groupId = parseInteger("as the group id");
-  if (failed(groupId))
-    return failure();
+  std::optional<llvm::StringRef> scheduler;
+  if (tok.is(Kind::LParen)) {
+    consume();
+    if (!tok.is(Kind::Identifier))
+      return emitError(tok.getLoc())
+             << "expected the group's scheduler kind (e.g. 'reduction'), found "
+             << describeCurrent();
+    scheduler = tok.spelling;
+    consume();
+    if (failed(expect(Kind::RParen, ")", "after the scheduler kind")))
+      return failure();
+  }
+  unsigned position = groupCount++;
+  std::string name;
+  if (tok.isIdentifier("group")) {
+    consume();
+    if (failed(expectKeyword("id", "after 'group'")) ||
+        failed(expect(Kind::Colon, ":", "after 'group id'")))
+      return failure();
+    llvm::SMLoc idLoc = tok.getLoc();
+    FailureOr<int64_t> groupId = parseInteger("as the group id");
+    if (failed(groupId))
+      return failure();
+    name = "group_" + std::to_string(*groupId);
+    if (module->lookupSymbol(name))
+      return emitError(idLoc) << "group id " << *groupId << " appears twice";
+  } else {
+    name = getUniqueFunctionName("group_" + std::to_string(position));
+  }
   SmallVector<Definition> inputs, outputs;
-  if (failed(expectKeyword("inputs", "after the group id")) ||
+  if (failed(expectKeyword("inputs", "in the group header")) ||
       failed(expect(Kind::Colon, ":", "after 'inputs'")) ||
       failed(parseDeclarationList(/*stopAtStatement=*/true, inputs)) ||
       failed(expectKeyword("outputs", "after the group inputs")) ||
@@ -546,21 +832,22 @@ LogicalResult Importer::parseGroup() {
       failed(parseDeclarationList(/*stopAtStatement=*/true, outputs)))
     return failure();
 
-  std::string name = "group_" + std::to_string(*groupId);
-  if (module->lookupSymbol(name))
-    return emitError(idLoc) << "group id " << *groupId << " appears twice";
-  func::FuncOp func = createFunction(loc, name, inputs, outputs);
-  func->setAttr("nvfuser.scheduler", builder.getStringAttr(scheduler));
+  function = createFunction(loc, name, inputs, outputs);
+  if (scheduler)
+    function->setAttr("nvfuser.scheduler", builder.getStringAttr(*scheduler));
   if (failed(parseBody(
           [&] { return tok.is(Kind::RBrace) || tok.is(Kind::Eof); })) ||
       failed(expect(Kind::RBrace, "}", "to close the group")))
     return failure();
-  return finishFunction(func, outputs);
+  return finishFunction(function, outputs);
 }
 
-/// Tensors and named scalars, each optionally followed by its dtype (group
-/// dumps print `T3_g___bfloat[...] __bfloat`). In a group the statements
-/// follow the outputs directly; a declaration followed by `=` is a statement.
+/// Tensors and named scalars, each optionally followed by its dtype: group
+/// dumps print `T3_g___bfloat[...] __bfloat`, and before PR #2889 the
+/// Inputs/Outputs lists printed `T0_g[ iS0{4} ], float` and `d2, double`,
+/// the only place an old-format tensor's dtype appears. In a group the
+/// statements follow the outputs directly; a declaration followed by `=` is a
+/// statement.
 LogicalResult
 Importer::parseDeclarationList(bool stopAtStatement,
                                SmallVectorImpl<Definition> &decls) {
@@ -584,15 +871,33 @@ Importer::parseDeclarationList(bool stopAtStatement,
       restore(start);
       return success();
     }
+    if (tok.is(Kind::Comma) && peek().is(Kind::Identifier) &&
+        parseDataType(peek().spelling, context))
+      consume();
     if (tok.is(Kind::Identifier)) {
       if (Type dtype = parseDataType(tok.spelling, context)) {
-        if (dtype != getElementTypeOrSelf(decl.type))
+        if (decl.tensor && !decl.tensor->elementType) {
+          decl.tensor->setElementType(dtype);
+          decl.type = decl.tensor->type;
+        } else if (!decl.tensor && getScalarCategory(dtype) ==
+                                       getScalarCategory(decl.type)) {
+          // The prefix gives the category (`f` for every float type); the
+          // printed dtype the width.
+          decl.type = dtype;
+        } else if (dtype != getElementTypeOrSelf(decl.type)) {
           return emitError(tok.getLoc())
                  << "dtype '" << tok.spelling << "' does not match '"
                  << decl.name << "', which is " << decl.type;
+        }
         consume();
       }
     }
+    if (decl.tensor && !decl.tensor->elementType)
+      return emitError(decl.loc)
+             << "'" << decl.name
+             << "' has no dtype: in the print format before nvFuser PR #2889 "
+                "(2024-09), inputs and outputs are followed by it, as in "
+                "'T0_g[ iS0{4} ], float'";
     if (llvm::any_of(decls, [&](const Definition &other) {
           return other.name == decl.name;
         }))
@@ -666,13 +971,34 @@ LogicalResult Importer::finishFunction(func::FuncOp func,
   return success();
 }
 
+/// Multi-output statements (`WelfordResult(T1, T2, T3) = Welford ( ... )`,
+/// before that `T1(Avg),\n T2(Var),\n T3(Count)\n = Welford ( ... )`) have no
+/// fuser op; the error names the operation after the `=`.
+LogicalResult Importer::rejectMultiOutputStatement() {
+  llvm::SMLoc loc = tok.getLoc();
+  while (!tok.is(Kind::Eof) && !tok.is(Kind::Equal))
+    consume();
+  if (tok.is(Kind::Equal))
+    consume();
+  if (!tok.is(Kind::Identifier))
+    return emitError(loc) << "unsupported nvFuser statement with several "
+                             "outputs: fuser IR has no op for it";
+  return emitError(tok.getLoc())
+         << "unsupported nvFuser operation '" << tok.spelling
+         << "' (a statement with several outputs): fuser IR has no op for it";
+}
+
 LogicalResult Importer::parseStatement() {
   Definition def;
+  if (tok.isIdentifier("WelfordResult"))
+    return rejectMultiOutputStatement();
   if (tok.is(Kind::Identifier) && isTensorName(tok.spelling)) {
     FailureOr<TensorDecl> tensor = parseTensorDecl();
     if (failed(tensor))
       return failure();
     def = {tensor->name, tensor->loc, tensor->type, *tensor};
+    if (tok.is(Kind::LParen))
+      return rejectMultiOutputStatement();
   } else if (tok.is(Kind::Identifier) &&
              parseScalarName(tok.spelling, context)) {
     def = {tok.spelling, tok.getLoc(), parseScalarName(tok.spelling, context),
@@ -690,8 +1016,10 @@ LogicalResult Importer::parseStatement() {
       failed(parseRightHandSide(def)))
     return failure();
   // Named after the printed value, so that `--mlir-use-nameloc-as-prefix`
-  // prints `%T38` for nvFuser's T38.
-  if (Operation *op = values[def.name].getDefiningOp())
+  // prints `%T38` for nvFuser's T38; a scalar copy (`d5 = d4;`) keeps the
+  // name of what it copies.
+  if (Operation *op = values[def.name].getDefiningOp();
+      op && !isa<NameLoc>(op->getLoc()))
     op->setLoc(NameLoc::get(builder.getStringAttr(def.name), op->getLoc()));
   if (tok.is(Kind::Semicolon))
     consume();
@@ -714,28 +1042,34 @@ FailureOr<int64_t> Importer::parseInteger(llvm::StringRef context) {
   return value;
 }
 
-/// `T38_l___bfloat[bS153{1}, iS158{8}rf]`: name, memory type, dtype, domain.
+/// `T38_l___bfloat[bS153{1}, iS158{8}rf]`: name, memory type, dtype, domain;
+/// `T38_l[ bS153{1}, ... ]` before PR #2889, whose dtype comes from
+/// elsewhere.
 FailureOr<TensorDecl> Importer::parseTensorDecl() {
   TensorDecl decl;
   decl.loc = tok.getLoc();
   llvm::StringRef spelling = tok.spelling;
   size_t nameEnd = spelling.find('_');
-  // After the name come the memory type (g, l, s) and the dtype.
+  decl.name = spelling.take_front(nameEnd);
+  // After the name come the memory type and, since PR #2889, the dtype.
   llvm::StringRef memoryAndType = spelling.drop_front(nameEnd + 1);
-  if (memoryAndType.size() < 3 || memoryAndType[1] != '_' ||
-      !llvm::is_contained({'g', 'l', 's'}, memoryAndType[0]))
+  llvm::StringRef memory = memoryAndType.take_until([](char c) {
+    return c == '_';
+  });
+  if (!llvm::is_contained({"g", "l", "s", "t", "sym"}, memory))
     return emitError(decl.loc)
            << "expected a tensor like 'T3_g_float[...]' (name, memory type "
-              "g/l/s, dtype), found '"
+              "g/l/s/t/sym, dtype), found '"
            << spelling << "'";
-  decl.name = spelling.take_front(nameEnd);
-  llvm::StringRef dtype = memoryAndType.drop_front(2);
-  decl.elementType = parseDataType(dtype, context);
-  if (!decl.elementType)
-    return emitError(decl.loc)
-           << "unsupported dtype '" << dtype << "' in '" << spelling
-           << "' (supported: __bfloat, __half, float, "
-              "double, int, int64_t, bool)";
+  llvm::StringRef dtype = memoryAndType.drop_front(memory.size());
+  if (dtype.consume_front("_")) {
+    decl.elementType = parseDataType(dtype, context);
+    if (!decl.elementType)
+      return emitError(decl.loc)
+             << "unsupported dtype '" << dtype << "' in '" << spelling
+             << "' (supported: __bfloat, __half, float, "
+                "double, int, int64_t, nvfuser_index_t, bool)";
+  }
   consume();
   if (failed(expect(Kind::LSquare, "[", "to open the domain of a tensor")))
     return failure();
@@ -750,64 +1084,236 @@ FailureOr<TensorDecl> Importer::parseTensorDecl() {
   }
   if (failed(expect(Kind::RSquare, "]", "to close the domain of a tensor")))
     return failure();
+  // Scheduled fusions print the computeAt positions after the domain.
+  for (llvm::StringRef position : {"ca_pos", "produce_pos", "compute_with"})
+    if (tok.isIdentifier(position))
+      return emitError(tok.getLoc())
+             << "unsupported scheduled fusion: '" << position
+             << "' after '" << decl.name
+             << "' is a scheduling position; only unscheduled fusions import";
 
-  SmallVector<int64_t> shape = extentsOf(decl.logicalDomain());
-  if (!getCheckedNumElements(shape))
+  decl.shape = extentsOf(decl.logicalDomain());
+  if (!getCheckedNumElements(decl.shape))
     return emitError(decl.loc) << "tensor '" << decl.name
                                << "' has more elements than fit in 64 bits";
-  decl.type = RankedTensorType::get(shape, decl.elementType);
+  if (decl.elementType)
+    decl.setElementType(decl.elementType);
   return decl;
 }
 
-/// `iS12{32}`, `bS5{1 ex 4}`, `iS158{8}rf`: iter type, parallel type `S`,
-/// number, extent, optional rfactor marker.
+/// Scheduled fusions parallelize domains: `iblockIdx.x12{...}`,
+/// `ithreadIdx.x`, `iV`, `iUR`, ... in place of the serial `S`.
+LogicalResult Importer::rejectScheduledDomain(llvm::StringRef spelling) {
+  llvm::StringRef rest =
+      buffer.drop_front(spelling.data() - buffer.data());
+  llvm::StringRef printed = rest.take_until(
+      [](char c) { return c == '{' || c == ',' || c == ']' || c == '\n'; });
+  return emitError(llvm::SMLoc::getFromPointer(spelling.data()))
+         << "unsupported scheduled fusion: iteration domain '"
+         << printed.rtrim()
+         << "' is parallelized or scheduled; only unscheduled fusions (iS, "
+            "bS, rS and ?S domains) import";
+}
+
+/// `iS12{32}`, `bS5{1 ex 4}`, `iS158{8}rf`, `iS0{i0}`,
+/// `iS22{( ceilDiv(i2, 3) )}`: iter type, parallel type `S`, number, extent,
+/// optional rfactor marker. A symbolic domain (`?S3{i1}`, before
+/// concretization) becomes a broadcast when its extent is 1 and an iteration
+/// domain otherwise, as concretization decides.
 FailureOr<IterDomainDecl> Importer::parseIterDomain() {
   IterDomainDecl id;
   id.loc = tok.getLoc();
-  if (tok.is(Kind::Invalid) && tok.spelling == "?")
-    return emitError(id.loc) << "symbolic iteration domains ('?S') are not "
-                                "supported yet; only static shapes are";
+  bool isSymbolic = tok.is(Kind::Invalid) && tok.spelling == "?";
+  if (isSymbolic) {
+    consume();
+    if (!tok.is(Kind::Identifier) ||
+        tok.spelling.data() != id.loc.getPointer() + 1)
+      return emitError(id.loc) << "expected a symbolic iteration domain like "
+                                  "'?S3{i1}', found "
+                               << describeCurrent();
+  }
   llvm::StringRef spelling = tok.spelling;
-  if (!tok.is(Kind::Identifier) || spelling.size() < 2 ||
-      !llvm::is_contained({'i', 'b', 'r'}, spelling[0]))
+  llvm::StringRef parallelAndNumber =
+      isSymbolic ? spelling : spelling.drop_front();
+  if (!tok.is(Kind::Identifier) || parallelAndNumber.empty() ||
+      (!isSymbolic && !llvm::is_contained({'i', 'b', 'r'}, spelling[0])))
     return emitError(id.loc)
-           << "expected an iteration domain like 'iS12{128}' (iS, bS or rS), "
-              "found "
+           << "expected an iteration domain like 'iS12{128}' (iS, bS, rS or "
+              "?S), found "
            << describeCurrent();
-  if (spelling[1] != 'S' || spelling.drop_front(2).getAsInteger(10, id.number))
+  if (parallelAndNumber[0] != 'S')
+    return rejectScheduledDomain(spelling);
+  if (parallelAndNumber.drop_front().getAsInteger(10, id.number))
     return emitError(id.loc)
            << "unsupported iteration domain '" << spelling
-           << "': only unscheduled domains (iS, bS, rS and a number) are "
+           << "': only unscheduled domains (iS, bS, rS, ?S and a number) are "
               "supported";
-  id.iterType = spelling[0];
+  id.iterType = isSymbolic ? '?' : spelling[0];
   consume();
   if (failed(expect(Kind::LBrace, "{", "to open the extent")))
     return failure();
-  if (!tok.is(Kind::Integer))
-    return emitError(tok.getLoc())
-           << "symbolic extent " << describeCurrent()
-           << " is not supported yet; only static extents like '{128}' are";
-  FailureOr<int64_t> extent = parseInteger("as the extent");
+  // `{start : stop : extent}` for resized domains; the last is the extent.
+  FailureOr<int64_t> extent = parseExtent("as the extent");
+  while (succeeded(extent) && tok.is(Kind::Colon)) {
+    consume();
+    extent = parseExtent("as the extent");
+  }
   if (failed(extent))
     return failure();
   id.extent = *extent;
   // An expanded broadcast, `bS5{1 ex 4}`, has logical extent 4.
   if (tok.isIdentifier("ex")) {
     consume();
-    if (!tok.is(Kind::Integer))
-      return emitError(tok.getLoc())
-             << "symbolic expanded extent " << describeCurrent()
-             << " is not supported yet; only static extents are";
-    FailureOr<int64_t> expanded = parseInteger("as the expanded extent");
+    FailureOr<int64_t> expanded = parseExtent("as the expanded extent");
     if (failed(expanded))
       return failure();
     id.extent = *expanded;
   }
   if (failed(expect(Kind::RBrace, "}", "to close the extent")))
     return failure();
+  if (id.iterType == '?')
+    id.iterType = id.extent == 1 ? 'b' : 'i';
   if (tok.isIdentifier("rf"))
     consume();
   return id;
+}
+
+/// An extent as nvFuser prints it (`Val::toInlineString`): an integer, a
+/// symbol bound with `--extent`, `( a op b )` for + - * / %, `ceilDiv(a, b)`,
+/// `max(a, b)`, `min(a, b)` and casts such as `(nvfuser_index_t)(i5)`.
+/// It must be a non-negative 64-bit integer.
+FailureOr<int64_t> Importer::parseExtent(llvm::StringRef what) {
+  llvm::SMLoc loc = tok.getLoc();
+  FailureOr<int64_t> value = parseExtentSum(what);
+  if (failed(value))
+    return failure();
+  if (*value < 0)
+    return emitError(loc) << "extent evaluates to " << *value
+                          << ", which is negative";
+  return value;
+}
+
+FailureOr<int64_t> Importer::parseExtentSum(llvm::StringRef what) {
+  FailureOr<int64_t> lhs = parseExtentProduct(what);
+  while (succeeded(lhs) && (tok.is(Kind::Plus) || tok.is(Kind::Minus))) {
+    bool isAdd = tok.is(Kind::Plus);
+    llvm::SMLoc loc = tok.getLoc();
+    consume();
+    FailureOr<int64_t> rhs = parseExtentProduct(what);
+    if (failed(rhs))
+      return failure();
+    std::optional<int64_t> result =
+        isAdd ? llvm::checkedAdd(*lhs, *rhs) : llvm::checkedSub(*lhs, *rhs);
+    if (!result)
+      return emitError(loc) << "extent arithmetic overflows 64 bits";
+    lhs = *result;
+  }
+  return lhs;
+}
+
+/// Integer division as nvFuser's index arithmetic does it (C++: truncating).
+static std::optional<int64_t> divideExtent(Kind op, int64_t lhs, int64_t rhs) {
+  if (rhs == 0 || (lhs == std::numeric_limits<int64_t>::min() && rhs == -1))
+    return std::nullopt;
+  return op == Kind::Slash ? lhs / rhs : lhs % rhs;
+}
+
+FailureOr<int64_t> Importer::parseExtentProduct(llvm::StringRef what) {
+  FailureOr<int64_t> lhs = parseExtentPrimary(what);
+  while (succeeded(lhs) && (tok.is(Kind::Star) || tok.is(Kind::Slash) ||
+                            tok.is(Kind::Percent))) {
+    Kind op = tok.kind;
+    llvm::SMLoc loc = tok.getLoc();
+    consume();
+    FailureOr<int64_t> rhs = parseExtentPrimary(what);
+    if (failed(rhs))
+      return failure();
+    std::optional<int64_t> result = op == Kind::Star
+                                        ? llvm::checkedMul(*lhs, *rhs)
+                                        : divideExtent(op, *lhs, *rhs);
+    if (!result)
+      return emitError(loc) << "extent arithmetic overflows 64 bits or "
+                               "divides by zero";
+    lhs = *result;
+  }
+  return lhs;
+}
+
+FailureOr<int64_t> Importer::parseExtentPrimary(llvm::StringRef what) {
+  llvm::SMLoc loc = tok.getLoc();
+  if (tok.is(Kind::Minus)) {
+    consume();
+    FailureOr<int64_t> operand = parseExtentPrimary(what);
+    if (failed(operand))
+      return failure();
+    if (*operand == std::numeric_limits<int64_t>::min())
+      return emitError(loc) << "extent arithmetic overflows 64 bits";
+    return -*operand;
+  }
+  if (tok.is(Kind::Integer))
+    return parseInteger(what);
+  if (tok.is(Kind::LParen)) {
+    consume();
+    // `(nvfuser_index_t)(i5)`: casts between integer types keep the value.
+    if (tok.is(Kind::Identifier) && parseDataType(tok.spelling, context) &&
+        peek().is(Kind::RParen)) {
+      consume();
+      consume();
+      return parseExtentPrimary(what);
+    }
+    FailureOr<int64_t> inner = parseExtentSum(what);
+    if (failed(inner) ||
+        failed(expect(Kind::RParen, ")", "to close the parenthesis")))
+      return failure();
+    return inner;
+  }
+  if (!tok.is(Kind::Identifier))
+    return emitError(loc) << "expected an integer, a symbol or an index "
+                             "expression "
+                          << what << ", found " << describeCurrent();
+  llvm::StringRef name = tok.spelling;
+  if (parseScalarName(name, context)) {
+    auto it = options.extents.find(name);
+    if (it == options.extents.end())
+      return emitError(loc) << "symbolic value '" << name
+                            << "' has no value; give it one with "
+                               "fuser-translate's option --extent "
+                            << name << "=N";
+    consume();
+    return it->second;
+  }
+  bool isFunction = llvm::is_contained({"ceilDiv", "max", "min"}, name);
+  if (!isFunction && !parseDataType(name, context))
+    return emitError(loc) << "unsupported '" << name << "' " << what
+                          << " (index expressions use integers, symbols, + - "
+                             "* / %, ceilDiv, max and min)";
+  consume();
+  if (failed(expect(Kind::LParen, "(", ("after '" + name + "'").str())))
+    return failure();
+  FailureOr<int64_t> lhs = parseExtentSum(what);
+  if (failed(lhs))
+    return failure();
+  // `nvfuser_index_t(3)`: a typed integer literal.
+  if (!isFunction)
+    return failed(expect(Kind::RParen, ")", ("to close '" + name + "'").str()))
+               ? FailureOr<int64_t>(failure())
+               : lhs;
+  if (failed(expect(Kind::Comma, ",", ("in '" + name + "'").str())))
+    return failure();
+  FailureOr<int64_t> rhs = parseExtentSum(what);
+  if (failed(rhs) ||
+      failed(expect(Kind::RParen, ")", ("to close '" + name + "'").str())))
+    return failure();
+  if (name == "max")
+    return std::max(*lhs, *rhs);
+  if (name == "min")
+    return std::min(*lhs, *rhs);
+  // ceilDiv of the non-negative extents it is printed for.
+  if (*rhs <= 0 || *lhs < 0)
+    return emitError(loc) << "ceilDiv(" << *lhs << ", " << *rhs
+                          << ") needs a non-negative dividend and a positive "
+                             "divisor";
+  return *lhs / *rhs + (*lhs % *rhs != 0);
 }
 
 /// `d2` with an optional dtype after it; the prefix gives the type.
@@ -834,13 +1340,31 @@ LogicalResult Importer::parseRightHandSide(const Definition &def) {
     values[def.name] = *value;
     return success();
   }
-  Type elementType = getElementTypeOrSelf(def.type);
+  // Null for an old-format tensor: the expression gives the dtype.
+  Type elementType =
+      def.tensor ? def.tensor->elementType : getElementTypeOrSelf(def.type);
   FailureOr<Operand> operand = parseExpression(elementType);
   if (failed(operand))
     return failure();
+  if (!elementType)
+    elementType = operand->isLiteral()
+                      ? operand->literal.printedType
+                      : getElementTypeOrSelf(operand->value.getType());
   FailureOr<Value> value = materialize(*operand, elementType);
   if (failed(value))
     return failure();
+  // A bare assignment, `T5_l[...] = T4_g[...];`, is how nvFuser printed a
+  // Set before LoadStoreOp: a copy.
+  bool isCopy = llvm::any_of(
+      values, [&](const auto &entry) { return entry.second == *value; });
+  if (isCopy && def.tensor) {
+    TensorDecl out = *def.tensor;
+    resolveElementType(out, elementType);
+    value = buildDeclared<SetOp>(out, getLoc(operand->loc), *value,
+                                 CacheOpAttr());
+    if (failed(value))
+      return failure();
+  }
   if (failed(checkDeclaredType(*value, def, "the expression")))
     return failure();
   values[def.name] = *value;
@@ -851,6 +1375,16 @@ LogicalResult Importer::checkDeclaredType(Value value, const Definition &def,
                                           llvm::StringRef construct) {
   if (value.getType() == def.type)
     return success();
+  if (def.tensor && !def.tensor->elementType) {
+    auto tensorType = dyn_cast<RankedTensorType>(value.getType());
+    if (tensorType && tensorType.getShape() == ArrayRef(def.tensor->shape))
+      return success();
+    InFlightDiagnostic diag = emitError(def.loc);
+    diag << construct << " produces " << value.getType() << " but '"
+         << def.name << "' is declared with shape [";
+    llvm::interleaveComma(def.tensor->shape, diag);
+    return diag << "]";
+  }
   return emitError(def.loc)
          << construct << " produces " << value.getType() << " but '" << def.name
          << "' is declared as " << def.type;
@@ -868,6 +1402,10 @@ FailureOr<Importer::TensorRef> Importer::parseTensorRef() {
   if (it == values.end())
     return emitError(decl->loc)
            << "'" << decl->name << "' is used before it is defined";
+  if (!isa<RankedTensorType>(it->second.getType()))
+    return emitError(decl->loc)
+           << "'" << decl->name << "' is a scalar, not a tensor";
+  resolveElementType(*decl, getElementTypeOrSelf(it->second.getType()));
   if (it->second.getType() != decl->type)
     return emitError(decl->loc)
            << "'" << decl->name << "' is printed here as " << decl->type
@@ -922,7 +1460,7 @@ FailureOr<Value> Importer::buildDeclared(const TensorDecl &out, Location loc,
   }
 }
 
-FailureOr<Value> Importer::parseTensorOp(const TensorDecl &out) {
+FailureOr<Value> Importer::parseTensorOp(TensorDecl out) {
   llvm::StringRef name = tok.spelling;
   Location loc = getLoc(tok.getLoc());
   consume();
@@ -954,12 +1492,13 @@ FailureOr<Value> Importer::parseTensorOp(const TensorDecl &out) {
 }
 
 /// view( T )
-FailureOr<Value> Importer::parseView(const TensorDecl &out, Location loc) {
+FailureOr<Value> Importer::parseView(TensorDecl &out, Location loc) {
   if (failed(expect(Kind::LParen, "(", "after 'view'")))
     return failure();
   FailureOr<TensorRef> source = parseTensorRef();
   if (failed(source))
     return failure();
+  resolveElementType(out, source->decl.elementType);
   return buildDeclared<ViewOp>(out, loc, source->value);
 }
 
@@ -997,12 +1536,13 @@ Importer::parseFlags(size_t rank, llvm::StringRef construct) {
 
 /// squeeze( T [, flags = {...}] ): the removed dims are the operand's size-1
 /// dims missing from the result (its bS dims when they account for all).
-FailureOr<Value> Importer::parseSqueeze(const TensorDecl &out, Location loc) {
+FailureOr<Value> Importer::parseSqueeze(TensorDecl &out, Location loc) {
   if (failed(expect(Kind::LParen, "(", "after 'squeeze'")))
     return failure();
   FailureOr<TensorRef> source = parseTensorRef();
   if (failed(source))
     return failure();
+  resolveElementType(out, source->decl.elementType);
   SmallVector<IterDomainDecl> sourceDomain = source->decl.logicalDomain();
   SmallVector<int64_t> dims;
   if (tok.is(Kind::Comma)) {
@@ -1029,12 +1569,13 @@ FailureOr<Value> Importer::parseSqueeze(const TensorDecl &out, Location loc) {
 /// broadcast( T [, flags = {...}] ): the inserted dims are the result's
 /// size-1 dims missing from the operand (its bS dims when they account for
 /// all).
-FailureOr<Value> Importer::parseBroadcast(const TensorDecl &out, Location loc) {
+FailureOr<Value> Importer::parseBroadcast(TensorDecl &out, Location loc) {
   if (failed(expect(Kind::LParen, "(", "after 'broadcast'")))
     return failure();
   FailureOr<TensorRef> source = parseTensorRef();
   if (failed(source))
     return failure();
+  resolveElementType(out, source->decl.elementType);
   SmallVector<IterDomainDecl> outDomain = out.logicalDomain();
   SmallVector<int64_t> dims;
   if (tok.is(Kind::Comma)) {
@@ -1058,30 +1599,23 @@ FailureOr<Value> Importer::parseBroadcast(const TensorDecl &out, Location loc) {
   return buildDeclared<BroadcastOp>(out, loc, source->value, dims);
 }
 
-/// Skips `{4, i3, ...}`: the extents an expand prints repeat the result's
-/// domain, which is what the import uses.
+/// Skips `{4, i3, ( ceilDiv(i2, 3) ), ...}`: the extents an expand or a
+/// full prints repeat the result's domain, which is what the import uses.
 LogicalResult Importer::skipExtentList() {
-  if (failed(expect(Kind::LBrace, "{", "to open the expanded extents")))
+  if (failed(expect(Kind::LBrace, "{", "to open the extents")))
     return failure();
-  while (!tok.is(Kind::RBrace)) {
-    if (!tok.is(Kind::Integer) && !tok.is(Kind::Identifier))
-      return emitError(tok.getLoc())
-             << "expected an extent, found " << describeCurrent();
-    consume();
-    if (!tok.is(Kind::Comma))
-      break;
-    consume();
-  }
-  return expect(Kind::RBrace, "}", "to close the expanded extents");
+  skipToUnmatchedBrace();
+  return expect(Kind::RBrace, "}", "to close the extents");
 }
 
 /// expand( T [, {extents}] )
-FailureOr<Value> Importer::parseExpand(const TensorDecl &out, Location loc) {
+FailureOr<Value> Importer::parseExpand(TensorDecl &out, Location loc) {
   if (failed(expect(Kind::LParen, "(", "after 'expand'")))
     return failure();
   FailureOr<TensorRef> source = parseTensorRef();
   if (failed(source))
     return failure();
+  resolveElementType(out, source->decl.elementType);
   if (tok.is(Kind::Comma)) {
     consume();
     if (failed(skipExtentList()))
@@ -1094,7 +1628,7 @@ FailureOr<Value> Importer::parseExpand(const TensorDecl &out, Location loc) {
 /// The reduced dims are the rS positions of the result; nvFuser drops
 /// reduction domains from a tensor's logical shape (keepdim inserts a
 /// separate broadcast), so the result has them removed.
-FailureOr<Value> Importer::parseReduction(const TensorDecl &out, Location loc) {
+FailureOr<Value> Importer::parseReduction(TensorDecl &out, Location loc) {
   if (failed(expect(Kind::LParen, "(", "after 'reduction'")))
     return failure();
   FailureOr<TensorRef> source = parseTensorRef();
@@ -1102,6 +1636,7 @@ FailureOr<Value> Importer::parseReduction(const TensorDecl &out, Location loc) {
       failed(expectKeyword("op", "in 'reduction'")) ||
       failed(expect(Kind::Equal, "=", "after 'op'")))
     return failure();
+  resolveElementType(out, source->decl.elementType);
   llvm::SMLoc kindLoc = tok.getLoc();
   std::optional<ReductionKind> kind;
   if (tok.is(Kind::Identifier))
@@ -1169,14 +1704,17 @@ FailureOr<Value> Importer::parseReduction(const TensorDecl &out, Location loc) {
                               << stringifyReductionKind(*kind)
                               << "'; fuser.reduction has no initial value";
   // `allreduce` is a scheduling property; the value computed is the same.
+  // Old dumps print it as 0 or 1.
   if (tok.is(Kind::Comma)) {
     consume();
     if (failed(expectKeyword("allreduce", "in 'reduction'")) ||
         failed(expect(Kind::Equal, "=", "after 'allreduce'")))
       return failure();
-    if (!tok.isIdentifier("true") && !tok.isIdentifier("false"))
+    if (!tok.isIdentifier("true") && !tok.isIdentifier("false") &&
+        !(tok.is(Kind::Integer) &&
+          (tok.spelling == "0" || tok.spelling == "1")))
       return emitError(tok.getLoc())
-             << "expected 'true' or 'false' after 'allreduce =', found "
+             << "expected 'true', 'false', 0 or 1 after 'allreduce =', found "
              << describeCurrent();
     consume();
   }
@@ -1205,7 +1743,7 @@ FailureOr<Value> Importer::parseReduction(const TensorDecl &out, Location loc) {
 /// dim rank(number_i). When the numbers do not give a permutation consistent
 /// with the extents, the extents decide if they are all distinct; otherwise
 /// the permutation is ambiguous and reported.
-FailureOr<Value> Importer::parseLoadStore(const TensorDecl &out, Location loc,
+FailureOr<Value> Importer::parseLoadStore(TensorDecl &out, Location loc,
                                           llvm::StringRef opName) {
   bool isPermute = false;
   if (opName == "Set" && tok.is(Kind::Dot)) {
@@ -1219,6 +1757,7 @@ FailureOr<Value> Importer::parseLoadStore(const TensorDecl &out, Location loc,
   FailureOr<TensorRef> source = parseTensorRef();
   if (failed(source))
     return failure();
+  resolveElementType(out, source->decl.elementType);
   std::optional<CacheOp> cacheOp;
   if (tok.is(Kind::Comma)) {
     consume();
@@ -1294,17 +1833,10 @@ Importer::parseIntegerList(llvm::StringRef context) {
     return failure();
   SmallVector<int64_t> list;
   while (!tok.is(Kind::RBrace)) {
-    bool negative = tok.is(Kind::Minus);
-    if (negative)
-      consume();
-    if (!tok.is(Kind::Integer))
-      return emitError(tok.getLoc())
-             << "expected a static integer in " << context << ", found "
-             << describeCurrent() << " (symbolic values are not supported yet)";
-    FailureOr<int64_t> value = parseInteger(("in " + context).str());
+    FailureOr<int64_t> value = parseExtentSum(("in " + context).str());
     if (failed(value))
       return failure();
-    list.push_back(negative ? -*value : *value);
+    list.push_back(*value);
     if (!tok.is(Kind::Comma))
       break;
     consume();
@@ -1317,12 +1849,13 @@ Importer::parseIntegerList(llvm::StringRef context) {
 /// pad( T, {low0, high0, low1, high1, ...} ): widths in dim order. nvFuser
 /// does not print the pad value; it is 0 unless a user passed another, which
 /// the printed form cannot show.
-FailureOr<Value> Importer::parsePad(const TensorDecl &out, Location loc) {
+FailureOr<Value> Importer::parsePad(TensorDecl &out, Location loc) {
   if (failed(expect(Kind::LParen, "(", "after 'pad'")))
     return failure();
   FailureOr<TensorRef> source = parseTensorRef();
   if (failed(source) || failed(expect(Kind::Comma, ",", "after the operand")))
     return failure();
+  resolveElementType(out, source->decl.elementType);
   llvm::SMLoc widthsLoc = tok.getLoc();
   FailureOr<SmallVector<int64_t>> widths = parseIntegerList("the pad widths");
   if (failed(widths))
@@ -1343,13 +1876,14 @@ FailureOr<Value> Importer::parsePad(const TensorDecl &out, Location loc) {
 }
 
 /// slice( T, { {start, stop, step} {start, stop, step} } )
-FailureOr<Value> Importer::parseSlice(const TensorDecl &out, Location loc) {
+FailureOr<Value> Importer::parseSlice(TensorDecl &out, Location loc) {
   if (failed(expect(Kind::LParen, "(", "after 'slice'")))
     return failure();
   FailureOr<TensorRef> source = parseTensorRef();
   if (failed(source) || failed(expect(Kind::Comma, ",", "after the operand")) ||
       failed(expect(Kind::LBrace, "{", "to open the slice ranges")))
     return failure();
+  resolveElementType(out, source->decl.elementType);
   SmallVector<int64_t> starts, limits, strides;
   while (tok.is(Kind::LBrace)) {
     llvm::SMLoc rangeLoc = tok.getLoc();
@@ -1376,7 +1910,7 @@ FailureOr<Value> Importer::parseSlice(const TensorDecl &out, Location loc) {
 /// extent along `dim` before its CatOp; such pads are unwrapped here when
 /// they place the inputs one after another, since fuser.cat takes the
 /// unpadded pieces.
-FailureOr<Value> Importer::parseCat(const TensorDecl &out, Location loc) {
+FailureOr<Value> Importer::parseCat(TensorDecl &out, Location loc) {
   if (failed(expect(Kind::LParen, "(", "after 'cat'")))
     return failure();
   SmallVector<TensorRef> inputs;
@@ -1393,6 +1927,7 @@ FailureOr<Value> Importer::parseCat(const TensorDecl &out, Location loc) {
     return failure();
   if (inputs.empty())
     return emitError(dimLoc) << "'cat' needs at least one operand";
+  resolveElementType(out, inputs.front().decl.elementType);
   if (*dim < 0 || *dim >= out.type.getRank())
     return emitError(dimLoc)
            << "'cat' dim " << *dim << " is out of range for rank "
@@ -1432,7 +1967,7 @@ FailureOr<Value> Importer::parseCat(const TensorDecl &out, Location loc) {
 }
 
 /// full({4, 8}, float(0))
-FailureOr<Value> Importer::parseFull(const TensorDecl &out, Location loc) {
+FailureOr<Value> Importer::parseFull(TensorDecl &out, Location loc) {
   if (failed(expect(Kind::LParen, "(", "after 'full'")) ||
       failed(skipExtentList()) ||
       failed(expect(Kind::Comma, ",", "after the extents of 'full'")))
@@ -1441,6 +1976,10 @@ FailureOr<Value> Importer::parseFull(const TensorDecl &out, Location loc) {
   FailureOr<Operand> fill = parseExpression(out.elementType);
   if (failed(fill))
     return failure();
+  // An old-format result takes the fill value's dtype.
+  resolveElementType(out, fill->isLiteral()
+                              ? fill->literal.printedType
+                              : getElementTypeOrSelf(fill->value.getType()));
   FailureOr<Value> value = materialize(*fill, out.elementType);
   if (failed(value))
     return failure();
@@ -1852,18 +2391,46 @@ FailureOr<Operand> Importer::buildWhere(llvm::SMLoc loc, Operand condition,
 
 } // namespace
 
-OwningOpRef<ModuleOp> mlir::fuser::importNvFuser(llvm::SourceMgr &sourceMgr,
-                                                 MLIRContext *context) {
+OwningOpRef<ModuleOp>
+mlir::fuser::importNvFuser(llvm::SourceMgr &sourceMgr, MLIRContext *context,
+                           const ImportNvFuserOptions &options) {
   context->loadDialect<FuserDialect, func::FuncDialect, arith::ArithDialect>();
-  return Importer(sourceMgr, context).import();
+  return Importer(sourceMgr, context, options).import();
+}
+
+std::string mlir::fuser::addExtentBinding(llvm::StringRef binding,
+                                          ImportNvFuserOptions &options) {
+  auto [name, valueText] = binding.split('=');
+  int64_t value;
+  if (name.empty() || valueText.empty() ||
+      valueText.getAsInteger(10, value) || value < 0)
+    return ("--extent '" + binding +
+            "': expected NAME=VALUE with a non-negative integer VALUE, as in "
+            "--extent i0=8")
+        .str();
+  options.extents[name] = value;
+  return "";
 }
 
 void mlir::fuser::registerImportNvFuserTranslation() {
+  static llvm::cl::list<std::string> extentBindings(
+      "extent",
+      llvm::cl::desc("with --import-nvfuser: the value of a symbolic extent "
+                     "(repeatable), e.g. --extent i0=8"),
+      llvm::cl::value_desc("NAME=VALUE"));
   TranslateToMLIRRegistration registration(
       "import-nvfuser", "import nvFuser's printed fusion math as fuser IR",
       [](llvm::SourceMgr &sourceMgr,
          MLIRContext *context) -> OwningOpRef<Operation *> {
-        return importNvFuser(sourceMgr, context);
+        ImportNvFuserOptions options;
+        for (const std::string &binding : extentBindings) {
+          std::string error = addExtentBinding(binding, options);
+          if (!error.empty()) {
+            mlir::emitError(UnknownLoc::get(context)) << error;
+            return nullptr;
+          }
+        }
+        return importNvFuser(sourceMgr, context, options);
       },
       [](DialectRegistry &registry) { registerFuserDialect(registry); });
 }
