@@ -1,0 +1,805 @@
+//===- FusionBuilder.cpp - build fusions with nvFuser's rules -------------===//
+//
+// Each builder follows the nvFuser function of the same name (csrc/ops/,
+// csrc/type_promotion.cpp); see the header for the rules.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/FusionBuilder/FusionBuilder.h"
+
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+//===----------------------------------------------------------------------===//
+// Scalars and operands
+//===----------------------------------------------------------------------===//
+
+ScalarLiteral ScalarLiteral::getFloat(double value, Type type) {
+  ScalarLiteral literal;
+  literal.kind = Kind::Float;
+  literal.floatValue = value;
+  literal.type = type;
+  return literal;
+}
+
+ScalarLiteral ScalarLiteral::getInt(int64_t value, Type type) {
+  ScalarLiteral literal;
+  literal.kind = Kind::Int;
+  literal.intValue = value;
+  literal.floatValue = static_cast<double>(value);
+  literal.type = type;
+  return literal;
+}
+
+ScalarLiteral ScalarLiteral::getBool(bool value, Type type) {
+  ScalarLiteral literal;
+  literal.kind = Kind::Bool;
+  literal.intValue = value;
+  literal.floatValue = value;
+  literal.type = type;
+  return literal;
+}
+
+Type ScalarLiteral::getType(MLIRContext *context) const {
+  if (type)
+    return type;
+  Builder b(context);
+  switch (kind) {
+  case Kind::Bool:
+    return b.getI1Type();
+  case Kind::Int:
+    return b.getI64Type();
+  case Kind::Float:
+    return b.getF64Type();
+  }
+  llvm_unreachable("unknown literal kind");
+}
+
+bool Operand::isTensor() const {
+  return value && isa<RankedTensorType>(value.getType());
+}
+
+Type Operand::getDType(MLIRContext *context) const {
+  return value ? getElementTypeOrSelf(value.getType())
+               : literal->getType(context);
+}
+
+//===----------------------------------------------------------------------===//
+// Type promotion (nvFuser's computeTypes, PyTorch's result_type)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// PyTorch's type categories: bool < integral < floating.
+enum class Category { Bool, Integral, Floating };
+
+Category getCategory(Type type) {
+  if (type.isInteger(1))
+    return Category::Bool;
+  if (isa<IntegerType>(type))
+    return Category::Integral;
+  return Category::Floating;
+}
+
+bool isHalf(Type type) { return type.isF16() || type.isBF16(); }
+
+/// PyTorch's promote_skip_undefined.
+Type promoteSkipUndefined(Type a, Type b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return promoteTypes(a, b);
+}
+
+/// PyTorch's combine_categories: the operands of a higher priority (tensors
+/// of rank > 0 over rank-0 tensors over scalars) keep their dtype unless the
+/// lower ones are of a higher category.
+Type combineCategories(Type higher, Type lower) {
+  if (!higher)
+    return lower;
+  if (getCategory(higher) == Category::Floating)
+    return higher;
+  if (higher.isInteger(1) ||
+      (lower && getCategory(lower) == Category::Floating))
+    return promoteSkipUndefined(higher, lower);
+  return higher;
+}
+} // namespace
+
+Type mlir::fuser::promoteTypes(Type lhs, Type rhs) {
+  if (lhs == rhs)
+    return lhs;
+  Category lhsCategory = getCategory(lhs), rhsCategory = getCategory(rhs);
+  if (lhsCategory != rhsCategory)
+    return lhsCategory > rhsCategory ? lhs : rhs;
+  if (lhsCategory == Category::Integral)
+    return lhs.getIntOrFloatBitWidth() >= rhs.getIntOrFloatBitWidth() ? lhs
+                                                                      : rhs;
+  // f16 and bf16 have the same width but neither holds the other.
+  if (isHalf(lhs) && isHalf(rhs))
+    return Float32Type::get(lhs.getContext());
+  return lhs.getIntOrFloatBitWidth() > rhs.getIntOrFloatBitWidth() ? lhs : rhs;
+}
+
+Type mlir::fuser::computeCommonType(ArrayRef<Operand> operands,
+                                    PromotionConfig config,
+                                    MLIRContext *context) {
+  Type common;
+  bool differ = false;
+  for (const Operand &operand : operands) {
+    Type dtype = operand.getDType(context);
+    if (!common)
+      common = dtype;
+    else if (dtype != common)
+      differ = true;
+  }
+  if (differ) {
+    Type dimResult, zeroResult, wrappedResult;
+    for (const Operand &operand : operands) {
+      Type dtype = operand.getDType(context);
+      if (operand.isTensor()) {
+        Type &result =
+            cast<RankedTensorType>(operand.getValue().getType()).getRank() > 0
+                ? dimResult
+                : zeroResult;
+        result = promoteSkipUndefined(result, dtype);
+        continue;
+      }
+      // A half-precision scalar counts as the default float dtype.
+      if (isHalf(dtype))
+        dtype = Float32Type::get(context);
+      wrappedResult = promoteSkipUndefined(wrappedResult, dtype);
+    }
+    common = combineCategories(dimResult,
+                               combineCategories(zeroResult, wrappedResult));
+  }
+  if (config.promoteIntToFloat && getCategory(common) != Category::Floating)
+    common = Float32Type::get(context);
+  if (config.castHalfToFloat && isHalf(common))
+    common = Float32Type::get(context);
+  return common;
+}
+
+PromotionConfig mlir::fuser::getPromotionConfig(UnaryKind kind) {
+  // abs keeps its dtype (nvFuser's unaryOp without a config); neg uses the
+  // default config; the float-only ops are nvFuser's UNARY_FLOAT_OPs.
+  if (kind == UnaryKind::Abs)
+    return {/*promoteIntToFloat=*/false, /*castHalfToFloat=*/false};
+  return {/*promoteIntToFloat=*/getOpInfo(kind).floatOnly,
+          /*castHalfToFloat=*/true};
+}
+
+PromotionConfig mlir::fuser::getPromotionConfig(BinaryKind kind) {
+  // add, sub, mul, div, maximum, minimum, pow: BINARY_CAST_OPs with the
+  // default config (div of ints stays integral: that is nvFuser's `div`,
+  // not `truediv`).
+  return {/*promoteIntToFloat=*/false, /*castHalfToFloat=*/true};
+}
+
+PromotionConfig mlir::fuser::getPromotionConfig(CompareKind kind) {
+  return {/*promoteIntToFloat=*/false, /*castHalfToFloat=*/true};
+}
+
+//===----------------------------------------------------------------------===//
+// FusionBuilder
+//===----------------------------------------------------------------------===//
+
+FusionBuilder::FusionBuilder(OpBuilder &builder, Location loc)
+    : builder(builder), loc(loc) {}
+
+InFlightDiagnostic FusionBuilder::typeError() {
+  lastErrorKind = BuildErrorKind::Type;
+  return emitError(loc);
+}
+
+InFlightDiagnostic FusionBuilder::valueError() {
+  lastErrorKind = BuildErrorKind::Value;
+  return emitError(loc);
+}
+
+template <typename OpTy, typename... Args>
+FailureOr<Value> FusionBuilder::buildInferred(Args &&...args) {
+  lastErrorKind = BuildErrorKind::Value;
+  // Built with a placeholder result type, which inference then replaces
+  // (the inferring builders assert on operands they reject).
+  auto op = OpTy::create(builder, loc, builder.getNoneType(),
+                         std::forward<Args>(args)...);
+  SmallVector<Type, 1> inferred;
+  if (failed(OpTy::inferReturnTypes(
+          getContext(), loc, op->getOperands(), op->getRawDictionaryAttrs(),
+          op->getPropertiesStorage(), op->getRegions(), inferred))) {
+    op->erase();
+    return failure();
+  }
+  op->getResult(0).setType(inferred.front());
+  if (failed(verify(op))) {
+    op->erase();
+    return failure();
+  }
+  lastErrorKind = BuildErrorKind::None;
+  return op->getResult(0);
+}
+
+template <typename OpTy, typename... Args>
+FailureOr<Value> FusionBuilder::buildVerified(Type resultType, Args &&...args) {
+  auto op = OpTy::create(builder, loc, resultType, std::forward<Args>(args)...);
+  if (failed(verify(op))) {
+    lastErrorKind = BuildErrorKind::Value;
+    op->erase();
+    return failure();
+  }
+  lastErrorKind = BuildErrorKind::None;
+  return op->getResult(0);
+}
+
+FailureOr<RankedTensorType> FusionBuilder::getTensorType(Value value,
+                                                         StringRef what) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return typeError() << what << " must be a tensor, found "
+                       << value.getType();
+  return type;
+}
+
+FailureOr<SmallVector<int64_t>>
+FusionBuilder::normalizeDims(ArrayRef<int64_t> dims, int64_t rank,
+                             StringRef what, bool keepOrder) {
+  SmallVector<int64_t> normalized;
+  for (int64_t dim : dims) {
+    if (dim < -rank || dim >= rank)
+      return valueError() << what << " dim " << dim
+                          << " is out of range for a tensor of rank " << rank;
+    int64_t wrapped = dim < 0 ? dim + rank : dim;
+    if (llvm::is_contained(normalized, wrapped))
+      return valueError() << what << " dim " << dim << " is given twice";
+    normalized.push_back(wrapped);
+  }
+  if (!keepOrder)
+    llvm::sort(normalized);
+  return normalized;
+}
+
+FailureOr<Value> FusionBuilder::constant(const ScalarLiteral &literal,
+                                         Type type) {
+  TypedAttr attr;
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    attr = builder.getFloatAttr(floatType, literal.floatValue);
+  } else if (type.isInteger(1)) {
+    attr = builder.getBoolAttr(literal.kind == ScalarLiteral::Kind::Float
+                                   ? literal.floatValue != 0
+                                   : literal.intValue != 0);
+  } else if (auto intType = dyn_cast<IntegerType>(type)) {
+    bool isFloat = literal.kind == ScalarLiteral::Kind::Float;
+    if (isFloat && literal.floatValue != std::trunc(literal.floatValue))
+      return typeError() << "literal " << literal.floatValue
+                         << " is not an integer but is used as " << type;
+    // Converting a double outside int64 (or infinite) is undefined.
+    if (isFloat &&
+        !(literal.floatValue >= -0x1p63 && literal.floatValue < 0x1p63))
+      return valueError() << "literal " << literal.floatValue
+                          << " does not fit " << type;
+    int64_t value =
+        isFloat ? static_cast<int64_t>(literal.floatValue) : literal.intValue;
+    if (!llvm::isIntN(intType.getWidth(), value))
+      return valueError() << "literal " << value << " does not fit " << type;
+    attr = builder.getIntegerAttr(intType, value);
+  } else {
+    return typeError() << "a scalar cannot have type " << type;
+  }
+  lastErrorKind = BuildErrorKind::None;
+  return arith::ConstantOp::create(builder, loc, attr).getResult();
+}
+
+FailureOr<Value> FusionBuilder::cast(Value value, Type elementType) {
+  if (failed(getElementByteWidth(elementType)))
+    return typeError() << "cannot cast to " << elementType
+                       << ": fusions hold i1, i32, i64, f16, bf16, f32 and f64";
+  if (getElementTypeOrSelf(value.getType()) == elementType) {
+    // nvFuser's castOp to the same dtype is a set.
+    if (isa<RankedTensorType>(value.getType()))
+      return set(value);
+    return value;
+  }
+  Type resultType = elementType;
+  if (auto tensorType = dyn_cast<RankedTensorType>(value.getType()))
+    resultType = tensorType.clone(elementType);
+  return buildVerified<CastOp>(resultType, value);
+}
+
+FailureOr<Value> FusionBuilder::materialize(const Operand &operand,
+                                            Type elementType) {
+  if (operand.isLiteral())
+    return constant(operand.getLiteral(), elementType);
+  Value value = operand.getValue();
+  if (getElementTypeOrSelf(value.getType()) == elementType)
+    return value;
+  Type resultType = elementType;
+  if (auto tensorType = dyn_cast<RankedTensorType>(value.getType()))
+    resultType = tensorType.clone(elementType);
+  return buildVerified<CastOp>(resultType, value);
+}
+
+FailureOr<SmallVector<Value>>
+FusionBuilder::broadcastToCommonRank(ArrayRef<Value> values) {
+  int64_t rank = 0;
+  for (Value value : values)
+    if (auto type = dyn_cast<RankedTensorType>(value.getType()))
+      rank = std::max(rank, type.getRank());
+  SmallVector<Value> result;
+  for (Value value : values) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || type.getRank() == rank) {
+      result.push_back(value);
+      continue;
+    }
+    SmallVector<bool> isBroadcastDim(rank, false);
+    for (int64_t i = 0; i < rank - type.getRank(); ++i)
+      isBroadcastDim[i] = true;
+    FailureOr<Value> broadcasted = broadcast(value, isBroadcastDim);
+    if (failed(broadcasted))
+      return failure();
+    result.push_back(*broadcasted);
+  }
+  return result;
+}
+
+FailureOr<SmallVector<Value>> FusionBuilder::promote(ArrayRef<Operand> operands,
+                                                     Type elementType) {
+  SmallVector<Value> values;
+  for (const Operand &operand : operands) {
+    FailureOr<Value> value = materialize(operand, elementType);
+    if (failed(value))
+      return failure();
+    values.push_back(*value);
+  }
+  return broadcastToCommonRank(values);
+}
+
+FailureOr<Value> FusionBuilder::unary(UnaryKind kind, const Operand &operand) {
+  Type common =
+      computeCommonType(operand, getPromotionConfig(kind), getContext());
+  if (getOpInfo(kind).floatOnly && !isa<FloatType>(common))
+    return typeError() << "'" << getOpInfo(kind).mnemonic
+                       << "' needs a float operand, found " << common;
+  FailureOr<Value> value = materialize(operand, common);
+  if (failed(value))
+    return failure();
+  return visitOpClass(kind, [&](auto tag) {
+    using OpTy = typename decltype(tag)::type;
+    return buildVerified<OpTy>(value->getType(), *value);
+  });
+}
+
+/// Two tensor operands whose dims, aligned at the innermost one (as the
+/// leading size-1 dims of broadcastToCommonRank make them), are neither equal
+/// nor 1; checked before anything is built so that a failed call leaves no
+/// casts behind.
+static std::optional<std::pair<RankedTensorType, RankedTensorType>>
+findIncompatibleShapes(ArrayRef<Operand> operands) {
+  RankedTensorType first;
+  for (const Operand &operand : operands) {
+    if (!operand.isTensor())
+      continue;
+    auto type = cast<RankedTensorType>(operand.getValue().getType());
+    if (!first) {
+      first = type;
+      continue;
+    }
+    ArrayRef<int64_t> a = first.getShape(), b = type.getShape();
+    size_t common = std::min(a.size(), b.size());
+    for (auto [x, y] : llvm::zip(a.take_back(common), b.take_back(common)))
+      if (x != y && x != 1 && y != 1)
+        return std::make_pair(first, type);
+  }
+  return std::nullopt;
+}
+
+template <typename KindT>
+FailureOr<Value> FusionBuilder::buildBinaryLike(KindT kind, const Operand &lhs,
+                                                const Operand &rhs) {
+  StringRef name = getOpInfo(kind).mnemonic;
+  Type common =
+      computeCommonType({lhs, rhs}, getPromotionConfig(kind), getContext());
+  if constexpr (std::is_same_v<KindT, BinaryKind>)
+    if (common.isInteger(1))
+      return typeError() << "'" << name << "' needs numeric operands, found i1";
+  if (auto shapes = findIncompatibleShapes({lhs, rhs}))
+    return valueError() << "operands of '" << name
+                        << "' have incompatible shapes " << shapes->first
+                        << " and " << shapes->second;
+  FailureOr<SmallVector<Value>> values = promote({lhs, rhs}, common);
+  if (failed(values))
+    return failure();
+  return visitOpClass(kind, [&](auto tag) {
+    using OpTy = typename decltype(tag)::type;
+    return buildInferred<OpTy>((*values)[0], (*values)[1]);
+  });
+}
+
+FailureOr<Value> FusionBuilder::binary(BinaryKind kind, const Operand &lhs,
+                                       const Operand &rhs) {
+  return buildBinaryLike(kind, lhs, rhs);
+}
+
+FailureOr<Value> FusionBuilder::compare(CompareKind kind, const Operand &lhs,
+                                        const Operand &rhs) {
+  return buildBinaryLike(kind, lhs, rhs);
+}
+
+FailureOr<Value> FusionBuilder::where(const Operand &condition,
+                                      const Operand &lhs, const Operand &rhs) {
+  Type conditionType = condition.getDType(getContext());
+  if (!conditionType.isInteger(1))
+    return typeError() << "the condition of 'where' must be bool (i1), found "
+                       << conditionType;
+  Type common = computeCommonType(
+      {lhs, rhs}, {/*promoteIntToFloat=*/false, /*castHalfToFloat=*/false},
+      getContext());
+  if (auto shapes = findIncompatibleShapes({condition, lhs, rhs}))
+    return valueError() << "operands of 'where' have incompatible shapes "
+                        << shapes->first << " and " << shapes->second;
+  FailureOr<Value> conditionValue = materialize(condition, conditionType);
+  if (failed(conditionValue))
+    return failure();
+  SmallVector<Value> values = {*conditionValue};
+  for (const Operand *operand : {&lhs, &rhs}) {
+    FailureOr<Value> value = materialize(*operand, common);
+    if (failed(value))
+      return failure();
+    values.push_back(*value);
+  }
+  FailureOr<SmallVector<Value>> broadcasted = broadcastToCommonRank(values);
+  if (failed(broadcasted))
+    return failure();
+  return buildInferred<WhereOp>((*broadcasted)[0], (*broadcasted)[1],
+                                (*broadcasted)[2]);
+}
+
+FailureOr<Value> FusionBuilder::full(ArrayRef<int64_t> shape,
+                                     const Operand &fill, Type elementType) {
+  if (llvm::any_of(shape, [](int64_t extent) { return extent < 0; }))
+    return valueError() << "'full' needs non-negative extents";
+  if (fill.isTensor())
+    return typeError() << "the fill value of 'full' must be a scalar";
+  FailureOr<Value> value = materialize(fill, elementType);
+  if (failed(value))
+    return failure();
+  return buildVerified<FullOp>(RankedTensorType::get(shape, elementType),
+                               *value);
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> FusionBuilder::reshape(Value source,
+                                        ArrayRef<int64_t> newShape) {
+  FailureOr<RankedTensorType> type = getTensorType(source, "'reshape' operand");
+  if (failed(type))
+    return failure();
+  int64_t known = 1;
+  std::optional<size_t> inferred;
+  for (auto [i, extent] : llvm::enumerate(newShape)) {
+    if (extent == -1 && !inferred) {
+      inferred = i;
+      continue;
+    }
+    if (extent < 0)
+      return valueError() << "'reshape' extent " << extent
+                          << " is invalid (one -1 may be inferred)";
+    known *= extent;
+  }
+  int64_t count = type->getNumElements();
+  SmallVector<int64_t> shape(newShape);
+  if (inferred) {
+    if (known == 0 || count % known != 0)
+      return valueError() << "'reshape' cannot infer the -1 extent: " << count
+                          << " elements do not divide by " << known;
+    shape[*inferred] = count / known;
+    known = count;
+  }
+  if (known != count)
+    return valueError() << "'reshape' of " << *type << " (" << count
+                        << " elements) to [" << newShape << "] (" << known
+                        << " elements)";
+  return buildVerified<ViewOp>(type->clone(shape), source);
+}
+
+FailureOr<Value> FusionBuilder::squeeze(Value source, ArrayRef<int64_t> dims) {
+  FailureOr<RankedTensorType> type = getTensorType(source, "'squeeze' operand");
+  if (failed(type))
+    return failure();
+  FailureOr<SmallVector<int64_t>> normalized =
+      normalizeDims(dims, type->getRank(), "'squeeze'");
+  if (failed(normalized))
+    return failure();
+  for (int64_t dim : *normalized)
+    if (type->getDimSize(dim) != 1)
+      return valueError() << "'squeeze' dim " << dim << " of " << *type
+                          << " has extent " << type->getDimSize(dim)
+                          << ", not 1";
+  return buildInferred<SqueezeOp>(source, *normalized);
+}
+
+FailureOr<Value> FusionBuilder::broadcast(Value source,
+                                          ArrayRef<bool> isBroadcastDim) {
+  FailureOr<RankedTensorType> type =
+      getTensorType(source, "'broadcast' operand");
+  if (failed(type))
+    return failure();
+  SmallVector<int64_t> dims;
+  for (auto [i, isBroadcast] : llvm::enumerate(isBroadcastDim))
+    if (isBroadcast)
+      dims.push_back(i);
+  int64_t kept = isBroadcastDim.size() - dims.size();
+  if (kept != type->getRank())
+    return valueError() << "'broadcast' of " << *type << " needs "
+                        << type->getRank()
+                        << " false entries in is_broadcast_dim, found " << kept;
+  if (dims.empty())
+    return source;
+  return buildInferred<BroadcastOp>(source, dims);
+}
+
+FailureOr<Value> FusionBuilder::expand(Value source, ArrayRef<int64_t> shape) {
+  FailureOr<RankedTensorType> type = getTensorType(source, "'expand' operand");
+  if (failed(type))
+    return failure();
+  if (static_cast<int64_t>(shape.size()) != type->getRank())
+    return valueError() << "'expand' of " << *type << " needs "
+                        << type->getRank() << " extents, found "
+                        << shape.size();
+  SmallVector<int64_t> resultShape(type->getShape());
+  bool grows = false;
+  for (auto [i, extent] : llvm::enumerate(shape)) {
+    int64_t from = type->getDimSize(i);
+    if (extent == -1 || extent == from)
+      continue;
+    if (from != 1 || extent < 0)
+      return valueError() << "'expand' cannot change dim " << i << " of "
+                          << *type << " from " << from << " to " << extent
+                          << " (only size-1 dims expand)";
+    resultShape[i] = extent;
+    grows = true;
+  }
+  if (!grows)
+    return set(source);
+  return buildVerified<ExpandOp>(type->clone(resultShape), source);
+}
+
+FailureOr<Value>
+FusionBuilder::broadcastInDim(Value source, ArrayRef<int64_t> shape,
+                              ArrayRef<int64_t> broadcastDims) {
+  FailureOr<RankedTensorType> type =
+      getTensorType(source, "'broadcast_in_dim' operand");
+  if (failed(type))
+    return failure();
+  int64_t rank = shape.size();
+  if (static_cast<int64_t>(broadcastDims.size()) != type->getRank())
+    return valueError() << "'broadcast_in_dim' of " << *type << " needs "
+                        << type->getRank() << " broadcast_dims, found "
+                        << broadcastDims.size();
+  SmallVector<bool> isBroadcastDim(rank, true);
+  for (auto [i, dim] : llvm::enumerate(broadcastDims)) {
+    if (dim < 0 || dim >= rank)
+      return valueError() << "'broadcast_in_dim' broadcast_dims entry " << dim
+                          << " is out of range for an output of rank " << rank;
+    if (i > 0 && broadcastDims[i - 1] >= dim)
+      return valueError()
+             << "'broadcast_in_dim' broadcast_dims must be increasing";
+    int64_t from = type->getDimSize(i);
+    if (from != 1 && from != shape[dim])
+      return valueError() << "'broadcast_in_dim' cannot map dim " << i << " of "
+                          << *type << " (extent " << from << ") to output dim "
+                          << dim << " of extent " << shape[dim];
+    isBroadcastDim[dim] = false;
+  }
+  FailureOr<Value> broadcasted = broadcast(source, isBroadcastDim);
+  if (failed(broadcasted))
+    return failure();
+  return expand(*broadcasted, shape);
+}
+
+FailureOr<Value> FusionBuilder::permute(Value source, ArrayRef<int64_t> dims) {
+  FailureOr<RankedTensorType> type = getTensorType(source, "'permute' operand");
+  if (failed(type))
+    return failure();
+  if (static_cast<int64_t>(dims.size()) != type->getRank())
+    return valueError() << "'permute' of " << *type << " needs "
+                        << type->getRank() << " dims, found " << dims.size();
+  FailureOr<SmallVector<int64_t>> normalized =
+      normalizeDims(dims, type->getRank(), "'permute'", /*keepOrder=*/true);
+  if (failed(normalized))
+    return failure();
+  return buildInferred<PermuteOp>(source, *normalized);
+}
+
+FailureOr<Value> FusionBuilder::set(Value source,
+                                    std::optional<CacheOp> cacheOp) {
+  FailureOr<RankedTensorType> type = getTensorType(source, "'set' operand");
+  if (failed(type))
+    return failure();
+  CacheOpAttr hint =
+      cacheOp ? CacheOpAttr::get(getContext(), *cacheOp) : CacheOpAttr();
+  return buildVerified<SetOp>(*type, source, hint);
+}
+
+FailureOr<Value> FusionBuilder::segmentSet(Value source) {
+  FailureOr<RankedTensorType> type =
+      getTensorType(source, "'segment_set' operand");
+  if (failed(type))
+    return failure();
+  return buildVerified<SegmentSetOp>(*type, source);
+}
+
+FailureOr<Value> FusionBuilder::slice(Value source, ArrayRef<int64_t> starts,
+                                      ArrayRef<int64_t> ends,
+                                      ArrayRef<int64_t> strides) {
+  FailureOr<RankedTensorType> type = getTensorType(source, "'slice' operand");
+  if (failed(type))
+    return failure();
+  int64_t rank = type->getRank();
+  if (static_cast<int64_t>(starts.size()) != rank ||
+      static_cast<int64_t>(ends.size()) != rank ||
+      (!strides.empty() && static_cast<int64_t>(strides.size()) != rank))
+    return valueError() << "'slice' of " << *type << " needs " << rank
+                        << " start, end and stride entries, found "
+                        << starts.size() << ", " << ends.size() << " and "
+                        << strides.size();
+  SmallVector<int64_t> lows, limits, steps;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t extent = type->getDimSize(d);
+    auto normalize = [&](int64_t index) {
+      if (index < 0)
+        index += extent;
+      return std::clamp<int64_t>(index, 0, extent);
+    };
+    int64_t step = strides.empty() ? 1 : strides[d];
+    if (step < 1)
+      return valueError() << "'slice' stride " << step << " of dim " << d
+                          << " must be positive";
+    int64_t start = normalize(starts[d]);
+    lows.push_back(start);
+    limits.push_back(std::max(start, normalize(ends[d])));
+    steps.push_back(step);
+  }
+  return buildInferred<SliceOp>(source, lows, limits, steps);
+}
+
+FailureOr<Value> FusionBuilder::pad(Value source, ArrayRef<int64_t> widths,
+                                    std::optional<Operand> value) {
+  FailureOr<RankedTensorType> type = getTensorType(source, "'pad' operand");
+  if (failed(type))
+    return failure();
+  int64_t rank = type->getRank();
+  if (widths.size() % 2 != 0 || static_cast<int64_t>(widths.size()) > 2 * rank)
+    return valueError() << "'pad' widths of " << *type
+                        << " are (low, high) pairs for at most " << rank
+                        << " dims, found " << widths.size() << " values";
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  for (size_t pair = 0; pair < widths.size() / 2; ++pair) {
+    int64_t dim = rank - 1 - pair;
+    low[dim] = widths[2 * pair];
+    high[dim] = widths[2 * pair + 1];
+    if (low[dim] < 0 || high[dim] < 0)
+      return valueError() << "'pad' widths must be non-negative";
+  }
+  Type elementType = type->getElementType();
+  if (value && value->isTensor())
+    return typeError() << "the pad value must be a scalar";
+  FailureOr<Value> padValue = materialize(
+      value ? *value : Operand(ScalarLiteral::getInt(0)), elementType);
+  if (failed(padValue))
+    return failure();
+  return buildInferred<PadOp>(source, low, high, *padValue);
+}
+
+FailureOr<Value> FusionBuilder::cat(ValueRange inputs, int64_t dim) {
+  if (inputs.empty())
+    return valueError() << "'cat' needs at least one tensor";
+  SmallVector<RankedTensorType> types;
+  for (Value input : inputs) {
+    FailureOr<RankedTensorType> type = getTensorType(input, "'cat' operand");
+    if (failed(type))
+      return failure();
+    if (!types.empty() && type->getElementType() != types[0].getElementType())
+      return typeError() << "'cat' operands have different dtypes: " << types[0]
+                         << " and " << *type;
+    if (!types.empty() && type->getRank() != types[0].getRank())
+      return valueError() << "'cat' operands have different ranks: " << types[0]
+                          << " and " << *type;
+    types.push_back(*type);
+  }
+  FailureOr<SmallVector<int64_t>> normalized =
+      normalizeDims(dim, types[0].getRank(), "'cat'");
+  if (failed(normalized))
+    return failure();
+  for (RankedTensorType type : types)
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d != normalized->front() &&
+          type.getDimSize(d) != types[0].getDimSize(d))
+        return valueError() << "'cat' operands " << types[0] << " and " << type
+                            << " differ in dim " << d;
+  return buildInferred<CatOp>(inputs,
+                              static_cast<uint64_t>(normalized->front()));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> FusionBuilder::reduction(ReductionKind kind, Value source,
+                                          ArrayRef<int64_t> dims, bool keepdim,
+                                          Type dtype) {
+  StringRef name = stringifyReductionKind(kind);
+  FailureOr<RankedTensorType> type =
+      getTensorType(source, "the reduction operand");
+  if (failed(type))
+    return failure();
+  bool accumulates = kind == ReductionKind::Add || kind == ReductionKind::Mul;
+  if (dtype && !accumulates)
+    return typeError() << "a " << name
+                       << " reduction takes no dtype (nvFuser's max and min "
+                          "support only DataType.Null)";
+  // sum and prod of integers and bools accumulate in int64.
+  if (!dtype && accumulates && isa<IntegerType>(type->getElementType()))
+    dtype = builder.getI64Type();
+  if (dims.empty())
+    return valueError() << "a reduction needs at least one dim";
+  FailureOr<SmallVector<int64_t>> normalized =
+      normalizeDims(dims, type->getRank(), "reduction");
+  if (failed(normalized))
+    return failure();
+  if (dtype && dtype != type->getElementType()) {
+    FailureOr<Value> cast = this->cast(source, dtype);
+    if (failed(cast))
+      return failure();
+    source = *cast;
+  }
+  if (getElementTypeOrSelf(source.getType()).isInteger(1))
+    return typeError() << "a " << name << " reduction needs a numeric tensor, "
+                       << "found " << source.getType();
+  return buildInferred<ReductionOp>(kind, source, *normalized, keepdim);
+}
+
+//===----------------------------------------------------------------------===//
+// FusionFunction
+//===----------------------------------------------------------------------===//
+
+FusionFunction::FusionFunction(MLIRContext *context, StringRef name,
+                               Location loc)
+    : module(ModuleOp::create(loc)), builder(context),
+      fusionBuilder(builder, loc) {
+  builder.setInsertionPointToEnd(module->getBody());
+  func =
+      func::FuncOp::create(builder, loc, name, builder.getFunctionType({}, {}));
+  Block *body = func.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+  returnOp = func::ReturnOp::create(builder, loc);
+  builder.setInsertionPoint(returnOp);
+}
+
+BlockArgument FusionFunction::addInput(Type type) {
+  BlockArgument argument =
+      func.getBody().front().addArgument(type, fusionBuilder.getLoc());
+  updateFunctionType();
+  return argument;
+}
+
+void FusionFunction::addOutput(Value value) {
+  returnOp->insertOperands(returnOp->getNumOperands(), value);
+  updateFunctionType();
+}
+
+void FusionFunction::updateFunctionType() {
+  func.setFunctionType(builder.getFunctionType(
+      func.getBody().front().getArgumentTypes(), returnOp->getOperandTypes()));
+}

@@ -1,0 +1,217 @@
+//===- FusionBuilderTest.cpp - nvFuser's construction rules ---------------===//
+//
+// The promotion table against nvFuser's computeTypes, the ops each builder
+// call makes (one per nvFuser op, nothing simplified) and the error kinds
+// that Python turns into TypeError and ValueError.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/FusionBuilder/FusionBuilder.h"
+#include "fuser/Dialect/Fuser/IR/FuserDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+
+class FusionBuilderTest : public ::testing::Test {
+protected:
+  FusionBuilderTest()
+      : fusion((loadDialects(), &context), "fusion", UnknownLoc::get(&context)),
+        handler(&context, [this](Diagnostic &diag) {
+          diagnostics += diag.str() + "\n";
+          return success();
+        }) {}
+
+  void loadDialects() {
+    context.loadDialect<FuserDialect, func::FuncDialect, arith::ArithDialect>();
+  }
+
+  Type type(StringRef name) {
+    Builder b(&context);
+    return llvm::StringSwitch<Type>(name)
+        .Case("i1", b.getI1Type())
+        .Case("i32", b.getI32Type())
+        .Case("i64", b.getI64Type())
+        .Case("f16", b.getF16Type())
+        .Case("bf16", b.getBF16Type())
+        .Case("f32", b.getF32Type())
+        .Case("f64", b.getF64Type());
+  }
+  Value input(ArrayRef<int64_t> shape, StringRef elementType) {
+    return fusion.addInput(RankedTensorType::get(shape, type(elementType)));
+  }
+  /// The op names of the function body, without the return.
+  std::string ops() {
+    std::string names;
+    for (Operation &op :
+         fusion.getFunc().getBody().front().without_terminator())
+      names += (names.empty() ? "" : " ") + op.getName().getStringRef().str();
+    return names;
+  }
+
+  MLIRContext context;
+  FusionFunction fusion;
+  ScopedDiagnosticHandler handler;
+  std::string diagnostics;
+};
+
+TEST_F(FusionBuilderTest, PromotionFollowsComputeTypes) {
+  Value bf16 = input({4}, "bf16"), f16 = input({4}, "f16"),
+        i32 = input({4}, "i32"), i1 = input({4}, "i1"), f32 = input({4}, "f32");
+  Value f32Rank0 = input({}, "f32"), f64Rank0 = input({}, "f64");
+  auto common = [&](ArrayRef<Operand> operands, PromotionConfig config = {}) {
+    return computeCommonType(operands, config, &context);
+  };
+  // Half precision computes in f32; equal dtypes stay unless half.
+  EXPECT_EQ(common({bf16, bf16}), type("f32"));
+  EXPECT_EQ(common({bf16, f16}), type("f32"));
+  EXPECT_EQ(common({i32, i32}), type("i32"));
+  // The tensor's category wins over a scalar's of the same category...
+  EXPECT_EQ(common({f32, ScalarLiteral::getFloat(0.5)}), type("f32"));
+  EXPECT_EQ(common({i32, ScalarLiteral::getInt(2)}), type("i32"));
+  // ...a scalar of a higher category promotes with it (Double, not Float).
+  EXPECT_EQ(common({i32, ScalarLiteral::getFloat(0.5)}), type("f64"));
+  EXPECT_EQ(common({i1, ScalarLiteral::getInt(2)}), type("i64"));
+  // Rank-0 tensors rank below tensors of rank > 0.
+  EXPECT_EQ(common({f32, f64Rank0}), type("f32"));
+  EXPECT_EQ(common({f32Rank0, f64Rank0}), type("f64"));
+  // Float ops turn ints into f32; abs and where keep half precision.
+  EXPECT_EQ(common({i32}, getPromotionConfig(UnaryKind::Exp)), type("f32"));
+  EXPECT_EQ(common({bf16}, getPromotionConfig(UnaryKind::Abs)), type("bf16"));
+  EXPECT_EQ(common({bf16}, getPromotionConfig(UnaryKind::Neg)), type("f32"));
+  EXPECT_EQ(common({i32}, getPromotionConfig(UnaryKind::Neg)), type("i32"));
+}
+
+TEST_F(FusionBuilderTest, HalfArithmeticCastsToF32) {
+  FusionBuilder &b = fusion.getBuilder();
+  Value x = input({2, 3}, "bf16"), y = input({2, 3}, "bf16");
+  FailureOr<Value> sum = b.binary(BinaryKind::Add, x, y);
+  ASSERT_TRUE(succeeded(sum));
+  EXPECT_EQ(sum->getType(), RankedTensorType::get({2, 3}, type("f32")));
+  EXPECT_EQ(ops(), "fuser.cast fuser.cast fuser.add");
+}
+
+TEST_F(FusionBuilderTest, ScalarsTakeTheTensorDtype) {
+  FusionBuilder &b = fusion.getBuilder();
+  Value x = input({2}, "f32");
+  FailureOr<Value> scaled =
+      b.binary(BinaryKind::Mul, x, ScalarLiteral::getFloat(0.5));
+  ASSERT_TRUE(succeeded(scaled));
+  EXPECT_EQ(getElementTypeOrSelf(scaled->getType()), type("f32"));
+  // A defined scalar (a value) is cast; a literal is built in the dtype.
+  FailureOr<Value> two = b.constant(ScalarLiteral::getFloat(2), type("f64"));
+  ASSERT_TRUE(succeeded(two));
+  ASSERT_TRUE(succeeded(b.binary(BinaryKind::Add, x, *two)));
+  EXPECT_EQ(ops(),
+            "arith.constant fuser.mul arith.constant fuser.cast fuser.add");
+}
+
+TEST_F(FusionBuilderTest, LowerRankOperandsGetLeadingDims) {
+  FusionBuilder &b = fusion.getBuilder();
+  Value x = input({4, 8}, "f32"), y = input({8}, "f32");
+  FailureOr<Value> sum = b.binary(BinaryKind::Add, x, y);
+  ASSERT_TRUE(succeeded(sum));
+  EXPECT_EQ(ops(), "fuser.broadcast fuser.add");
+  EXPECT_EQ(sum->getType(), RankedTensorType::get({4, 8}, type("f32")));
+}
+
+TEST_F(FusionBuilderTest, BroadcastInDimExpandsOnlyWhereAnExtentGrows) {
+  FusionBuilder &b = fusion.getBuilder();
+  // The Mistral chain: new dims, nothing grows -> broadcast, set.
+  Value x = input({8, 4096, 128}, "bf16");
+  ASSERT_TRUE(succeeded(b.broadcastInDim(x, {1, 8, 1, 4096, 128}, {1, 3, 4})));
+  EXPECT_EQ(ops(), "fuser.broadcast fuser.set");
+  // No new dim, one grows -> expand only.
+  Value y = input({1, 128}, "f32");
+  FailureOr<Value> expanded = b.broadcastInDim(y, {64, 128}, {0, 1});
+  ASSERT_TRUE(succeeded(expanded));
+  EXPECT_EQ(ops(), "fuser.broadcast fuser.set fuser.expand");
+  EXPECT_EQ(expanded->getType(), RankedTensorType::get({64, 128}, type("f32")));
+  // A dim that is neither 1 nor the output extent is an error.
+  EXPECT_TRUE(failed(b.broadcastInDim(y, {64, 64}, {0, 1})));
+  EXPECT_EQ(b.getLastErrorKind(), BuildErrorKind::Value);
+}
+
+TEST_F(FusionBuilderTest, ReductionDtypes) {
+  FusionBuilder &b = fusion.getBuilder();
+  Value x = input({8, 4}, "bf16");
+  // bf16 with dtype f32: cast first, reduce in f32.
+  FailureOr<Value> sum =
+      b.reduction(ReductionKind::Add, x, {-1}, /*keepdim=*/false, type("f32"));
+  ASSERT_TRUE(succeeded(sum));
+  EXPECT_EQ(sum->getType(), RankedTensorType::get({8}, type("f32")));
+  EXPECT_EQ(ops(), "fuser.cast fuser.reduction");
+  // Without dtype a bf16 sum stays bf16 (accumulating in f32 inside).
+  FailureOr<Value> plain = b.reduction(ReductionKind::Add, x, {0}, true);
+  ASSERT_TRUE(succeeded(plain));
+  EXPECT_EQ(plain->getType(), RankedTensorType::get({1, 4}, type("bf16")));
+  // Integer sums accumulate in i64.
+  Value i = input({3}, "i32");
+  FailureOr<Value> intSum = b.reduction(ReductionKind::Add, i, {0}, false);
+  ASSERT_TRUE(succeeded(intSum));
+  EXPECT_EQ(intSum->getType(), RankedTensorType::get({}, type("i64")));
+  // max takes no dtype; a missing axis is a value error.
+  EXPECT_TRUE(
+      failed(b.reduction(ReductionKind::Max, x, {0}, false, type("f32"))));
+  EXPECT_EQ(b.getLastErrorKind(), BuildErrorKind::Type);
+  EXPECT_TRUE(failed(b.reduction(ReductionKind::Add, x, {2}, false)));
+  EXPECT_EQ(b.getLastErrorKind(), BuildErrorKind::Value);
+  EXPECT_NE(diagnostics.find(
+                "reduction dim 2 is out of range for a tensor of rank 2"),
+            std::string::npos)
+      << diagnostics;
+}
+
+TEST_F(FusionBuilderTest, CastToTheSameDtypeIsASet) {
+  FusionBuilder &b = fusion.getBuilder();
+  Value x = input({2}, "f32");
+  ASSERT_TRUE(succeeded(b.cast(x, type("f32"))));
+  ASSERT_TRUE(succeeded(b.cast(x, type("bf16"))));
+  EXPECT_EQ(ops(), "fuser.set fuser.cast");
+}
+
+TEST_F(FusionBuilderTest, ShapeAndDtypeErrors) {
+  FusionBuilder &b = fusion.getBuilder();
+  Value x = input({2, 3}, "f32"), y = input({4, 3}, "f32");
+  EXPECT_TRUE(failed(b.binary(BinaryKind::Add, x, y)));
+  EXPECT_EQ(b.getLastErrorKind(), BuildErrorKind::Value);
+  EXPECT_NE(diagnostics.find("incompatible shapes"), std::string::npos);
+  // Checked before the bf16 operands would be cast.
+  EXPECT_TRUE(failed(
+      b.binary(BinaryKind::Add, input({2, 3}, "bf16"), input({4, 3}, "bf16"))));
+  EXPECT_TRUE(failed(b.where(x, x, x)));
+  EXPECT_EQ(b.getLastErrorKind(), BuildErrorKind::Type);
+  EXPECT_TRUE(failed(b.squeeze(x, {0})));
+  EXPECT_TRUE(failed(b.reshape(x, {4, -1})));
+  EXPECT_TRUE(
+      failed(b.binary(BinaryKind::Mul, input({2}, "i32"),
+                      ScalarLiteral::getInt(int64_t(1) << 40, type("i32")))));
+  // Nothing half-built is left behind.
+  EXPECT_EQ(ops(), "");
+}
+
+TEST_F(FusionBuilderTest, FunctionIsValidAfterEveryCall) {
+  FusionBuilder &b = fusion.getBuilder();
+  Value x = input({2, 8}, "f32");
+  FailureOr<Value> padded = b.pad(x, {1, 2});
+  ASSERT_TRUE(succeeded(padded));
+  EXPECT_EQ(padded->getType(), RankedTensorType::get({2, 11}, type("f32")));
+  FailureOr<Value> sliced = b.slice(*padded, {0, -4}, {2, 100}, {});
+  ASSERT_TRUE(succeeded(sliced));
+  EXPECT_EQ(sliced->getType(), RankedTensorType::get({2, 4}, type("f32")));
+  fusion.addOutput(*sliced);
+  EXPECT_TRUE(succeeded(verify(fusion.getModule())));
+  EXPECT_EQ(fusion.getFunc().getFunctionType().getNumResults(), 1u);
+}
+
+} // namespace
