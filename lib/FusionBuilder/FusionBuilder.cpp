@@ -363,9 +363,10 @@ FailureOr<SmallVector<Value>> FusionBuilder::promote(ArrayRef<Operand> operands,
   return broadcastToCommonRank(values);
 }
 
-FailureOr<Value> FusionBuilder::unary(UnaryKind kind, const Operand &operand) {
-  Type common =
-      computeCommonType(operand, getPromotionConfig(kind), getContext());
+FailureOr<Value> FusionBuilder::unary(UnaryKind kind, const Operand &operand,
+                                      std::optional<PromotionConfig> config) {
+  Type common = computeCommonType(
+      operand, config.value_or(getPromotionConfig(kind)), getContext());
   if (getOpInfo(kind).floatOnly && !isa<FloatType>(common))
     return typeError() << "'" << getOpInfo(kind).mnemonic
                        << "' needs a float operand, found " << common;
@@ -404,10 +405,10 @@ findIncompatibleShapes(ArrayRef<Operand> operands) {
 
 template <typename KindT>
 FailureOr<Value> FusionBuilder::buildBinaryLike(KindT kind, const Operand &lhs,
-                                                const Operand &rhs) {
+                                                const Operand &rhs,
+                                                PromotionConfig config) {
   StringRef name = getOpInfo(kind).mnemonic;
-  Type common =
-      computeCommonType({lhs, rhs}, getPromotionConfig(kind), getContext());
+  Type common = computeCommonType({lhs, rhs}, config, getContext());
   if constexpr (std::is_same_v<KindT, BinaryKind>)
     if (common.isInteger(1))
       return typeError() << "'" << name << "' needs numeric operands, found i1";
@@ -425,13 +426,17 @@ FailureOr<Value> FusionBuilder::buildBinaryLike(KindT kind, const Operand &lhs,
 }
 
 FailureOr<Value> FusionBuilder::binary(BinaryKind kind, const Operand &lhs,
-                                       const Operand &rhs) {
-  return buildBinaryLike(kind, lhs, rhs);
+                                       const Operand &rhs,
+                                       std::optional<PromotionConfig> config) {
+  return buildBinaryLike(kind, lhs, rhs,
+                         config.value_or(getPromotionConfig(kind)));
 }
 
 FailureOr<Value> FusionBuilder::compare(CompareKind kind, const Operand &lhs,
-                                        const Operand &rhs) {
-  return buildBinaryLike(kind, lhs, rhs);
+                                        const Operand &rhs,
+                                        std::optional<PromotionConfig> config) {
+  return buildBinaryLike(kind, lhs, rhs,
+                         config.value_or(getPromotionConfig(kind)));
 }
 
 FailureOr<Value> FusionBuilder::where(const Operand &condition,

@@ -99,6 +99,11 @@ TEST_F(FusionBuilderTest, HalfArithmeticCastsToF32) {
   ASSERT_TRUE(succeeded(sum));
   EXPECT_EQ(sum->getType(), RankedTensorType::get({2, 3}, type("f32")));
   EXPECT_EQ(ops(), "fuser.cast fuser.cast fuser.add");
+  // The importer's config keeps the printed dtype.
+  FailureOr<Value> kept =
+      b.binary(BinaryKind::Add, x, y, PromotionConfig{false, false});
+  ASSERT_TRUE(succeeded(kept));
+  EXPECT_EQ(kept->getType(), x.getType());
 }
 
 TEST_F(FusionBuilderTest, ScalarsTakeTheTensorDtype) {

@@ -133,11 +133,17 @@ public:
 
   //--- Pointwise ------------------------------------------------------------//
 
-  FailureOr<Value> unary(UnaryKind kind, const Operand &operand);
+  /// The op of `kind` on the operands promoted with `config` (by default
+  /// nvFuser's for that op, getPromotionConfig). The importer, whose input
+  /// already shows every cast nvFuser made, passes castHalfToFloat = false.
+  FailureOr<Value> unary(UnaryKind kind, const Operand &operand,
+                         std::optional<PromotionConfig> config = {});
   FailureOr<Value> binary(BinaryKind kind, const Operand &lhs,
-                          const Operand &rhs);
+                          const Operand &rhs,
+                          std::optional<PromotionConfig> config = {});
   FailureOr<Value> compare(CompareKind kind, const Operand &lhs,
-                           const Operand &rhs);
+                           const Operand &rhs,
+                           std::optional<PromotionConfig> config = {});
   /// `condition` must be i1; lhs and rhs are promoted without turning
   /// f16/bf16 into f32.
   FailureOr<Value> where(const Operand &condition, const Operand &lhs,
@@ -202,7 +208,7 @@ private:
   /// binary and compare: promotion, shape check, the op of `kind`.
   template <typename KindT>
   FailureOr<Value> buildBinaryLike(KindT kind, const Operand &lhs,
-                                   const Operand &rhs);
+                                   const Operand &rhs, PromotionConfig config);
   template <typename OpTy, typename... Args>
   FailureOr<Value> buildInferred(Args &&...args);
   template <typename OpTy, typename... Args>
