@@ -271,7 +271,7 @@ bool isNaNIgnoringName(llvm::StringRef name) {
 /// Operations that define a tensor from the printed result type; they must be
 /// the whole right-hand side of a statement.
 bool isTensorOpName(llvm::StringRef name) {
-  return llvm::is_contained({"view", "squeeze", "broadcast", "expand",
+  return llvm::is_contained({"view", "reshape", "squeeze", "broadcast", "expand",
                              "reduction", "Set", "SegmenterSet", "pad", "slice",
                              "cat", "full"},
                             name);
@@ -437,7 +437,8 @@ private:
     Value value;
   };
   FailureOr<TensorRef> parseTensorRef();
-  FailureOr<Value> parseView(TensorDecl &out, Location loc);
+  FailureOr<Value> parseView(TensorDecl &out, Location loc,
+                             llvm::StringRef opName);
   FailureOr<Value> parseSqueeze(TensorDecl &out, Location loc);
   FailureOr<Value> parseBroadcast(TensorDecl &out, Location loc);
   FailureOr<Value> parseExpand(TensorDecl &out, Location loc);
@@ -1465,8 +1466,8 @@ FailureOr<Value> Importer::parseTensorOp(TensorDecl out) {
   Location loc = getLoc(tok.getLoc());
   consume();
   FailureOr<Value> value = failure();
-  if (name == "view")
-    value = parseView(out, loc);
+  if (name == "view" || name == "reshape")
+    value = parseView(out, loc, name);
   else if (name == "squeeze")
     value = parseSqueeze(out, loc);
   else if (name == "broadcast")
@@ -1491,9 +1492,10 @@ FailureOr<Value> Importer::parseTensorOp(TensorDecl out) {
   return value;
 }
 
-/// view( T )
-FailureOr<Value> Importer::parseView(TensorDecl &out, Location loc) {
-  if (failed(expect(Kind::LParen, "(", "after 'view'")))
+/// view( T ), printed as reshape( T ) since nvFuser PR #5801 (2026-01-12).
+FailureOr<Value> Importer::parseView(TensorDecl &out, Location loc,
+                                     llvm::StringRef opName) {
+  if (failed(expect(Kind::LParen, "(", ("after '" + opName + "'").str())))
     return failure();
   FailureOr<TensorRef> source = parseTensorRef();
   if (failed(source))
