@@ -40,10 +40,12 @@ if ((${#saved[@]})); then
 fi
 ((seconds > 0)) || exit 0
 
-# Seeds: every .mlir file of examples/ and test/, flattened and split at the
-# "// -----" markers of -split-input-file tests so that each seed is one
-# case. New interesting inputs go to the persistent corpus, the first
-# directory given to the fuzzer.
+# Seeds: every .mlir file of examples/ and test/, and the nvFuser prints of
+# the importer's tests (test/Target/NvFuser: today's and the pre-September-2024
+# format, banners, symbolic extents), flattened and split at the "// -----"
+# markers of -split-input-file tests so that each seed is one case. New
+# interesting inputs go to the persistent corpus, the first directory given
+# to the fuzzer.
 seeds=$build_dir/fuzz-seeds
 corpus=$build_dir/fuzz-corpus
 rm -rf "$seeds"
@@ -51,7 +53,8 @@ mkdir -p "$seeds" "$corpus"
 while IFS= read -r file; do
   awk -v prefix="$seeds/${file//\//_}" \
     '/^\/\/ -----/ { ++part; next } { print > (prefix "." part+0 ".mlir") }' "$file"
-done < <(find examples test -name '*.mlir')
+done < <(find examples test -name '*.mlir'
+         find test/Target/NvFuser -name '*.test' -o -name '*.txt')
 
 dict=$build_dir/fuser.dict
 cp test/Fuzz/fuser.dict "$dict"

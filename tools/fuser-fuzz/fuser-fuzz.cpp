@@ -1,9 +1,11 @@
 //===- fuser-fuzz.cpp - libFuzzer target over the fuser front end ---------===//
 //
-// Each input is parsed as a module (which verifies it), canonicalized, printed
-// and re-parsed, and its first function is interpreted on the deterministic
-// inputs of PRODUCT.md; then fuser-preseg, fuser-segment and the kernel
-// lowering (fuser-schedule, convert-fuser-to-scf) run on it.
+// Each input is parsed as a module (which verifies it) or, when it is not
+// MLIR, imported as nvFuser's printed fusion math (`--import-nvfuser`, with
+// the symbols i0..i15 bound to small extents); the module is canonicalized,
+// printed and re-parsed, and its first function is interpreted on the
+// deterministic inputs of PRODUCT.md; then fuser-preseg, fuser-segment and
+// the kernel lowering (fuser-schedule, convert-fuser-to-scf) run on it.
 // Diagnostics are the expected outcome for most inputs and are dropped: only
 // crashes, sanitizer reports and printed IR that does not parse back count as
 // findings. scripts/fuzz.sh builds and runs it.
@@ -14,6 +16,7 @@
 #include "fuser/Interpreter/Interpreter.h"
 #include "fuser/Pipelines/Pipelines.h"
 #include "fuser/Registration.h"
+#include "fuser/Target/NvFuser/ImportNvFuser.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,6 +26,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -64,6 +69,25 @@ void interpretFirstFunction(ModuleOp module) {
   (void)fuser::interpret(func, inputs, options);
 }
 
+/// Imports `source` as nvFuser's printed fusion math. Dynamic fusions need
+/// their symbolic extents bound; i0..i15 get 1..4, so that seeds with
+/// symbols import and mutations still meet both broadcasts and mismatches.
+OwningOpRef<ModuleOp> importAsNvFuser(const std::string &source,
+                                      MLIRContext *context) {
+  static const fuser::ImportNvFuserOptions options = [] {
+    fuser::ImportNvFuserOptions options;
+    for (int64_t i = 0; i < 16; ++i)
+      options.extents["i" + std::to_string(i)] = 1 + i % 4;
+    return options;
+  }();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(source, "fuzz-input",
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  return fuser::importNvFuser(sourceMgr, context, options);
+}
+
 const DialectRegistry &getRegistry() {
   static const DialectRegistry registry = [] {
     DialectRegistry registry;
@@ -84,6 +108,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // provide as its end marker; fuzzer data has none.
   std::string source(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+  if (!module)
+    module = importAsNvFuser(source, &context);
   if (!module)
     return 0;
 

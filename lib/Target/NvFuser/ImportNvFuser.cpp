@@ -1801,10 +1801,11 @@ FailureOr<Value> Importer::parseLoadStore(TensorDecl &out, Location loc,
     });
   };
   SmallVector<int64_t> permutation(outDomain.size());
-  for (auto [i, id] : llvm::enumerate(outDomain))
+  // An index loop: clang before 16 cannot capture structured bindings.
+  for (size_t i = 0; i < outDomain.size(); ++i)
     permutation[i] =
         llvm::count_if(outDomain, [&](const IterDomainDecl &other) {
-          return other.number < id.number;
+          return other.number < outDomain[i].number;
         });
   bool numbersArePermutation =
       llvm::all_of(outDomain, [&](const IterDomainDecl &id) {
