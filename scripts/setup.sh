@@ -20,3 +20,12 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
 fi
+
+# The Python package (python/, docs/Python.md): nanobind builds its native
+# module; numpy and ml_dtypes (bf16) carry tensors in and out of execute().
+# Installed for the `python3` that CMake's python/CMakeLists.txt picks.
+PIP_PACKAGES=(nanobind numpy ml_dtypes)
+if ! python3 -c "import nanobind, numpy, ml_dtypes" 2>/dev/null; then
+  echo "setup: pip installing ${PIP_PACKAGES[*]}"
+  python3 -m pip install -q "${PIP_PACKAGES[@]}"
+fi

@@ -68,6 +68,13 @@ config.substitutions.extend([
     ("%c_compiler", cmake_cache.get("CMAKE_C_COMPILER", "cc")),
     ("%mlir_include_dir", os.path.normpath(os.path.join(mlir_dir, "..", "..", "..", "include"))),
 ])
+# The Python package (test/Python, docs/Python.md): the interpreter the build
+# found, with the package of this build on its path; empty where the package
+# is not built (test/Python/lit.local.cfg then skips the tests).
+config.fuser_python = cmake_cache.get("FUSER_PYTHON_EXECUTABLE", "")
+config.substitutions.append(
+    ("%fuser_python", "env PYTHONPATH=%s %s" % (
+        os.path.join(config.fuser_obj_root, "python_packages"), config.fuser_python)))
 # A sanitizer build's libraries need the sanitizer runtime loaded first:
 # they cannot be loaded into the stock mlir-opt or linked by an
 # uninstrumented consumer, so the plugin and package tests do not run there.

@@ -1,0 +1,137 @@
+"""Runs an unmodified nvFuser repro script against fuser_mlir.
+
+    python -m fuser_mlir.nvfuser_compat SCRIPT.py [--preseg] [--segment] [-o FILE]
+
+The script's `import nvfuser` gets a stand-in module that maps to fuser_mlir
+(FusionDefinition, DataType). Every fusion the script defines is printed as
+MLIR; a script that only defines `def nvfuser_fusion_idN(fd):` functions has
+them called in a `with FusionDefinition() as fd:` block. With --preseg and
+--segment the IR is printed after those pipelines. Exit status 2 when the
+script cannot be run: an op fuser_mlir does not model (named with the script
+line), torch missing, or an error building the fusion.
+"""
+
+import argparse
+import inspect
+import sys
+import traceback
+import types
+
+from . import _fusion
+from ._fusion import DataType, FusionDefinition, UnsupportedOpError
+
+
+def make_nvfuser_module():
+    """The `nvfuser` stand-in: what repro scripts import from it."""
+    module = types.ModuleType("nvfuser")
+    module.FusionDefinition = FusionDefinition
+    module.DataType = DataType
+    module.__version__ = "fuser_mlir"
+    module.version = lambda: "fuser_mlir"
+    module.__doc__ = "fuser_mlir's stand-in for nvFuser (fuser_mlir.nvfuser_compat)"
+    return module
+
+
+def _fail(message):
+    print("nvfuser_compat: error: " + message, file=sys.stderr)
+    return 2
+
+
+def _script_line(error, script):
+    """The last line of `script` in the traceback of `error`."""
+    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__)
+             if frame.filename == script]
+    return lines[-1] if lines else None
+
+
+def _fusion_functions(namespace, script):
+    """Functions of the script that take a FusionDefinition: the repro's
+    `def nvfuser_fusion_idN(fd : FusionDefinition) -> None:`."""
+    functions = []
+    for name, value in namespace.items():
+        if not inspect.isfunction(value) or value.__code__.co_filename != script:
+            continue
+        parameters = list(inspect.signature(value).parameters.values())
+        if len(parameters) != 1:
+            continue
+        annotation = parameters[0].annotation
+        if name.startswith("nvfuser_fusion") or annotation is FusionDefinition \
+                or annotation == "FusionDefinition":
+            functions.append((name, value))
+    return functions
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m fuser_mlir.nvfuser_compat",
+        description="Run an nvFuser repro script against fuser_mlir and print the IR.")
+    parser.add_argument("script", help="the nvFuser repro script")
+    parser.add_argument("--preseg", action="store_true", help="print the IR after fuser-preseg")
+    parser.add_argument("--segment", action="store_true",
+                        help="print the IR after fuser-segment (with --preseg: after both)")
+    parser.add_argument("-o", "--output", help="write the IR here instead of stdout")
+    args = parser.parse_args(argv)
+
+    try:
+        with open(args.script) as script_file:
+            source = script_file.read()
+    except OSError as error:
+        return _fail("cannot read %s: %s" % (args.script, error.strerror))
+
+    definitions = []
+    previous_hook = _fusion._definition_hook
+    previous_nvfuser = sys.modules.get("nvfuser")
+    _fusion._definition_hook = definitions.append
+    sys.modules["nvfuser"] = make_nvfuser_module()
+    namespace = {"__name__": "__main__", "__file__": args.script}
+    try:
+        try:
+            exec(compile(source, args.script, "exec"), namespace)
+            if not definitions:
+                for name, function in _fusion_functions(namespace, args.script):
+                    with FusionDefinition(name=name) as fd:
+                        function(fd)
+        except UnsupportedOpError as error:
+            line = error.line if error.filename == args.script else _script_line(error, args.script)
+            return _fail("%s:%s: nvFuser operation 'fd.ops.%s' is not supported by fuser_mlir"
+                         % (args.script, line, error.op))
+        except ModuleNotFoundError as error:
+            if error.name and error.name.split(".")[0] == "torch":
+                return _fail("%s needs torch, which is not installed here "
+                             "(pip install torch), line %s"
+                             % (args.script, _script_line(error, args.script)))
+            return _fail("%s:%s: %s" % (args.script, _script_line(error, args.script), error))
+        except (ValueError, TypeError, RuntimeError, AttributeError) as error:
+            return _fail("%s:%s: %s" % (args.script, _script_line(error, args.script), error))
+        if not definitions:
+            return _fail("%s defines no fusion (no `with FusionDefinition() as fd:` block "
+                         "and no function taking a FusionDefinition)" % args.script)
+
+        texts = []
+        for fd in definitions:
+            try:
+                if args.preseg:
+                    fd = fd.preseg()
+                if args.segment:
+                    fd = fd.segment()
+                texts.append(fd.mlir())
+            except (ValueError, RuntimeError) as error:
+                return _fail("%s: %s" % (args.script, error))
+    finally:
+        _fusion._definition_hook = previous_hook
+        if previous_nvfuser is None:
+            sys.modules.pop("nvfuser", None)
+        else:
+            sys.modules["nvfuser"] = previous_nvfuser
+
+    output = "".join(texts)
+    if args.output:
+        with open(args.output, "w") as output_file:
+            output_file.write(output)
+    else:
+        sys.stdout.write(output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

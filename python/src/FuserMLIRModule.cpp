@@ -1,0 +1,532 @@
+//===- FuserMLIRModule.cpp - native half of the fuser_mlir package --------===//
+//
+// `fuser_mlir._fuser_mlir`: a fusion under construction (FusionFunction and
+// the FusionBuilder rules), its IR, the pipelines, the segment report data
+// and the backends, for the Python FusionDefinition (fuser_mlir/_fusion.py),
+// which owns the nvFuser-facing API. Values cross as integer ids; tensors
+// cross as (dtype, shape, bytes) so that numpy, ml_dtypes and torch stay on
+// the Python side. The one translation unit of the bindings (nanobind).
+//
+// Errors: a builder error raises TypeError or ValueError (as
+// FusionBuilder::getLastErrorKind says), any other diagnostic RuntimeError,
+// each with the MLIR messages prefixed by their `file:line` location.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Analysis/SegmentTraffic.h"
+#include "fuser/Dialect/Fuser/IR/FuserDialect.h"
+#include "fuser/ExecutionEngine/Backends.h"
+#include "fuser/FusionBuilder/FusionBuilder.h"
+#include "fuser/Pipelines/Pipelines.h"
+#include "fuser/Registration.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace nb = nanobind;
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+
+/// One context for the process: every fusion's module lives in it. It is
+/// never destroyed, as Python may free fusions after module teardown.
+MLIRContext &getContext() {
+  static MLIRContext *context = [] {
+    DialectRegistry registry;
+    registerFuserDialect(registry);
+    registerFuserPasses();
+    auto *context = new MLIRContext(registry);
+    context->loadAllAvailableDialects();
+    context->disableMultithreading();
+    context->printOpOnDiagnostic(false);
+    return context;
+  }();
+  return *context;
+}
+
+/// The dtype names the Python side uses (DataType values).
+Type parseDType(const std::string &name) {
+  Builder b(&getContext());
+  Type type = llvm::StringSwitch<Type>(name)
+                  .Case("bool", b.getI1Type())
+                  .Case("int32", b.getI32Type())
+                  .Case("int64", b.getI64Type())
+                  .Case("float16", b.getF16Type())
+                  .Case("bfloat16", b.getBF16Type())
+                  .Case("float32", b.getF32Type())
+                  .Case("float64", b.getF64Type())
+                  .Default(Type());
+  if (!type)
+    throw nb::type_error(("unsupported dtype '" + name +
+                          "' (supported: Bool, Int32, Int, Half, BFloat16, "
+                          "Float, Double)")
+                             .c_str());
+  return type;
+}
+
+std::string printDType(Type type) {
+  if (type.isInteger(1))
+    return "bool";
+  if (type.isInteger(32))
+    return "int32";
+  if (type.isInteger(64))
+    return "int64";
+  if (type.isF16())
+    return "float16";
+  if (type.isBF16())
+    return "bfloat16";
+  if (type.isF32())
+    return "float32";
+  return "float64";
+}
+
+template <typename T> std::string printToString(const T &printable) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << printable;
+  return text;
+}
+
+/// (shape, dtype) of a type; shape is None for a scalar.
+nb::tuple describeType(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return nb::make_tuple(std::vector<int64_t>(tensor.getShape()),
+                          printDType(tensor.getElementType()));
+  return nb::make_tuple(nb::none(), printDType(type));
+}
+
+/// Collects the diagnostics emitted while it lives, as `file:line: message`.
+class DiagnosticCollector {
+public:
+  DiagnosticCollector()
+      : handler(&getContext(), [this](Diagnostic &diag) {
+          append(diag.getLocation(), diag.str());
+          for (Diagnostic &note : diag.getNotes())
+            append(note.getLocation(), "note: " + note.str());
+          return success();
+        }) {}
+
+  std::string take() {
+    std::string result = messages.empty() ? "unknown error" : messages;
+    messages.clear();
+    return result;
+  }
+
+private:
+  void append(Location loc, const std::string &message) {
+    if (!messages.empty())
+      messages += "\n";
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+      messages += fileLoc.getFilename().str() + ":" +
+                  std::to_string(fileLoc.getLine()) + ": ";
+    messages += message;
+  }
+
+  std::string messages;
+  ScopedDiagnosticHandler handler;
+};
+
+/// A fusion: under construction (through the builder) or the result of a
+/// pipeline (read-only).
+class Fusion {
+public:
+  explicit Fusion(const std::string &name)
+      : function(std::make_unique<FusionFunction>(
+            &getContext(), name, UnknownLoc::get(&getContext()))) {}
+  explicit Fusion(OwningOpRef<ModuleOp> module) : module(std::move(module)) {}
+
+  ModuleOp getModule() { return function ? function->getModule() : *module; }
+  func::FuncOp getFunc() {
+    return function ? function->getFunc()
+                    : *getModule().getOps<func::FuncOp>().begin();
+  }
+
+  void setLocation(const std::string &file, unsigned line) {
+    getBuilder().setLoc(FileLineColLoc::get(&getContext(), file, line, 0));
+  }
+
+  //--- Definitions -----------------------------------------------------------
+
+  int64_t defineInput(std::optional<std::vector<int64_t>> shape,
+                      const std::string &dtype) {
+    Type elementType = parseDType(dtype);
+    Type type = elementType;
+    if (shape) {
+      for (int64_t extent : *shape)
+        if (extent < 0)
+          throw nb::value_error(
+              "dynamic (symbolic) extents are not supported yet: give every "
+              "extent as a number");
+      type = RankedTensorType::get(*shape, elementType);
+    }
+    return add(getFunction().addInput(type));
+  }
+
+  int64_t defineConstant(nb::handle value, const std::string &dtype) {
+    return build([&] {
+      return getBuilder().constant(toLiteral(value), parseDType(dtype));
+    });
+  }
+
+  void addOutput(int64_t id) {
+    Value value = lookUp(id);
+    if (!isa<RankedTensorType>(value.getType()))
+      throw nb::type_error("add_output takes a tensor; fusion outputs are "
+                           "tensors");
+    getFunction().addOutput(value);
+  }
+
+  nb::tuple valueType(int64_t id) { return describeType(lookUp(id).getType()); }
+
+  //--- Ops -------------------------------------------------------------------
+
+  int64_t cast(int64_t id, const std::string &dtype) {
+    Type type = parseDType(dtype);
+    return build([&] { return getBuilder().cast(lookUp(id), type); });
+  }
+
+  int64_t unary(const std::string &name, nb::handle operand) {
+    std::optional<UnaryKind> kind = symbolizeUnaryKind(name);
+    if (!kind)
+      throw nb::value_error(("unknown unary op '" + name + "'").c_str());
+    Operand value = toOperand(operand);
+    return build([&] { return getBuilder().unary(*kind, value); });
+  }
+
+  int64_t binary(const std::string &name, nb::handle lhs, nb::handle rhs) {
+    Operand lhsOperand = toOperand(lhs), rhsOperand = toOperand(rhs);
+    if (std::optional<BinaryKind> kind = symbolizeBinaryKind(name))
+      return build(
+          [&] { return getBuilder().binary(*kind, lhsOperand, rhsOperand); });
+    if (std::optional<CompareKind> kind = symbolizeCompareKind(name))
+      return build(
+          [&] { return getBuilder().compare(*kind, lhsOperand, rhsOperand); });
+    throw nb::value_error(("unknown binary op '" + name + "'").c_str());
+  }
+
+  int64_t where(nb::handle condition, nb::handle lhs, nb::handle rhs) {
+    Operand c = toOperand(condition), l = toOperand(lhs), r = toOperand(rhs);
+    return build([&] { return getBuilder().where(c, l, r); });
+  }
+
+  int64_t full(std::vector<int64_t> shape, nb::handle fill,
+               const std::string &dtype) {
+    Operand value = toOperand(fill);
+    Type type = parseDType(dtype);
+    return build([&] { return getBuilder().full(shape, value, type); });
+  }
+
+  int64_t reshape(int64_t id, std::vector<int64_t> shape) {
+    return build([&] { return getBuilder().reshape(lookUp(id), shape); });
+  }
+  int64_t squeeze(int64_t id, std::vector<int64_t> dims) {
+    return build([&] { return getBuilder().squeeze(lookUp(id), dims); });
+  }
+  int64_t broadcast(int64_t id, std::vector<bool> flags) {
+    SmallVector<bool> isBroadcastDim(flags.begin(), flags.end());
+    return build(
+        [&] { return getBuilder().broadcast(lookUp(id), isBroadcastDim); });
+  }
+  int64_t expand(int64_t id, std::vector<int64_t> shape) {
+    return build([&] { return getBuilder().expand(lookUp(id), shape); });
+  }
+  int64_t broadcastInDim(int64_t id, std::vector<int64_t> shape,
+                         std::vector<int64_t> dims) {
+    return build(
+        [&] { return getBuilder().broadcastInDim(lookUp(id), shape, dims); });
+  }
+  int64_t permute(int64_t id, std::vector<int64_t> dims) {
+    return build([&] { return getBuilder().permute(lookUp(id), dims); });
+  }
+  int64_t set(int64_t id) {
+    return build([&] { return getBuilder().set(lookUp(id)); });
+  }
+  int64_t segmentSet(int64_t id) {
+    return build([&] { return getBuilder().segmentSet(lookUp(id)); });
+  }
+  int64_t slice(int64_t id, std::vector<int64_t> starts,
+                std::vector<int64_t> ends, std::vector<int64_t> strides) {
+    return build(
+        [&] { return getBuilder().slice(lookUp(id), starts, ends, strides); });
+  }
+  int64_t pad(int64_t id, std::vector<int64_t> widths, nb::handle value) {
+    std::optional<Operand> padValue;
+    if (!value.is_none())
+      padValue = toOperand(value);
+    return build(
+        [&] { return getBuilder().pad(lookUp(id), widths, padValue); });
+  }
+  int64_t cat(std::vector<int64_t> ids, int64_t dim) {
+    SmallVector<Value> inputs;
+    for (int64_t id : ids)
+      inputs.push_back(lookUp(id));
+    return build([&] { return getBuilder().cat(inputs, dim); });
+  }
+  int64_t reduction(const std::string &kindName, int64_t id,
+                    std::vector<int64_t> dims, bool keepdim,
+                    std::optional<std::string> dtype) {
+    std::optional<ReductionKind> kind = symbolizeReductionKind(kindName);
+    if (!kind)
+      throw nb::value_error(("unknown reduction '" + kindName + "'").c_str());
+    Type type = dtype ? parseDType(*dtype) : Type();
+    return build([&] {
+      return getBuilder().reduction(*kind, lookUp(id), dims, keepdim, type);
+    });
+  }
+
+  //--- Whole fusion
+  //------------------------------------------------------------
+
+  std::string mlir() { return printToString(getModule()); }
+
+  std::vector<nb::tuple> inputTypes() {
+    std::vector<nb::tuple> types;
+    for (Type type : getFunc().getArgumentTypes())
+      types.push_back(describeType(type));
+    return types;
+  }
+  std::vector<nb::tuple> outputTypes() {
+    std::vector<nb::tuple> types;
+    for (Type type : getFunc().getResultTypes())
+      types.push_back(describeType(type));
+    return types;
+  }
+
+  /// A copy of the module after `pipeline` ("preseg" or "segment", which
+  /// runs preseg first).
+  std::unique_ptr<Fusion> runPipeline(const std::string &pipeline) {
+    DiagnosticCollector diagnostics;
+    OwningOpRef<ModuleOp> copy(llvm::cast<ModuleOp>(getModule()->clone()));
+    PassManager pm(&getContext());
+    if (pipeline == "preseg") {
+      buildPresegPipeline(pm, PresegPipelineOptions());
+    } else if (pipeline == "segment") {
+      SegmentPipelineOptions options;
+      options.preseg = true;
+      buildSegmentPipeline(pm, options);
+    } else {
+      throw nb::value_error(("unknown pipeline '" + pipeline + "'").c_str());
+    }
+    if (failed(verify(*copy)) || failed(pm.run(*copy)))
+      throw std::runtime_error(diagnostics.take());
+    return std::make_unique<Fusion>(std::move(copy));
+  }
+
+  /// The fuser-segment-report data of a segmented fusion: one dict per
+  /// segment.
+  std::vector<nb::dict> segments() {
+    DiagnosticCollector diagnostics;
+    FusionTraffic traffic(getFunc());
+    if (failed(traffic.emitUnsegmentedError()))
+      throw std::runtime_error(diagnostics.take());
+    auto bytes = [](ByteCount count) -> nb::object {
+      if (count.overflowed)
+        return nb::none();
+      return nb::int_(count.bytes);
+    };
+    std::vector<nb::dict> result;
+    for (const SegmentTraffic &segment : traffic.getSegments()) {
+      nb::dict entry;
+      entry["kind"] = stringifySegmentKind(segment.kind).str();
+      entry["kernels"] = segment.numKernelLaunches;
+      entry["bytes_read"] = bytes(segment.bytesRead);
+      entry["bytes_written"] = bytes(segment.bytesWritten);
+      nb::list inputs, outputs;
+      for (auto [value, count] :
+           llvm::zip(segment.op->getOperands(), segment.inputBytes))
+        inputs.append(
+            nb::make_tuple(describeType(value.getType()), bytes(count)));
+      for (auto [value, count] :
+           llvm::zip(segment.op->getResults(), segment.resultBytes))
+        outputs.append(
+            nb::make_tuple(describeType(value.getType()), bytes(count)));
+      entry["inputs"] = inputs;
+      entry["outputs"] = outputs;
+      result.push_back(entry);
+    }
+    return result;
+  }
+
+  /// Runs the fusion on `inputs`, (dtype, shape or None, bytes) each, on
+  /// `backendName`; results in the same form.
+  std::vector<nb::tuple> execute(std::vector<nb::tuple> inputs,
+                                 const std::string &backendName) {
+    DiagnosticCollector diagnostics;
+    if (failed(verify(getModule())))
+      throw std::runtime_error(diagnostics.take());
+    std::string error;
+    std::unique_ptr<Backend> backend =
+        createBackend(backendName, BackendOptions(), error);
+    if (!backend)
+      throw nb::value_error(error.c_str());
+    if (std::optional<std::string> reason = backend->getUnavailableReason())
+      throw std::runtime_error("backend '" + backendName +
+                               "' is not available: " + *reason);
+    SmallVector<Buffer> buffers;
+    for (nb::handle input : inputs) {
+      Buffer buffer;
+      buffer.elementType = parseDType(nb::cast<std::string>(input[0]));
+      nb::handle shape = input[1];
+      buffer.isScalar = shape.is_none();
+      if (!buffer.isScalar)
+        for (nb::handle extent : shape)
+          buffer.shape.push_back(nb::cast<int64_t>(extent));
+      nb::bytes data = nb::cast<nb::bytes>(input[2]);
+      const auto *begin = reinterpret_cast<const uint8_t *>(data.c_str());
+      buffer.bytes.assign(begin, begin + data.size());
+      buffers.push_back(std::move(buffer));
+    }
+    FailureOr<SmallVector<Buffer>> results;
+    {
+      nb::gil_scoped_release release;
+      results = backend->run(getFunc(), buffers);
+    }
+    if (failed(results))
+      throw std::runtime_error(diagnostics.take());
+    std::vector<nb::tuple> outputs;
+    for (const Buffer &result : *results) {
+      nb::object shape = nb::none();
+      if (!result.isScalar)
+        shape = nb::cast(
+            std::vector<int64_t>(result.shape.begin(), result.shape.end()));
+      outputs.push_back(nb::make_tuple(
+          printDType(result.elementType), shape,
+          nb::bytes(reinterpret_cast<const char *>(result.bytes.data()),
+                    result.bytes.size())));
+    }
+    return outputs;
+  }
+
+  /// The deterministic input of PRODUCT.md for argument `index`.
+  nb::bytes deterministicInput(unsigned index, uint64_t seed) {
+    if (index >= getFunc().getNumArguments())
+      throw nb::value_error("no such input");
+    Buffer buffer = makeDeterministicInput(getFunc().getArgumentTypes()[index],
+                                           index, seed);
+    return nb::bytes(reinterpret_cast<const char *>(buffer.bytes.data()),
+                     buffer.bytes.size());
+  }
+
+private:
+  FusionFunction &getFunction() {
+    if (!function)
+      throw std::runtime_error("this fusion is the result of a pipeline and "
+                               "cannot be extended");
+    return *function;
+  }
+  FusionBuilder &getBuilder() { return getFunction().getBuilder(); }
+
+  int64_t add(Value value) {
+    values.push_back(value);
+    return values.size() - 1;
+  }
+  Value lookUp(int64_t id) {
+    if (id < 0 || id >= static_cast<int64_t>(values.size()))
+      throw nb::value_error("not a value of this fusion");
+    return values[id];
+  }
+
+  /// Runs one builder call; its diagnostics become the exception.
+  template <typename Fn> int64_t build(Fn &&fn) {
+    FusionBuilder &builder = getBuilder();
+    DiagnosticCollector diagnostics;
+    FailureOr<Value> value = fn();
+    if (succeeded(value))
+      return add(*value);
+    std::string message = diagnostics.take();
+    if (builder.getLastErrorKind() == BuildErrorKind::Type)
+      throw nb::type_error(message.c_str());
+    throw nb::value_error(message.c_str());
+  }
+
+  /// A Python bool, int or float.
+  static ScalarLiteral toLiteral(nb::handle value) {
+    if (nb::isinstance<nb::bool_>(value))
+      return ScalarLiteral::getBool(nb::cast<bool>(value));
+    if (nb::isinstance<nb::int_>(value))
+      return ScalarLiteral::getInt(nb::cast<int64_t>(value));
+    if (nb::isinstance<nb::float_>(value))
+      return ScalarLiteral::getFloat(nb::cast<double>(value));
+    throw nb::type_error("a scalar must be a Python bool, int or float");
+  }
+
+  /// ("value", id) or a Python number.
+  Operand toOperand(nb::handle operand) {
+    if (nb::isinstance<nb::tuple>(operand))
+      return lookUp(nb::cast<int64_t>(operand[1]));
+    return toLiteral(operand);
+  }
+
+  std::unique_ptr<FusionFunction> function;
+  OwningOpRef<ModuleOp> module;
+  std::vector<Value> values;
+};
+
+} // namespace
+
+NB_MODULE(_fuser_mlir, m) {
+  m.doc() = "native half of fuser_mlir (python/src/FuserMLIRModule.cpp)";
+  nb::class_<Fusion>(m, "Fusion")
+      .def(nb::init<const std::string &>(), nb::arg("name"))
+      .def("set_location", &Fusion::setLocation)
+      .def("define_input", &Fusion::defineInput, nb::arg("shape").none(),
+           nb::arg("dtype"))
+      .def("define_constant", &Fusion::defineConstant)
+      .def("add_output", &Fusion::addOutput)
+      .def("value_type", &Fusion::valueType)
+      .def("cast", &Fusion::cast)
+      .def("unary", &Fusion::unary)
+      .def("binary", &Fusion::binary)
+      .def("where", &Fusion::where)
+      .def("full", &Fusion::full)
+      .def("reshape", &Fusion::reshape)
+      .def("squeeze", &Fusion::squeeze)
+      .def("broadcast", &Fusion::broadcast)
+      .def("expand", &Fusion::expand)
+      .def("broadcast_in_dim", &Fusion::broadcastInDim)
+      .def("permute", &Fusion::permute)
+      .def("set", &Fusion::set)
+      .def("segment_set", &Fusion::segmentSet)
+      .def("slice", &Fusion::slice)
+      .def("pad", &Fusion::pad, nb::arg("id"), nb::arg("widths"),
+           nb::arg("value").none())
+      .def("cat", &Fusion::cat)
+      .def("reduction", &Fusion::reduction, nb::arg("kind"), nb::arg("id"),
+           nb::arg("dims"), nb::arg("keepdim"), nb::arg("dtype").none())
+      .def("mlir", &Fusion::mlir)
+      .def("input_types", &Fusion::inputTypes)
+      .def("output_types", &Fusion::outputTypes)
+      .def("run_pipeline", &Fusion::runPipeline)
+      .def("segments", &Fusion::segments)
+      .def("execute", &Fusion::execute)
+      .def("deterministic_input", &Fusion::deterministicInput);
+  m.def("fnv1a64", [](nb::bytes data) {
+    return fnv1a64(ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(data.c_str()), data.size()));
+  });
+  m.def("parse", [](const std::string &text) {
+    DiagnosticCollector diagnostics;
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(text, &getContext());
+    if (!module || module->getOps<func::FuncOp>().empty())
+      throw nb::value_error(diagnostics.take().c_str());
+    return std::make_unique<Fusion>(std::move(module));
+  });
+}

@@ -1,0 +1,16 @@
+# fd.execute on the deterministic inputs of PRODUCT.md (numpy, bf16 through
+# ml_dtypes) prints what `fuser-run` prints for the same fusion.
+import runpy
+import sys
+
+from fuser_mlir import FusionDefinition, fnv1a64
+from fuser_mlir.nvfuser_compat import make_nvfuser_module
+
+sys.modules["nvfuser"] = make_nvfuser_module()
+script = runpy.run_path(sys.argv[1])
+with FusionDefinition() as fd:
+    script["nvfuser_fusion_id0"](fd)
+for stage, definition in (("built", fd), ("preseg", fd.preseg()), ("segmented", fd.segment())):
+    (output,) = definition.execute(definition.deterministic_inputs())
+    print("%s: %s %s fnv1a64=0x%016x" % (stage, output.dtype, output.shape,
+                                          fnv1a64(output.tobytes())))
