@@ -1,10 +1,13 @@
 //===- ImportNvFuser.cpp - import nvFuser's printed fusion math -----------===//
 //
 // A recursive-descent parser over NvFuserLexer tokens that builds fuser ops
-// as it reads each statement. Every tensor in the text carries its declared
-// type (`T46_l_float[iS187{8}, ...]`); ops whose result type follows from
-// their operands are built by type inference and then checked against that
-// declaration, so a mismatch is reported where the text states it.
+// as it reads each statement, through the FusionBuilder (nvFuser's
+// construction rules, shared with the Python frontend). Every tensor in the
+// text carries its declared shape (`T46_l_float[iS187{8}, ...]`) and, except
+// in the print format before September 2024, its dtype: the importer derives
+// what the print leaves implicit (squeezed and broadcast dims, permutations,
+// cat's pads) from the declarations, and checks the built op's type against
+// them, so a mismatch is reported where the text states it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +19,7 @@
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/IR/Reshape.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+#include "fuser/FusionBuilder/FusionBuilder.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -33,7 +37,6 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
 
-#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -83,28 +86,18 @@ struct TensorDecl {
   }
 };
 
-/// A scalar literal (`float(0)`, `double(-inf)`, `2`, `true`). Its MLIR type
-/// is chosen where it is used: nvFuser keeps a tensor's dtype when it meets a
-/// scalar of another dtype, so a literal takes the type of the tensor it is
-/// combined with.
-struct Literal {
-  bool isFloat = false;
-  double floatValue = 0;
-  int64_t intValue = 0;
-  Type printedType;
-};
-
-/// An operand of a pointwise expression: a value, or a literal not built yet.
-struct Operand {
-  Value value;
-  Literal literal;
+/// An operand of a pointwise expression (a value, or a literal whose type
+/// the FusionBuilder chooses where it is used) and where it was printed.
+struct LocatedOperand {
+  fuser::Operand operand;
   llvm::SMLoc loc;
-
-  bool isLiteral() const { return !value; }
-  bool isTensor() const {
-    return value && isa<RankedTensorType>(value.getType());
-  }
 };
+
+/// nvFuser printed every cast it made, so the importer promotes nothing the
+/// print does not show: a tensor's dtype wins over a scalar's of the same or
+/// a lower category, and f16, bf16 and integer tensors keep their dtype.
+constexpr PromotionConfig kPrintedDTypes{/*promoteIntToFloat=*/false,
+                                         /*castHalfToFloat=*/false};
 
 /// The left-hand side of a statement: a tensor or a named scalar (`d5`).
 struct Definition {
@@ -324,7 +317,7 @@ public:
   Importer(llvm::SourceMgr &sourceMgr, MLIRContext *context,
            const ImportNvFuserOptions &options)
       : sourceMgr(sourceMgr), context(context), options(options),
-        builder(context),
+        builder(context), fusionBuilder(builder, UnknownLoc::get(context)),
         buffer(
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()),
         lexer(buffer) {
@@ -456,40 +449,31 @@ private:
 
   //--- Pointwise expressions ------------------------------------------------//
 
-  FailureOr<Operand> parseExpression(Type hint);
-  FailureOr<Operand> parseAdditive(Type hint);
-  FailureOr<Operand> parseMultiplicative(Type hint);
-  FailureOr<Operand> parseUnary(Type hint);
-  FailureOr<Operand> parsePrimary(Type hint);
-  FailureOr<Operand> parseCall(Type hint);
-  FailureOr<Literal> parseLiteralValue(Type printedType);
-  FailureOr<Literal> parseLiteral();
-  FailureOr<Operand> parseCast(llvm::SMLoc loc, Type from, Type to,
-                               llvm::StringRef name);
-
-  FailureOr<Operand> buildUnary(UnaryKind kind, llvm::SMLoc loc,
-                                Operand operand);
-  /// A binary op (`KindT` is BinaryKind) or a comparison (CompareKind).
-  template <typename KindT>
-  FailureOr<Operand> buildBinary(KindT kind, llvm::SMLoc loc, Operand lhs,
-                                 Operand rhs, Type hint);
-  FailureOr<Operand> buildWhere(llvm::SMLoc loc, Operand condition, Operand lhs,
-                                Operand rhs, Type hint);
-  Type chooseElementType(ArrayRef<Operand> operands, Type hint) const;
-  FailureOr<Value> materialize(const Operand &operand, Type elementType);
-  FailureOr<Value> buildConstant(const Literal &literal, Type type,
-                                 llvm::SMLoc loc);
+  FailureOr<LocatedOperand> parseExpression();
+  FailureOr<LocatedOperand> parseAdditive();
+  FailureOr<LocatedOperand> parseMultiplicative();
+  FailureOr<LocatedOperand> parseUnary();
+  FailureOr<LocatedOperand> parsePrimary();
+  FailureOr<LocatedOperand> parseCall();
+  FailureOr<ScalarLiteral> parseLiteralValue(Type printedType);
+  FailureOr<ScalarLiteral> parseLiteral();
+  FailureOr<LocatedOperand> parseCast(llvm::SMLoc loc, Type from, Type to,
+                                      llvm::StringRef name);
 
   //--- Building ops ---------------------------------------------------------//
 
-  /// Builds an InferTypeOpAdaptor op from its operands and attributes alone.
-  template <typename OpTy, typename... Args>
-  FailureOr<Value> buildInferred(Location loc, Args &&...args);
-  /// Builds an op whose type the statement declares: inferred ops are checked
-  /// against `out`, the others take its type and are verified.
-  template <typename OpTy, typename... Args>
-  FailureOr<Value> buildDeclared(const TensorDecl &out, Location loc,
-                                 Args &&...args);
+  /// The ops are built by the FusionBuilder (nvFuser's construction rules,
+  /// shared with the Python frontend), at the printed location.
+  void setBuildLoc(llvm::SMLoc loc) { fusionBuilder.setLoc(getLoc(loc)); }
+  static FailureOr<LocatedOperand> located(FailureOr<Value> value,
+                                           llvm::SMLoc loc) {
+    if (failed(value))
+      return failure();
+    return LocatedOperand{*value, loc};
+  }
+  /// A tensor op's result must have the type its statement declares.
+  FailureOr<Value> checkDeclared(FailureOr<Value> value, const TensorDecl &out,
+                                 llvm::StringRef opName);
   LogicalResult checkDeclaredType(Value value, const Definition &def,
                                   llvm::StringRef construct);
   static void resolveElementType(TensorDecl &out, Type elementType) {
@@ -501,6 +485,7 @@ private:
   MLIRContext *context;
   const ImportNvFuserOptions &options;
   OpBuilder builder;
+  FusionBuilder fusionBuilder;
   llvm::StringRef buffer;
   Lexer lexer;
   Token tok;
@@ -1344,29 +1329,28 @@ LogicalResult Importer::parseRightHandSide(const Definition &def) {
   // Null for an old-format tensor: the expression gives the dtype.
   Type elementType =
       def.tensor ? def.tensor->elementType : getElementTypeOrSelf(def.type);
-  FailureOr<Operand> operand = parseExpression(elementType);
-  if (failed(operand))
+  FailureOr<LocatedOperand> parsed = parseExpression();
+  if (failed(parsed))
     return failure();
+  const fuser::Operand &operand = parsed->operand;
   if (!elementType)
-    elementType = operand->isLiteral()
-                      ? operand->literal.printedType
-                      : getElementTypeOrSelf(operand->value.getType());
-  FailureOr<Value> value = materialize(*operand, elementType);
-  if (failed(value))
-    return failure();
-  // A bare assignment, `T5_l[...] = T4_g[...];`, is how nvFuser printed a
-  // Set before LoadStoreOp: a copy.
-  bool isCopy = llvm::any_of(
-      values, [&](const auto &entry) { return entry.second == *value; });
-  if (isCopy && def.tensor) {
-    TensorDecl out = *def.tensor;
-    resolveElementType(out, elementType);
-    value = buildDeclared<SetOp>(out, getLoc(operand->loc), *value,
-                                 CacheOpAttr());
-    if (failed(value))
-      return failure();
+    elementType = operand.getDType(context);
+  setBuildLoc(parsed->loc);
+  FailureOr<Value> value = failure();
+  if (operand.isTensor()) {
+    // A bare assignment, `T5_l[...] = T4_g[...];`, is how nvFuser printed a
+    // Set before LoadStoreOp: a copy. A tensor of another dtype than the
+    // declared one is an error below, not a cast nvFuser did not print.
+    bool isCopy = llvm::any_of(values, [&](const auto &entry) {
+      return entry.second == operand.getValue();
+    });
+    value = isCopy && def.tensor ? fusionBuilder.set(operand.getValue())
+                                 : operand.getValue();
+  } else {
+    value = fusionBuilder.materialize(operand, elementType);
   }
-  if (failed(checkDeclaredType(*value, def, "the expression")))
+  if (failed(value) ||
+      failed(checkDeclaredType(*value, def, "the expression")))
     return failure();
   values[def.name] = *value;
   return success();
@@ -1414,51 +1398,16 @@ FailureOr<Importer::TensorRef> Importer::parseTensorRef() {
   return TensorRef{*decl, it->second};
 }
 
-template <typename OpTy, typename... Args>
-FailureOr<Value> Importer::buildInferred(Location loc, Args &&...args) {
-  // Built with a placeholder result type, which inference then replaces.
-  auto op = OpTy::create(builder, loc, builder.getNoneType(),
-                         std::forward<Args>(args)...);
-  SmallVector<Type, 1> inferred;
-  if (failed(OpTy::inferReturnTypes(
-          context, loc, op->getOperands(), op->getRawDictionaryAttrs(),
-          op->getPropertiesStorage(), op->getRegions(), inferred))) {
-    op->erase();
+FailureOr<Value> Importer::checkDeclared(FailureOr<Value> value,
+                                         const TensorDecl &out,
+                                         llvm::StringRef opName) {
+  if (failed(value))
     return failure();
-  }
-  op->getResult(0).setType(inferred.front());
-  if (failed(verify(op))) {
-    op->erase();
-    return failure();
-  }
-  return op->getResult(0);
-}
-
-template <typename OpTy, typename... Args>
-FailureOr<Value> Importer::buildDeclared(const TensorDecl &out, Location loc,
-                                         Args &&...args) {
-  if constexpr (OpTy::template hasTrait<InferTypeOpInterface::Trait>()) {
-    FailureOr<Value> value =
-        buildInferred<OpTy>(loc, std::forward<Args>(args)...);
-    if (failed(value))
-      return failure();
-    if (value->getType() != out.type) {
-      Operation *op = value->getDefiningOp();
-      emitError(out.loc) << "'" << OpTy::getOperationName() << "' infers "
-                         << value->getType() << " but '" << out.name
-                         << "' is declared as " << out.type;
-      op->erase();
-      return failure();
-    }
-    return value;
-  } else {
-    auto op = OpTy::create(builder, loc, out.type, std::forward<Args>(args)...);
-    if (failed(verify(op))) {
-      op->erase();
-      return failure();
-    }
-    return op->getResult(0);
-  }
+  if (value->getType() != out.type)
+    return emitError(out.loc) << "'" << opName << "' produces "
+                              << value->getType() << " but '" << out.name
+                              << "' is declared as " << out.type;
+  return value;
 }
 
 FailureOr<Value> Importer::parseTensorOp(TensorDecl out) {
@@ -1501,7 +1450,9 @@ FailureOr<Value> Importer::parseView(TensorDecl &out, Location loc,
   if (failed(source))
     return failure();
   resolveElementType(out, source->decl.elementType);
-  return buildDeclared<ViewOp>(out, loc, source->value);
+  fusionBuilder.setLoc(loc);
+  return checkDeclared(fusionBuilder.reshape(source->value, out.shape), out,
+                       opName);
 }
 
 /// `, flags = {true, false, ...}`: newer nvFuser prints which dims a squeeze
@@ -1565,7 +1516,9 @@ FailureOr<Value> Importer::parseSqueeze(TensorDecl &out, Location loc) {
              << ") with size-1 dims removed";
     dims = *missing;
   }
-  return buildDeclared<SqueezeOp>(out, loc, source->value, dims);
+  fusionBuilder.setLoc(loc);
+  return checkDeclared(fusionBuilder.squeeze(source->value, dims), out,
+                       "squeeze");
 }
 
 /// broadcast( T [, flags = {...}] ): the inserted dims are the result's
@@ -1598,7 +1551,12 @@ FailureOr<Value> Importer::parseBroadcast(TensorDecl &out, Location loc) {
              << ") with size-1 dims inserted";
     dims = *missing;
   }
-  return buildDeclared<BroadcastOp>(out, loc, source->value, dims);
+  SmallVector<bool> isBroadcastDim(outDomain.size(), false);
+  for (int64_t dim : dims)
+    isBroadcastDim[dim] = true;
+  fusionBuilder.setLoc(loc);
+  return checkDeclared(fusionBuilder.broadcast(source->value, isBroadcastDim),
+                       out, "broadcast");
 }
 
 /// Skips `{4, i3, ( ceilDiv(i2, 3) ), ...}`: the extents an expand or a
@@ -1623,7 +1581,9 @@ FailureOr<Value> Importer::parseExpand(TensorDecl &out, Location loc) {
     if (failed(skipExtentList()))
       return failure();
   }
-  return buildDeclared<ExpandOp>(out, loc, source->value);
+  fusionBuilder.setLoc(loc);
+  return checkDeclared(fusionBuilder.expand(source->value, out.shape), out,
+                       "expand");
 }
 
 /// reduction( T, op = add, initial value = float(0), allreduce = false ).
@@ -1664,7 +1624,7 @@ FailureOr<Value> Importer::parseReduction(TensorDecl &out, Location loc) {
       failed(expect(Kind::Equal, "=", "after 'initial value'")))
     return failure();
   llvm::SMLoc initLoc = tok.getLoc();
-  FailureOr<Literal> init = parseLiteral();
+  FailureOr<ScalarLiteral> init = parseLiteral();
   if (failed(init))
     return failure();
   // fuser.reduction starts from the identity of its kind; nvFuser's sum,
@@ -1672,8 +1632,9 @@ FailureOr<Value> Importer::parseReduction(TensorDecl &out, Location loc) {
   // For max and min the identity is the lowest (highest) value of the
   // element type: -inf for floats, the type's minimum (maximum) for integers
   // (false and true for bool).
+  bool isFloatInit = init->kind == ScalarLiteral::Kind::Float;
   double initValue =
-      init->isFloat ? init->floatValue : static_cast<double>(init->intValue);
+      isFloatInit ? init->floatValue : static_cast<double>(init->intValue);
   Type elementType = source->decl.elementType;
   std::optional<std::pair<int64_t, int64_t>> intRange;
   if (elementType.isInteger(1))
@@ -1692,12 +1653,12 @@ FailureOr<Value> Importer::parseReduction(TensorDecl &out, Location loc) {
   case ReductionKind::Max:
     isIdentity =
         initValue == -std::numeric_limits<double>::infinity() ||
-        (intRange && !init->isFloat && init->intValue <= intRange->first);
+        (intRange && !isFloatInit && init->intValue <= intRange->first);
     break;
   case ReductionKind::Min:
     isIdentity =
         initValue == std::numeric_limits<double>::infinity() ||
-        (intRange && !init->isFloat && init->intValue >= intRange->second);
+        (intRange && !isFloatInit && init->intValue >= intRange->second);
     break;
   }
   if (!isIdentity)
@@ -1733,8 +1694,14 @@ FailureOr<Value> Importer::parseReduction(TensorDecl &out, Location loc) {
            << "reduction result '" << out.name << "' has " << out.domain.size()
            << " domains but its operand '" << source->decl.name << "' has "
            << source->decl.logicalDomain().size() << " dims";
-  return buildDeclared<ReductionOp>(out, loc, *kind, source->value, dims,
-                                    /*keepdim=*/false);
+  // The printed reduction keeps its operand's dtype: nvFuser printed the
+  // cast to int64 that its sum of ints makes.
+  bool accumulates = *kind == ReductionKind::Add || *kind == ReductionKind::Mul;
+  fusionBuilder.setLoc(loc);
+  return checkDeclared(fusionBuilder.reduction(
+                           *kind, source->value, dims, /*keepdim=*/false,
+                           accumulates ? source->decl.elementType : Type()),
+                       out, "reduction");
 }
 
 /// Set( T [, cache_op=Streaming] ), Set.Permute( ... ), SegmenterSet( ... ).
@@ -1780,13 +1747,12 @@ FailureOr<Value> Importer::parseLoadStore(TensorDecl &out, Location loc,
     consume();
   }
 
+  fusionBuilder.setLoc(loc);
   if (opName == "SegmenterSet")
-    return buildDeclared<SegmentSetOp>(out, loc, source->value);
-  if (!isPermute) {
-    CacheOpAttr cacheAttr =
-        cacheOp ? CacheOpAttr::get(context, *cacheOp) : CacheOpAttr();
-    return buildDeclared<SetOp>(out, loc, source->value, cacheAttr);
-  }
+    return checkDeclared(fusionBuilder.segmentSet(source->value), out, opName);
+  if (!isPermute)
+    return checkDeclared(fusionBuilder.set(source->value, cacheOp), out,
+                         opName);
 
   // fuser.permute carries no cache hint; Set.Permute's is dropped.
   SmallVector<IterDomainDecl> outDomain = out.logicalDomain();
@@ -1814,7 +1780,8 @@ FailureOr<Value> Importer::parseLoadStore(TensorDecl &out, Location loc,
                }) == 1;
       });
   if (numbersArePermutation && isConsistent(permutation))
-    return buildDeclared<PermuteOp>(out, loc, source->value, permutation);
+    return checkDeclared(fusionBuilder.permute(source->value, permutation),
+                         out, "Set.Permute");
 
   for (auto [i, id] : llvm::enumerate(outDomain)) {
     if (llvm::count(sourceExtents, id.extent) != 1)
@@ -1827,7 +1794,8 @@ FailureOr<Value> Importer::parseLoadStore(TensorDecl &out, Location loc,
     permutation[i] =
         llvm::find(sourceExtents, id.extent) - sourceExtents.begin();
   }
-  return buildDeclared<PermuteOp>(out, loc, source->value, permutation);
+  return checkDeclared(fusionBuilder.permute(source->value, permutation), out,
+                       "Set.Permute");
 }
 
 FailureOr<SmallVector<int64_t>>
@@ -1867,15 +1835,15 @@ FailureOr<Value> Importer::parsePad(TensorDecl &out, Location loc) {
   if (static_cast<int64_t>(widths->size()) != 2 * rank)
     return emitError(widthsLoc) << "'pad' needs 2 widths per dim (" << 2 * rank
                                 << "), found " << widths->size();
-  SmallVector<int64_t> low, high;
-  for (int64_t d = 0; d < rank; ++d) {
-    low.push_back((*widths)[2 * d]);
-    high.push_back((*widths)[2 * d + 1]);
-  }
-  FailureOr<Value> zero = buildConstant(Literal{}, out.elementType, widthsLoc);
-  if (failed(zero))
-    return failure();
-  return buildDeclared<PadOp>(out, loc, source->value, low, high, *zero);
+  // The print lists (low, high) outermost dim first; the FusionBuilder
+  // takes them innermost first, as nvFuser's Python API does.
+  SmallVector<int64_t> innermostFirst;
+  for (int64_t d = rank - 1; d >= 0; --d)
+    llvm::append_range(innermostFirst,
+                       ArrayRef<int64_t>(*widths).slice(2 * d, 2));
+  fusionBuilder.setLoc(loc);
+  return checkDeclared(fusionBuilder.pad(source->value, innermostFirst), out,
+                       "pad");
 }
 
 /// slice( T, { {start, stop, step} {start, stop, step} } )
@@ -1905,8 +1873,10 @@ FailureOr<Value> Importer::parseSlice(TensorDecl &out, Location loc) {
   }
   if (failed(expect(Kind::RBrace, "}", "to close the slice ranges")))
     return failure();
-  return buildDeclared<SliceOp>(out, loc, source->value, starts, limits,
-                                strides);
+  fusionBuilder.setLoc(loc);
+  return checkDeclared(
+      fusionBuilder.slice(source->value, starts, limits, strides), out,
+      "slice");
 }
 
 /// cat( T0, T1, ..., dim ). nvFuser pads each input to the full result
@@ -1966,7 +1936,8 @@ FailureOr<Value> Importer::parseCat(TensorDecl &out, Location loc) {
     pieces = llvm::map_to_vector(
         inputs, [](const TensorRef &input) { return input.value; });
   }
-  return buildDeclared<CatOp>(out, loc, pieces, static_cast<uint64_t>(*dim));
+  fusionBuilder.setLoc(loc);
+  return checkDeclared(fusionBuilder.cat(pieces, *dim), out, "cat");
 }
 
 /// full({4, 8}, float(0))
@@ -1975,20 +1946,15 @@ FailureOr<Value> Importer::parseFull(TensorDecl &out, Location loc) {
       failed(skipExtentList()) ||
       failed(expect(Kind::Comma, ",", "after the extents of 'full'")))
     return failure();
-  llvm::SMLoc valueLoc = tok.getLoc();
-  FailureOr<Operand> fill = parseExpression(out.elementType);
+  FailureOr<LocatedOperand> fill = parseExpression();
   if (failed(fill))
     return failure();
   // An old-format result takes the fill value's dtype.
-  resolveElementType(out, fill->isLiteral()
-                              ? fill->literal.printedType
-                              : getElementTypeOrSelf(fill->value.getType()));
-  FailureOr<Value> value = materialize(*fill, out.elementType);
-  if (failed(value))
-    return failure();
-  if (isa<RankedTensorType>(value->getType()))
-    return emitError(valueLoc) << "the fill value of 'full' must be a scalar";
-  return buildDeclared<FullOp>(out, loc, *value);
+  resolveElementType(out, fill->operand.getDType(context));
+  fusionBuilder.setLoc(getLoc(fill->loc));
+  return checkDeclared(
+      fusionBuilder.full(out.shape, fill->operand, out.elementType), out,
+      "full");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1997,8 +1963,8 @@ FailureOr<Value> Importer::parseFull(TensorDecl &out, Location loc) {
 
 /// Comparisons bind loosest, then + -, then * /, then unary minus. nvFuser
 /// prints one operation per statement; nesting is accepted for scalars.
-FailureOr<Operand> Importer::parseExpression(Type hint) {
-  FailureOr<Operand> lhs = parseAdditive(hint);
+FailureOr<LocatedOperand> Importer::parseExpression() {
+  FailureOr<LocatedOperand> lhs = parseAdditive();
   if (failed(lhs))
     return failure();
   std::optional<CompareKind> kind = lookUpCompareInfix(tok.spelling);
@@ -2006,71 +1972,84 @@ FailureOr<Operand> Importer::parseExpression(Type hint) {
     return lhs;
   llvm::SMLoc loc = tok.getLoc();
   consume();
-  FailureOr<Operand> rhs = parseAdditive(hint);
+  FailureOr<LocatedOperand> rhs = parseAdditive();
   if (failed(rhs))
     return failure();
-  return buildBinary(*kind, loc, *lhs, *rhs, hint);
+  setBuildLoc(loc);
+  return located(fusionBuilder.compare(*kind, lhs->operand, rhs->operand,
+                                       kPrintedDTypes),
+                 loc);
 }
 
-FailureOr<Operand> Importer::parseAdditive(Type hint) {
-  FailureOr<Operand> lhs = parseMultiplicative(hint);
+FailureOr<LocatedOperand> Importer::parseAdditive() {
+  FailureOr<LocatedOperand> lhs = parseMultiplicative();
   while (succeeded(lhs) && (tok.is(Kind::Plus) || tok.is(Kind::Minus))) {
     BinaryKind kind = tok.is(Kind::Plus) ? BinaryKind::Add : BinaryKind::Sub;
     llvm::SMLoc loc = tok.getLoc();
     consume();
-    FailureOr<Operand> rhs = parseMultiplicative(hint);
+    FailureOr<LocatedOperand> rhs = parseMultiplicative();
     if (failed(rhs))
       return failure();
-    lhs = buildBinary(kind, loc, *lhs, *rhs, hint);
+    setBuildLoc(loc);
+    lhs = located(fusionBuilder.binary(kind, lhs->operand, rhs->operand,
+                                       kPrintedDTypes),
+                  loc);
   }
   return lhs;
 }
 
-FailureOr<Operand> Importer::parseMultiplicative(Type hint) {
-  FailureOr<Operand> lhs = parseUnary(hint);
+FailureOr<LocatedOperand> Importer::parseMultiplicative() {
+  FailureOr<LocatedOperand> lhs = parseUnary();
   while (succeeded(lhs) && (tok.is(Kind::Star) || tok.is(Kind::Slash))) {
     BinaryKind kind = tok.is(Kind::Star) ? BinaryKind::Mul : BinaryKind::Div;
     llvm::SMLoc loc = tok.getLoc();
     consume();
-    FailureOr<Operand> rhs = parseUnary(hint);
+    FailureOr<LocatedOperand> rhs = parseUnary();
     if (failed(rhs))
       return failure();
-    lhs = buildBinary(kind, loc, *lhs, *rhs, hint);
+    setBuildLoc(loc);
+    lhs = located(fusionBuilder.binary(kind, lhs->operand, rhs->operand,
+                                       kPrintedDTypes),
+                  loc);
   }
   return lhs;
 }
 
-FailureOr<Operand> Importer::parseUnary(Type hint) {
+FailureOr<LocatedOperand> Importer::parseUnary() {
   if (!tok.is(Kind::Minus))
-    return parsePrimary(hint);
+    return parsePrimary();
   llvm::SMLoc loc = tok.getLoc();
   consume();
-  FailureOr<Operand> operand = parseUnary(hint);
+  FailureOr<LocatedOperand> operand = parseUnary();
   if (failed(operand))
     return failure();
-  if (operand->isLiteral()) {
-    if (!operand->literal.isFloat &&
-        operand->literal.intValue == std::numeric_limits<int64_t>::min())
-      return emitError(loc) << "negating " << operand->literal.intValue
+  if (operand->operand.isLiteral()) {
+    ScalarLiteral literal = operand->operand.getLiteral();
+    if (literal.kind != ScalarLiteral::Kind::Float &&
+        literal.intValue == std::numeric_limits<int64_t>::min())
+      return emitError(loc) << "negating " << literal.intValue
                             << " does not fit in 64 bits";
-    operand->literal.floatValue = -operand->literal.floatValue;
-    operand->literal.intValue = -operand->literal.intValue;
-    operand->loc = loc;
-    return operand;
+    literal.floatValue = -literal.floatValue;
+    literal.intValue = -literal.intValue;
+    return LocatedOperand{literal, loc};
   }
-  return buildUnary(UnaryKind::Neg, loc, *operand);
+  setBuildLoc(loc);
+  return located(
+      fusionBuilder.unary(UnaryKind::Neg, operand->operand, kPrintedDTypes),
+      loc);
 }
 
 /// `(-)digits`, `inf`, `nan` inside `float(...)`; the caller consumed `(`.
-FailureOr<Literal> Importer::parseLiteralValue(Type printedType) {
-  Literal literal;
-  literal.printedType = printedType;
-  literal.isFloat = isa<FloatType>(printedType);
+/// `printedType` is null for a bare number (`2`, `0.5`).
+FailureOr<ScalarLiteral> Importer::parseLiteralValue(Type printedType) {
+  ScalarLiteral literal;
+  literal.type = printedType;
+  bool isFloat = printedType && isa<FloatType>(printedType);
   bool negative = tok.is(Kind::Minus);
   if (negative)
     consume();
   if (tok.isIdentifier("inf") || tok.isIdentifier("nan")) {
-    literal.isFloat = true;
+    isFloat = true;
     literal.floatValue = tok.isIdentifier("inf")
                              ? std::numeric_limits<double>::infinity()
                              : std::numeric_limits<double>::quiet_NaN();
@@ -2092,7 +2071,7 @@ FailureOr<Literal> Importer::parseLiteralValue(Type printedType) {
       literal.intValue =
           static_cast<int64_t>(negative ? 0 - magnitude : magnitude);
     }
-    literal.isFloat |= tok.is(Kind::Float);
+    isFloat |= tok.is(Kind::Float);
   } else {
     return emitError(tok.getLoc())
            << "expected a number in the scalar literal, found "
@@ -2101,19 +2080,19 @@ FailureOr<Literal> Importer::parseLiteralValue(Type printedType) {
   consume();
   if (negative)
     literal.floatValue = -literal.floatValue;
+  literal.kind = isFloat                          ? ScalarLiteral::Kind::Float
+                 : printedType && printedType.isInteger(1)
+                     ? ScalarLiteral::Kind::Bool
+                     : ScalarLiteral::Kind::Int;
   return literal;
 }
 
 /// `float(0)`, `double(-inf)`, `3`, `true`.
-FailureOr<Literal> Importer::parseLiteral() {
+FailureOr<ScalarLiteral> Importer::parseLiteral() {
   if (tok.is(Kind::Integer) || tok.is(Kind::Float) || tok.is(Kind::Minus))
-    return parseLiteralValue(tok.is(Kind::Float) ? Type(builder.getF64Type())
-                                                 : Type(builder.getI64Type()));
+    return parseLiteralValue(Type());
   if (tok.isIdentifier("true") || tok.isIdentifier("false")) {
-    Literal literal;
-    literal.intValue = tok.isIdentifier("true");
-    literal.floatValue = literal.intValue;
-    literal.printedType = builder.getI1Type();
+    ScalarLiteral literal = ScalarLiteral::getBool(tok.isIdentifier("true"));
     consume();
     return literal;
   }
@@ -2126,22 +2105,22 @@ FailureOr<Literal> Importer::parseLiteral() {
   consume();
   if (failed(expect(Kind::LParen, "(", "after the literal's dtype")))
     return failure();
-  FailureOr<Literal> literal = parseLiteralValue(printedType);
+  FailureOr<ScalarLiteral> literal = parseLiteralValue(printedType);
   if (failed(literal) ||
       failed(expect(Kind::RParen, ")", "to close the scalar literal")))
     return failure();
   return literal;
 }
 
-FailureOr<Operand> Importer::parsePrimary(Type hint) {
+FailureOr<LocatedOperand> Importer::parsePrimary() {
   llvm::SMLoc loc = tok.getLoc();
   switch (tok.kind) {
   case Kind::Integer:
   case Kind::Float: {
-    FailureOr<Literal> literal = parseLiteral();
+    FailureOr<ScalarLiteral> literal = parseLiteral();
     if (failed(literal))
       return failure();
-    return Operand{Value(), *literal, loc};
+    return LocatedOperand{*literal, loc};
   }
   case Kind::LParen: {
     consume();
@@ -2155,7 +2134,7 @@ FailureOr<Operand> Importer::parsePrimary(Type hint) {
       consume();
       return parseCast(loc, Type(), castType, name);
     }
-    FailureOr<Operand> inner = parseExpression(hint);
+    FailureOr<LocatedOperand> inner = parseExpression();
     if (failed(inner) ||
         failed(expect(Kind::RParen, ")", "to close the parenthesis")))
       return failure();
@@ -2171,32 +2150,32 @@ FailureOr<Operand> Importer::parsePrimary(Type hint) {
     FailureOr<TensorRef> ref = parseTensorRef();
     if (failed(ref))
       return failure();
-    return Operand{ref->value, Literal{}, loc};
+    return LocatedOperand{ref->value, loc};
   }
   bool isCall = peek().is(Kind::LParen);
   if (tok.isIdentifier("true") || tok.isIdentifier("false") ||
       (isCall && parseDataType(tok.spelling, context))) {
-    FailureOr<Literal> literal = parseLiteral();
+    FailureOr<ScalarLiteral> literal = parseLiteral();
     if (failed(literal))
       return failure();
-    return Operand{Value(), *literal, loc};
+    return LocatedOperand{*literal, loc};
   }
   if (isCall)
-    return parseCall(hint);
+    return parseCall();
   if (parseScalarName(tok.spelling, context)) {
     auto it = values.find(tok.spelling);
     if (it == values.end())
       return emitError(loc)
              << "scalar '" << tok.spelling << "' is used before it is defined";
     consume();
-    return Operand{it->second, Literal{}, loc};
+    return LocatedOperand{it->second, loc};
   }
   return emitError(loc) << "unexpected '" << tok.spelling
                         << "' where an operand was expected";
 }
 
 /// name( args ): casts, unary and binary functions, where.
-FailureOr<Operand> Importer::parseCall(Type hint) {
+FailureOr<LocatedOperand> Importer::parseCall() {
   llvm::StringRef name = tok.spelling;
   llvm::SMLoc loc = tok.getLoc();
   if (isTensorOpName(name))
@@ -2220,176 +2199,56 @@ FailureOr<Operand> Importer::parseCall(Type hint) {
   if (failed(expect(Kind::LParen, "(", ("after '" + name + "'").str())))
     return failure();
   size_t arity = unary ? 1 : binary || compare ? 2 : 3;
-  SmallVector<Operand, 3> args;
+  SmallVector<fuser::Operand, 3> args;
   for (size_t i = 0; i < arity; ++i) {
     if (i > 0 &&
         failed(expect(Kind::Comma, ",",
                       ("between the operands of '" + name + "'").str())))
       return failure();
-    FailureOr<Operand> arg = parseExpression(hint);
+    FailureOr<LocatedOperand> arg = parseExpression();
     if (failed(arg))
       return failure();
-    args.push_back(*arg);
+    args.push_back(arg->operand);
   }
   if (failed(expect(Kind::RParen, ")", ("to close '" + name + "'").str())))
     return failure();
+  setBuildLoc(loc);
   if (unary)
-    return buildUnary(*unary, loc, args[0]);
+    return located(fusionBuilder.unary(*unary, args[0], kPrintedDTypes), loc);
   if (binary)
-    return buildBinary(*binary, loc, args[0], args[1], hint);
+    return located(
+        fusionBuilder.binary(*binary, args[0], args[1], kPrintedDTypes), loc);
   if (compare)
-    return buildBinary(*compare, loc, args[0], args[1], hint);
-  return buildWhere(loc, args[0], args[1], args[2], hint);
+    return located(
+        fusionBuilder.compare(*compare, args[0], args[1], kPrintedDTypes), loc);
+  return located(fusionBuilder.where(args[0], args[1], args[2]), loc);
 }
 
-/// `__bfloat2float(x)` (`from` known) or `(float)(x)` (`from` null): `to` is
-/// the result element type; the shape is the operand's.
-FailureOr<Operand> Importer::parseCast(llvm::SMLoc loc, Type from, Type to,
-                                       llvm::StringRef name) {
+/// `__bfloat2float(x)` (`from` known) or `(float)(x)`, `__to_float(x)`
+/// (`from` null): `to` is the result element type; the shape is the
+/// operand's. A tensor must already have the `from` dtype (nvFuser prints
+/// every cast); a literal or a named scalar is converted to it.
+FailureOr<LocatedOperand> Importer::parseCast(llvm::SMLoc loc, Type from,
+                                              Type to, llvm::StringRef name) {
   if (failed(expect(Kind::LParen, "(", ("after '" + name + "'").str())))
     return failure();
-  FailureOr<Operand> operand = parseExpression(from ? from : to);
+  FailureOr<LocatedOperand> operand = parseExpression();
   if (failed(operand) ||
       failed(expect(Kind::RParen, ")", ("to close '" + name + "'").str())))
     return failure();
-  Type sourceElementType =
-      from ? from
-           : (operand->isLiteral() ? operand->literal.printedType
-                                   : getElementTypeOrSelf(operand->value));
-  FailureOr<Value> source = materialize(*operand, sourceElementType);
+  Type sourceType = from ? from : operand->operand.getDType(context);
+  if (operand->operand.isTensor() &&
+      operand->operand.getDType(context) != sourceType)
+    return emitError(operand->loc)
+           << "'" << name << "' converts from " << sourceType
+           << " but its operand is " << operand->operand.getValue().getType();
+  setBuildLoc(operand->loc);
+  FailureOr<Value> source =
+      fusionBuilder.materialize(operand->operand, sourceType);
   if (failed(source))
     return failure();
-  if (getElementTypeOrSelf(source->getType()) != sourceElementType)
-    return emitError(operand->loc)
-           << "'" << name << "' converts from " << sourceElementType
-           << " but its operand is " << source->getType();
-  Type resultType = to;
-  if (auto tensorType = dyn_cast<RankedTensorType>(source->getType()))
-    resultType = tensorType.clone(to);
-  auto op = CastOp::create(builder, getLoc(loc), resultType, *source);
-  if (failed(verify(op))) {
-    op->erase();
-    return failure();
-  }
-  return Operand{op.getResult(), Literal{}, loc};
-}
-
-/// A tensor's element type decides; then a named scalar's; then `hint`, the
-/// element type the statement declares; then a literal's printed dtype.
-Type Importer::chooseElementType(ArrayRef<Operand> operands, Type hint) const {
-  for (const Operand &operand : operands)
-    if (operand.isTensor())
-      return getElementTypeOrSelf(operand.value);
-  for (const Operand &operand : operands)
-    if (!operand.isLiteral())
-      return operand.value.getType();
-  if (hint)
-    return hint;
-  return operands.front().literal.printedType;
-}
-
-FailureOr<Value> Importer::buildConstant(const Literal &literal, Type type,
-                                         llvm::SMLoc loc) {
-  TypedAttr attr;
-  if (auto floatType = dyn_cast<FloatType>(type)) {
-    attr = builder.getFloatAttr(floatType, literal.isFloat
-                                               ? literal.floatValue
-                                               : double(literal.intValue));
-  } else if (type.isInteger(1)) {
-    attr = builder.getBoolAttr(literal.isFloat ? literal.floatValue != 0
-                                               : literal.intValue != 0);
-  } else {
-    auto intType = cast<IntegerType>(type);
-    if (literal.isFloat && literal.floatValue != std::trunc(literal.floatValue))
-      return emitError(loc) << "literal " << literal.floatValue
-                            << " is not an integer but is used as " << type;
-    // Converting a double outside int64 (or infinite) is undefined.
-    if (literal.isFloat &&
-        !(literal.floatValue >= -0x1p63 && literal.floatValue < 0x1p63))
-      return emitError(loc)
-             << "literal " << literal.floatValue << " does not fit " << type;
-    int64_t value = literal.isFloat ? static_cast<int64_t>(literal.floatValue)
-                                    : literal.intValue;
-    if (!llvm::isIntN(intType.getWidth(), value))
-      return emitError(loc) << "literal " << value << " does not fit " << type;
-    attr = builder.getIntegerAttr(intType, value);
-  }
-  return arith::ConstantOp::create(builder, getLoc(loc), attr).getResult();
-}
-
-/// Literals become constants of `elementType`; named scalars of another type
-/// are cast to it (nvFuser promotes a scalar to the tensor's dtype). Tensors
-/// pass through: their dtypes must already agree, as nvFuser prints casts.
-FailureOr<Value> Importer::materialize(const Operand &operand,
-                                       Type elementType) {
-  if (operand.isLiteral())
-    return buildConstant(operand.literal, elementType, operand.loc);
-  if (operand.isTensor() || operand.value.getType() == elementType)
-    return operand.value;
-  auto op =
-      CastOp::create(builder, getLoc(operand.loc), elementType, operand.value);
-  if (failed(verify(op))) {
-    op->erase();
-    return failure();
-  }
-  return op.getResult();
-}
-
-FailureOr<Operand> Importer::buildUnary(UnaryKind kind, llvm::SMLoc loc,
-                                        Operand operand) {
-  Type elementType = chooseElementType(operand, Type());
-  FailureOr<Value> value = materialize(operand, elementType);
-  if (failed(value))
-    return failure();
-  Operation *op =
-      buildUnaryOp(builder, getLoc(loc), kind, *value).getDefiningOp();
-  if (failed(verify(op))) {
-    op->erase();
-    return failure();
-  }
-  return Operand{op->getResult(0), Literal{}, loc};
-}
-
-template <typename KindT>
-FailureOr<Operand> Importer::buildBinary(KindT kind, llvm::SMLoc loc,
-                                         Operand lhs, Operand rhs, Type hint) {
-  // A comparison's declared type is i1; it says nothing about its operands.
-  constexpr bool isComparison = std::is_same_v<KindT, CompareKind>;
-  Type elementType =
-      chooseElementType({lhs, rhs}, isComparison ? Type() : hint);
-  FailureOr<Value> lhsValue = materialize(lhs, elementType);
-  if (failed(lhsValue))
-    return failure();
-  FailureOr<Value> rhsValue = materialize(rhs, elementType);
-  if (failed(rhsValue))
-    return failure();
-  Location opLoc = getLoc(loc);
-  FailureOr<Value> value = visitOpClass(kind, [&](auto tag) {
-    using OpTy = typename decltype(tag)::type;
-    return buildInferred<OpTy>(opLoc, *lhsValue, *rhsValue);
-  });
-  if (failed(value))
-    return failure();
-  return Operand{*value, Literal{}, loc};
-}
-
-FailureOr<Operand> Importer::buildWhere(llvm::SMLoc loc, Operand condition,
-                                        Operand lhs, Operand rhs, Type hint) {
-  FailureOr<Value> conditionValue = materialize(condition, builder.getI1Type());
-  if (failed(conditionValue))
-    return failure();
-  Type elementType = chooseElementType({lhs, rhs}, hint);
-  FailureOr<Value> lhsValue = materialize(lhs, elementType);
-  if (failed(lhsValue))
-    return failure();
-  FailureOr<Value> rhsValue = materialize(rhs, elementType);
-  if (failed(rhsValue))
-    return failure();
-  FailureOr<Value> value = buildInferred<WhereOp>(getLoc(loc), *conditionValue,
-                                                  *lhsValue, *rhsValue);
-  if (failed(value))
-    return failure();
-  return Operand{*value, Literal{}, loc};
+  setBuildLoc(loc);
+  return located(fusionBuilder.cast(*source, to), loc);
 }
 
 } // namespace
