@@ -431,6 +431,9 @@ class FusionDefinition:
         if self._native is None:
             raise RuntimeError("fusion ops are called inside `with FusionDefinition() "
                                "as fd:` or definition()")
+        if self._complete:
+            raise RuntimeError("this FusionDefinition is complete (its `with` block or "
+                               "definition() has ended, or it came from a pipeline)")
         self._native.set_location(*_caller_location())
         return self._native
 

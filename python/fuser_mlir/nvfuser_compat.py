@@ -102,7 +102,11 @@ def main(argv=None):
                              % (args.script, _script_line(error, args.script)))
             return _fail("%s:%s: %s" % (args.script, _script_line(error, args.script), error))
         except (ValueError, TypeError, RuntimeError, AttributeError) as error:
-            return _fail("%s:%s: %s" % (args.script, _script_line(error, args.script), error))
+            message = str(error)
+            # Errors of the native builder carry the script location already.
+            if not message.startswith(args.script + ":"):
+                message = "%s:%s: %s" % (args.script, _script_line(error, args.script), message)
+            return _fail("%s (%s)" % (message, type(error).__name__))
         if not definitions:
             return _fail("%s defines no fusion (no `with FusionDefinition() as fd:` block "
                          "and no function taking a FusionDefinition)" % args.script)
@@ -114,7 +118,7 @@ def main(argv=None):
                     fd = fd.preseg()
                 if args.segment:
                     fd = fd.segment()
-                texts.append(fd.mlir())
+                texts.append(fd.mlir().rstrip("\n") + "\n")
             except (ValueError, RuntimeError) as error:
                 return _fail("%s: %s" % (args.script, error))
     finally:

@@ -1,0 +1,117 @@
+# Every fd.ops entry: the fusion it builds verifies (execute checks it) and
+# runs on the reference interpreter to what numpy computes. Prints one
+# "<case>: ok" line per case; a mismatch raises.
+import numpy as np
+import ml_dtypes
+
+from fuser_mlir import FusionDefinition, DataType
+
+BF16 = ml_dtypes.bfloat16
+rng = np.random.default_rng(7)
+# Multiples of 1/8 (exact in every float type), as PRODUCT.md's inputs.
+x = (rng.integers(-64, 65, size=(3, 4)) / 8).astype(np.float32)
+y = (rng.integers(1, 65, size=(3, 4)) / 8).astype(np.float32)  # positive
+i = rng.integers(-100, 101, size=(3, 4)).astype(np.int32)
+j = rng.integers(1, 9, size=(3, 4)).astype(np.int32)
+
+
+def dtype_of(array):
+    return {np.dtype(np.float32): DataType.Float, np.dtype(np.float64): DataType.Double,
+            np.dtype(BF16): DataType.BFloat16, np.dtype(np.float16): DataType.Half,
+            np.dtype(np.int32): DataType.Int32, np.dtype(np.int64): DataType.Int,
+            np.dtype(np.bool_): DataType.Bool}[array.dtype]
+
+
+def check(name, build, inputs, expected, rtol=0.0):
+    with FusionDefinition() as fd:
+        tensors = [fd.define_tensor(shape=list(a.shape), contiguity=[True] * a.ndim,
+                                    dtype=dtype_of(a)) for a in inputs]
+        fd.add_output(build(fd, *tensors))
+    (result,) = fd.execute(list(inputs))
+    expected = np.asarray(expected)
+    assert result.dtype == expected.dtype, (name, result.dtype, expected.dtype)
+    assert result.shape == expected.shape, (name, result.shape, expected.shape)
+    if rtol:
+        assert np.allclose(result.astype(np.float64), expected.astype(np.float64),
+                           rtol=rtol, atol=0), (name, result, expected)
+    else:
+        assert np.array_equal(result, expected), (name, result, expected)
+    print("%s: ok" % name)
+
+
+# Unary ops; the float ones compute f32 from bf16 and ints (nvFuser's
+# promotion), neg computes bf16 in f32, abs keeps bf16.
+check("neg", lambda fd, a: fd.ops.neg(a), [x], -x)
+check("neg bf16", lambda fd, a: fd.ops.neg(a), [x.astype(BF16)], -x)
+check("abs", lambda fd, a: fd.ops.abs(a), [i], np.abs(i))
+check("abs bf16", lambda fd, a: fd.ops.abs(a), [x.astype(BF16)], np.abs(x).astype(BF16))
+for name, ref, arg in [("exp", np.exp, x), ("log", np.log, y), ("sqrt", np.sqrt, y),
+                       ("rsqrt", lambda v: 1 / np.sqrt(v), y), ("reciprocal", lambda v: 1 / v, y),
+                       ("sin", np.sin, x), ("cos", np.cos, x), ("tanh", np.tanh, x),
+                       ("sigmoid", lambda v: 1 / (1 + np.exp(-v)), x)]:
+    check(name, lambda fd, a, name=name: getattr(fd.ops, name)(a), [arg],
+          ref(arg.astype(np.float64)).astype(np.float32), rtol=1e-6)
+check("exp int32", lambda fd, a: fd.ops.exp(a), [j], np.exp(j.astype(np.float64)).astype(np.float32), rtol=1e-6)
+
+# Binary ops, tensors and Python numbers.
+for name, ref in [("add", np.add), ("sub", np.subtract), ("mul", np.multiply),
+                  ("div", np.divide), ("maximum", np.maximum), ("minimum", np.minimum)]:
+    check(name, lambda fd, a, b, name=name: getattr(fd.ops, name)(a, b), [x, y], ref(x, y))
+check("pow", lambda fd, a, b: fd.ops.pow(a, b), [y, x], np.power(y.astype(np.float64), x).astype(np.float32), rtol=1e-6)
+check("div int32 truncates", lambda fd, a, b: fd.ops.div(a, b), [i, j], (np.trunc(i / j)).astype(np.int32))
+check("pow int32", lambda fd, a, b: fd.ops.pow(a, b), [j, j], np.power(j, j))
+check("add bf16 bf16 -> f32", lambda fd, a, b: fd.ops.add(a, b),
+      [x.astype(BF16), y.astype(BF16)], x + y)
+check("mul by a Python float", lambda fd, a: fd.ops.mul(a, 0.5), [x], x * np.float32(0.5))
+check("int32 * Python float -> f64", lambda fd, a: fd.ops.mul(a, 0.5), [i], i * 0.5)
+check("operators", lambda fd, a, b: -(a * 2 + b) / b - 1, [x, y], -(x * 2 + y) / y - 1)
+check("rank broadcast", lambda fd, a, b: fd.ops.add(a, b), [x, y[0]], x + y[0])
+check("defined scalar", lambda fd, a: fd.ops.add(a, fd.define_scalar(2.5, dtype=DataType.Double)),
+      [x], x + np.float32(2.5))
+for name, ref in [("eq", np.equal), ("ne", np.not_equal), ("lt", np.less),
+                  ("le", np.less_equal), ("gt", np.greater), ("ge", np.greater_equal)]:
+    check(name, lambda fd, a, b, name=name: getattr(fd.ops, name)(a, b), [x, y], ref(x, y))
+check("where", lambda fd, a, b: fd.ops.where(fd.ops.lt(a, b), a, b), [x, y], np.where(x < y, x, y))
+check("where bf16 stays bf16", lambda fd, a, b: fd.ops.where(fd.ops.lt(a, 0.0), a, b),
+      [x.astype(BF16), y.astype(BF16)], np.where(x < 0, x, y).astype(BF16))
+
+# Casts and factories.
+check("cast f32 -> bf16", lambda fd, a: fd.ops.cast(a, dtype=DataType.BFloat16), [x / 3],
+      (x / 3).astype(BF16))
+check("cast f32 -> int32", lambda fd, a: fd.ops.cast(a, DataType.Int32), [x], np.trunc(x).astype(np.int32))
+check("full", lambda fd, a: fd.ops.add(a, fd.ops.full([3, 4], 1.5, DataType.Float)), [x], x + 1.5)
+
+# Data movement.
+check("reshape", lambda fd, a: fd.ops.reshape(a, new_shape=[2, -1]), [x], x.reshape(2, 6))
+check("squeeze", lambda fd, a: fd.ops.squeeze(a, dims=[0]), [x[None]], x)
+check("broadcast", lambda fd, a: fd.ops.broadcast(a, [True, False, False]), [x], x[None])
+check("expand", lambda fd, a: fd.ops.expand(a, shape=[3, 4]), [x[:1]], np.broadcast_to(x[:1], (3, 4)))
+check("broadcast_in_dim", lambda fd, a: fd.ops.broadcast_in_dim(a, shape=[2, 3, 4], broadcast_dims=[1, 2]),
+      [x], np.broadcast_to(x, (2, 3, 4)))
+check("permute", lambda fd, a: fd.ops.permute(a, dims=[1, 0]), [x], x.T)
+check("set", lambda fd, a: fd.ops.set(a), [x], x)
+check("segment_set", lambda fd, a: fd.ops.segment_set(a), [x], x)
+check("slice", lambda fd, a: fd.ops.slice(a, start_indices=[1, -3], end_indices=[3, 100], strides=[1, 2]),
+      [x], x[1:3, -3::2])
+check("pad", lambda fd, a: fd.ops.pad(a, [1, 2], 0.0), [x], np.pad(x, ((0, 0), (1, 2))))
+check("pad two dims", lambda fd, a: fd.ops.pad(a, [0, 1, 2, 0]), [x], np.pad(x, ((2, 0), (0, 1))))
+check("cat", lambda fd, a, b: fd.ops.cat([a, b], dim=-1), [x, y], np.concatenate([x, y], axis=-1))
+
+# Reductions.
+check("sum", lambda fd, a: fd.ops.sum(a, dims=[1]), [x], x.sum(axis=1))
+check("sum keepdim", lambda fd, a: fd.ops.sum(a, dims=[0], keepdim=True), [x], x.sum(axis=0, keepdims=True))
+check("sum bf16 dtype=Float", lambda fd, a: fd.ops.sum(a, dims=[0, 1], dtype=DataType.Float),
+      [x.astype(BF16)], np.float32(x.sum()))
+check("sum int32 -> int64", lambda fd, a: fd.ops.sum(a, dims=[1]), [i], i.sum(axis=1, dtype=np.int64))
+check("prod", lambda fd, a: fd.ops.prod(a, dims=[1]), [y], np.prod(y, axis=1))
+check("max", lambda fd, a: fd.ops.max(a, dims=[0]), [x], x.max(axis=0))
+check("min", lambda fd, a: fd.ops.min(a, dims=[-1], keepdim=True), [i], i.min(axis=-1, keepdims=True))
+
+# A scalar input.
+with FusionDefinition() as fd:
+    t = fd.define_tensor(shape=[3, 4], dtype=DataType.Float)
+    s = fd.define_scalar(dtype=DataType.Double)
+    fd.add_output(fd.ops.mul(t, s))
+(result,) = fd.execute([x, 0.25])
+assert np.array_equal(result, x * np.float32(0.25))
+print("scalar input: ok")
