@@ -382,6 +382,20 @@ private:
                                    << ", found " << describeCurrent();
   }
 
+  /// Counts one level of expression nesting while it lives.
+  struct NestingScope {
+    explicit NestingScope(unsigned &depth) : depth(depth) { ++depth; }
+    ~NestingScope() { --depth; }
+    unsigned &depth;
+  };
+  static constexpr unsigned kMaxNesting = 256;
+  LogicalResult checkNesting() {
+    if (nesting <= kMaxNesting)
+      return success();
+    return emitError(tok.getLoc())
+           << "expression nested more than " << kMaxNesting << " levels deep";
+  }
+
   /// Whether `loc` is on the last line of the input that is not blank.
   bool isOnLastLine(llvm::SMLoc loc) const;
 
@@ -499,6 +513,9 @@ private:
   llvm::StringMap<unsigned> functionNames;
   unsigned groupCount = 0;
   unsigned completeFunctions = 0;
+  /// How deep the expression being parsed nests; parsing recurses, so
+  /// deeper input is refused before the stack runs out.
+  unsigned nesting = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -1226,6 +1243,9 @@ FailureOr<int64_t> Importer::parseExtentProduct(llvm::StringRef what) {
 }
 
 FailureOr<int64_t> Importer::parseExtentPrimary(llvm::StringRef what) {
+  NestingScope scope(nesting);
+  if (failed(checkNesting()))
+    return failure();
   llvm::SMLoc loc = tok.getLoc();
   if (tok.is(Kind::Minus)) {
     consume();
@@ -2016,6 +2036,9 @@ FailureOr<LocatedOperand> Importer::parseMultiplicative() {
 }
 
 FailureOr<LocatedOperand> Importer::parseUnary() {
+  NestingScope scope(nesting);
+  if (failed(checkNesting()))
+    return failure();
   if (!tok.is(Kind::Minus))
     return parsePrimary();
   llvm::SMLoc loc = tok.getLoc();
