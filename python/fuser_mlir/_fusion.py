@@ -517,6 +517,18 @@ class FusionDefinition:
             native = native.run_pipeline("segment")
         return [Segment(i, data) for i, data in enumerate(native.segments())]
 
+    def kernels(self, chip="sm_90"):
+        """The GPU kernels --fuser-lower-to-nvvm makes of this fusion (after
+        preseg and segmentation unless it is segmented already), as PTX:
+        one dict per gpu.binary with its name, target, entry points and
+        `ptx` text."""
+        kernels = []
+        for name, target, ptx in self._ensure_defined().kernels(chip):
+            entries = [line.split()[-1].rstrip("(") for line in ptx.splitlines()
+                       if line.lstrip().startswith((".entry", ".visible .entry"))]
+            kernels.append({"name": name, "target": target, "entries": entries, "ptx": ptx})
+        return kernels
+
     def deterministic_inputs(self, seed=0):
         """The inputs fuser-run uses (PRODUCT.md), as numpy arrays."""
         import numpy as np

@@ -20,6 +20,7 @@
 #include "fuser/Pipelines/Pipelines.h"
 #include "fuser/Registration.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -329,6 +330,46 @@ public:
     return std::make_unique<Fusion>(std::move(copy));
   }
 
+  /// The GPU kernels of the fusion (segmented first, after preseg, unless it
+  /// is segmented already) as --fuser-lower-to-nvvm="chip=CHIP format=isa"
+  /// makes them: (binary name, chip, PTX) per gpu.binary object.
+  std::vector<nb::tuple> kernels(const std::string &chip) {
+    // The lowering's dialects and translations, registered on first use so
+    // that importing the package stays cheap.
+    static bool registered = [] {
+      DialectRegistry registry;
+      registerLowerToNVVMDependencies(registry);
+      getContext().appendDialectRegistry(registry);
+      return true;
+    }();
+    (void)registered;
+    DiagnosticCollector diagnostics;
+    OwningOpRef<ModuleOp> copy(llvm::cast<ModuleOp>(getModule()->clone()));
+    PassManager pm(&getContext());
+    bool segmented = false;
+    copy->walk([&](SegmentOp) { segmented = true; });
+    if (!segmented) {
+      SegmentPipelineOptions options;
+      options.preseg = true;
+      buildSegmentPipeline(pm, options);
+    }
+    LowerToNVVMOptions options;
+    options.chip = chip;
+    options.format = "isa";
+    buildLowerToNVVMPipeline(pm, options);
+    if (failed(pm.run(*copy)))
+      throw std::runtime_error(diagnostics.take());
+    std::vector<nb::tuple> result;
+    copy->walk([&](gpu::BinaryOp binary) {
+      for (Attribute attr : binary.getObjects())
+        if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
+          result.push_back(nb::make_tuple(binary.getSymName().str(),
+                                          printToString(object.getTarget()),
+                                          object.getObject().str()));
+    });
+    return result;
+  }
+
   /// The fuser-segment-report data of a segmented fusion: one dict per
   /// segment.
   std::vector<nb::dict> segments() {
@@ -515,6 +556,7 @@ NB_MODULE(_fuser_mlir, m) {
       .def("output_types", &Fusion::outputTypes)
       .def("run_pipeline", &Fusion::runPipeline)
       .def("segments", &Fusion::segments)
+      .def("kernels", &Fusion::kernels)
       .def("execute", &Fusion::execute)
       .def("deterministic_input", &Fusion::deterministicInput);
   m.def("fnv1a64", [](nb::bytes data) {

@@ -14,3 +14,8 @@ for stage, definition in (("built", fd), ("preseg", fd.preseg()), ("segmented", 
     (output,) = definition.execute(definition.deterministic_inputs())
     print("%s: %s %s fnv1a64=0x%016x" % (stage, output.dtype, output.shape,
                                           fnv1a64(output.tobytes())))
+# fd.kernels(): the PTX --fuser-lower-to-nvvm makes of the segmented fusion.
+for kernel in fd.kernels():
+    print("kernel %s %s entries=%s ld.global=%d st.global=%d" % (
+        kernel["name"], kernel["target"], kernel["entries"],
+        kernel["ptx"].count("ld.global"), kernel["ptx"].count("st.global")))
