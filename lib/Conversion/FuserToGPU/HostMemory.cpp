@@ -13,6 +13,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace mlir::fuser {
 #define GEN_PASS_DEF_FUSERGPUHOSTMEMORY
@@ -28,6 +30,54 @@ namespace {
 bool isHostLevel(Operation *op) {
   return !op->getParentOfType<scf::ParallelOp>() &&
          !op->getParentOfType<gpu::LaunchOp>();
+}
+
+/// A block of a normalization kernel runs several thread loops in turn.
+/// convert-parallel-loops-to-gpu takes a processor's launch bound from one
+/// loop only ("cannot redefine the bound"): the later loops, which must have
+/// the first one's trip count, keep their processor without a bound.
+LogicalResult unboundLaterThreadLoops(func::FuncOp func) {
+  WalkResult result = func.walk([&](scf::ParallelOp blockLoop) {
+    if (blockLoop->getParentOfType<scf::ParallelOp>())
+      return WalkResult::advance();
+    std::optional<int64_t> tripCount;
+    for (auto threadLoop : blockLoop.getBody()->getOps<scf::ParallelOp>()) {
+      auto mapping =
+          threadLoop->getAttrOfType<ArrayAttr>(gpu::getMappingAttrName());
+      std::optional<int64_t> lower, upper, step, count;
+      if (threadLoop.getNumLoops() == 1) {
+        lower = getConstantIntValue(threadLoop.getLowerBound()[0]);
+        upper = getConstantIntValue(threadLoop.getUpperBound()[0]);
+        step = getConstantIntValue(threadLoop.getStep()[0]);
+      }
+      if (lower && upper && step && *step > 0)
+        count = llvm::divideCeil(*upper - *lower, *step);
+      if (!mapping || !count) {
+        threadLoop.emitError("a thread loop of a block needs one constant "
+                             "trip count and a mapping");
+        return WalkResult::interrupt();
+      }
+      if (!tripCount) {
+        tripCount = *count;
+        continue;
+      }
+      if (*count != *tripCount) {
+        threadLoop.emitError("thread loops of one block run ")
+            << *tripCount << " and " << *count
+            << " threads; a launch has one block size";
+        return WalkResult::interrupt();
+      }
+      auto dim = cast<gpu::ParallelLoopDimMappingAttr>(mapping[0]);
+      threadLoop->setAttr(
+          gpu::getMappingAttrName(),
+          ArrayAttr::get(func.getContext(),
+                         {gpu::ParallelLoopDimMappingAttr::get(
+                             func.getContext(), dim.getProcessor(),
+                             dim.getMap(), AffineMap())}));
+    }
+    return WalkResult::skip();
+  });
+  return failure(result.wasInterrupted());
 }
 
 struct FuserGPUHostMemoryPass
@@ -48,6 +98,8 @@ struct FuserGPUHostMemoryPass
       unmapped = true;
     });
     if (unmapped)
+      return signalPassFailure();
+    if (failed(unboundLaterThreadLoops(func)))
       return signalPassFailure();
     SmallVector<Operation *> ops;
     func.walk([&](Operation *op) {

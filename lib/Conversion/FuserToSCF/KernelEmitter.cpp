@@ -160,11 +160,28 @@ private:
   /// Computes and stores `width` elements of output `index` from slot
   /// `slot` (its elements slot * width ...).
   LogicalResult emitOutputSlot(unsigned index, Value slot);
+  /// Computes and stores `width` elements of output `index` from `base`
+  /// along its innermost axis.
+  LogicalResult emitOutputAt(unsigned index, SmallVector<Value> base);
   /// Every slot of output `index` a thread owns: slot `first`, then strides
   /// of `stride` slots.
   LogicalResult emitOutputSlots(unsigned index, Value first, int64_t stride);
   LogicalResult emitPerOutputKernel();
   LogicalResult emitSplitKernel();
+  LogicalResult emitNormalizationKernel();
+  /// The loop over `blocks` blocks, with the builder and a new scope inside;
+  /// scalars go before it. Returns the block index.
+  Value emitBlockLoop(int64_t blocks);
+  /// One block-wide combine of `reduction` for the block's output `kept`
+  /// (the indices of the kept source dims): a thread loop in which each
+  /// thread folds `lanes` consecutive elements of the innermost reduced axis
+  /// at a time, striding over the reduced elements, then the lanes, then
+  /// the threads (scf.reduce). `prologue` runs first in the thread loop.
+  /// Returns the block's value in the compute type.
+  FailureOr<Value>
+  emitBlockReduction(ReductionOp reduction, ArrayRef<Value> kept,
+                     int64_t threads, int64_t lanes,
+                     function_ref<LogicalResult(Value thread)> prologue);
 
   OpBuilder &b;
   Location loc;
@@ -865,11 +882,19 @@ LogicalResult KernelEmitter::emitOutputSlot(unsigned index, Value slot) {
   Value result = yield.getValues()[index];
   auto type = cast<ShapedType>(result.getType());
   width = getOutputVectorWidth(schedule, type);
+  return emitOutputAt(index,
+                      delinearize(mul(slot, constant(width)), type.getShape()));
+}
+
+LogicalResult KernelEmitter::emitOutputAt(unsigned index,
+                                          SmallVector<Value> base) {
+  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+  Value result = yield.getValues()[index];
   Lanes lanes;
-  lanes.base = delinearize(mul(slot, constant(width)), type.getShape());
+  lanes.base = std::move(base);
   if (width > 1) {
     lanes.kind = LaneKind::Unit;
-    lanes.dim = type.getRank() - 1;
+    lanes.dim = lanes.base.size() - 1;
   }
   FailureOr<Value> value = eval(result, lanes);
   if (failed(value))
@@ -927,52 +952,15 @@ LogicalResult KernelEmitter::emitPerOutputKernel() {
   return success();
 }
 
-LogicalResult KernelEmitter::emitSplitKernel() {
-  ReductionStructure structure = analyzeReductions(segment);
-  if (!structure.whyNotSplittable.empty())
-    return segment.emitError("the schedule splits the reduction across "
-                             "threads, but ")
-           << structure.whyNotSplittable;
-  if (structure.reductions.size() != 1)
-    return segment.emitError("a split schedule combines one reduction per "
-                             "block; this segment has ")
-           << structure.reductions.size();
-  ReductionOp reduction = structure.reductions.front();
-  Type elementType = getElementTypeOrSelf(reduction.getType());
-  Type computeType = getComputeType(elementType);
-  // gpu.all_reduce shuffles 32-bit values.
-  if (computeType.getIntOrFloatBitWidth() != 32)
-    return segment.emitError("a split schedule combines 32-bit values; this "
-                             "reduction accumulates in ")
-           << computeType;
-  int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
-  if (schedule.getSplit() != threads)
-    return segment.emitError("a split schedule gives each block one output: "
-                             "split must equal threads");
-
+FailureOr<Value> KernelEmitter::emitBlockReduction(
+    ReductionOp reduction, ArrayRef<Value> kept, int64_t threads, int64_t lanes,
+    function_ref<LogicalResult(Value thread)> prologue) {
+  Type computeType = getComputeType(getElementTypeOrSelf(reduction.getType()));
   ArrayRef<int64_t> sourceShape = shapeOf(reduction.getSource());
   ArrayRef<int64_t> dims = reduction.getDims();
-  SmallVector<int64_t> keptShape, reducedShape;
-  for (auto [d, size] : llvm::enumerate(sourceShape))
-    (llvm::is_contained(dims, int64_t(d)) ? reducedShape : keptShape)
-        .push_back(size);
-  if (getSaturatedNumElements(keptShape) != uint64_t(blocks))
-    return segment.emitError("a split schedule needs one block per reduction "
-                             "output (")
-           << getSaturatedNumElements(keptShape) << "), got " << blocks;
-  int64_t lanes = schedule.getVector();
-  if (reducedShape.back() % lanes != 0)
-    return segment.emitError("the vector width ")
-           << lanes << " does not divide the innermost reduced extent "
-           << reducedShape.back();
-
-  scf::ParallelOp blockLoop =
-      createMappedLoop(b, loc, {blocks}, {gpu::Processor::BlockX});
-  scalarPoint =
-      OpBuilder::InsertPoint(blockLoop->getBlock(), Block::iterator(blockLoop));
-  Value block = blockLoop.getInductionVars()[0];
-  pushScope();
-  SmallVector<Value> kept = delinearize(block, keptShape);
+  SmallVector<int64_t> reducedShape;
+  for (int64_t d : dims)
+    reducedShape.push_back(sourceShape[d]);
 
   width = 1;
   Value identity =
@@ -981,18 +969,8 @@ LogicalResult KernelEmitter::emitSplitKernel() {
       b, loc, {threads}, {gpu::Processor::ThreadX}, ValueRange{identity});
   Value thread = threadLoop.getInductionVars()[0];
   pushScope();
-
-  // Outputs that do not need the reduction: a grid-stride loop of all
-  // threads.
-  // Values computed from the reduction, with their views of it.
-  const DenseMap<Value, SmallVector<Operation *>> &dependents =
-      structure.metaChains;
-  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
-  Value slot = add(mul(block, constant(threads)), thread);
-  for (auto [i, result] : llvm::enumerate(yield.getValues()))
-    if (!dependents.count(result) &&
-        failed(emitOutputSlots(i, slot, blocks * threads)))
-      return failure();
+  if (prologue && failed(prologue(thread)))
+    return failure();
 
   // Each thread combines `lanes` consecutive elements of the innermost
   // reduced axis at a time, striding over the block's reduced elements.
@@ -1010,7 +988,7 @@ LogicalResult KernelEmitter::emitSplitKernel() {
     SmallVector<Value> reduced =
         delinearize(loop.getInductionVar(), reducedShape);
     Lanes at;
-    auto keptIt = kept.begin(), reducedIt = reduced.begin();
+    const Value *keptIt = kept.begin(), *reducedIt = reduced.begin();
     for (int64_t d = 0, e = sourceShape.size(); d < e; ++d)
       at.base.push_back(llvm::is_contained(dims, d) ? *reducedIt++ : *keptIt++);
     if (lanes > 1) {
@@ -1051,12 +1029,82 @@ LogicalResult KernelEmitter::emitSplitKernel() {
   }
   popScope();
   b.setInsertionPointAfter(threadLoop);
+  return threadLoop.getResult(0);
+}
+
+Value KernelEmitter::emitBlockLoop(int64_t blocks) {
+  scf::ParallelOp blockLoop =
+      createMappedLoop(b, loc, {blocks}, {gpu::Processor::BlockX});
+  scalarPoint =
+      OpBuilder::InsertPoint(blockLoop->getBlock(), Block::iterator(blockLoop));
+  pushScope();
+  return blockLoop.getInductionVars()[0];
+}
+
+LogicalResult KernelEmitter::emitSplitKernel() {
+  ReductionStructure structure = analyzeReductions(segment);
+  if (!structure.whyNotSplittable.empty())
+    return segment.emitError("the schedule splits the reduction across "
+                             "threads, but ")
+           << structure.whyNotSplittable;
+  if (structure.reductions.size() != 1)
+    return segment.emitError("a split schedule combines one reduction per "
+                             "block; this segment has ")
+           << structure.reductions.size();
+  ReductionOp reduction = structure.reductions.front();
+  Type elementType = getElementTypeOrSelf(reduction.getType());
+  Type computeType = getComputeType(elementType);
+  // gpu.all_reduce shuffles 32-bit values.
+  if (computeType.getIntOrFloatBitWidth() != 32)
+    return segment.emitError("a split schedule combines 32-bit values; this "
+                             "reduction accumulates in ")
+           << computeType;
+  int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
+  if (schedule.getSplit() != threads)
+    return segment.emitError("a split schedule gives each block one output: "
+                             "split must equal threads");
+
+  ArrayRef<int64_t> sourceShape = shapeOf(reduction.getSource());
+  ArrayRef<int64_t> dims = reduction.getDims();
+  SmallVector<int64_t> keptShape, reducedShape;
+  for (auto [d, size] : llvm::enumerate(sourceShape))
+    (llvm::is_contained(dims, int64_t(d)) ? reducedShape : keptShape)
+        .push_back(size);
+  if (getSaturatedNumElements(keptShape) != uint64_t(blocks))
+    return segment.emitError("a split schedule needs one block per reduction "
+                             "output (")
+           << getSaturatedNumElements(keptShape) << "), got " << blocks;
+  int64_t lanes = schedule.getVector();
+  if (reducedShape.back() % lanes != 0)
+    return segment.emitError("the vector width ")
+           << lanes << " does not divide the innermost reduced extent "
+           << reducedShape.back();
+
+  Value block = emitBlockLoop(blocks);
+  SmallVector<Value> kept = delinearize(block, keptShape);
+
+  // Outputs that do not need the reduction: a grid-stride loop of all
+  // threads.
+  // Values computed from the reduction, with their views of it.
+  const DenseMap<Value, SmallVector<Operation *>> &dependents =
+      structure.metaChains;
+  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+  FailureOr<Value> combined = emitBlockReduction(
+      reduction, kept, threads, lanes, [&](Value thread) -> LogicalResult {
+        Value slot = add(mul(block, constant(threads)), thread);
+        for (auto [i, result] : llvm::enumerate(yield.getValues()))
+          if (!dependents.count(result) &&
+              failed(emitOutputSlots(i, slot, blocks * threads)))
+            return failure();
+        return success();
+      });
+  if (failed(combined))
+    return failure();
 
   // Outputs computed from the reduction: the block's one element of each,
   // found by mapping the reduction output forward through the views.
   width = 1;
-  reducedValues[reduction] =
-      emitCast(b, loc, threadLoop.getResult(0), elementType);
+  reducedValues[reduction] = emitCast(b, loc, *combined, elementType);
   for (auto [i, result] : llvm::enumerate(yield.getValues())) {
     auto chain = dependents.find(result);
     if (chain == dependents.end())
@@ -1081,14 +1129,97 @@ LogicalResult KernelEmitter::emitSplitKernel() {
   return success();
 }
 
+LogicalResult KernelEmitter::emitNormalizationKernel() {
+  Block &body = segment.getBody().front();
+  NormalizationStructure structure = analyzeNormalization(body);
+  if (!structure.whyNot.empty())
+    return segment.emitError("a normalization schedule needs a "
+                             "normalization, but ")
+           << structure.whyNot;
+  int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
+  int64_t lanes = schedule.getVector();
+  if (blocks != structure.rows)
+    return segment.emitError("a normalization schedule needs one block per "
+                             "row (")
+           << structure.rows << "), got " << blocks;
+  ArrayRef<int64_t> sourceShape = structure.sourceShape;
+  if (sourceShape.back() % lanes != 0)
+    return segment.emitError("the vector width ")
+           << lanes << " does not divide the row's innermost extent "
+           << sourceShape.back();
+  int64_t outer = sourceShape.size() - structure.dims.size();
+  ArrayRef<int64_t> keptShape = sourceShape.take_front(outer);
+  ArrayRef<int64_t> rowShape = sourceShape.drop_front(outer);
+
+  Value block = emitBlockLoop(blocks);
+  SmallVector<Value> kept = delinearize(block, keptShape);
+
+  // One block-wide combine per reduction, in program order: a later
+  // reduction reads the earlier ones' values (softmax's max, LayerNorm's
+  // mean).
+  for (ReductionOp reduction : structure.reductions) {
+    FailureOr<Value> combined =
+        emitBlockReduction(reduction, kept, threads, lanes, nullptr);
+    if (failed(combined))
+      return failure();
+    reducedValues[reduction] =
+        emitCast(b, loc, *combined, getElementTypeOrSelf(reduction.getType()));
+  }
+
+  // Then the row's outputs, from the reduced values: the threads stride over
+  // the row as in the reductions; outputs of reduced rows are written by
+  // thread 0.
+  scf::ParallelOp threadLoop =
+      createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
+  Value thread = threadLoop.getInductionVars()[0];
+  pushScope();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [i, result] : llvm::enumerate(yield.getValues())) {
+    auto type = cast<ShapedType>(result.getType());
+    OpBuilder::InsertionGuard guard(b);
+    if (type.getShape() == sourceShape) {
+      width = getOutputVectorWidth(schedule, type);
+      auto loop = scf::ForOp::create(b, loc, mul(thread, constant(width)),
+                                     constant(structure.rowElements),
+                                     constant(threads * width));
+      b.setInsertionPointToStart(loop.getBody());
+      pushScope();
+      SmallVector<Value> index(kept);
+      llvm::append_range(index, delinearize(loop.getInductionVar(), rowShape));
+      if (failed(emitOutputAt(i, index)))
+        return failure();
+      popScope();
+      continue;
+    }
+    // A reduced row, with or without the reduced dims.
+    width = 1;
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        thread, constant(0));
+    auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    pushScope();
+    SmallVector<Value> index(kept);
+    if (type.getRank() == static_cast<int64_t>(sourceShape.size()))
+      index.append(structure.dims.size(), constant(0));
+    if (failed(emitOutputAt(i, index)))
+      return failure();
+    popScope();
+  }
+  popScope();
+  popScope();
+  return success();
+}
+
 LogicalResult KernelEmitter::emit(ValueRange inputs, ValueRange outputMemrefs) {
   Block &body = segment.getBody().front();
   bindings.map(body.getArguments(), inputs);
   outputs.assign(outputMemrefs.begin(), outputMemrefs.end());
   OpBuilder::InsertionGuard guard(b);
   pushScope();
-  LogicalResult result =
-      schedule.getSplit() > 1 ? emitSplitKernel() : emitPerOutputKernel();
+  LogicalResult result = schedule.getKind() == ScheduleKind::Normalization
+                             ? emitNormalizationKernel()
+                         : schedule.getSplit() > 1 ? emitSplitKernel()
+                                                   : emitPerOutputKernel();
   popScope();
   return result;
 }

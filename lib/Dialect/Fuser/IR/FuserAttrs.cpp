@@ -20,6 +20,10 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "split (" << split
                        << ") must divide the threads per block (" << threads
                        << ")";
+  if (kind == ScheduleKind::Normalization && split != threads)
+    return emitError() << "a normalization schedule shares each row among "
+                          "all threads of its block: split must equal "
+                          "threads";
   if (kind == ScheduleKind::Pointwise && split != 1)
     return emitError() << "a pointwise schedule has no reduction to split";
   return success();

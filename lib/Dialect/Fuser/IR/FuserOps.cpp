@@ -499,6 +499,14 @@ LogicalResult SegmentOp::verify() {
   if (getSchedule() && getKind() == SegmentKind::Alias)
     return emitOpError("an alias segment launches nothing and takes no "
                        "schedule");
+  if (getKind() == SegmentKind::Normalization &&
+      body.getOps<ReductionOp>().empty())
+    return emitOpError("a normalization segment holds at least one reduction");
+  if (ScheduleAttr schedule = getScheduleAttr();
+      schedule && (schedule.getKind() == ScheduleKind::Normalization) !=
+                      (getKind() == SegmentKind::Normalization))
+    return emitOpError("a normalization segment, and only one, takes a "
+                       "normalization schedule");
   return success();
 }
 

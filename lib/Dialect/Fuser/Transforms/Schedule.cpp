@@ -119,6 +119,101 @@ ReductionStructure mlir::fuser::analyzeReductions(SegmentOp segment) {
   return structure;
 }
 
+NormalizationStructure mlir::fuser::analyzeNormalization(Block &body) {
+  NormalizationStructure structure;
+  auto fail = [&](const Twine &why) {
+    if (structure.whyNot.empty())
+      structure.whyNot = why.str();
+  };
+  for (auto reduction : body.getOps<ReductionOp>())
+    structure.reductions.push_back(reduction);
+  if (structure.reductions.empty()) {
+    fail("it has no reduction");
+    return structure;
+  }
+  ReductionOp first = structure.reductions.front();
+  ArrayRef<int64_t> shape = first.getSource().getType().getShape();
+  ArrayRef<int64_t> dims = first.getDims();
+  structure.sourceShape.assign(shape.begin(), shape.end());
+  structure.dims.assign(dims.begin(), dims.end());
+  int64_t rank = shape.size();
+  for (auto [i, dim] : llvm::enumerate(dims))
+    if (dim != rank - static_cast<int64_t>(dims.size()) + int64_t(i))
+      fail("the reduced dims are not the innermost ones");
+  SmallVector<int64_t> keptShape(shape), droppedShape;
+  structure.rows = 1;
+  structure.rowElements = 1;
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    if (llvm::is_contained(dims, int64_t(d))) {
+      keptShape[d] = 1;
+      structure.rowElements *= size;
+    } else {
+      droppedShape.push_back(size);
+      structure.rows *= size;
+    }
+  }
+  for (ReductionOp reduction : structure.reductions) {
+    if (reduction.getSource().getType().getShape() != shape ||
+        reduction.getDims() != dims)
+      fail("its reductions differ in source shape or reduced dims");
+    Type element = reduction.getType().getElementType();
+    // gpu.all_reduce combines 32-bit values; f16/bf16 accumulate in f32.
+    if (!element.isF32() && !element.isF16() && !element.isBF16() &&
+        !element.isInteger(32))
+      fail("a reduction does not accumulate in 32 bits");
+  }
+  auto shapeOf = [](Value value) {
+    return cast<ShapedType>(value.getType()).getShape();
+  };
+  auto isRowOrReduced = [&](ArrayRef<int64_t> valueShape) {
+    return valueShape == shape || valueShape == ArrayRef(keptShape) ||
+           valueShape == ArrayRef(droppedShape);
+  };
+  DenseSet<Value> dependent;
+  for (Operation &op : body.without_terminator()) {
+    bool usesReduction = llvm::any_of(
+        op.getOperands(), [&](Value v) { return dependent.contains(v); });
+    if (isa<ReductionOp>(op) || usesReduction)
+      dependent.insert(op.getResults().begin(), op.getResults().end());
+    if (!usesReduction || isa<ReductionOp>(op))
+      continue;
+    if (op.getNumResults() != 1 ||
+        !isa<RankedTensorType>(op.getResult(0).getType())) {
+      fail("'" + op.getName().getStringRef() + "' uses a reduction result");
+      continue;
+    }
+    ArrayRef<int64_t> resultShape = shapeOf(op.getResult(0));
+    if (isa<ElementwiseOpInterface>(op)) {
+      if (!isRowOrReduced(resultShape))
+        fail("'" + op.getName().getStringRef() +
+             "' computes a reduction result into another shape");
+      continue;
+    }
+    if (auto broadcast = dyn_cast<BroadcastOp>(op);
+        broadcast && shapeOf(broadcast.getSource()) == ArrayRef(droppedShape) &&
+        resultShape == ArrayRef(keptShape) && broadcast.getDims() == dims)
+      continue;
+    fail("'" + op.getName().getStringRef() +
+         "' maps a reduction result other than elementwise over its rows");
+  }
+  for (Value value : body.getTerminator()->getOperands())
+    if (isa<RankedTensorType>(value.getType()) &&
+        !isRowOrReduced(shapeOf(value)))
+      fail("it yields a value that is neither a row nor a reduced row");
+  // Inputs that vary along the row (their innermost extent is the row's)
+  // are what a block keeps on chip.
+  for (BlockArgument argument : body.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(argument.getType());
+    if (!type || type.getRank() == 0 || shape.back() == 1 ||
+        type.getShape().back() != shape.back())
+      continue;
+    structure.rowBytes +=
+        structure.rowElements *
+        std::max<int64_t>(1, *getElementByteWidth(type.getElementType()));
+  }
+  return structure;
+}
+
 int64_t mlir::fuser::getVectorWidth(Type elementType, int64_t extent) {
   int64_t bytes = std::max<int64_t>(1, *getElementByteWidth(elementType));
   int64_t width = std::max<int64_t>(1, kMaxAccessBytes / bytes);
@@ -137,9 +232,43 @@ int64_t mlir::fuser::getOutputVectorWidth(ScheduleAttr schedule,
   return width;
 }
 
+/// Threads of a normalization block at most: a row of 4096 bf16 is 512
+/// threads of 8 lanes.
+static constexpr int64_t kMaxNormalizationThreads = 512;
+
 ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
                                          bool splitReductions) {
   MLIRContext *context = segment.getContext();
+  // A normalization: one block per row, its threads covering the row
+  // `lanes` (16 bytes of the widest input) at a time.
+  if (segment.getKind() == SegmentKind::Normalization) {
+    NormalizationStructure structure =
+        analyzeNormalization(segment.getBody().front());
+    int64_t rows = std::clamp<int64_t>(structure.rows, 1, kMaxBlocks);
+    // Without splits, one thread reduces each row in the interpreter's
+    // order.
+    if (!splitReductions)
+      return ScheduleAttr::get(context, ScheduleKind::Normalization, 1, 1, 1,
+                               rows);
+    // 16 bytes of the widest input that varies along the row.
+    int64_t innermost =
+        structure.sourceShape.empty() ? 1 : structure.sourceShape.back();
+    int64_t widest = 1;
+    for (Type type : segment.getInputs().getTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type);
+          tensor && tensor.getRank() > 0 &&
+          tensor.getShape().back() == innermost)
+        widest = std::max<int64_t>(
+            widest, *getElementByteWidth(tensor.getElementType()));
+    int64_t lanes = kMaxAccessBytes / widest;
+    while (lanes > 1 && innermost % lanes != 0)
+      lanes /= 2;
+    int64_t threads = std::clamp<int64_t>(
+        llvm::PowerOf2Ceil(llvm::divideCeil(structure.rowElements, lanes)), 32,
+        kMaxNormalizationThreads);
+    return ScheduleAttr::get(context, ScheduleKind::Normalization, lanes,
+                             threads, threads, rows);
+  }
   ReductionStructure structure = analyzeReductions(segment);
   ScheduleKind kind = structure.reductions.empty() ? ScheduleKind::Pointwise
                       : structure.reducesInnermost

@@ -9,6 +9,7 @@
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/IR/StridedView.h"
+#include "fuser/Dialect/Fuser/Transforms/NormalizationSegments.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "mlir/IR/Builders.h"
@@ -1010,6 +1011,7 @@ LogicalResult Segmenter::run() {
 namespace {
 struct FuserSegmentPass
     : public mlir::fuser::impl::FuserSegmentBase<FuserSegmentPass> {
+  using FuserSegmentBase::FuserSegmentBase;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     // Functions that hold no fuser op are not fusions: left alone, as the
@@ -1024,7 +1026,9 @@ struct FuserSegmentPass
       return signalPassFailure();
     }
     if (failed(Segmenter(func).run()))
-      signalPassFailure();
+      return signalPassFailure();
+    if (normalization)
+      formNormalizationSegments(func);
   }
 };
 } // namespace

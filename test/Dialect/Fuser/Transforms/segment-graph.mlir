@@ -1,5 +1,5 @@
-// RUN: fuser-opt --fuser-segment --fuser-segment-graph %s -o /dev/null | FileCheck %s
-// RUN: fuser-opt --fuser-segment --fuser-segment-graph=output=%t.dot %s -o /dev/null
+// RUN: fuser-opt --fuser-segment=normalization=false --fuser-segment-graph %s -o /dev/null | FileCheck %s
+// RUN: fuser-opt --fuser-segment=normalization=false --fuser-segment-graph=output=%t.dot %s -o /dev/null
 // RUN: FileCheck %s < %t.dot
 
 // Fusion inputs and results are ellipses, kernels boxes, aliases dashed

@@ -1,9 +1,9 @@
-// RUN: fuser-opt --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s
+// RUN: fuser-opt --fuser-segment=normalization=false --fuser-segment-report %s -o /dev/null | FileCheck %s
 // The motivating case, from the example through preseg: one reduction kernel
 // that reads the bf16 input once (32 MiB) and writes the result once (8 MiB).
-// RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %fuser_src_root/examples/mistral_rope_bwd.mlir -o /dev/null | FileCheck %s --check-prefix=EXAMPLE
+// RUN: fuser-opt --fuser-preseg --fuser-segment=normalization=false --fuser-segment-report %fuser_src_root/examples/mistral_rope_bwd.mlir -o /dev/null | FileCheck %s --check-prefix=EXAMPLE
 // The report can go to a file.
-// RUN: fuser-opt --fuser-segment --fuser-segment-report=output=%t.txt %s -o /dev/null
+// RUN: fuser-opt --fuser-segment=normalization=false --fuser-segment-report=output=%t.txt %s -o /dev/null
 // RUN: FileCheck %s < %t.txt
 // A fusion that was not segmented is an error.
 // RUN: not fuser-opt --fuser-segment-report %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNSEGMENTED

@@ -4,8 +4,8 @@
 // reduction with one set of axes (rules 4 and 5), no cycle forms and no
 // segment_set is crossed. Kernel counts and bytes from the report; results
 // bit-identical under the interpreter.
-// RUN: fuser-opt --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s
-// RUN: fuser-opt --fuser-segment %s -o %t.mlir
+// RUN: fuser-opt --fuser-segment=normalization=false --fuser-segment-report %s -o /dev/null | FileCheck %s
+// RUN: fuser-opt --fuser-segment=normalization=false %s -o %t.mlir
 // RUN: fuser-run %s --entry issue_casts --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry same_shape --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry broadcast_sibling --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
@@ -17,8 +17,8 @@
 // RUN: fuser-run %s --entry segment_set_bail_out --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry views_of_one_value --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // The issue's example after preseg: one kernel, as without preseg.
-// RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=PRESEG
-// RUN: fuser-opt --fuser-preseg --fuser-segment %s -o %t.preseg.mlir
+// RUN: fuser-opt --fuser-preseg --fuser-segment=normalization=false --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=PRESEG
+// RUN: fuser-opt --fuser-preseg --fuser-segment=normalization=false %s -o %t.preseg.mlir
 // RUN: fuser-run %s --entry issue_casts --check-against interp --against-file %t.preseg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 
 // EXEC: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok

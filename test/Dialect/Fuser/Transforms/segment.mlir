@@ -1,6 +1,6 @@
-// RUN: fuser-opt --fuser-segment -split-input-file %s | FileCheck %s
+// RUN: fuser-opt --fuser-segment=normalization=false -split-input-file %s | FileCheck %s
 // Segmenting twice equals segmenting once.
-// RUN: fuser-opt --fuser-segment -split-input-file %s | fuser-opt --fuser-segment -split-input-file | FileCheck %s
+// RUN: fuser-opt --fuser-segment=normalization=false -split-input-file %s | fuser-opt --fuser-segment=normalization=false -split-input-file | FileCheck %s
 //
 // Each rule of docs/Segmentation.md, with cases that must and must not merge.
 

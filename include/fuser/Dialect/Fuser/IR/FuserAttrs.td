@@ -31,7 +31,8 @@ def Fuser_CacheOpAttr : EnumAttr<Fuser_Dialect, Fuser_CacheOp, "cache_op">;
 def Fuser_SegmentKind : I32EnumAttr<"SegmentKind", "kind of a segment", [
     I32EnumAttrCase<"Pointwise", 0, "pointwise">,
     I32EnumAttrCase<"Reduction", 1, "reduction">,
-    I32EnumAttrCase<"Alias", 2, "alias">]> {
+    I32EnumAttrCase<"Alias", 2, "alias">,
+    I32EnumAttrCase<"Normalization", 3, "normalization">]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::fuser";
 }
@@ -41,7 +42,8 @@ def Fuser_SegmentKindAttr
 def Fuser_ScheduleKind : I32EnumAttr<"ScheduleKind", "kernel schedule", [
     I32EnumAttrCase<"Pointwise", 0, "pointwise">,
     I32EnumAttrCase<"OuterReduction", 1, "outer_reduction">,
-    I32EnumAttrCase<"InnerReduction", 2, "inner_reduction">]> {
+    I32EnumAttrCase<"InnerReduction", 2, "inner_reduction">,
+    I32EnumAttrCase<"Normalization", 3, "normalization">]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::fuser";
 }
@@ -56,7 +58,9 @@ def Fuser_ScheduleAttr : AttrDef<Fuser_Dialect, "Schedule"> {
     - `kind`: `pointwise`, `outer_reduction` (no reduced axis is innermost in
       memory: each thread accumulates its outputs over the reduced axes) or
       `inner_reduction` (the innermost axis is reduced: threads of a block
-      share each output and combine across lanes and warps);
+      share each output and combine across lanes and warps) or
+      `normalization` (a `normalization` segment: one block per row, one
+      block-wide combine per reduction, then the row's outputs);
     - `vector`: consecutive elements of the innermost output axis each
       thread computes, loaded and stored as one vector where the layout
       allows;

@@ -482,9 +482,12 @@ def Fuser_SegmentOp : Fuser_Op<"segment",
   let description = [{
     The body computes the segment's results from its block arguments, which
     are bound to `inputs` (tensors, or scalars such as nvFuser's
-    `define_scalar` inputs). `kind` says how it runs: `pointwise` and
-    `reduction` segments are kernels, an `alias` segment launches nothing
-    (its results are views of its inputs in memory). A kernel segment may
+    `define_scalar` inputs). `kind` says how it runs: `pointwise`,
+    `reduction` and `normalization` segments are kernels (a `normalization`
+    segment holds reductions over the innermost axes whose results meet the
+    un-reduced rows again: one persistent kernel, docs/Segmentation.md), an
+    `alias` segment launches nothing (its results are views of its inputs in
+    memory). A kernel segment may
     carry the `schedule` that `fuser-schedule` chose for it.
 
     ```mlir

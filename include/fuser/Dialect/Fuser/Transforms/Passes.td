@@ -51,8 +51,16 @@ def FuserSegment : Pass<"fuser-segment", "func::FuncOp"> {
     only view memory written anyway (inputs, other kernels' outputs) become
     aliases or are read through by their consumers; other meta ops are
     computed by the kernel they fold into. Functions that already hold
-    segments are left alone.
+    segments are left alone. Last, a reduction kernel and the kernels that
+    read its results back onto its rows become one `normalization` segment
+    where the rows fit the chip (option `normalization`).
   }];
+  let options = [
+    Option<"normalization", "normalization", "bool", /*default=*/"true",
+           "Merge a reduction over the innermost axes with the kernels that "
+           "combine its result with the rows again into one normalization "
+           "segment (docs/Segmentation.md)">,
+  ];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }
 

@@ -40,6 +40,34 @@ struct ReductionStructure {
 /// Analyzes the reductions of `segment` (none for a pointwise segment).
 ReductionStructure analyzeReductions(SegmentOp segment);
 
+/// Shared memory a block may hold statically on sm_90 (and every chip since
+/// sm_20): the budget of a normalization kernel's rows (docs/Lowering.md).
+constexpr int64_t kNormalizationRowBudgetBytes = 48 * 1024;
+
+/// A normalization: reductions over the innermost axes of rows whose
+/// results meet the un-reduced rows again, in one kernel.
+struct NormalizationStructure {
+  /// The reductions in program order; later ones may read earlier ones.
+  SmallVector<ReductionOp> reductions;
+  /// Their common source shape and reduced dims (the trailing dims).
+  SmallVector<int64_t> sourceShape, dims;
+  /// Rows (kept elements) and elements per row (reduced elements).
+  int64_t rows = 0, rowElements = 0;
+  /// Bytes of one row of every input that varies along the row: what a
+  /// block holds on chip.
+  int64_t rowBytes = 0;
+  /// Why the body is not a normalization (empty when it is).
+  std::string whyNot;
+};
+
+/// Analyzes a segment body as a normalization: at least one reduction, all
+/// with the same source shape and the same trailing reduced dims, 32-bit
+/// accumulation; every op that uses a reduction result is elementwise on
+/// rows (the source shape) or on reduced rows (the result shape, keepdim or
+/// not), or a broadcast from the one to the other over the reduced dims;
+/// every yielded value is a row or a reduced row.
+NormalizationStructure analyzeNormalization(Block &body);
+
 /// The widest vector (elements, a power of two) of accesses to `elementType`
 /// that is at most 16 bytes and divides `extent`.
 int64_t getVectorWidth(Type elementType, int64_t extent);

@@ -1,0 +1,187 @@
+//===- NormalizationSegments.cpp - one kernel per normalization -----------===//
+//
+// fuser-segment splits a normalization after its reduction (rule 5: no
+// broadcast back into a reduction kernel). This step, run on the segmented
+// fusion, merges a reduction segment with the kernels that read its results
+// again into one `normalization` segment when the merged body is one
+// (docs/Segmentation.md, "Normalization kernels").
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Dialect/Fuser/Transforms/NormalizationSegments.h"
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/Transforms/Schedule.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+/// Whether `consumer` reads a segment other than `producer` that depends on
+/// `producer`: merging them would then form a cycle.
+static bool readsThroughAnotherSegment(SegmentOp producer, SegmentOp consumer) {
+  DenseSet<Operation *> reached;
+  SmallVector<Operation *> worklist{producer};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Operation *user : op->getUsers())
+      if (user != consumer.getOperation() && isa<SegmentOp>(user) &&
+          reached.insert(user).second)
+        worklist.push_back(user);
+  }
+  return llvm::any_of(consumer.getInputs(), [&](Value input) {
+    return reached.contains(input.getDefiningOp());
+  });
+}
+
+/// The segment that computes what `producer` and `consumer` compute, with
+/// the values between them kept inside, inserted before `consumer`. It
+/// yields the producer's results that others still read, then the
+/// consumer's.
+static SegmentOp buildMerged(SegmentOp producer, SegmentOp consumer,
+                             SmallVectorImpl<Value> &replaced) {
+  SetVector<Value> inputs(producer.getInputs().begin(),
+                          producer.getInputs().end());
+  for (Value input : consumer.getInputs())
+    if (input.getDefiningOp() != producer.getOperation())
+      inputs.insert(input);
+  SmallVector<Value> keptProducerResults;
+  for (Value result : producer.getResults())
+    if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+          return user != consumer.getOperation();
+        }))
+      keptProducerResults.push_back(result);
+
+  OpBuilder builder(consumer);
+  Block *body = new Block();
+  for (Value input : inputs)
+    body->addArgument(input.getType(), input.getLoc());
+  auto position = [&](Value input) {
+    return body->getArgument(
+        std::distance(inputs.begin(), llvm::find(inputs, input)));
+  };
+  OpBuilder bodyBuilder(consumer.getContext());
+  bodyBuilder.setInsertionPointToEnd(body);
+  IRMapping producerMap;
+  for (auto [argument, input] : llvm::zip_equal(
+           producer.getBody().front().getArguments(), producer.getInputs()))
+    producerMap.map(argument, position(input));
+  for (Operation &op : producer.getBody().front().without_terminator())
+    bodyBuilder.clone(op, producerMap);
+  auto producerYield =
+      cast<YieldOp>(producer.getBody().front().getTerminator());
+  IRMapping consumerMap;
+  for (auto [argument, input] : llvm::zip_equal(
+           consumer.getBody().front().getArguments(), consumer.getInputs())) {
+    if (auto result = dyn_cast<OpResult>(input);
+        result && result.getOwner() == producer.getOperation())
+      consumerMap.map(argument,
+                      producerMap.lookup(
+                          producerYield.getValues()[result.getResultNumber()]));
+    else
+      consumerMap.map(argument, position(input));
+  }
+  for (Operation &op : consumer.getBody().front().without_terminator())
+    bodyBuilder.clone(op, consumerMap);
+  SmallVector<Value> yielded;
+  for (Value result : keptProducerResults)
+    yielded.push_back(producerMap.lookup(
+        producerYield.getValues()[cast<OpResult>(result).getResultNumber()]));
+  for (Value value :
+       cast<YieldOp>(consumer.getBody().front().getTerminator()).getValues())
+    yielded.push_back(consumerMap.lookupOrDefault(value));
+  YieldOp::create(bodyBuilder, consumer.getLoc(), yielded);
+
+  replaced = keptProducerResults;
+  llvm::append_range(replaced, consumer.getResults());
+  auto merged = SegmentOp::create(
+      builder, builder.getFusedLoc({producer.getLoc(), consumer.getLoc()}),
+      ValueRange(replaced).getTypes(), SegmentKind::Normalization,
+      inputs.getArrayRef(), /*schedule=*/nullptr);
+  merged.getBody().push_back(body);
+  return merged;
+}
+
+/// Merges one producer with one of its consumers; false when none merges.
+static bool mergeOnce(func::FuncOp func) {
+  Block &block = func.getBody().front();
+  for (SegmentOp producer : llvm::to_vector(block.getOps<SegmentOp>())) {
+    if (producer.getKind() != SegmentKind::Reduction &&
+        producer.getKind() != SegmentKind::Normalization)
+      continue;
+    SetVector<SegmentOp> consumers;
+    for (Operation *user : producer->getUsers())
+      if (auto consumer = dyn_cast<SegmentOp>(user);
+          consumer && consumer.getKind() != SegmentKind::Alias)
+        consumers.insert(consumer);
+    SmallVector<SegmentOp> ordered = consumers.takeVector();
+    llvm::sort(ordered, [](SegmentOp lhs, SegmentOp rhs) {
+      return lhs->isBeforeInBlock(rhs);
+    });
+    for (SegmentOp consumer : ordered) {
+      // A segment_set stays a hard boundary (rule 1): its readers never
+      // share its producer's kernel.
+      auto producerYield =
+          cast<YieldOp>(producer.getBody().front().getTerminator());
+      bool readsSegmentSet = llvm::any_of(
+          llvm::zip_equal(consumer.getInputs(),
+                          consumer.getBody().front().getArguments()),
+          [&](auto pair) {
+            auto [input, argument] = pair;
+            auto result = dyn_cast<OpResult>(input);
+            if (!result || result.getOwner() != producer.getOperation())
+              return false;
+            return static_cast<bool>(
+                       producerYield.getValues()[result.getResultNumber()]
+                           .template getDefiningOp<SegmentSetOp>()) ||
+                   llvm::any_of(argument.getUsers(), [](Operation *user) {
+                     return isa<SegmentSetOp>(user);
+                   });
+          });
+      if (readsSegmentSet || readsThroughAnotherSegment(producer, consumer))
+        continue;
+      SmallVector<Value> replaced;
+      SegmentOp merged = buildMerged(producer, consumer, replaced);
+      NormalizationStructure structure =
+          analyzeNormalization(merged.getBody().front());
+      if (!structure.whyNot.empty()) {
+        merged.erase();
+        continue;
+      }
+      if (structure.rowBytes > kNormalizationRowBudgetBytes) {
+        merged.erase();
+        producer->setAttr(
+            kNormalizationFallbackAttrName,
+            StringAttr::get(func.getContext(),
+                            "rows of " + Twine(structure.rowBytes) +
+                                " bytes exceed the " +
+                                Twine(kNormalizationRowBudgetBytes) +
+                                "-byte on-chip budget of sm_90: split after "
+                                "the reduction"));
+        continue;
+      }
+      // The merged segment stands where the consumer stood; the producer's
+      // other readers may stand between them, so the fusion is sorted again.
+      SmallVector<Value> old;
+      for (Value result : producer.getResults())
+        if (llvm::is_contained(replaced, result))
+          old.push_back(result);
+      llvm::append_range(old, consumer.getResults());
+      for (auto [from, to] : llvm::zip_equal(old, merged.getResults()))
+        from.replaceAllUsesWith(to);
+      consumer.erase();
+      producer.erase();
+      sortTopologically(&block);
+      return true;
+    }
+  }
+  return false;
+}
+
+void mlir::fuser::formNormalizationSegments(func::FuncOp func) {
+  while (mergeOnce(func)) {
+  }
+}

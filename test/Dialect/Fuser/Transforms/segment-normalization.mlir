@@ -1,0 +1,97 @@
+// Normalization segments (docs/Segmentation.md, "Normalization kernels"): a
+// reduction over the innermost axes and the kernels that combine its result
+// with the rows again are one `normalization` segment when a row of the
+// inputs that vary along it fits the 48 KiB budget of a block on sm_90;
+// otherwise the split stays and the report says why.
+//
+// RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %S/../../../Conversion/FuserToSCF/Inputs/normalization.mlir -o /dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: fuser-opt --fuser-preseg --fuser-segment %S/../../../Conversion/FuserToSCF/Inputs/normalization.mlir -o %t.inputs.mlir
+// RUN: fuser-run %S/../../../Conversion/FuserToSCF/Inputs/normalization.mlir --entry rmsnorm --check-against interp --against-file %t.inputs.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %S/../../../Conversion/FuserToSCF/Inputs/normalization.mlir --entry softmax --check-against interp --against-file %t.inputs.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %S/../../../Conversion/FuserToSCF/Inputs/normalization.mlir --entry layernorm --check-against interp --against-file %t.inputs.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %S/../../../Conversion/FuserToSCF/Inputs/normalization.mlir --entry rmsnorm_bwd --check-against interp --against-file %t.inputs.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-opt --fuser-segment -split-input-file %s | FileCheck %s
+// RUN: fuser-opt --fuser-segment=normalization=false -split-input-file %s | FileCheck %s --check-prefix=OFF
+
+// EXEC: check 0: {{.*}} ulp ok
+
+// REPORT: fusion @rmsnorm: 1 kernel, 1 segment, reads 130000 bytes, writes 128000 bytes
+// REPORT-NEXT: segment #0 normalization:
+// REPORT: fusion @softmax: 1 kernel, 1 segment
+// REPORT-NEXT: segment #0 normalization:
+// The mean and rstd leave the kernel too (16 rows x 4 bytes each).
+// REPORT: fusion @layernorm: 1 kernel, 1 segment, reads 147456 bytes (144 KiB), writes 131200 bytes
+// REPORT-NEXT: segment #0 normalization:
+// REPORT: fusion @rmsnorm_bwd: 1 kernel, 1 segment
+// REPORT-NEXT: segment #0 normalization:
+// REPORT: fusion @softmax_long: 3 kernels, 3 segments
+// REPORT-NEXT: segment #0 reduction:
+// REPORT-NEXT: not a normalization kernel: rows of 65536 bytes exceed the 49152-byte on-chip budget of sm_90: split after the reduction
+// REPORT: segment #1 reduction:
+// REPORT-NEXT: not a normalization kernel: rows of 65536 bytes exceed the 49152-byte on-chip budget of sm_90: split after the reduction
+// REPORT: segment #2 pointwise:
+// REPORT-NOT: not a normalization kernel
+
+// The softmax pattern: the max kernel, the sum-of-exp kernel and the
+// division merge into one segment with both reductions, in program order.
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[N:.*]] = fuser.segment normalization(%arg0) : (tensor<8x4xf32>) -> tensor<8x4xf32> {
+// CHECK: fuser.reduction max
+// CHECK: fuser.reduction add
+// CHECK: fuser.div
+// CHECK-NOT: fuser.segment
+// CHECK: return %[[N]]
+// OFF-LABEL: func.func @softmax
+// OFF: fuser.segment reduction
+// OFF: fuser.segment reduction
+// OFF: fuser.segment pointwise
+func.func @softmax(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = fuser.reduction max %x [1] keepdim : tensor<8x4xf32> -> tensor<8x1xf32>
+  %1 = fuser.sub %x, %0 : tensor<8x4xf32>, tensor<8x1xf32> -> tensor<8x4xf32>
+  %2 = fuser.exp %1 : tensor<8x4xf32>
+  %3 = fuser.reduction add %2 [1] keepdim : tensor<8x4xf32> -> tensor<8x1xf32>
+  %4 = fuser.div %2, %3 : tensor<8x4xf32>, tensor<8x1xf32> -> tensor<8x4xf32>
+  return %4 : tensor<8x4xf32>
+}
+
+// -----
+
+// Must not merge: the reduction is over the outer axis, so its result meets
+// columns, not rows (an outer normalization, which stays split).
+// CHECK-LABEL: func.func @outer_axis
+// CHECK: fuser.segment reduction
+// CHECK: fuser.segment pointwise
+func.func @outer_axis(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = fuser.reduction add %x [0] keepdim : tensor<8x4xf32> -> tensor<1x4xf32>
+  %1 = fuser.sub %x, %0 : tensor<8x4xf32>, tensor<1x4xf32> -> tensor<8x4xf32>
+  return %1 : tensor<8x4xf32>
+}
+
+// -----
+
+// Must not merge: segment_set is a hard boundary (rule 1), also for
+// normalization segments.
+// CHECK-LABEL: func.func @segment_set_boundary
+// CHECK-NOT: fuser.segment normalization
+// CHECK: return
+func.func @segment_set_boundary(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = fuser.reduction add %x [1] keepdim : tensor<8x4xf32> -> tensor<8x1xf32>
+  %1 = fuser.segment_set %0 : tensor<8x1xf32>
+  %2 = fuser.sub %x, %1 : tensor<8x4xf32>, tensor<8x1xf32> -> tensor<8x4xf32>
+  return %2 : tensor<8x4xf32>
+}
+
+// -----
+
+// Must not merge: the consumer permutes the rows, so an element of its
+// output needs another row's reduction than its block's.
+// CHECK-LABEL: func.func @permuted_rows
+// CHECK: fuser.segment reduction
+// CHECK: fuser.segment pointwise
+func.func @permuted_rows(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = fuser.reduction add %x [1] keepdim : tensor<4x4xf32> -> tensor<4x1xf32>
+  %1 = fuser.expand %0 : tensor<4x1xf32> -> tensor<4x4xf32>
+  %2 = fuser.permute %1 [1, 0] : tensor<4x4xf32> -> tensor<4x4xf32>
+  %3 = fuser.add %x, %2 : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  return %3 : tensor<4x4xf32>
+}
