@@ -61,6 +61,16 @@ for segment in Softmax().segments():
         [o["shape"] for o in segment.outputs]))
 
 
+# define_tensor's forms: nvFuser's keywords, positional, and sizes/strides.
+with FusionDefinition() as forms:
+    a = forms.define_tensor(shape=[2, 3], contiguity=[True, True], dtype=DataType.Half,
+                            is_cpu=False, stride_order=[0, 1])
+    b = forms.define_tensor([2, 3], [True, True], DataType.Int32)
+    c = forms.define_tensor(sizes=[2, 3], strides=[3, 1], dtype=DataType.Bool)
+    forms.add_output(forms.ops.where(c, a, b))
+print("forms:", [t.shape for t in (a, b, c)], [t.dtype for t in (a, b, c)])
+
+
 def expect(error_type, call):
     try:
         call()
