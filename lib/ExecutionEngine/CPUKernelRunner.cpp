@@ -476,6 +476,23 @@ LogicalResult HalfRewriter::run() {
 // Other pre-lowering rewrites and checks
 //===----------------------------------------------------------------------===//
 
+/// Shared memory (normalization kernels stage rows in workgroup memref.global
+/// buffers) is plain memory on the host: the blocks run one after another.
+void stripWorkgroupMemorySpace(ModuleOp module) {
+  auto strip = [](MemRefType type) {
+    return MemRefType::get(type.getShape(), type.getElementType(),
+                           type.getLayout());
+  };
+  module.walk([&](Operation *op) {
+    if (auto global = dyn_cast<memref::GlobalOp>(op);
+        global && global.getType().getMemorySpace())
+      global.setType(strip(global.getType()));
+    if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(op);
+        getGlobal && getGlobal.getType().getMemorySpace())
+      getGlobal.getResult().setType(strip(getGlobal.getType()));
+  });
+}
+
 /// memref.copy between layouts other than the identity as a loop nest of
 /// scalar loads and stores (identity copies become llvm.memcpy upstream).
 void rewriteStridedCopies(ModuleOp module) {
@@ -694,6 +711,7 @@ CPUKernelModule::compile(
   if (failed(HalfRewriter(*lowered).run()))
     return failure();
   rewriteStridedCopies(*lowered);
+  stripWorkgroupMemorySpace(*lowered);
 
   PassManager pm(context, ModuleOp::getOperationName());
   buildCPUKernelToLLVMPipeline(pm);

@@ -150,7 +150,18 @@ struct AccessInfo {
   int64_t lanes;
 };
 
+std::optional<AccessInfo> getAnyAccess(Operation *op);
+
 std::optional<AccessInfo> getAccess(Operation *op) {
+  std::optional<AccessInfo> access = getAnyAccess(op);
+  // Shared memory (a normalization kernel's staged rows) is not global
+  // memory traffic.
+  if (access && cast<MemRefType>(access->memref.getType()).getMemorySpace())
+    return std::nullopt;
+  return access;
+}
+
+std::optional<AccessInfo> getAnyAccess(Operation *op) {
   if (auto load = dyn_cast<memref::LoadOp>(op))
     return AccessInfo{load.getMemRef(), load.getIndices(), false, 1};
   if (auto store = dyn_cast<memref::StoreOp>(op))

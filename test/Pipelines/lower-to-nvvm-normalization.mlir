@@ -1,6 +1,7 @@
 // Normalization kernels through the whole GPU path (one kernel each: one
-// .entry, warp shuffles and a shared-memory combine per reduction, 16-byte
-// non-coherent loads and 16-byte stores, no local memory).
+// .entry, warp shuffles and a shared-memory combine per reduction, the row
+// staged in shared memory, 16-byte non-coherent loads and 16-byte stores, no
+// local memory).
 // RUN: fuser-opt %S/../Conversion/FuserToSCF/Inputs/normalization.mlir --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=isa" | FileCheck %s --implicit-check-not=.local --implicit-check-not=ld.global.b16 --implicit-check-not=st.global.b16
 
 // CHECK: func.func @rmsnorm(
@@ -9,9 +10,12 @@
 // CHECK: return
 // CHECK: gpu.binary @[[RMS]]
 // CHECK-SAME: .entry [[RMS]](
+// CHECK-SAME: .shared .align 16 .b8 __fuser_row[2000]
 // CHECK-SAME: ld.global.nc.v4.b32
+// CHECK-SAME: st.shared.v4.b32
 // CHECK-SAME: shfl.sync.bfly
 // CHECK-SAME: bar.sync
+// CHECK-SAME: ld.shared.v4.b32
 // CHECK-SAME: st.global.v4.b32
 // CHECK-NOT: .entry
 

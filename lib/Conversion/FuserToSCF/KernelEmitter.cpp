@@ -150,7 +150,10 @@ private:
   FailureOr<Value> evalCat(CatOp op, const Lanes &at);
   FailureOr<Value> evalReduction(ReductionOp op, const Lanes &at);
   FailureOr<Value> evalElementwise(Operation *op, const Lanes &at);
+  /// A load of `memref` at lanes `at`, from the row's shared buffer where
+  /// it is staged.
   Value load(Value memref, const Lanes &at);
+  Value loadGlobal(Value memref, const Lanes &at);
   void store(Value vector, Value memref, const Lanes &at);
 
   //===--------------------------------------------------------------------===//
@@ -198,6 +201,28 @@ private:
   OpBuilder::InsertPoint scalarPoint;
   /// In split schedules: the block's value of the reduction, per reduction.
   DenseMap<Operation *, Value> reducedValues;
+
+  /// Normalization kernels keep the block's row of each input in shared
+  /// memory: the thread loop that first reads an element of a row input
+  /// from global memory also stores it there, and later thread loops read it
+  /// back. Every loop walks the row alike (thread t at t * lanes, striding
+  /// threads * lanes), so each thread reads back only what it stored and no
+  /// barrier is needed.
+  struct RowStage {
+    memref::GlobalOp buffer;
+    /// The thread loop that fills it (loops are numbered in order).
+    int64_t filledBy = -1;
+  };
+  /// Whether row inputs are staged (normalization kernels).
+  bool stageRows = false;
+  DenseMap<Value, RowStage> rowStages;
+  /// The thread loop being emitted, and whether it may fill stages (the
+  /// last one need not).
+  int64_t rowLoop = -1;
+  bool fillRowStages = false;
+  /// The lanes of the row step being emitted and its position in the row.
+  std::optional<Lanes> rowLanes;
+  Value rowPosition;
 };
 
 //===----------------------------------------------------------------------===//
@@ -808,6 +833,29 @@ static uint64_t getAlignment(uint64_t bytes) {
 Value KernelEmitter::load(Value memref, const Lanes &at) {
   auto type = cast<MemRefType>(memref.getType());
   Type elementType = type.getElementType();
+  if (auto it = rowStages.find(memref);
+      it != rowStages.end() && rowLanes && at == *rowLanes) {
+    RowStage &stage = it->second;
+    OpBuilder::InsertionGuard guard(b);
+    Value buffer = memref::GetGlobalOp::create(b, loc, stage.buffer.getType(),
+                                               stage.buffer.getSymName());
+    VectorType vectorType = vectorOf(elementType);
+    if (stage.filledBy >= 0 && stage.filledBy < rowLoop)
+      return vector::LoadOp::create(b, loc, vectorType, buffer,
+                                    ValueRange{rowPosition});
+    Value value = loadGlobal(memref, at);
+    if (fillRowStages) {
+      vector::StoreOp::create(b, loc, value, buffer, ValueRange{rowPosition});
+      stage.filledBy = rowLoop;
+    }
+    return value;
+  }
+  return loadGlobal(memref, at);
+}
+
+Value KernelEmitter::loadGlobal(Value memref, const Lanes &at) {
+  auto type = cast<MemRefType>(memref.getType());
+  Type elementType = type.getElementType();
   if (at.kind == LaneKind::Uniform)
     return splat(memref::LoadOp::create(b, loc, memref, at.base));
   // One vector load along the innermost axis when it is contiguous; i1 is
@@ -968,6 +1016,7 @@ FailureOr<Value> KernelEmitter::emitBlockReduction(
   scf::ParallelOp threadLoop = createMappedLoop(
       b, loc, {threads}, {gpu::Processor::ThreadX}, ValueRange{identity});
   Value thread = threadLoop.getInductionVars()[0];
+  ++rowLoop;
   pushScope();
   if (prologue && failed(prologue(thread)))
     return failure();
@@ -995,7 +1044,10 @@ FailureOr<Value> KernelEmitter::emitBlockReduction(
       at.kind = LaneKind::Unit;
       at.dim = dims.back();
     }
+    rowLanes = at;
+    rowPosition = loop.getInductionVar();
     FailureOr<Value> element = eval(reduction.getSource(), at);
+    rowLanes.reset();
     if (failed(element))
       return failure();
     scf::YieldOp::create(
@@ -1154,6 +1206,32 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
   Value block = emitBlockLoop(blocks);
   SmallVector<Value> kept = delinearize(block, keptShape);
 
+  // Inputs holding whole rows are staged in shared memory (budgeted by
+  // fuser-segment); i1 rows are not (no vector accesses of i1).
+  auto module = segment->getParentOfType<ModuleOp>();
+  SymbolTable symbols(module);
+  for (Value input : body.getArguments()) {
+    auto memref = dyn_cast<MemRefType>(bindings.lookup(input).getType());
+    if (!memref || memref.getShape() != sourceShape ||
+        memref.getElementType().isInteger(1))
+      continue;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto buffer = memref::GlobalOp::create(
+        b, loc, "__fuser_row",
+        /*sym_visibility=*/b.getStringAttr("private"),
+        MemRefType::get({structure.rowElements}, memref.getElementType(),
+                        MemRefLayoutAttrInterface(),
+                        gpu::AddressSpaceAttr::get(
+                            b.getContext(), gpu::AddressSpace::Workgroup)),
+        /*initial_value=*/b.getUnitAttr(), /*constant=*/false,
+        /*alignment=*/b.getI64IntegerAttr(16));
+    symbols.insert(buffer);
+    rowStages[bindings.lookup(input)].buffer = buffer;
+  }
+  stageRows = true;
+  fillRowStages = true;
+
   // One block-wide combine per reduction, in program order: a later
   // reduction reads the earlier ones' values (softmax's max, LayerNorm's
   // mean).
@@ -1172,6 +1250,8 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
   scf::ParallelOp threadLoop =
       createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
   Value thread = threadLoop.getInductionVars()[0];
+  ++rowLoop;
+  fillRowStages = false;
   pushScope();
   auto yield = cast<YieldOp>(body.getTerminator());
   for (auto [i, result] : llvm::enumerate(yield.getValues())) {
@@ -1186,7 +1266,19 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
       pushScope();
       SmallVector<Value> index(kept);
       llvm::append_range(index, delinearize(loop.getInductionVar(), rowShape));
-      if (failed(emitOutputAt(i, index)))
+      // The row is walked as in the reductions when the widths agree.
+      if (width == lanes) {
+        rowLanes = Lanes();
+        rowLanes->base = index;
+        if (width > 1) {
+          rowLanes->kind = LaneKind::Unit;
+          rowLanes->dim = index.size() - 1;
+        }
+        rowPosition = loop.getInductionVar();
+      }
+      LogicalResult emitted = emitOutputAt(i, index);
+      rowLanes.reset();
+      if (failed(emitted))
         return failure();
       popScope();
       continue;

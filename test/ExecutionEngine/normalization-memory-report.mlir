@@ -1,0 +1,27 @@
+// The memory report of normalization kernels: the row is read from global
+// memory once (the later thread loops read it back from shared memory, which
+// the report does not count as global traffic), each output written once.
+// RUN: fuser-run %S/../Conversion/FuserToSCF/Inputs/normalization.mlir --entry softmax --backend cpu --memory-report | FileCheck %s --check-prefix=SOFTMAX
+// RUN: fuser-run %S/../Conversion/FuserToSCF/Inputs/normalization.mlir --entry rmsnorm --backend cpu --memory-report | FileCheck %s --check-prefix=RMSNORM
+
+// SOFTMAX: kernel 0: softmax_kernel (loops)
+// SOFTMAX-NEXT: launch: grid 32 x block 128 = 4096 threads
+// SOFTMAX-NEXT: ptxas: {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 0 bytes local, {{[0-9]+}} bytes shared
+// SOFTMAX-NEXT: loaded: 65536 bytes (minimum 65536, 1.000x)
+// SOFTMAX-NEXT: stored: 65536 bytes (minimum 65536, 1.000x)
+// SOFTMAX-NEXT: load sectors: 2048 touched, 2048 fewest, efficiency 1.000
+// SOFTMAX-NEXT: store sectors: 2048 touched, 2048 fewest, efficiency 1.000
+// One 16-byte load and one 16-byte store per thread.
+// SOFTMAX-NEXT: per thread: 1.00 loads (16 B: 1.00), 1.00 stores (16 B: 1.00)
+// SOFTMAX: fusion: 1 kernel(s), moved 131072 bytes, minimum 131072 (1.000x)
+
+// The row of x is read once; the weight row is read by every block (64
+// blocks x 2000 bytes), which is what keeps RMSNorm above the minimum.
+// RMSNORM: kernel 0: rmsnorm_kernel (loops)
+// RMSNORM: loaded: 256000 bytes (minimum 130000, 1.969x)
+// RMSNORM-NEXT: stored: 128000 bytes (minimum 128000, 1.000x)
+// RMSNORM: instruction 0: vector.load arg0 16 B
+// RMSNORM-NEXT: instruction 1: vector.load arg1 16 B
+// RMSNORM-NEXT: instruction 2: vector.store out0 16 B
+// RMSNORM-NOT: instruction 3
+// RMSNORM: fusion: 1 kernel(s), moved 384000 bytes, minimum 258000 (1.488x)
