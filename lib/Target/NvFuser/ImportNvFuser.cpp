@@ -264,9 +264,9 @@ bool isNaNIgnoringName(llvm::StringRef name) {
 /// Operations that define a tensor from the printed result type; they must be
 /// the whole right-hand side of a statement.
 bool isTensorOpName(llvm::StringRef name) {
-  return llvm::is_contained({"view", "reshape", "squeeze", "broadcast", "expand",
-                             "reduction", "Set", "SegmenterSet", "pad", "slice",
-                             "cat", "full"},
+  return llvm::is_contained({"view", "reshape", "squeeze", "broadcast",
+                             "expand", "reduction", "Set", "SegmenterSet",
+                             "pad", "slice", "cat", "full"},
                             name);
 }
 
@@ -553,8 +553,7 @@ bool Importer::skipBanner(std::optional<std::string> &fusionName,
                           unsigned &openBanners) {
   if (tok.is(Kind::Eof))
     return false;
-  llvm::StringRef rest =
-      buffer.drop_front(tok.spelling.data() - buffer.data());
+  llvm::StringRef rest = buffer.drop_front(tok.spelling.data() - buffer.data());
   llvm::StringRef line = rest.take_until([](char c) { return c == '\n'; });
   for (const Banner &banner : kBanners) {
     if (line.rtrim() != banner.text)
@@ -766,8 +765,9 @@ Importer::parseFusion(const std::optional<std::string> &bannerName) {
   if (failed(expect(Kind::LBrace, "{", "to open '" + bodyName + "'")))
     return failure();
 
-  function = createFunction(loc, getUniqueFunctionName(bannerName.value_or("fusion")),
-                            inputs, outputs);
+  function =
+      createFunction(loc, getUniqueFunctionName(bannerName.value_or("fusion")),
+                     inputs, outputs);
   if (failed(parseBody([&] {
         return tok.is(Kind::RBrace) || tok.is(Kind::Eof) ||
                tok.isIdentifier("TransformPrinter");
@@ -882,8 +882,8 @@ Importer::parseDeclarationList(bool stopAtStatement,
         if (decl.tensor && !decl.tensor->elementType) {
           decl.tensor->setElementType(dtype);
           decl.type = decl.tensor->type;
-        } else if (!decl.tensor && getScalarCategory(dtype) ==
-                                       getScalarCategory(decl.type)) {
+        } else if (!decl.tensor &&
+                   getScalarCategory(dtype) == getScalarCategory(decl.type)) {
           // The prefix gives the category (`f` for every float type); the
           // printed dtype the width.
           decl.type = dtype;
@@ -1056,9 +1056,8 @@ FailureOr<TensorDecl> Importer::parseTensorDecl() {
   decl.name = spelling.take_front(nameEnd);
   // After the name come the memory type and, since PR #2889, the dtype.
   llvm::StringRef memoryAndType = spelling.drop_front(nameEnd + 1);
-  llvm::StringRef memory = memoryAndType.take_until([](char c) {
-    return c == '_';
-  });
+  llvm::StringRef memory =
+      memoryAndType.take_until([](char c) { return c == '_'; });
   if (!llvm::is_contained({"g", "l", "s", "t", "sym"}, memory))
     return emitError(decl.loc)
            << "expected a tensor like 'T3_g_float[...]' (name, memory type "
@@ -1091,8 +1090,8 @@ FailureOr<TensorDecl> Importer::parseTensorDecl() {
   for (llvm::StringRef position : {"ca_pos", "produce_pos", "compute_with"})
     if (tok.isIdentifier(position))
       return emitError(tok.getLoc())
-             << "unsupported scheduled fusion: '" << position
-             << "' after '" << decl.name
+             << "unsupported scheduled fusion: '" << position << "' after '"
+             << decl.name
              << "' is a scheduling position; only unscheduled fusions import";
 
   decl.shape = extentsOf(decl.logicalDomain());
@@ -1107,8 +1106,7 @@ FailureOr<TensorDecl> Importer::parseTensorDecl() {
 /// Scheduled fusions parallelize domains: `iblockIdx.x12{...}`,
 /// `ithreadIdx.x`, `iV`, `iUR`, ... in place of the serial `S`.
 LogicalResult Importer::rejectScheduledDomain(llvm::StringRef spelling) {
-  llvm::StringRef rest =
-      buffer.drop_front(spelling.data() - buffer.data());
+  llvm::StringRef rest = buffer.drop_front(spelling.data() - buffer.data());
   llvm::StringRef printed = rest.take_until(
       [](char c) { return c == '{' || c == ',' || c == ']' || c == '\n'; });
   return emitError(llvm::SMLoc::getFromPointer(spelling.data()))
@@ -1223,8 +1221,8 @@ static std::optional<int64_t> divideExtent(Kind op, int64_t lhs, int64_t rhs) {
 
 FailureOr<int64_t> Importer::parseExtentProduct(llvm::StringRef what) {
   FailureOr<int64_t> lhs = parseExtentPrimary(what);
-  while (succeeded(lhs) && (tok.is(Kind::Star) || tok.is(Kind::Slash) ||
-                            tok.is(Kind::Percent))) {
+  while (succeeded(lhs) &&
+         (tok.is(Kind::Star) || tok.is(Kind::Slash) || tok.is(Kind::Percent))) {
     Kind op = tok.kind;
     llvm::SMLoc loc = tok.getLoc();
     consume();
@@ -1369,8 +1367,7 @@ LogicalResult Importer::parseRightHandSide(const Definition &def) {
   } else {
     value = fusionBuilder.materialize(operand, elementType);
   }
-  if (failed(value) ||
-      failed(checkDeclaredType(*value, def, "the expression")))
+  if (failed(value) || failed(checkDeclaredType(*value, def, "the expression")))
     return failure();
   values[def.name] = *value;
   return success();
@@ -1385,8 +1382,8 @@ LogicalResult Importer::checkDeclaredType(Value value, const Definition &def,
     if (tensorType && tensorType.getShape() == ArrayRef(def.tensor->shape))
       return success();
     InFlightDiagnostic diag = emitError(def.loc);
-    diag << construct << " produces " << value.getType() << " but '"
-         << def.name << "' is declared with shape [";
+    diag << construct << " produces " << value.getType() << " but '" << def.name
+         << "' is declared with shape [";
     llvm::interleaveComma(def.tensor->shape, diag);
     return diag << "]";
   }
@@ -1424,9 +1421,9 @@ FailureOr<Value> Importer::checkDeclared(FailureOr<Value> value,
   if (failed(value))
     return failure();
   if (value->getType() != out.type)
-    return emitError(out.loc) << "'" << opName << "' produces "
-                              << value->getType() << " but '" << out.name
-                              << "' is declared as " << out.type;
+    return emitError(out.loc)
+           << "'" << opName << "' produces " << value->getType() << " but '"
+           << out.name << "' is declared as " << out.type;
   return value;
 }
 
@@ -1718,10 +1715,10 @@ FailureOr<Value> Importer::parseReduction(TensorDecl &out, Location loc) {
   // cast to int64 that its sum of ints makes.
   bool accumulates = *kind == ReductionKind::Add || *kind == ReductionKind::Mul;
   fusionBuilder.setLoc(loc);
-  return checkDeclared(fusionBuilder.reduction(
-                           *kind, source->value, dims, /*keepdim=*/false,
-                           accumulates ? source->decl.elementType : Type()),
-                       out, "reduction");
+  return checkDeclared(
+      fusionBuilder.reduction(*kind, source->value, dims, /*keepdim=*/false,
+                              accumulates ? source->decl.elementType : Type()),
+      out, "reduction");
 }
 
 /// Set( T [, cache_op=Streaming] ), Set.Permute( ... ), SegmenterSet( ... ).
@@ -1800,8 +1797,8 @@ FailureOr<Value> Importer::parseLoadStore(TensorDecl &out, Location loc,
                }) == 1;
       });
   if (numbersArePermutation && isConsistent(permutation))
-    return checkDeclared(fusionBuilder.permute(source->value, permutation),
-                         out, "Set.Permute");
+    return checkDeclared(fusionBuilder.permute(source->value, permutation), out,
+                         "Set.Permute");
 
   for (auto [i, id] : llvm::enumerate(outDomain)) {
     if (llvm::count(sourceExtents, id.extent) != 1)
@@ -1996,9 +1993,9 @@ FailureOr<LocatedOperand> Importer::parseExpression() {
   if (failed(rhs))
     return failure();
   setBuildLoc(loc);
-  return located(fusionBuilder.compare(*kind, lhs->operand, rhs->operand,
-                                       kPrintedDTypes),
-                 loc);
+  return located(
+      fusionBuilder.compare(*kind, lhs->operand, rhs->operand, kPrintedDTypes),
+      loc);
 }
 
 FailureOr<LocatedOperand> Importer::parseAdditive() {
@@ -2011,9 +2008,9 @@ FailureOr<LocatedOperand> Importer::parseAdditive() {
     if (failed(rhs))
       return failure();
     setBuildLoc(loc);
-    lhs = located(fusionBuilder.binary(kind, lhs->operand, rhs->operand,
-                                       kPrintedDTypes),
-                  loc);
+    lhs = located(
+        fusionBuilder.binary(kind, lhs->operand, rhs->operand, kPrintedDTypes),
+        loc);
   }
   return lhs;
 }
@@ -2028,9 +2025,9 @@ FailureOr<LocatedOperand> Importer::parseMultiplicative() {
     if (failed(rhs))
       return failure();
     setBuildLoc(loc);
-    lhs = located(fusionBuilder.binary(kind, lhs->operand, rhs->operand,
-                                       kPrintedDTypes),
-                  loc);
+    lhs = located(
+        fusionBuilder.binary(kind, lhs->operand, rhs->operand, kPrintedDTypes),
+        loc);
   }
   return lhs;
 }
@@ -2050,8 +2047,8 @@ FailureOr<LocatedOperand> Importer::parseUnary() {
     ScalarLiteral literal = operand->operand.getLiteral();
     if (literal.kind != ScalarLiteral::Kind::Float &&
         literal.intValue == std::numeric_limits<int64_t>::min())
-      return emitError(loc) << "negating " << literal.intValue
-                            << " does not fit in 64 bits";
+      return emitError(loc)
+             << "negating " << literal.intValue << " does not fit in 64 bits";
     literal.floatValue = -literal.floatValue;
     literal.intValue = -literal.intValue;
     return LocatedOperand{literal, loc};
@@ -2103,7 +2100,7 @@ FailureOr<ScalarLiteral> Importer::parseLiteralValue(Type printedType) {
   consume();
   if (negative)
     literal.floatValue = -literal.floatValue;
-  literal.kind = isFloat                          ? ScalarLiteral::Kind::Float
+  literal.kind = isFloat ? ScalarLiteral::Kind::Float
                  : printedType && printedType.isInteger(1)
                      ? ScalarLiteral::Kind::Bool
                      : ScalarLiteral::Kind::Int;
@@ -2287,8 +2284,8 @@ std::string mlir::fuser::addExtentBinding(llvm::StringRef binding,
                                           ImportNvFuserOptions &options) {
   auto [name, valueText] = binding.split('=');
   int64_t value;
-  if (name.empty() || valueText.empty() ||
-      valueText.getAsInteger(10, value) || value < 0)
+  if (name.empty() || valueText.empty() || valueText.getAsInteger(10, value) ||
+      value < 0)
     return ("--extent '" + binding +
             "': expected NAME=VALUE with a non-negative integer VALUE, as in "
             "--extent i0=8")
