@@ -372,6 +372,10 @@ for _name, _mnemonic in _BINARY_OPS.items():
 # Called with every FusionDefinition whose definition is complete
 # (nvfuser_compat collects them).
 _definition_hook = None
+# Set when a `with` block or definition() ends in an exception: the error
+# happened while building a fusion (nvfuser_compat tells it from errors
+# after the fusions were built).
+_definition_failed = False
 
 
 def _numpy_dtype(name):
@@ -401,8 +405,11 @@ class FusionDefinition:
         return self
 
     def __exit__(self, exc_type, exc, traceback):
+        global _definition_failed
         if exc_type is None:
             self._finish()
+        else:
+            _definition_failed = True
         return False
 
     def definition(self):
@@ -422,9 +429,8 @@ class FusionDefinition:
             if type(self).definition is FusionDefinition.definition:
                 raise RuntimeError("this FusionDefinition has no fusion yet: define it "
                                    "in a `with` block or override definition()")
-            self.__enter__()
-            self.definition()
-            self._finish()
+            with self:
+                self.definition()
         return self._native
 
     def _begin_call(self):

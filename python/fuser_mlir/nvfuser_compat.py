@@ -44,6 +44,32 @@ def _script_line(error, script):
     return lines[-1] if lines else None
 
 
+def _report(error, script, definitions):
+    """Reports an error of the script: exit status 2, or 0 (a warning) when
+    it came after every fusion was built (running the fusion, the script's
+    own code), since the IR is what the runner prints."""
+    line = _script_line(error, script)
+    if isinstance(error, UnsupportedOpError):
+        if error.filename == script:
+            line = error.line
+        return _fail("%s:%s: nvFuser operation 'fd.ops.%s' is not supported by fuser_mlir"
+                     % (script, line, error.op))
+    if isinstance(error, ModuleNotFoundError) and error.name \
+            and error.name.split(".")[0] == "torch":
+        return _fail("%s needs torch, which is not installed here (pip install torch), "
+                     "line %s" % (script, line))
+    message = str(error)
+    # Errors of the native builder carry the script location already.
+    if not message.startswith(script + ":"):
+        message = "%s:%s: %s" % (script, line, message)
+    message = "%s (%s)" % (message, type(error).__name__)
+    if definitions and not _fusion._definition_failed:
+        print("nvfuser_compat: warning: %s; printing the %d fusion(s) defined before it"
+              % (message, len(definitions)), file=sys.stderr)
+        return 0
+    return _fail(message)
+
+
 def _fusion_functions(namespace, script):
     """Functions of the script that take a FusionDefinition: the repro's
     `def nvfuser_fusion_idN(fd : FusionDefinition) -> None:`."""
@@ -79,6 +105,7 @@ def main(argv=None):
         return _fail("cannot read %s: %s" % (args.script, error.strerror))
 
     definitions = []
+    _fusion._definition_failed = False
     previous_hook = _fusion._definition_hook
     previous_nvfuser = sys.modules.get("nvfuser")
     _fusion._definition_hook = definitions.append
@@ -91,22 +118,10 @@ def main(argv=None):
                 for name, function in _fusion_functions(namespace, args.script):
                     with FusionDefinition(name=name) as fd:
                         function(fd)
-        except UnsupportedOpError as error:
-            line = error.line if error.filename == args.script else _script_line(error, args.script)
-            return _fail("%s:%s: nvFuser operation 'fd.ops.%s' is not supported by fuser_mlir"
-                         % (args.script, line, error.op))
-        except ModuleNotFoundError as error:
-            if error.name and error.name.split(".")[0] == "torch":
-                return _fail("%s needs torch, which is not installed here "
-                             "(pip install torch), line %s"
-                             % (args.script, _script_line(error, args.script)))
-            return _fail("%s:%s: %s" % (args.script, _script_line(error, args.script), error))
-        except (ValueError, TypeError, RuntimeError, AttributeError) as error:
-            message = str(error)
-            # Errors of the native builder carry the script location already.
-            if not message.startswith(args.script + ":"):
-                message = "%s:%s: %s" % (args.script, _script_line(error, args.script), message)
-            return _fail("%s (%s)" % (message, type(error).__name__))
+        except Exception as error:  # noqa: BLE001 - every script error is reported
+            status = _report(error, args.script, definitions)
+            if status:
+                return status
         if not definitions:
             return _fail("%s defines no fusion (no `with FusionDefinition() as fd:` block "
                          "and no function taking a FusionDefinition)" % args.script)
