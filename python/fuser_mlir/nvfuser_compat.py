@@ -21,6 +21,9 @@ from . import _fusion
 from ._fusion import DataType, FusionDefinition, UnsupportedOpError
 
 
+STAND_IN_NAMES = ("nvfuser", "nvfuser_direct")
+
+
 def make_nvfuser_module():
     """The `nvfuser` stand-in: what repro scripts import from it."""
     module = types.ModuleType("nvfuser")
@@ -107,9 +110,12 @@ def main(argv=None):
     definitions = []
     _fusion._definition_failed = False
     previous_hook = _fusion._definition_hook
-    previous_nvfuser = sys.modules.get("nvfuser")
+    # nvFuser's module and its newer direct bindings, which repro scripts
+    # import with the same names.
+    previous_modules = {name: sys.modules.get(name) for name in STAND_IN_NAMES}
     _fusion._definition_hook = definitions.append
-    sys.modules["nvfuser"] = make_nvfuser_module()
+    for name in STAND_IN_NAMES:
+        sys.modules[name] = make_nvfuser_module()
     namespace = {"__name__": "__main__", "__file__": args.script}
     try:
         try:
@@ -138,10 +144,11 @@ def main(argv=None):
                 return _fail("%s: %s" % (args.script, error))
     finally:
         _fusion._definition_hook = previous_hook
-        if previous_nvfuser is None:
-            sys.modules.pop("nvfuser", None)
-        else:
-            sys.modules["nvfuser"] = previous_nvfuser
+        for name, module in previous_modules.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
 
     output = "".join(texts)
     if args.output:

@@ -1,7 +1,8 @@
-# Cast chains and broadcast/squeeze chains in nvFuser's repro format: what
-# fuser-preseg folds (exact casts, unit-dim moves) and keeps (the narrowing
-# cast to bf16).
-from nvfuser import FusionDefinition, DataType
+# Cast chains and broadcast/squeeze chains in nvFuser's repro format (as the
+# newer nvfuser_direct module prints them): bf16 -> f32 -> f64 -> f32 -> bf16
+# with unit dims squeezed and re-inserted, which fuser-preseg sees is the
+# identity.
+from nvfuser_direct import FusionDefinition, DataType
 
 def nvfuser_fusion_id4(fd : FusionDefinition) -> None :
     T0 = fd.define_tensor(shape=[8, 1, 16], contiguity=[True, None, True], dtype=DataType.BFloat16, is_cpu=False, stride_order=[2, 1, 0])
