@@ -32,6 +32,31 @@ func.func @softmax(%x: tensor<1024x4096xbf16>) -> tensor<1024x4096xbf16> {
   return %6 : tensor<1024x4096xbf16>
 }
 
+// LayerNorm over rows of 4096 bf16: mean and variance as two sums, then
+// (x - mean) * rsqrt(var + eps) * w + b.
+func.func @layernorm(%x: tensor<1024x4096xbf16>, %w: tensor<4096xbf16>, %b: tensor<4096xbf16>) -> tensor<1024x4096xbf16> {
+  %0 = fuser.cast %x : tensor<1024x4096xbf16> to tensor<1024x4096xf32>
+  %1 = fuser.reduction add %0 [1] keepdim : tensor<1024x4096xf32> -> tensor<1024x1xf32>
+  %n = arith.constant 4.096000e+03 : f32
+  %2 = fuser.div %1, %n : tensor<1024x1xf32>, f32 -> tensor<1024x1xf32>
+  %3 = fuser.sub %0, %2 : tensor<1024x4096xf32>, tensor<1024x1xf32> -> tensor<1024x4096xf32>
+  %4 = fuser.mul %3, %3 : tensor<1024x4096xf32>, tensor<1024x4096xf32> -> tensor<1024x4096xf32>
+  %5 = fuser.reduction add %4 [1] keepdim : tensor<1024x4096xf32> -> tensor<1024x1xf32>
+  %6 = fuser.div %5, %n : tensor<1024x1xf32>, f32 -> tensor<1024x1xf32>
+  %eps = arith.constant 9.99999974E-6 : f32
+  %7 = fuser.add %6, %eps : tensor<1024x1xf32>, f32 -> tensor<1024x1xf32>
+  %8 = fuser.rsqrt %7 : tensor<1024x1xf32>
+  %9 = fuser.mul %3, %8 : tensor<1024x4096xf32>, tensor<1024x1xf32> -> tensor<1024x4096xf32>
+  %10 = fuser.cast %w : tensor<4096xbf16> to tensor<4096xf32>
+  %11 = fuser.broadcast %10 [0] : tensor<4096xf32> -> tensor<1x4096xf32>
+  %12 = fuser.mul %9, %11 : tensor<1024x4096xf32>, tensor<1x4096xf32> -> tensor<1024x4096xf32>
+  %13 = fuser.cast %b : tensor<4096xbf16> to tensor<4096xf32>
+  %14 = fuser.broadcast %13 [0] : tensor<4096xf32> -> tensor<1x4096xf32>
+  %15 = fuser.add %12, %14 : tensor<1024x4096xf32>, tensor<1x4096xf32> -> tensor<1024x4096xf32>
+  %16 = fuser.cast %15 : tensor<1024x4096xf32> to tensor<1024x4096xbf16>
+  return %16 : tensor<1024x4096xbf16>
+}
+
 // A pointwise bf16 chain: (a * b + a) * 0.5, rounded once per op in f32.
 func.func @pointwise_bf16(%a: tensor<2048x4096xbf16>, %b: tensor<2048x4096xbf16>) -> tensor<2048x4096xbf16> {
   %0 = fuser.cast %a : tensor<2048x4096xbf16> to tensor<2048x4096xf32>
