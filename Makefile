@@ -5,7 +5,7 @@ LLVM_PREFIX ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?=
 
 .PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
-        check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-long check-preseg-monotone
+        check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-long check-preseg-monotone
 
 all: build
 
@@ -24,7 +24,7 @@ configure: setup $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR)
 
-check: build check-lit check-unit check-docs fuzz-smoke check-diff check-diff-cpu
+check: build check-lit check-unit check-docs fuzz-smoke check-diff check-diff-cpu check-diff-norm
 
 # Differential runs: random fusions (tools/fuser-gen) interpreted before and
 # after the pipeline must give bit-identical results.
@@ -52,6 +52,14 @@ check-diff-cpu: build
 	$(BUILD_DIR)/bin/fuser-diff --seeds 1..$(CPU_DIFF_SEEDS) --backend cpu \
 	  --pipeline 'builtin.module(fuser-preseg,func.func(fuser-segment))' \
 	  --require-schedule-coverage
+
+# Normalization fusions (fuser-gen --family normalization: reductions over
+# rows whose results meet the rows again) on the CPU backend; about 10 s.
+NORM_DIFF_SEEDS ?= 300
+
+check-diff-norm: build
+	$(BUILD_DIR)/bin/fuser-diff --family normalization --seeds 1..$(NORM_DIFF_SEEDS) \
+	  --backend cpu --pipeline 'builtin.module(fuser-preseg,func.func(fuser-segment))'
 
 check-diff-long: build
 	@for pipeline in $(DIFF_PIPELINES); do \

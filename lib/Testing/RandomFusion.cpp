@@ -119,8 +119,21 @@ public:
   }
 
   OwningOpRef<ModuleOp> run();
+  /// The Normalization family (RandomFusionOptions::Family).
+  OwningOpRef<ModuleOp> runNormalization();
 
 private:
+  /// A module holding the empty @fusion, the builder in its body.
+  OwningOpRef<ModuleOp> startFusion() {
+    OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+    builder.setInsertionPointToEnd(module->getBody());
+    function = func::FuncOp::create(builder, loc, kRandomFusionName,
+                                    builder.getFunctionType({}, {}));
+    body = function.addEntryBlock();
+    builder.setInsertionPointToEnd(body);
+    return module;
+  }
+
   //===--- value pool -----------------------------------------------------===//
 
   Value record(Value value) {
@@ -918,12 +931,7 @@ private:
 };
 
 OwningOpRef<ModuleOp> FusionGenerator::run() {
-  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
-  builder.setInsertionPointToEnd(module->getBody());
-  function = func::FuncOp::create(builder, loc, kRandomFusionName,
-                                  builder.getFunctionType({}, {}));
-  body = function.addEntryBlock();
-  builder.setInsertionPointToEnd(body);
+  OwningOpRef<ModuleOp> module = startFusion();
 
   unsigned numOps = options.numOps ? options.numOps : rng.inRange(8, 48);
   unsigned initialArguments = rng.inRange(1, 2);
@@ -977,11 +985,131 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
   return module;
 }
 
+OwningOpRef<ModuleOp> FusionGenerator::runNormalization() {
+  OwningOpRef<ModuleOp> module = startFusion();
+
+  // Rows of one or two dims, over one or two outer dims.
+  SmallVector<int64_t> shape;
+  unsigned rank = rng.inRange(2, 4);
+  unsigned reducedDims = rng.inRange(1, std::min(2u, rank - 1));
+  for (unsigned d = 0; d < rank; ++d) {
+    bool reduced = d >= rank - reducedDims;
+    int64_t size =
+        reduced ? rng.pick<int64_t>({1, 3, 4, 8, 16, 32, 33, 64, 100, 128, 256})
+                : rng.pick<int64_t>({1, 2, 3, 4, 5, 8, 16});
+    while (size > 1 && product(shape) * size > options.maxElements)
+      size /= 2;
+    shape.push_back(size);
+  }
+  // Now and then an outer normalization, which stays split.
+  bool outer = rng.percent(15);
+  SmallVector<int64_t> dims;
+  for (unsigned d = outer ? 0 : rank - reducedDims; d < (outer ? 1 : rank); ++d)
+    dims.push_back(d);
+  SmallVector<int64_t> reducedShape(shape);
+  for (int64_t d : dims)
+    reducedShape[d] = 1;
+
+  Type storage = rng.pick<Type>({bf16, bf16, f16, f32, f32, i32});
+  Type compute = storage == i32 ? i32 : f32;
+  Value x = addArgument(RankedTensorType::get(shape, storage));
+  ++numArguments;
+  Value row = convert(x, compute);
+  // A second row (the gradient of a backward pass), and a prologue.
+  if (rng.percent(30)) {
+    Value dy = addArgument(RankedTensorType::get(shape, storage));
+    ++numArguments;
+    row = record(MulOp::create(builder, loc, row, convert(dy, compute)));
+  }
+  if (rng.percent(50))
+    row = record(MulOp::create(builder, loc, row, row));
+  else if (rng.percent(30))
+    row = record(NegOp::create(builder, loc, row));
+
+  // One to three reductions; each later one may read the earlier ones
+  // (softmax's sum of exp(x - max), LayerNorm's variance).
+  SmallVector<Value> reducedRows;
+  Value current = row;
+  for (unsigned k = rng.inRange(1, 3); k > 0; --k) {
+    auto kind = static_cast<ReductionKind>(rng.weighted({5, 0, 3, 2}));
+    bool keepdim = rng.percent(50);
+    Value reduced = reduce(current, kind, dims, keepdim);
+    if (!keepdim)
+      reduced = broadcastAt(reduced, dims);
+    if (compute == f32 && rng.percent(50)) {
+      reduced =
+          record(DivOp::create(builder, loc, reduced, scalarConstant(f32)));
+      if (rng.percent(50))
+        reduced = record(
+            RsqrtOp::create(builder, loc,
+                            record(AddOp::create(builder, loc, reduced,
+                                                 spreadingConstant(f32)))));
+    }
+    reducedRows.push_back(reduced);
+    switch (rng.below(4)) {
+    case 0:
+      current = record(SubOp::create(builder, loc, current, reduced));
+      if (compute == f32 && rng.percent(50))
+        current = record(ExpOp::create(builder, loc, current));
+      break;
+    case 1:
+      current = record(MulOp::create(builder, loc, current, reduced));
+      break;
+    case 2:
+      current = record(DivOp::create(builder, loc, current, reduced));
+      break;
+    default:
+      current = record(AddOp::create(builder, loc, current, reduced));
+    }
+  }
+  // A weight (and a bias) along the rows.
+  SmallVector<int64_t> rowShape, outerDims;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (llvm::is_contained(dims, int64_t(d)) || outer)
+      rowShape.push_back(shape[d]);
+    if (!llvm::is_contained(dims, int64_t(d)) && !outer)
+      outerDims.push_back(d);
+  }
+  for (unsigned w = rng.percent(60) ? rng.inRange(1, 2) : 0; w > 0; --w) {
+    Value weight =
+        outer
+            ? addArgument(RankedTensorType::get(shape, storage))
+            : broadcastAt(addArgument(RankedTensorType::get(rowShape, storage)),
+                          outerDims);
+    ++numArguments;
+    weight = convert(weight, compute);
+    current = w == 2 ? record(MulOp::create(builder, loc, current, weight))
+                     : record(AddOp::create(builder, loc, current, weight));
+  }
+
+  SmallVector<Value> results{convert(current, storage)};
+  if (rng.percent(40))
+    results.push_back(reducedRows[rng.below(reducedRows.size())]);
+  if (rng.percent(20))
+    results.push_back(row);
+  func::ReturnOp::create(builder, loc, results);
+  function.setFunctionType(builder.getFunctionType(
+      body->getArgumentTypes(), ValueRange(results).getTypes()));
+  return module;
+}
+
 } // namespace
 
 OwningOpRef<ModuleOp>
 mlir::fuser::generateRandomFusion(MLIRContext *context,
                                   const RandomFusionOptions &options) {
   context->loadDialect<FuserDialect, func::FuncDialect, arith::ArithDialect>();
-  return FusionGenerator(context, options).run();
+  FusionGenerator generator(context, options);
+  return options.family == RandomFusionOptions::Family::Normalization
+             ? generator.runNormalization()
+             : generator.run();
+}
+
+std::optional<RandomFusionOptions::Family>
+mlir::fuser::parseRandomFusionFamily(StringRef name) {
+  if (name == "any")
+    return RandomFusionOptions::Family::Any;
+  if (name == "normalization")
+    return RandomFusionOptions::Family::Normalization;
+  return std::nullopt;
 }

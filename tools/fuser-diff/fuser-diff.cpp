@@ -63,6 +63,10 @@ static cl::opt<std::string> backendOption(
 static cl::opt<unsigned>
     opsOption("ops", cl::desc("ops per fusion (0: chosen from the seed)"),
               cl::init(0));
+static cl::opt<std::string> familyOption(
+    "family",
+    cl::desc("generated fusions: any (the default) or normalization"),
+    cl::init("any"));
 static cl::opt<std::string>
     keepFailingOption("keep-failing",
                       cl::desc("directory to write failing fusions into"),
@@ -306,7 +310,11 @@ std::string SeedChecker::check(uint64_t seed) {
 
   transformed = nullptr;
   baseline = nullptr;
-  original = generateRandomFusion(context, {seed, opsOption});
+  RandomFusionOptions options;
+  options.seed = seed;
+  options.numOps = opsOption;
+  options.family = *parseRandomFusionFamily(familyOption);
+  original = generateRandomFusion(context, options);
   if (failed(verify(*original)))
     return failure("the generated fusion does not verify (generator bug)");
   auto function = original->lookupSymbol<func::FuncOp>(kRandomFusionName);
@@ -403,6 +411,11 @@ int main(int argc, char **argv) {
                               "differential test of a pass pipeline on "
                               "random fusions\n");
 
+  if (!parseRandomFusionFamily(familyOption)) {
+    llvm::errs() << "fuser-diff: unknown --family '" << familyOption
+                 << "' (any, normalization)\n";
+    return 2;
+  }
   std::optional<SeedRange> seeds = parseSeeds(seedsOption);
   if (!seeds) {
     llvm::errs() << "fuser-diff: --seeds must be N or A..B with A <= B, got '"
@@ -505,13 +518,21 @@ int main(int argc, char **argv) {
   // Which schedules the other backend ran: every one must be exercised.
   bool uncovered = false;
   if (backend->getName() != reference->getName()) {
-    for (StringRef name :
-         {"pointwise", "outer_reduction", "outer_reduction split",
-          "inner_reduction", "inner_reduction split", "alias"}) {
+    const StringRef required[] = {"pointwise",
+                                  "outer_reduction",
+                                  "outer_reduction split",
+                                  "inner_reduction",
+                                  "inner_reduction split",
+                                  "alias"};
+    for (StringRef name : required) {
       uint64_t count = checker.scheduleCounts[name.str()];
       llvm::outs() << "schedule " << name << ": " << count << " kernels\n";
       uncovered |= count == 0;
     }
+    // Schedules that only some families make (normalization).
+    for (const auto &[name, count] : checker.scheduleCounts)
+      if (!llvm::is_contained(required, name))
+        llvm::outs() << "schedule " << name << ": " << count << " kernels\n";
   }
   llvm::outs() << "fuser-diff: " << passed << " passed, " << failedSeeds.size()
                << " failed\n";

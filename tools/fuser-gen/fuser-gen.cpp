@@ -31,6 +31,11 @@ static cl::opt<unsigned>
               cl::init(0));
 static cl::opt<unsigned>
     countOption("count", cl::desc("number of consecutive seeds"), cl::init(1));
+static cl::opt<std::string> familyOption(
+    "family",
+    cl::desc("any (every op, the default) or normalization (reductions over "
+             "rows whose results meet the rows again)"),
+    cl::init("any"));
 static cl::opt<bool>
     statsOption("op-stats",
                 cl::desc("print op-kind and cast-pair counts instead of IR"),
@@ -52,10 +57,21 @@ int main(int argc, char **argv) {
           fuser::FuserDialect::getDialectNamespace())
         opCounts[name.getStringRef().str()] = 0;
 
+  std::optional<fuser::RandomFusionOptions::Family> family =
+      fuser::parseRandomFusionFamily(familyOption);
+  if (!family) {
+    llvm::errs() << "fuser-gen: unknown --family '" << familyOption
+                 << "' (any, normalization)\n";
+    return 2;
+  }
   for (unsigned i = 0; i < countOption; ++i) {
-    uint64_t seed = seedOption + i;
+    fuser::RandomFusionOptions options;
+    options.seed = seedOption + i;
+    options.numOps = opsOption;
+    options.family = *family;
+    uint64_t seed = options.seed;
     OwningOpRef<ModuleOp> module =
-        fuser::generateRandomFusion(&context, {seed, opsOption});
+        fuser::generateRandomFusion(&context, options);
     if (failed(verify(*module))) {
       llvm::errs() << "fuser-gen: seed " << seed
                    << " gave invalid IR (a generator bug):\n";

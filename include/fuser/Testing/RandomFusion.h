@@ -13,7 +13,10 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdint>
+#include <optional>
 
 namespace mlir::fuser {
 
@@ -25,7 +28,18 @@ struct RandomFusionOptions {
   /// Upper bound on the element count of every tensor, so that interpreting
   /// a fusion stays fast.
   int64_t maxElements = 4096;
+  /// What the fusions are made of: `Any` grows random steps (every op);
+  /// `Normalization` builds a normalization: reductions over the innermost
+  /// axes of rows whose results meet the rows again (RMSNorm, softmax,
+  /// LayerNorm shapes, with weights, chained reductions and saved reduced
+  /// rows), sometimes over an outer axis instead.
+  enum class Family { Any, Normalization };
+  Family family = Family::Any;
 };
+
+/// The family named `name` (`any`, `normalization`), or nullopt.
+std::optional<RandomFusionOptions::Family>
+parseRandomFusionFamily(llvm::StringRef name);
 
 /// The name of the func.func the generator builds.
 inline constexpr const char *kRandomFusionName = "fusion";
