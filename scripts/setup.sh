@@ -6,6 +6,7 @@ set -euo pipefail
 
 APT_PACKAGES=(llvm-22-dev libmlir-22-dev libmlir-22 mlir-22-tools llvm-22-tools
               ninja-build cmake g++ libgtest-dev
+              python3-dev python3-pip python3-venv  # the Python package
               clang-14 libclang-rt-14-dev)  # libFuzzer for the fuzz smoke
 
 missing=()
@@ -26,6 +27,9 @@ fi
 # Installed for the `python3` that CMake's python/CMakeLists.txt picks.
 PIP_PACKAGES=(nanobind numpy ml_dtypes)
 if ! python3 -c "import nanobind, numpy, ml_dtypes" 2>/dev/null; then
-  echo "setup: pip installing ${PIP_PACKAGES[*]}"
-  python3 -m pip install -q "${PIP_PACKAGES[@]}"
+  echo "setup: pip installing ${PIP_PACKAGES[*]} for $(command -v python3)"
+  # Debian's own python3 refuses installs outside a virtual environment
+  # (PEP 668); a pyenv or other user-installed python3 takes them as is.
+  python3 -m pip install -q "${PIP_PACKAGES[@]}" \
+    || python3 -m pip install -q --break-system-packages "${PIP_PACKAGES[@]}"
 fi
