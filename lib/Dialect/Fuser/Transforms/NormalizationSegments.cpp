@@ -151,16 +151,18 @@ static bool mergeOnce(func::FuncOp func) {
         merged.erase();
         continue;
       }
-      if (structure.rowBytes > kNormalizationRowBudgetBytes) {
+      if (structure.sharedBytes > kNormalizationRowBudgetBytes) {
         merged.erase();
         producer->setAttr(
             kNormalizationFallbackAttrName,
-            StringAttr::get(func.getContext(),
-                            "rows of " + Twine(structure.rowBytes) +
-                                " bytes exceed the " +
-                                Twine(kNormalizationRowBudgetBytes) +
-                                "-byte on-chip budget of sm_90: split after "
-                                "the reduction"));
+            StringAttr::get(
+                func.getContext(),
+                "rows of " + Twine(structure.rowBytes) + " bytes and " +
+                    Twine(structure.sharedBytes - structure.rowBytes) +
+                    " bytes of block-wide combines exceed the " +
+                    Twine(kNormalizationRowBudgetBytes) +
+                    "-byte on-chip budget of sm_90: split after the "
+                    "reduction"));
         continue;
       }
       // The merged segment stands where the consumer stood; the producer's

@@ -211,6 +211,9 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body) {
         structure.rowElements *
         std::max<int64_t>(1, *getElementByteWidth(type.getElementType()));
   }
+  structure.sharedBytes =
+      structure.rowBytes +
+      128 * static_cast<int64_t>(structure.reductions.size());
   return structure;
 }
 

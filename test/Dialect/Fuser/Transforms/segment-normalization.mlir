@@ -1,8 +1,9 @@
 // Normalization segments (docs/Segmentation.md, "Normalization kernels"): a
 // reduction over the innermost axes and the kernels that combine its result
 // with the rows again are one `normalization` segment when a row of the
-// inputs that vary along it fits the 48 KiB budget of a block on sm_90;
-// otherwise the split stays and the report says why.
+// inputs that vary along it, with 128 bytes per block-wide combine, fits the
+// 48 KiB budget of a block on sm_90; otherwise the split stays and the
+// report says why.
 //
 // RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %S/../../../Conversion/FuserToSCF/Inputs/normalization.mlir -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: fuser-opt --fuser-preseg --fuser-segment %S/../../../Conversion/FuserToSCF/Inputs/normalization.mlir -o %t.inputs.mlir
@@ -26,9 +27,9 @@
 // REPORT-NEXT: segment #0 normalization:
 // REPORT: fusion @softmax_long: 3 kernels, 3 segments
 // REPORT-NEXT: segment #0 reduction:
-// REPORT-NEXT: not a normalization kernel: rows of 65536 bytes exceed the 49152-byte on-chip budget of sm_90: split after the reduction
+// REPORT-NEXT: not a normalization kernel: rows of 65536 bytes and 256 bytes of block-wide combines exceed the 49152-byte on-chip budget of sm_90: split after the reduction
 // REPORT: segment #1 reduction:
-// REPORT-NEXT: not a normalization kernel: rows of 65536 bytes exceed the 49152-byte on-chip budget of sm_90: split after the reduction
+// REPORT-NEXT: not a normalization kernel: rows of 65536 bytes and 128 bytes of block-wide combines exceed the 49152-byte on-chip budget of sm_90: split after the reduction
 // REPORT: segment #2 pointwise:
 // REPORT-NOT: not a normalization kernel
 
@@ -94,4 +95,34 @@ func.func @permuted_rows(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %2 = fuser.permute %1 [1, 0] : tensor<4x4xf32> -> tensor<4x4xf32>
   %3 = fuser.add %x, %2 : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
   return %3 : tensor<4x4xf32>
+}
+
+// -----
+
+// At the budget: a row of 12288 f32 is 48 KiB, and the two combines need
+// 256 bytes more, which ptxas would refuse (0xc100 bytes of shared data).
+// CHECK-LABEL: func.func @softmax_at_budget
+// CHECK-NOT: fuser.segment normalization
+// CHECK: return
+func.func @softmax_at_budget(%x: tensor<2x12288xf32>) -> tensor<2x12288xf32> {
+  %0 = fuser.reduction max %x [1] keepdim : tensor<2x12288xf32> -> tensor<2x1xf32>
+  %1 = fuser.sub %x, %0 : tensor<2x12288xf32>, tensor<2x1xf32> -> tensor<2x12288xf32>
+  %2 = fuser.exp %1 : tensor<2x12288xf32>
+  %3 = fuser.reduction add %2 [1] keepdim : tensor<2x12288xf32> -> tensor<2x1xf32>
+  %4 = fuser.div %2, %3 : tensor<2x12288xf32>, tensor<2x1xf32> -> tensor<2x12288xf32>
+  return %4 : tensor<2x12288xf32>
+}
+
+// -----
+
+// Just under it: rows of 12224 f32 (48896 bytes) and 256 bytes of combines.
+// CHECK-LABEL: func.func @softmax_under_budget
+// CHECK: fuser.segment normalization
+func.func @softmax_under_budget(%x: tensor<2x12224xf32>) -> tensor<2x12224xf32> {
+  %0 = fuser.reduction max %x [1] keepdim : tensor<2x12224xf32> -> tensor<2x1xf32>
+  %1 = fuser.sub %x, %0 : tensor<2x12224xf32>, tensor<2x1xf32> -> tensor<2x12224xf32>
+  %2 = fuser.exp %1 : tensor<2x12224xf32>
+  %3 = fuser.reduction add %2 [1] keepdim : tensor<2x12224xf32> -> tensor<2x1xf32>
+  %4 = fuser.div %2, %3 : tensor<2x12224xf32>, tensor<2x1xf32> -> tensor<2x12224xf32>
+  return %4 : tensor<2x12224xf32>
 }

@@ -56,6 +56,10 @@ struct NormalizationStructure {
   /// Bytes of one row of every input that varies along the row: what a
   /// block holds on chip.
   int64_t rowBytes = 0;
+  /// The shared memory the kernel may use at most: rowBytes plus the
+  /// scratch of each block-wide combine (gpu.all_reduce keeps one 32-bit
+  /// value per warp: 128 bytes).
+  int64_t sharedBytes = 0;
   /// Why the body is not a normalization (empty when it is).
   std::string whyNot;
 };
