@@ -283,6 +283,27 @@ class _Ops:
         return self._wrap(native.permute(self._tensor(arg, "permute's operand"),
                                          _as_list(dims, "permute's dims")))
 
+    def stride_order(self, arg, stride_order):
+        """nvFuser's stride_order changes the memory layout only, which
+        fusions do not model: a fuser.set (checked to be a permutation)."""
+        tensor = self._tensor(arg, "stride_order's operand")
+        order = _as_list(stride_order, "stride_order's stride_order")
+        if sorted(order) != list(range(len(self._fd._native.value_type(tensor)[0]))):
+            raise ValueError("stride_order %r is not a permutation of the tensor's dims" % order)
+        return self.set(arg)
+
+    def size(self, arg, dim):
+        """An extent: a Python int, as every extent is static here."""
+        shape = self._fd._native.value_type(self._tensor(arg, "size's operand"))[0]
+        if not -len(shape) <= dim < len(shape):
+            raise ValueError("size: dim %d is out of range for a tensor of rank %d"
+                             % (dim, len(shape)))
+        return shape[dim]
+
+    def shape(self, arg):
+        """The extents: Python ints, as every extent is static here."""
+        return list(self._fd._native.value_type(self._tensor(arg, "shape's operand"))[0])
+
     def set(self, arg):
         native = self._native()
         return self._wrap(native.set(self._tensor(arg, "set's operand")))
@@ -360,7 +381,7 @@ def _make_binary(name, mnemonic):
 _UNARY_OPS = {name: name for name in (
     "neg", "abs", "exp", "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos",
     "tanh", "sigmoid")}
-_BINARY_OPS = {"add": "add", "sub": "sub", "mul": "mul", "div": "div",
+_BINARY_OPS = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "truediv": "truediv",
                "maximum": "maximum", "minimum": "minimum", "pow": "pow",
                "eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt",
                "ge": "ge"}
@@ -485,6 +506,13 @@ class FusionDefinition:
         return Scalar(self, native.define_constant(literal, _dtype_name(dtype, "define_scalar's dtype")))
 
     define_constant = define_scalar
+
+    def define_vector(self, values, dtype=DataType.Int):
+        """A shape vector: Python ints (fd.ops.size and fd.ops.shape give
+        them), since every extent is static here."""
+        if isinstance(values, int):
+            raise ValueError("define_vector of a symbolic length is not supported")
+        return _as_list(values, "define_vector's values")
 
     def add_output(self, output, stride_order=None, alias_input=None):
         native = self._begin_call()

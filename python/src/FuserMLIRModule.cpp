@@ -219,6 +219,15 @@ public:
     if (std::optional<CompareKind> kind = symbolizeCompareKind(name))
       return build(
           [&] { return getBuilder().compare(*kind, lhsOperand, rhsOperand); });
+    // nvFuser's truediv: a div whose integer operands become f32 first
+    // (float_op_config).
+    if (name == "truediv")
+      return build([&] {
+        return getBuilder().binary(
+            BinaryKind::Div, lhsOperand, rhsOperand,
+            PromotionConfig{/*promoteIntToFloat=*/true,
+                            /*castHalfToFloat=*/true});
+      });
     throw nb::value_error(("unknown binary op '" + name + "'").c_str());
   }
 
