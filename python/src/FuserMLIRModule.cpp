@@ -223,10 +223,9 @@ public:
     // (float_op_config).
     if (name == "truediv")
       return build([&] {
-        return getBuilder().binary(
-            BinaryKind::Div, lhsOperand, rhsOperand,
-            PromotionConfig{/*promoteIntToFloat=*/true,
-                            /*castHalfToFloat=*/true});
+        return getBuilder().binary(BinaryKind::Div, lhsOperand, rhsOperand,
+                                   PromotionConfig{/*promoteIntToFloat=*/true,
+                                                   /*castHalfToFloat=*/true});
       });
     throw nb::value_error(("unknown binary op '" + name + "'").c_str());
   }
