@@ -219,4 +219,53 @@ TEST_F(FusionBuilderTest, FunctionIsValidAfterEveryCall) {
   EXPECT_EQ(fusion.getFunc().getFunctionType().getNumResults(), 1u);
 }
 
+TEST_F(FusionBuilderTest, DataMovementRules) {
+  FusionBuilder &b = fusion.getBuilder();
+  Value x = input({2, 1, 4}, "f32");
+  // Negative dims wrap; a permutation keeps its order.
+  FailureOr<Value> permuted = b.permute(x, {-1, 0, 1});
+  ASSERT_TRUE(succeeded(permuted));
+  EXPECT_EQ(permuted->getType(), RankedTensorType::get({4, 2, 1}, type("f32")));
+  EXPECT_TRUE(failed(b.permute(x, {0, 0, 1})));
+  // broadcast without a new dim builds nothing (nvFuser returns its input).
+  FailureOr<Value> same = b.broadcast(x, {false, false, false});
+  ASSERT_TRUE(succeeded(same));
+  EXPECT_EQ(*same, x);
+  // expand only grows size-1 dims; -1 keeps an extent.
+  FailureOr<Value> expanded = b.expand(x, {-1, 3, 4});
+  ASSERT_TRUE(succeeded(expanded));
+  EXPECT_EQ(expanded->getType(), RankedTensorType::get({2, 3, 4}, type("f32")));
+  EXPECT_TRUE(failed(b.expand(x, {3, 1, 4})));
+  EXPECT_EQ(b.getLastErrorKind(), BuildErrorKind::Value);
+  // slice clamps and wraps like nvFuser; an end before its start is empty.
+  FailureOr<Value> empty = b.slice(x, {1, 0, 3}, {0, 1, -5}, {});
+  ASSERT_TRUE(succeeded(empty));
+  EXPECT_EQ(empty->getType(), RankedTensorType::get({0, 1, 0}, type("f32")));
+  EXPECT_TRUE(failed(b.slice(x, {0, 0, 0}, {2, 1, 4}, {1, 1, 0})));
+  // pad widths cover at most every dim; cat needs one dtype.
+  EXPECT_TRUE(failed(b.pad(x, {0, 0, 0, 0, 0, 0, 1, 1})));
+  EXPECT_TRUE(failed(b.cat({x, input({2, 1, 4}, "bf16")}, 0)));
+  EXPECT_EQ(b.getLastErrorKind(), BuildErrorKind::Type);
+  FailureOr<Value> joined = b.cat({x, x}, -1);
+  ASSERT_TRUE(succeeded(joined));
+  EXPECT_EQ(joined->getType(), RankedTensorType::get({2, 1, 8}, type("f32")));
+  EXPECT_EQ(ops(), "fuser.permute fuser.expand fuser.slice fuser.cat");
+}
+
+TEST_F(FusionBuilderTest, FullAndWhereTakeScalars) {
+  FusionBuilder &b = fusion.getBuilder();
+  FailureOr<Value> filled =
+      b.full({2, 2}, ScalarLiteral::getInt(3), type("bf16"));
+  ASSERT_TRUE(succeeded(filled));
+  EXPECT_EQ(filled->getType(), RankedTensorType::get({2, 2}, type("bf16")));
+  EXPECT_TRUE(failed(b.full({-1}, ScalarLiteral::getInt(0), type("f32"))));
+  Value mask = input({2, 2}, "i1");
+  // where promotes its values without turning bf16 into f32.
+  FailureOr<Value> selected =
+      b.where(mask, *filled, ScalarLiteral::getFloat(0.5));
+  ASSERT_TRUE(succeeded(selected));
+  EXPECT_EQ(selected->getType(), RankedTensorType::get({2, 2}, type("bf16")));
+  EXPECT_EQ(ops(), "arith.constant fuser.full arith.constant fuser.where");
+}
+
 } // namespace
