@@ -14,6 +14,10 @@ for stage, definition in (("built", fd), ("preseg", fd.preseg()), ("segmented", 
     (output,) = definition.execute(definition.deterministic_inputs())
     print("%s: %s %s fnv1a64=0x%016x" % (stage, output.dtype, output.shape,
                                           fnv1a64(output.tobytes())))
+# The lowered kernels, JIT-compiled on the CPU backend.
+(output,) = fd.execute(fd.deterministic_inputs(), backend="cpu")
+print("cpu backend: fnv1a64=0x%016x" % fnv1a64(output.tobytes()))
+
 # fd.kernels(): the PTX --fuser-lower-to-nvvm makes of the segmented fusion.
 for kernel in fd.kernels():
     print("kernel %s %s entries=%s ld.global=%d st.global=%d" % (
