@@ -804,6 +804,21 @@ void FusionFunction::addOutput(Value value) {
   updateFunctionType();
 }
 
+FailureOr<Value>
+FusionFunction::buildOrRollBack(function_ref<FailureOr<Value>()> build) {
+  Operation *lastBefore = returnOp->getPrevNode();
+  FailureOr<Value> value = build();
+  if (succeeded(value))
+    return value;
+  // Users follow their operands, so erasing from the back leaves no uses.
+  while (Operation *op = returnOp->getPrevNode()) {
+    if (op == lastBefore)
+      break;
+    op->erase();
+  }
+  return failure();
+}
+
 void FusionFunction::updateFunctionType() {
   func.setFunctionType(builder.getFunctionType(
       func.getBody().front().getArgumentTypes(), returnOp->getOperandTypes()));

@@ -6,6 +6,7 @@ nvFuser op; nothing is simplified here (`fd.preseg()` does that).
 """
 
 import enum
+import operator
 import os
 import sys
 
@@ -158,13 +159,21 @@ def _describe(type_info, byte_count):
             "dtype": _DTYPE_NAMES[dtype], "bytes": byte_count}
 
 
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+
+
 def _as_list(values, what):
-    if isinstance(values, int):
-        return [values]
+    """A list of int64s (extents, dims, widths): an int alone is a list of
+    one; floats, strings and the like are refused, not truncated."""
     try:
-        return [int(v) for v in values]
+        items = [operator.index(values)] if not hasattr(values, "__iter__") \
+            else [operator.index(v) for v in values]
     except TypeError:
         raise TypeError("%s must be a list of integers, got %r" % (what, values)) from None
+    for item in items:
+        if not _INT64_MIN <= item <= _INT64_MAX:
+            raise ValueError("%s: %d does not fit in 64 bits" % (what, item))
+    return items
 
 
 class _Ops:
@@ -197,12 +206,11 @@ class _Ops:
             if value.fd is not self._fd:
                 raise ValueError("%s belongs to another FusionDefinition" % what)
             return ("value", value._id)
+        # numpy scalars (and 0-d arrays) are numbers too.
+        if getattr(value, "shape", None) == () and hasattr(value, "item"):
+            value = value.item()
         if isinstance(value, (bool, int, float)):
             return value
-        # numpy scalars and the like
-        for kind in (bool, int, float):
-            if type(value).__name__.startswith(kind.__name__):
-                return kind(value)
         raise TypeError("%s must be a Tensor, a Scalar or a Python number, got %r"
                         % (what, value))
 
@@ -256,7 +264,16 @@ class _Ops:
 
     view = reshape
 
-    def squeeze(self, arg, dims, squeeze_expanded=False):
+    def squeeze(self, arg, *dims_or_shape, dims=None, original_shape=None,
+                squeeze_expanded=False):
+        # squeeze(T, dims) and the older squeeze(T, original_shape, dims).
+        positional = list(dims_or_shape)
+        if positional and isinstance(positional[-1], bool):
+            squeeze_expanded = positional.pop()
+        if dims is None:
+            if not positional:
+                raise TypeError("squeeze needs dims")
+            dims = positional[-1]
         native = self._native()
         return self._wrap(native.squeeze(self._tensor(arg, "squeeze's operand"),
                                          _as_list(dims, "squeeze's dims")))
@@ -271,7 +288,12 @@ class _Ops:
         return self._wrap(native.expand(self._tensor(arg, "expand's operand"),
                                         _as_list(shape, "expand's shape")))
 
-    def broadcast_in_dim(self, arg, shape, broadcast_dims):
+    def broadcast_in_dim(self, arg, shape=None, broadcast_dims=None, *, output_shape=None):
+        # output_shape is the keyword of nvFuser releases before 2023-06.
+        if shape is None:
+            shape = output_shape
+        if shape is None or broadcast_dims is None:
+            raise TypeError("broadcast_in_dim needs shape and broadcast_dims")
         native = self._native()
         return self._wrap(native.broadcast_in_dim(
             self._tensor(arg, "broadcast_in_dim's operand"),
@@ -547,7 +569,7 @@ class FusionDefinition:
         """The segments of this fusion after preseg and segmentation (or as
         it is, where it is segmented already): kinds, shapes, bytes."""
         native = self._ensure_defined()
-        if "fuser.segment " not in native.mlir():
+        if not native.is_segmented():
             native = native.run_pipeline("segment")
         return [Segment(i, data) for i, data in enumerate(native.segments())]
 
@@ -618,7 +640,10 @@ def _to_bytes(value, shape, dtype, what):
                              % (what, value.shape))
         if not isinstance(value, (bool, int, float, np.ndarray, np.generic)):
             raise TypeError("%s: expected a %s scalar, got %r" % (what, dtype, value))
-        return np.asarray(value, dtype=np_dtype).tobytes(), device
+        try:
+            return np.asarray(value, dtype=np_dtype).tobytes(), device
+        except (OverflowError, ValueError) as error:
+            raise ValueError("%s: %s" % (what, error)) from None
     if not isinstance(value, np.ndarray):
         raise TypeError("%s: expected a numpy array or torch tensor of %s, got %s"
                         % (what, dtype, type(value).__name__))

@@ -15,6 +15,7 @@
 
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "fuser/ExecutionEngine/Backends.h"
 #include "fuser/FusionBuilder/FusionBuilder.h"
 #include "fuser/Pipelines/Pipelines.h"
@@ -305,6 +306,13 @@ public:
 
   std::string mlir() { return printToString(getModule()); }
 
+  /// Whether the fusion is made of fuser.segment ops (fuser-segment ran).
+  bool isSegmented() {
+    return getFunc()
+        .walk([](SegmentOp) { return WalkResult::interrupt(); })
+        .wasInterrupted();
+  }
+
   std::vector<nb::tuple> inputTypes() {
     std::vector<nb::tuple> types;
     for (Type type : getFunc().getArgumentTypes())
@@ -354,9 +362,7 @@ public:
     DiagnosticCollector diagnostics;
     OwningOpRef<ModuleOp> copy(llvm::cast<ModuleOp>(getModule()->clone()));
     PassManager pm(&getContext());
-    bool segmented = false;
-    copy->walk([&](SegmentOp) { segmented = true; });
-    if (!segmented) {
+    if (!isSegmented()) {
       SegmentPipelineOptions options;
       options.preseg = true;
       buildSegmentPipeline(pm, options);
@@ -467,8 +473,16 @@ public:
   nb::bytes deterministicInput(unsigned index, uint64_t seed) {
     if (index >= getFunc().getNumArguments())
       throw nb::value_error("no such input");
-    Buffer buffer = makeDeterministicInput(getFunc().getArgumentTypes()[index],
-                                           index, seed);
+    Type type = getFunc().getArgumentTypes()[index];
+    // The limit every backend enforces on a buffer.
+    uint64_t limit = BackendOptions().maxBufferBytes;
+    FailureOr<uint64_t> bytes = getValueByteSize(type);
+    if (failed(bytes) || *bytes > limit)
+      throw nb::value_error(("input " + std::to_string(index) + " of type " +
+                             printToString(type) + " takes more than " +
+                             std::to_string(limit) + " bytes")
+                                .c_str());
+    Buffer buffer = makeDeterministicInput(type, index, seed);
     return nb::bytes(reinterpret_cast<const char *>(buffer.bytes.data()),
                      buffer.bytes.size());
   }
@@ -492,11 +506,12 @@ private:
     return values[id];
   }
 
-  /// Runs one builder call; its diagnostics become the exception.
+  /// Runs one builder call; its diagnostics become the exception and what
+  /// it built before failing is rolled back.
   template <typename Fn> int64_t build(Fn &&fn) {
     FusionBuilder &builder = getBuilder();
     DiagnosticCollector diagnostics;
-    FailureOr<Value> value = fn();
+    FailureOr<Value> value = getFunction().buildOrRollBack(fn);
     if (succeeded(value))
       return add(*value);
     std::string message = diagnostics.take();
@@ -509,8 +524,15 @@ private:
   static ScalarLiteral toLiteral(nb::handle value) {
     if (nb::isinstance<nb::bool_>(value))
       return ScalarLiteral::getBool(nb::cast<bool>(value));
-    if (nb::isinstance<nb::int_>(value))
-      return ScalarLiteral::getInt(nb::cast<int64_t>(value));
+    if (nb::isinstance<nb::int_>(value)) {
+      int64_t intValue;
+      if (!nb::try_cast(value, intValue))
+        throw nb::value_error((std::string("integer ") +
+                               nb::str(value).c_str() +
+                               " does not fit in 64 bits")
+                                  .c_str());
+      return ScalarLiteral::getInt(intValue);
+    }
     if (nb::isinstance<nb::float_>(value))
       return ScalarLiteral::getFloat(nb::cast<double>(value));
     throw nb::type_error("a scalar must be a Python bool, int or float");
@@ -560,6 +582,7 @@ NB_MODULE(_fuser_mlir, m) {
       .def("reduction", &Fusion::reduction, nb::arg("kind"), nb::arg("id"),
            nb::arg("dims"), nb::arg("keepdim"), nb::arg("dtype").none())
       .def("mlir", &Fusion::mlir)
+      .def("is_segmented", &Fusion::isSegmented)
       .def("input_types", &Fusion::inputTypes)
       .def("output_types", &Fusion::outputTypes)
       .def("run_pipeline", &Fusion::runPipeline)

@@ -205,6 +205,29 @@ TEST_F(FusionBuilderTest, ShapeAndDtypeErrors) {
   EXPECT_EQ(ops(), "");
 }
 
+TEST_F(FusionBuilderTest, FailedCallsRollBack) {
+  FusionBuilder &b = fusion.getBuilder();
+  Value x = input({2, 3}, "f32");
+  // The cast to i1 is built before the reduction rejects its dtype; a
+  // broadcast is built before the expand rejects a negative extent.
+  auto sumToBool = [&] {
+    return b.reduction(ReductionKind::Add, x, {0}, false, type("i1"));
+  };
+  EXPECT_TRUE(failed(sumToBool()));
+  EXPECT_EQ(ops(), "fuser.cast");
+  fusion.getFunc().getBody().front().front().erase();
+  EXPECT_TRUE(failed(fusion.buildOrRollBack(sumToBool)));
+  EXPECT_TRUE(failed(fusion.buildOrRollBack([&] {
+    return b.broadcastInDim(x, {2, -5, 3}, {0, 2});
+  })));
+  EXPECT_EQ(ops(), "");
+  // A call that succeeds keeps what it built, and so do the calls before.
+  ASSERT_TRUE(succeeded(fusion.buildOrRollBack(
+      [&] { return b.unary(UnaryKind::Neg, input({2}, "bf16")); })));
+  EXPECT_TRUE(failed(fusion.buildOrRollBack(sumToBool)));
+  EXPECT_EQ(ops(), "fuser.cast fuser.neg");
+}
+
 TEST_F(FusionBuilderTest, FunctionIsValidAfterEveryCall) {
   FusionBuilder &b = fusion.getBuilder();
   Value x = input({2, 8}, "f32");

@@ -234,6 +234,12 @@ public:
   BlockArgument addInput(Type type);
   void addOutput(Value value);
 
+  /// Runs `build` (one builder call); when it fails, erases the ops it made
+  /// before failing (such as the cast of one operand before the other is
+  /// rejected), so that a caller that goes on after the error (Python code
+  /// catching the exception) keeps the function as it was.
+  FailureOr<Value> buildOrRollBack(function_ref<FailureOr<Value>()> build);
+
 private:
   void updateFunctionType();
 

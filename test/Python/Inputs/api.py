@@ -70,6 +70,17 @@ with FusionDefinition() as forms:
     forms.add_output(forms.ops.where(c, a, b))
 print("forms:", [t.shape for t in (a, b, c)], [t.dtype for t in (a, b, c)])
 
+# The op signatures of older nvFuser releases: squeeze(T, original_shape,
+# dims), broadcast_in_dim(T, output_shape=...), reshape(T, original_shape,
+# new_shape).
+with FusionDefinition() as old_forms:
+    t = old_forms.define_tensor(shape=[1, 4], dtype=DataType.Float)
+    squeezed = old_forms.ops.squeeze(t, [1, 4], [0])
+    expanded = old_forms.ops.broadcast_in_dim(squeezed, output_shape=[3, 4], broadcast_dims=[1])
+    old_forms.add_output(old_forms.ops.reshape(expanded, [3, 4], [12]))
+    expanded_squeeze = old_forms.ops.squeeze(t, [0], True)
+print("old forms:", squeezed.shape, expanded.shape, expanded_squeeze.shape)
+
 
 def expect(error_type, call):
     try:
@@ -100,3 +111,29 @@ with FusionDefinition() as other:
     expect(TypeError, lambda: other.ops.max(b, dims=[0], dtype=DataType.Float))
     other.add_output(b)
 expect(RuntimeError, lambda: FusionDefinition().mlir())
+
+# Numbers that do not fit: Python ints beyond int64 and non-integral extents
+# are refused (never truncated), as are inputs too large to generate.
+with FusionDefinition() as bad:
+    f = bad.define_tensor(shape=[2, 3], dtype=DataType.Float)
+    expect(TypeError, lambda: bad.define_tensor(shape=[2.5], dtype=DataType.Float))
+    expect(TypeError, lambda: bad.define_tensor(shape="ab", dtype=DataType.Float))
+    expect(ValueError, lambda: bad.define_tensor(shape=[2**64], dtype=DataType.Float))
+    expect(ValueError, lambda: bad.ops.add(f, 2**70))
+    expect(ValueError, lambda: bad.define_scalar(2**63))
+    expect(ValueError, lambda: bad.ops.sum(f, dims=[2**70]))
+    huge = bad.define_tensor(shape=[2**40, 2**40], dtype=DataType.Float)
+    # A failed call leaves nothing behind: the cast to bool that sum builds
+    # before it rejects a bool dtype, the broadcast before a negative extent.
+    expect(TypeError, lambda: bad.ops.sum(f, dims=[0], dtype=DataType.Bool))
+    expect(ValueError, lambda: bad.ops.broadcast_in_dim(f, shape=[2, -5, 3], broadcast_dims=[0, 2]))
+    # numpy scalars are numbers (the negative case: these build).
+    bad.add_output(bad.ops.mul(f, np.float32(2)))
+    bad.add_output(bad.ops.add(f, np.int64(1)))
+print("after errors:", [line.split("=")[-1].split()[0] for line in bad.mlir().splitlines()
+                        if " = " in line])
+expect(ValueError, lambda: bad.deterministic_inputs())
+with FusionDefinition() as scalar_input:
+    s = scalar_input.define_scalar(dtype=DataType.Int32)
+    scalar_input.add_output(scalar_input.ops.full([2], s, DataType.Int32))
+expect(ValueError, lambda: scalar_input.execute([2**40]))
