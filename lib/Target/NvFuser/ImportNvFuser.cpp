@@ -685,6 +685,14 @@ OwningOpRef<ModuleOp> Importer::import() {
       return nullptr;
     bannerName.reset();
   }
+  // Banners (or a segment summary) and nothing else: no fusion to import.
+  if (completeFunctions == 0) {
+    emitError(tok.getLoc()) << "expected nvFuser fusion math ('Inputs:') or "
+                               "a segmented group ('g{') after the banners, "
+                               "found "
+                            << describeCurrent();
+    return nullptr;
+  }
   if (failed(verify(*module)))
     return nullptr;
   return std::move(module);
@@ -2290,7 +2298,11 @@ std::string mlir::fuser::addExtentBinding(llvm::StringRef binding,
             "': expected NAME=VALUE with a non-negative integer VALUE, as in "
             "--extent i0=8")
         .str();
-  options.extents[name] = value;
+  auto [it, inserted] = options.extents.try_emplace(name, value);
+  if (!inserted && it->second != value)
+    return ("--extent '" + binding + "': '" + name + "' is bound to " +
+            llvm::Twine(it->second) + " already")
+        .str();
   return "";
 }
 

@@ -38,8 +38,9 @@ OwningOpRef<ModuleOp> importNvFuser(llvm::SourceMgr &sourceMgr,
                                     MLIRContext *context,
                                     const ImportNvFuserOptions &options = {});
 
-/// Parses `NAME=VALUE` (the argument of `--extent`) into `options`. Returns
-/// an error message, empty on success.
+/// Parses `NAME=VALUE` (the argument of `--extent`) into `options`; a NAME
+/// bound again to another value is an error. Returns an error message, empty
+/// on success.
 std::string addExtentBinding(llvm::StringRef binding,
                              ImportNvFuserOptions &options);
 
