@@ -3,6 +3,8 @@
 // the report does not count as global traffic), each output written once.
 // RUN: fuser-run %S/../Conversion/FuserToSCF/Inputs/normalization.mlir --entry softmax --backend cpu --memory-report | FileCheck %s --check-prefix=SOFTMAX
 // RUN: fuser-run %S/../Conversion/FuserToSCF/Inputs/normalization.mlir --entry rmsnorm --backend cpu --memory-report | FileCheck %s --check-prefix=RMSNORM
+// RUN: fuser-opt --fuser-preseg --fuser-segment %S/../Conversion/FuserToSCF/Inputs/normalization.mlir | fuser-opt --fuser-schedule=sm-count=16 -o %t.rows.mlir
+// RUN: fuser-run %t.rows.mlir --entry rmsnorm --backend cpu --memory-report | FileCheck %s --check-prefix=ROWS
 
 // SOFTMAX: kernel 0: softmax_kernel (loops)
 // SOFTMAX-NEXT: launch: grid 32 x block 128 = 4096 threads
@@ -16,7 +18,8 @@
 // SOFTMAX: fusion: 1 kernel(s), moved 131072 bytes, minimum 131072 (1.000x)
 
 // The row of x is read once; the weight row is read by every block (64
-// blocks x 2000 bytes), which is what keeps RMSNorm above the minimum.
+// blocks x 2000 bytes), which is what keeps RMSNorm above the minimum (a
+// block per row: 64 rows are fewer than the 132 multiprocessors).
 // RMSNORM: kernel 0: rmsnorm_kernel (loops)
 // RMSNORM: loaded: 256000 bytes (minimum 130000, 1.969x)
 // RMSNORM-NEXT: stored: 128000 bytes (minimum 128000, 1.000x)
@@ -25,3 +28,11 @@
 // RMSNORM-NEXT: instruction 2: vector.store out0 16 B
 // RMSNORM-NOT: instruction 3
 // RMSNORM: fusion: 1 kernel(s), moved 384000 bytes, minimum 258000 (1.488x)
+
+// With 16 multiprocessors a block takes 4 rows and reads the weight once:
+// 16 x 2000 bytes.
+// ROWS: kernel 0: rmsnorm_kernel (loops)
+// ROWS-NEXT: launch: grid 16 x block 128
+// ROWS: loaded: 160000 bytes (minimum 130000, 1.231x)
+// ROWS-NEXT: stored: 128000 bytes (minimum 128000, 1.000x)
+// ROWS: fusion: 1 kernel(s), moved 288000 bytes, minimum 258000 (1.116x)

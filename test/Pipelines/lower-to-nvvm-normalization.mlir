@@ -3,6 +3,12 @@
 // staged in shared memory, 16-byte non-coherent loads and 16-byte stores, no
 // local memory).
 // RUN: fuser-opt %S/../Conversion/FuserToSCF/Inputs/normalization.mlir --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=isa" | FileCheck %s --implicit-check-not=.local --implicit-check-not=ld.global.b16 --implicit-check-not=st.global.b16
+// Four rows per block (a 16-multiprocessor schedule): the row of x and the
+// weight each have a buffer.
+// RUN: fuser-opt --fuser-preseg --fuser-segment %S/../Conversion/FuserToSCF/Inputs/normalization.mlir | fuser-opt --fuser-schedule=sm-count=16 | fuser-opt --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=ROWS
+// ROWS: gpu.launch_func @rmsnorm_kernel::@{{[a-z_]+}} blocks in (%c16{{.*}}) threads in (%c128{{.*}})
+// ROWS: gpu.binary @rmsnorm_kernel
+// ROWS-SAME: bin = "\7FELF
 
 // CHECK: func.func @rmsnorm(
 // CHECK: gpu.launch_func @[[RMS:rmsnorm_kernel]]::@{{[a-z_]+}} blocks in (%c64{{.*}}) threads in (%c128{{.*}})

@@ -212,6 +212,10 @@ private:
     memref::GlobalOp buffer;
     /// The thread loop that fills it (loops are numbered in order).
     int64_t filledBy = -1;
+    /// Whether it holds the current row of an input of the rows' shape
+    /// (refilled for each row of the block) rather than an input broadcast
+    /// along the rows (a weight: filled once per block).
+    bool perRow = true;
   };
   /// Whether row inputs are staged (normalization kernels).
   bool stageRows = false;
@@ -223,6 +227,8 @@ private:
   /// The lanes of the row step being emitted and its position in the row.
   std::optional<Lanes> rowLanes;
   Value rowPosition;
+  /// The number of kept (outer) dims of the rows' shape.
+  int64_t rowOuterDims = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -833,8 +839,18 @@ static uint64_t getAlignment(uint64_t bytes) {
 Value KernelEmitter::load(Value memref, const Lanes &at) {
   auto type = cast<MemRefType>(memref.getType());
   Type elementType = type.getElementType();
+  auto stageLanes = [&](const RowStage &stage) {
+    if (stage.perRow)
+      return *rowLanes;
+    // A weight's index is the row position alone.
+    Lanes lanes = *rowLanes;
+    lanes.base.erase(lanes.base.begin(), lanes.base.begin() + rowOuterDims);
+    if (lanes.kind == LaneKind::Unit)
+      lanes.dim -= rowOuterDims;
+    return lanes;
+  };
   if (auto it = rowStages.find(memref);
-      it != rowStages.end() && rowLanes && at == *rowLanes) {
+      it != rowStages.end() && rowLanes && at == stageLanes(it->second)) {
     RowStage &stage = it->second;
     OpBuilder::InsertionGuard guard(b);
     Value buffer = memref::GetGlobalOp::create(b, loc, stage.buffer.getType(),
@@ -1190,10 +1206,11 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
            << structure.whyNot;
   int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
   int64_t lanes = schedule.getVector();
-  if (blocks != structure.rows)
-    return segment.emitError("a normalization schedule needs one block per "
-                             "row (")
-           << structure.rows << "), got " << blocks;
+  if (structure.rows % blocks != 0)
+    return segment.emitError("a normalization schedule needs a whole number "
+                             "of rows per block (")
+           << structure.rows << " rows), got " << blocks << " blocks";
+  int64_t rowsPerBlock = structure.rows / blocks;
   ArrayRef<int64_t> sourceShape = structure.sourceShape;
   if (sourceShape.back() % lanes != 0)
     return segment.emitError("the vector width ")
@@ -1202,18 +1219,21 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
   int64_t outer = sourceShape.size() - structure.dims.size();
   ArrayRef<int64_t> keptShape = sourceShape.take_front(outer);
   ArrayRef<int64_t> rowShape = sourceShape.drop_front(outer);
+  rowOuterDims = outer;
 
   Value block = emitBlockLoop(blocks);
-  SmallVector<Value> kept = delinearize(block, keptShape);
 
-  // Inputs holding whole rows are staged in shared memory (budgeted by
-  // fuser-segment); i1 rows are not (no vector accesses of i1).
+  // Inputs of the rows' shape are staged in shared memory (budgeted by
+  // fuser-segment), and with several rows per block so are inputs broadcast
+  // along the rows; i1 is not (no vector accesses of i1).
   auto module = segment->getParentOfType<ModuleOp>();
   SymbolTable symbols(module);
   for (Value input : body.getArguments()) {
     auto memref = dyn_cast<MemRefType>(bindings.lookup(input).getType());
-    if (!memref || memref.getShape() != sourceShape ||
-        memref.getElementType().isInteger(1))
+    if (!memref || memref.getElementType().isInteger(1))
+      continue;
+    bool perRow = memref.getShape() == sourceShape;
+    if (!perRow && (rowsPerBlock == 1 || memref.getShape() != rowShape))
       continue;
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
@@ -1227,77 +1247,91 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
         /*initial_value=*/b.getUnitAttr(), /*constant=*/false,
         /*alignment=*/b.getI64IntegerAttr(16));
     symbols.insert(buffer);
-    rowStages[bindings.lookup(input)].buffer = buffer;
+    RowStage &stage = rowStages[bindings.lookup(input)];
+    stage.buffer = buffer;
+    stage.perRow = perRow;
   }
   stageRows = true;
-  fillRowStages = true;
 
-  // One block-wide combine per reduction, in program order: a later
-  // reduction reads the earlier ones' values (softmax's max, LayerNorm's
-  // mean).
-  for (ReductionOp reduction : structure.reductions) {
-    FailureOr<Value> combined =
-        emitBlockReduction(reduction, kept, threads, lanes, nullptr);
-    if (failed(combined))
-      return failure();
-    reducedValues[reduction] =
-        emitCast(b, loc, *combined, getElementTypeOrSelf(reduction.getType()));
-  }
-
-  // Then the row's outputs, from the reduced values: the threads stride over
-  // the row as in the reductions; outputs of reduced rows are written by
-  // thread 0.
-  scf::ParallelOp threadLoop =
-      createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
-  Value thread = threadLoop.getInductionVars()[0];
-  ++rowLoop;
-  fillRowStages = false;
-  pushScope();
+  // The block's rows one after another, each reusing the row buffers (each
+  // thread reads back only what it stored, so no barrier between rows).
   auto yield = cast<YieldOp>(body.getTerminator());
-  for (auto [i, result] : llvm::enumerate(yield.getValues())) {
-    auto type = cast<ShapedType>(result.getType());
-    OpBuilder::InsertionGuard guard(b);
-    if (type.getShape() == sourceShape) {
-      width = getOutputVectorWidth(schedule, type);
-      auto loop = scf::ForOp::create(b, loc, mul(thread, constant(width)),
-                                     constant(structure.rowElements),
-                                     constant(threads * width));
-      b.setInsertionPointToStart(loop.getBody());
+  for (int64_t r = 0; r < rowsPerBlock; ++r) {
+    SmallVector<Value> kept = delinearize(
+        add(mul(block, constant(rowsPerBlock)), constant(r)), keptShape);
+    for (auto &entry : rowStages)
+      if (entry.second.perRow)
+        entry.second.filledBy = -1;
+    fillRowStages = true;
+
+    // One block-wide combine per reduction, in program order: a later
+    // reduction reads the earlier ones' values (softmax's max, LayerNorm's
+    // mean).
+    for (ReductionOp reduction : structure.reductions) {
+      FailureOr<Value> combined =
+          emitBlockReduction(reduction, kept, threads, lanes, nullptr);
+      if (failed(combined))
+        return failure();
+      reducedValues[reduction] = emitCast(
+          b, loc, *combined, getElementTypeOrSelf(reduction.getType()));
+    }
+
+    // Then the row's outputs, from the reduced values: the threads stride
+    // over the row as in the reductions; outputs of reduced rows are written
+    // by thread 0.
+    OpBuilder::InsertionGuard rowGuard(b);
+    scf::ParallelOp threadLoop =
+        createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
+    Value thread = threadLoop.getInductionVars()[0];
+    ++rowLoop;
+    fillRowStages = r + 1 < rowsPerBlock;
+    pushScope();
+    for (auto [i, result] : llvm::enumerate(yield.getValues())) {
+      auto type = cast<ShapedType>(result.getType());
+      OpBuilder::InsertionGuard guard(b);
+      if (type.getShape() == sourceShape) {
+        width = getOutputVectorWidth(schedule, type);
+        auto loop = scf::ForOp::create(b, loc, mul(thread, constant(width)),
+                                       constant(structure.rowElements),
+                                       constant(threads * width));
+        b.setInsertionPointToStart(loop.getBody());
+        pushScope();
+        SmallVector<Value> index(kept);
+        llvm::append_range(index,
+                           delinearize(loop.getInductionVar(), rowShape));
+        // The row is walked as in the reductions when the widths agree.
+        if (width == lanes) {
+          rowLanes = Lanes();
+          rowLanes->base = index;
+          if (width > 1) {
+            rowLanes->kind = LaneKind::Unit;
+            rowLanes->dim = index.size() - 1;
+          }
+          rowPosition = loop.getInductionVar();
+        }
+        LogicalResult emitted = emitOutputAt(i, index);
+        rowLanes.reset();
+        if (failed(emitted))
+          return failure();
+        popScope();
+        continue;
+      }
+      // A reduced row, with or without the reduced dims.
+      width = 1;
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          thread, constant(0));
+      auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+      b.setInsertionPointToStart(ifOp.thenBlock());
       pushScope();
       SmallVector<Value> index(kept);
-      llvm::append_range(index, delinearize(loop.getInductionVar(), rowShape));
-      // The row is walked as in the reductions when the widths agree.
-      if (width == lanes) {
-        rowLanes = Lanes();
-        rowLanes->base = index;
-        if (width > 1) {
-          rowLanes->kind = LaneKind::Unit;
-          rowLanes->dim = index.size() - 1;
-        }
-        rowPosition = loop.getInductionVar();
-      }
-      LogicalResult emitted = emitOutputAt(i, index);
-      rowLanes.reset();
-      if (failed(emitted))
+      if (type.getRank() == static_cast<int64_t>(sourceShape.size()))
+        index.append(structure.dims.size(), constant(0));
+      if (failed(emitOutputAt(i, index)))
         return failure();
       popScope();
-      continue;
     }
-    // A reduced row, with or without the reduced dims.
-    width = 1;
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        thread, constant(0));
-    auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    pushScope();
-    SmallVector<Value> index(kept);
-    if (type.getRank() == static_cast<int64_t>(sourceShape.size()))
-      index.append(structure.dims.size(), constant(0));
-    if (failed(emitOutputAt(i, index)))
-      return failure();
     popScope();
   }
-  popScope();
   popScope();
   return success();
 }

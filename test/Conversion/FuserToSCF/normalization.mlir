@@ -19,9 +19,35 @@
 // RUN: fuser-run %t.seq.mlir --entry softmax --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.seq.mlir --entry layernorm --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.seq.mlir --entry rmsnorm_bwd --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+//
+// Several rows per block when the fusion reads a row broadcast along the
+// rows (a weight): here with a 16-multiprocessor chip, RMSNorm's 64 rows are
+// 16 blocks of 4 rows, rmsnorm_bwd's 32 are 16 of 2 (LayerNorm's 16 stay one
+// per block, softmax reads no weight).
+// RUN: fuser-opt --fuser-preseg --fuser-segment %S/Inputs/normalization.mlir | fuser-opt --fuser-schedule=sm-count=16 -o %t.rows.mlir
+// RUN: FileCheck %s --check-prefix=ROWS < %t.rows.mlir
+// RUN: fuser-run %t.rows.mlir --entry rmsnorm --backend cpu --check-against interp | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.rows.mlir --entry rmsnorm_bwd --backend cpu --check-against interp | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-opt --convert-fuser-to-scf %t.rows.mlir | FileCheck %s --check-prefix=ROWLOOPS
 // EXEC-NOT: FAILED
 // EXEC: check 0: {{.*}} ulp ok
 // EXEC-NOT: FAILED
+// ROWS-LABEL: func.func @rmsnorm(
+// ROWS: #fuser.schedule<normalization, vector = 8, threads = 128, split = 128, blocks = 16>
+// ROWS-LABEL: func.func @softmax(
+// ROWS: #fuser.schedule<normalization, vector = 8, threads = 128, split = 128, blocks = 32>
+// ROWS-LABEL: func.func @layernorm(
+// ROWS: #fuser.schedule<normalization, vector = 8, threads = 512, split = 512, blocks = 16>
+// ROWS-LABEL: func.func @rmsnorm_bwd(
+// ROWS: #fuser.schedule<normalization, vector = 8, threads = 128, split = 128, blocks = 16>
+// Four rows of RMSNorm, one after another: the weight comes from global
+// memory in the first row's output loop, which also stages it; later rows
+// read it back.
+// ROWLOOPS-LABEL: func.func @rmsnorm(
+// ROWLOOPS-SAME: %[[X:[a-z0-9]+]]: memref<64x1000xbf16>, %[[W:[a-z0-9]+]]: memref<1000xbf16>
+// ROWLOOPS-COUNT-1: vector.load %[[W]]
+// ROWLOOPS-NOT: vector.load %[[W]]
+// ROWLOOPS: func.func @softmax(
 
 // CHECK-LABEL: func.func @rmsnorm(
 // CHECK-SAME: %[[X:.*]]: memref<64x1000xbf16>, %[[W:.*]]: memref<1000xbf16>, %[[OUT:.*]]: memref<64x1000xbf16>)

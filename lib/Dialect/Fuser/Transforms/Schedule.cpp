@@ -238,6 +238,8 @@ int64_t mlir::fuser::getOutputVectorWidth(ScheduleAttr schedule,
 /// Threads of a normalization block at most: a row of 4096 bf16 is 512
 /// threads of 8 lanes.
 static constexpr int64_t kMaxNormalizationThreads = 512;
+/// Rows of a normalization block at most (each is unrolled in the kernel).
+static constexpr int64_t kMaxRowsPerBlock = 8;
 
 ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
                                          bool splitReductions) {
@@ -269,8 +271,28 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
     int64_t threads = std::clamp<int64_t>(
         llvm::PowerOf2Ceil(llvm::divideCeil(structure.rowElements, lanes)), 32,
         kMaxNormalizationThreads);
+    // Inputs broadcast along the rows (a weight, a bias) are read once per
+    // block: a block takes several rows (powers of two up to 8) while the
+    // grid keeps a block for every multiprocessor and the block-wide
+    // combines' scratch (128 bytes each) still fits.
+    ArrayRef<int64_t> rowShape =
+        ArrayRef(structure.sourceShape).take_back(structure.dims.size());
+    bool readsBroadcastRows =
+        llvm::any_of(segment.getInputs().getTypes(), [&](Type type) {
+          auto tensor = dyn_cast<RankedTensorType>(type);
+          return tensor && tensor.getShape() == rowShape &&
+                 tensor.getShape() != ArrayRef(structure.sourceShape);
+        });
+    int64_t rowsPerBlock = 1;
+    int64_t combines = structure.reductions.size();
+    while (readsBroadcastRows && rowsPerBlock < kMaxRowsPerBlock &&
+           rows % (2 * rowsPerBlock) == 0 &&
+           rows / (2 * rowsPerBlock) >= smCount &&
+           structure.sharedBytes + (2 * rowsPerBlock - 1) * 128 * combines <=
+               kNormalizationRowBudgetBytes)
+      rowsPerBlock *= 2;
     return ScheduleAttr::get(context, ScheduleKind::Normalization, lanes,
-                             threads, threads, rows);
+                             threads, threads, rows / rowsPerBlock);
   }
   ReductionStructure structure = analyzeReductions(segment);
   ScheduleKind kind = structure.reductions.empty() ? ScheduleKind::Pointwise
