@@ -205,6 +205,36 @@ TEST_F(FusionBuilderTest, ShapeAndDtypeErrors) {
   EXPECT_EQ(ops(), "");
 }
 
+// What only C++ callers can ask for: the Python API and the importer give
+// the builder tensors where it needs them and fuser dtypes only.
+TEST_F(FusionBuilderTest, ErrorsOfCppCallers) {
+  FusionBuilder &b = fusion.getBuilder();
+  Value scalar = fusion.addInput(type("f32"));
+  Value ints = input({2}, "i32");
+  auto expectError = [&](FailureOr<Value> result, BuildErrorKind kind,
+                         StringRef message) {
+    EXPECT_TRUE(failed(result)) << message.str();
+    EXPECT_EQ(b.getLastErrorKind(), kind) << message.str();
+    EXPECT_NE(diagnostics.find(message.str()), std::string::npos)
+        << diagnostics;
+  };
+  expectError(b.permute(scalar, {}), BuildErrorKind::Type,
+              "'permute' operand must be a tensor, found 'f32'");
+  Type i8 = IntegerType::get(&context, 8);
+  expectError(b.cast(ints, i8), BuildErrorKind::Type,
+              "cannot cast to 'i8': fusions hold i1, i32, i64, f16, bf16, "
+              "f32 and f64");
+  expectError(b.constant(ScalarLiteral::getInt(1), IndexType::get(&context)),
+              BuildErrorKind::Type, "a scalar cannot have type 'index'");
+  // The importer keeps printed dtypes (no promotion): exp of ints is an
+  // error there, where Python computes it in f32.
+  expectError(b.unary(UnaryKind::Exp, ints,
+                      PromotionConfig{/*promoteIntToFloat=*/false,
+                                      /*castHalfToFloat=*/false}),
+              BuildErrorKind::Type, "'exp' needs a float operand, found 'i32'");
+  EXPECT_EQ(ops(), "");
+}
+
 TEST_F(FusionBuilderTest, FailedCallsRollBack) {
   FusionBuilder &b = fusion.getBuilder();
   Value x = input({2, 3}, "f32");
