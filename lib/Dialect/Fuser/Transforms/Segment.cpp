@@ -20,6 +20,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <queue>
 #include <vector>
@@ -100,25 +101,6 @@ static bool haveSameReductionAxes(ReductionOp lhs, ReductionOp rhs) {
   return getReductionAxes(lhs) == getReductionAxes(rhs);
 }
 
-/// Whether a kernel iterating over `space` can compute a value of `shape`
-/// at the points it visits: `shape` without its dims of extent 1 matches
-/// dims of `space` in order, each no larger. So `space` is `shape` itself,
-/// a broadcast of it (dims inserted or expanded), or a shape it is a slice
-/// of.
-static bool isCoveredBy(ArrayRef<int64_t> space, ArrayRef<int64_t> shape) {
-  const int64_t *next = space.begin();
-  for (int64_t extent : shape) {
-    if (extent == 1)
-      continue;
-    next = std::find_if(next, space.end(),
-                        [&](int64_t dim) { return extent <= dim; });
-    if (next == space.end())
-      return false;
-    ++next;
-  }
-  return true;
-}
-
 class Segmenter {
 public:
   explicit Segmenter(func::FuncOp func)
@@ -132,8 +114,6 @@ private:
   unsigned createGroup(Operation *op);
   void mergeSiblingReductions();
   void mergeSiblingKernels();
-  ArrayRef<int64_t> getIterationSpace(unsigned group) const;
-  bool canShareKernel(unsigned lhs, unsigned rhs, bool sharesInput) const;
   SmallVector<Value> getInputRoots(unsigned group) const;
   bool tryMerge(unsigned producer, unsigned consumer);
   bool isInGroup(Operation *op, unsigned group) const;
@@ -149,7 +129,9 @@ private:
   SetVector<Value> collectInputs(PlannedSegment &segment,
                                  const DenseSet<Value> *recomputeFrom,
                                  DenseSet<Value> &readThroughSegmentSet);
-  std::optional<Value> getRecomputeRoot(Value value);
+  std::optional<SetVector<Value>>
+  getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
+                      const DenseSet<Value> &readThrough);
   LogicalResult materialize(std::vector<PlannedSegment> &segments);
 
   func::FuncOp func;
@@ -160,10 +142,10 @@ private:
   std::vector<KernelGroup> groups;
   DenseMap<Value, std::optional<StridedView>> viewCache;
   /// Kernel values written although only views of them leave the kernel:
-  /// writing them once is cheaper than writing each view.
+  /// writing them once costs no more than writing each view.
   DenseSet<Value> materializedForViews;
-  /// getRecomputeRoot, memoized.
-  DenseMap<Value, std::optional<Value>> recomputeRoots;
+  /// The values the function returns.
+  DenseSet<Value> returned;
   /// Program position of the last op of any group merged so far: later ops
   /// are each alone in their groups.
   unsigned lastMergedPosition = 0;
@@ -413,27 +395,6 @@ void Segmenter::mergeSiblingReductions() {
       mergeReaders(result);
 }
 
-ArrayRef<int64_t> Segmenter::getIterationSpace(unsigned group) const {
-  // A reduction kernel iterates over its reductions' source (they all have
-  // the same shape); a pointwise kernel over its largest value, the first in
-  // program order among equals.
-  const KernelGroup &kernel = groups[group];
-  if (ReductionOp reduction = kernel.reduction)
-    return cast<TensorType>(reduction.getSource().getType()).getShape();
-  Operation *largest = nullptr;
-  uint64_t largestElements = 0;
-  for (Operation *op : kernel.ops) {
-    uint64_t elements = getSaturatedNumElements(op->getResult(0).getType());
-    if (!largest || elements > largestElements ||
-        (elements == largestElements &&
-         position.lookup(op) < position.lookup(largest))) {
-      largest = op;
-      largestElements = elements;
-    }
-  }
-  return cast<TensorType>(largest->getResult(0).getType()).getShape();
-}
-
 SmallVector<Value> Segmenter::getInputRoots(unsigned group) const {
   // The tensors the group reads from outside, seen through the View ops
   // that its members read (those are cloned into the kernel, which reads
@@ -456,45 +417,16 @@ SmallVector<Value> Segmenter::getInputRoots(unsigned group) const {
   return roots.takeVector();
 }
 
-bool Segmenter::canShareKernel(unsigned lhs, unsigned rhs,
-                               bool sharesInput) const {
-  // The merged kernel must still be pointwise, or a reduction kernel with
-  // one set of reduction axes where nothing that depends on a reduction is
-  // larger than its result (tryMerge checks both). Kernels that read a
-  // common tensor may then merge whatever their shapes, as producer/consumer
-  // fusion would put them together; kernels that share nothing only where
-  // one iteration space covers the other (a reduction kernel's covers the
-  // pointwise one).
-  if (sharesInput)
-    return true;
-  ArrayRef<int64_t> lhsSpace = getIterationSpace(lhs);
-  ArrayRef<int64_t> rhsSpace = getIterationSpace(rhs);
-  bool lhsReduction = static_cast<bool>(groups[lhs].reduction);
-  bool rhsReduction = static_cast<bool>(groups[rhs].reduction);
-  if (lhsReduction && rhsReduction)
-    return true;
-  if (lhsReduction)
-    return isCoveredBy(lhsSpace, rhsSpace);
-  if (rhsReduction)
-    return isCoveredBy(rhsSpace, lhsSpace);
-  // A pointwise kernel may iterate over the shape of any of its values (a
-  // permute inside it makes several equally large ones).
-  auto anyValueCovers = [&](unsigned group, ArrayRef<int64_t> space) {
-    return llvm::any_of(groups[group].ops, [&](Operation *op) {
-      return isCoveredBy(
-          cast<TensorType>(op->getResult(0).getType()).getShape(), space);
-    });
-  };
-  return anyValueCovers(lhs, rhsSpace) || anyValueCovers(rhs, lhsSpace);
-}
-
 void Segmenter::mergeSiblingKernels() {
   // Kernels without a producer/consumer edge between them (siblings) share
   // a kernel where the merged kernel is still pointwise or a reduction with
-  // one set of axes: first those that read a common tensor (it is then read
-  // once), then those over the same or a broadcast iteration space (one
-  // launch fewer). Each kernel, in program order of its first op, joins the
-  // first earlier kernel that takes it.
+  // one set of axes (tryMerge): first those that read a common tensor (it
+  // is then read once), then any others (one launch fewer; the lowering
+  // picks an iteration domain that covers every output). Shapes are not
+  // compared: which intermediate values a kernel holds depends on how the
+  // fusion is spelled, what it reads and writes does not. Each kernel, in
+  // program order of its first op, joins the first earlier kernel that
+  // takes it.
   auto liveGroups = [&] {
     SmallVector<std::pair<unsigned, unsigned>> firstPositions;
     for (auto [index, group] : llvm::enumerate(groups)) {
@@ -529,8 +461,7 @@ void Segmenter::mergeSiblingKernels() {
         });
         if (requireSharedInput && !sharesInput)
           continue;
-        if (canShareKernel(earlierGroup, group, sharesInput) &&
-            tryMerge(earlierGroup, group))
+        if (tryMerge(earlierGroup, group))
           break;
       }
     }
@@ -605,7 +536,9 @@ void Segmenter::materializeViewedValues(unsigned group,
     SmallVector<Operation *> chain;
     Value source = exit;
     while (Operation *def = source.getDefiningOp()) {
-      if (!isInGroup(def, group) || !isa<MetaOpInterface>(def))
+      // A segment_set is written by its kernel (rule 1), never a view.
+      if (!isInGroup(def, group) || !isa<MetaOpInterface>(def) ||
+          isa<SegmentSetOp>(def))
         break;
       chain.push_back(def);
       source = cast<MetaOpInterface>(def).getSource();
@@ -630,11 +563,21 @@ void Segmenter::materializeViewedValues(unsigned group,
     uint64_t bestSaving = 0;
     for (auto &[value, views] : viewsOf) {
       uint64_t viewBytes = 0;
-      for (Value view : views)
-        if (!covered.contains(view))
-          viewBytes = llvm::SaturatingAdd(viewBytes, bytesOf(view));
+      bool uncovered = false, anyReturned = false;
+      for (Value view : views) {
+        if (covered.contains(view))
+          continue;
+        uncovered = true;
+        anyReturned |= returned.contains(view);
+        viewBytes = llvm::SaturatingAdd(viewBytes, bytesOf(view));
+      }
       uint64_t bytes = bytesOf(value);
-      if (viewBytes > bytes && viewBytes - bytes > bestSaving) {
+      // At equal bytes, the value is written rather than its views when
+      // those only feed other kernels: they read through views for free
+      // and can recompute from the value (rule 10), whereas a returned
+      // view would be an alias the caller copies.
+      bool saves = viewBytes > bytes || (viewBytes == bytes && !anyReturned);
+      if (uncovered && saves && (!best || viewBytes - bytes > bestSaving)) {
         best = value;
         bestSaving = viewBytes - bytes;
       }
@@ -683,33 +626,97 @@ void Segmenter::peelViews(unsigned group) {
   kernel.ops = std::move(kept);
 }
 
-std::optional<Value> Segmenter::getRecomputeRoot(Value value) {
-  // Computed from at most one fusion input by elementwise and meta ops
-  // (other operands scalars): the input, a null Value for none (`full`).
-  // Not through a segment_set (its result is written, never recomputed)
-  // nor a reduction.
-  if (isa<BlockArgument>(value))
-    return isa<TensorType>(value.getType()) ? std::optional(value)
-                                            : std::nullopt;
-  if (auto it = recomputeRoots.find(value); it != recomputeRoots.end())
-    return it->second;
-  Operation *def = value.getDefiningOp();
-  std::optional<Value> root;
-  OpRole role = roles.lookup(def);
-  if (role != OpRole::Replicated && !isa<SegmentSetOp>(def) &&
-      (isa<ElementwiseOpInterface>(def) || isa<MetaOpInterface>(def)) &&
-      isMemoryEffectFree(def)) {
-    SmallVector<Value> tensorOperands;
-    for (Value operand : def->getOperands())
-      if (isa<TensorType>(operand.getType()))
-        tensorOperands.push_back(operand);
-    if (tensorOperands.empty())
-      root = Value();
-    else if (tensorOperands.size() == 1)
-      root = getRecomputeRoot(tensorOperands.front());
-  }
-  recomputeRoots[value] = root;
-  return root;
+std::optional<SetVector<Value>>
+Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
+                               const DenseSet<Value> &readThrough) {
+  // The values a segment would read to recompute `value` (a value of
+  // another kernel) instead of reading it, if that reads no more bytes.
+  // Each operand on the way is read where the segment reads it anyway (a
+  // fusion input or a value another kernel writes), else recomputed in turn
+  // or read where it is written anyway (a fusion input, a fusion result a
+  // kernel writes), whichever reads fewer new bytes. Ops are recomputed
+  // only where that is indexing and arithmetic: not a reduction, not a
+  // segment_set (its result is written, never recomputed), and not a value
+  // the segment reads through a segment_set.
+  auto bytesOf = [](Value v) {
+    ByteCount bytes = getTransferBytes(v.getType());
+    return bytes.overflowed ? std::numeric_limits<uint64_t>::max()
+                            : bytes.bytes;
+  };
+  // What reading a value adds: nothing where the segment reads it anyway;
+  // its bytes where it is written anyway (a fusion input, a fusion result a
+  // kernel writes); else also the bytes of writing it.
+  auto isWrittenAnyway = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return !def || returned.contains(v);
+  };
+  auto readCost = [&](Value v) {
+    if (readAnyway.contains(v))
+      return uint64_t(0);
+    uint64_t bytes = bytesOf(v);
+    return isWrittenAnyway(v) ? bytes : llvm::SaturatingAdd(bytes, bytes);
+  };
+  auto newBytes = [&](const SetVector<Value> &sources) {
+    uint64_t bytes = 0;
+    for (Value source : sources)
+      bytes = llvm::SaturatingAdd(bytes, readCost(source));
+    return bytes;
+  };
+  // Deep chains are read, not recomputed: this bounds the search.
+  constexpr unsigned kMaxDepth = 32;
+  DenseMap<Value, std::optional<SetVector<Value>>> memo;
+  std::function<std::optional<SetVector<Value>>(Value, unsigned)> recompute;
+  std::function<std::optional<SetVector<Value>>(Value, unsigned)> obtain =
+      [&](Value operand, unsigned depth) -> std::optional<SetVector<Value>> {
+    SetVector<Value> self;
+    self.insert(operand);
+    if (readAnyway.contains(operand))
+      return self;
+    // A view is read through: the memory under it is what is read.
+    Operation *def = operand.getDefiningOp();
+    bool readable = !def || roles.lookup(def) == OpRole::Grouped;
+    std::optional<SetVector<Value>> sources = recompute(operand, depth);
+    if (readable && (!sources || newBytes(*sources) > newBytes(self)))
+      return self;
+    return sources;
+  };
+  recompute = [&](Value result,
+                  unsigned depth) -> std::optional<SetVector<Value>> {
+    Operation *def = result.getDefiningOp();
+    if (!def || depth > kMaxDepth || readThrough.contains(result) ||
+        roles.lookup(def) == OpRole::Replicated ||
+        isa<ReductionOp, SegmentSetOp>(def) || !isMemoryEffectFree(def))
+      return std::nullopt;
+    if (auto it = memo.find(result); it != memo.end())
+      return it->second;
+    SetVector<Value> sources;
+    bool possible = true;
+    for (Value operand : def->getOperands()) {
+      if (!isa<TensorType>(operand.getType()))
+        continue;
+      std::optional<SetVector<Value>> operandSources =
+          obtain(operand, depth + 1);
+      if (!operandSources) {
+        possible = false;
+        break;
+      }
+      sources.insert(operandSources->begin(), operandSources->end());
+    }
+    std::optional<SetVector<Value>> found;
+    if (possible)
+      found = std::move(sources);
+    memo[result] = found;
+    return found;
+  };
+  std::optional<SetVector<Value>> sources = recompute(value, 0);
+  // Not reading `value` saves its bytes, and writing it where nothing else
+  // needs it.
+  uint64_t saved = bytesOf(value);
+  if (!isWrittenAnyway(value))
+    saved = llvm::SaturatingAdd(saved, saved);
+  if (!sources || newBytes(*sources) > saved)
+    return std::nullopt;
+  return sources;
 }
 
 SetVector<Value>
@@ -719,70 +726,60 @@ Segmenter::collectInputs(PlannedSegment &segment,
   // Inputs in first-use order; Replicated and View ops the members read
   // are cloned in, so the segment reads what they read. With
   // `recomputeFrom` (the inputs the segment reads anyway), a value of
-  // another kernel that is computed from one fusion input by elementwise
-  // and meta ops is recomputed from that input instead of read, when that
-  // reads no more bytes: the input is read anyway, or is no larger. Values
-  // the segment reads through a segment_set are never recomputed (nor what
+  // another kernel that is computed by elementwise and meta ops from a
+  // value the segment reads anyway (or from a fusion input no larger) is
+  // recomputed from there instead of read (getRecomputeSources). Values the
+  // segment reads through a segment_set are never recomputed (nor what
   // computes them): without `recomputeFrom` they are collected into
   // `readThroughSegmentSet`.
-  auto bytesOf = [](Value value) {
-    if (!value)
-      return uint64_t(0);
-    ByteCount bytes = getTransferBytes(value.getType());
-    return bytes.overflowed ? std::numeric_limits<uint64_t>::max()
-                            : bytes.bytes;
-  };
   DenseSet<Operation *> members(segment.members.begin(), segment.members.end());
   DenseSet<Operation *> cloned;
   SetVector<Value> inputs;
   // Whether a value of another kernel may be recomputed, must be (it feeds
-  // a recomputed op), or must be read (it is read through a segment_set,
-  // which is written by its producer, never recomputed).
+  // a recomputed op, up to the value recomputing starts from), or must be
+  // read (it is read through a segment_set, which is written by its
+  // producer, never recomputed).
   enum class Recompute { May, Must, Never };
-  SmallVector<std::pair<Value, Recompute>> worklist;
+  struct Use {
+    Value value;
+    Recompute mode;
+  };
+  // The values recomputing starts from: where Must ends.
+  DenseSet<Value> recomputeSources;
+  SmallVector<Use> worklist;
   for (Operation *member : segment.members) {
     for (Value operand : llvm::reverse(member->getOperands()))
-      worklist.emplace_back(operand, Recompute::May);
+      worklist.push_back({operand, Recompute::May});
     while (!worklist.empty()) {
-      // (Not a structured binding: lambdas below capture `value`, which
-      // clang-14, the fuzz build's compiler, rejects for bindings.)
-      auto entry = worklist.pop_back_val();
-      Value value = entry.first;
-      auto mode = entry.second;
-      if (mode == Recompute::Never && !recomputeFrom)
+      Use use = worklist.pop_back_val();
+      Value value = use.value;
+      if (use.mode == Recompute::Must && recomputeSources.contains(value))
+        use.mode = Recompute::May;
+      if (use.mode == Recompute::Never && !recomputeFrom)
         readThroughSegmentSet.insert(value);
       Operation *def = value.getDefiningOp();
       if (def && members.contains(def))
         continue;
       OpRole role = def ? roles.lookup(def) : OpRole::Grouped;
-      bool recompute = def && role == OpRole::Grouped && recomputeFrom &&
-                       mode != Recompute::Never &&
-                       (mode == Recompute::Must || [&] {
-                         std::optional<Value> root = getRecomputeRoot(value);
-                         if (!root || (!recomputeFrom->contains(*root) &&
-                                       bytesOf(*root) > bytesOf(value)))
-                           return false;
-                         // Nothing on the way may be read through a
-                         // segment_set.
-                         for (Value step = value; step && step != *root;) {
-                           if (readThroughSegmentSet.contains(step))
-                             return false;
-                           Operation *stepDef = step.getDefiningOp();
-                           Value next;
-                           for (Value operand : stepDef->getOperands())
-                             if (isa<TensorType>(operand.getType()))
-                               next = operand;
-                           step = next;
-                         }
-                         return true;
-                       }());
+      bool recompute = false;
+      if (def && role == OpRole::Grouped && recomputeFrom &&
+          use.mode != Recompute::Never) {
+        if (use.mode == Recompute::Must) {
+          recompute = true;
+        } else if (std::optional<SetVector<Value>> sources =
+                       getRecomputeSources(value, *recomputeFrom,
+                                           readThroughSegmentSet)) {
+          recompute = true;
+          recomputeSources.insert(sources->begin(), sources->end());
+        }
+      }
       if (def && (role != OpRole::Grouped || recompute)) {
         Recompute operandMode = isa<SegmentSetOp>(def) ? Recompute::Never
                                 : recompute            ? Recompute::Must
-                                                       : mode;
+                                                       : use.mode;
         if (cloned.insert(def).second)
           for (Value operand : llvm::reverse(def->getOperands()))
-            worklist.emplace_back(operand, operandMode);
+            worklist.push_back({operand, operandMode});
         continue;
       }
       inputs.insert(value);
@@ -800,9 +797,17 @@ void Segmenter::collectInputs(PlannedSegment &segment) {
   DenseSet<Value> readThroughSegmentSet;
   SetVector<Value> inputs =
       collectInputs(segment, nullptr, readThroughSegmentSet);
-  if (segment.kind != SegmentKind::Alias) {
+  // Recomputing makes the segment read other values, from which more may
+  // be recomputed: repeat while that changes what it reads.
+  for (unsigned round = 0; round < 4 && segment.kind != SegmentKind::Alias;
+       ++round) {
     DenseSet<Value> readAnyway(inputs.begin(), inputs.end());
-    inputs = collectInputs(segment, &readAnyway, readThroughSegmentSet);
+    SetVector<Value> next =
+        collectInputs(segment, &readAnyway, readThroughSegmentSet);
+    bool changed = next != inputs;
+    inputs = std::move(next);
+    if (!changed)
+      break;
   }
   segment.inputs = inputs.takeVector();
 }
@@ -999,6 +1004,8 @@ LogicalResult Segmenter::run() {
       op->erase();
   if (failed(classifyOps()))
     return failure();
+  for (Value result : body.getTerminator()->getOperands())
+    returned.insert(result);
   formKernelGroups();
   mergeSiblingReductions();
   mergeSiblingKernels();

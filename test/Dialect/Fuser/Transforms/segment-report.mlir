@@ -64,14 +64,15 @@ func.func @views_only(%x: tensor<2x3x1xf32>) -> (tensor<3x2xf32>, tensor<1x2x3x1
 
 // Intermediate tensors count once as written and once per reading kernel;
 // i1 takes a byte per element. The where/cast epilogue joins the first
-// reduction, which so writes f64.
-// CHECK:      fusion @two_kernels: 2 kernels, 2 segments, reads 1096 bytes, writes 72 bytes
-// CHECK-NEXT:   segment #0 reduction: reads 1032 bytes, writes 64 bytes
+// reduction; the second recomputes the cast from the f32 where result
+// (rule 10): 32 bytes written and read instead of 64.
+// CHECK:      fusion @two_kernels: 2 kernels, 2 segments, reads 1064 bytes, writes 40 bytes
+// CHECK-NEXT:   segment #0 reduction: reads 1032 bytes, writes 32 bytes
 // CHECK-NEXT:     in  %arg0: tensor<8x32xf32>, 1024 bytes (1 KiB)
 // CHECK-NEXT:     in  %arg1: tensor<8xi1>, 8 bytes
-// CHECK-NEXT:     out #0.0: tensor<8xf64>, 64 bytes -> #1
-// CHECK-NEXT:   segment #1 reduction: reads 64 bytes, writes 8 bytes
-// CHECK-NEXT:     in  #0.0: tensor<8xf64>, 64 bytes
+// CHECK-NEXT:     out #0.0: tensor<8xf32>, 32 bytes -> #1
+// CHECK-NEXT:   segment #1 reduction: reads 32 bytes, writes 8 bytes
+// CHECK-NEXT:     in  #0.0: tensor<8xf32>, 32 bytes
 // CHECK-NEXT:     out #1.0: tensor<f64>, 8 bytes -> return 0
 func.func @two_kernels(%x: tensor<8x32xf32>, %mask: tensor<8xi1>) -> tensor<f64> {
   %0 = fuser.reduction add %x [1] : tensor<8x32xf32> -> tensor<8xf32>

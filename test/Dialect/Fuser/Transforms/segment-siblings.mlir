@@ -1,8 +1,8 @@
 // Rule 9 of docs/Segmentation.md: sibling kernels (no producer/consumer edge
-// between them) that read a common tensor, or whose iteration spaces cover
-// one another, share a kernel when the merged kernel is still pointwise or a
-// reduction with one set of axes (rules 4 and 5), no cycle forms and no
-// segment_set is crossed. Kernel counts and bytes from the report; results
+// between them), first those that read a common tensor, then any others,
+// share a kernel when the merged kernel is still pointwise or a reduction
+// with one set of axes (rules 4 and 5), no cycle forms and no segment_set
+// is crossed. Kernel counts and bytes from the report; results
 // bit-identical under the interpreter.
 // RUN: fuser-opt --fuser-segment=normalization=false --fuser-segment-report %s -o /dev/null | FileCheck %s
 // RUN: fuser-opt --fuser-segment=normalization=false %s -o %t.mlir
