@@ -41,7 +41,10 @@ def _fail(message):
 
 
 def _script_line(error, script):
-    """The last line of `script` in the traceback of `error`."""
+    """The last line of `script` in the traceback of `error` (for a syntax
+    error, the line it names)."""
+    if isinstance(error, SyntaxError) and error.filename == script:
+        return error.lineno
     lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__)
              if frame.filename == script]
     return lines[-1] if lines else None
@@ -119,7 +122,10 @@ def main(argv=None):
     namespace = {"__name__": "__main__", "__file__": args.script}
     try:
         try:
-            exec(compile(source, args.script, "exec"), namespace)
+            try:
+                exec(compile(source, args.script, "exec"), namespace)
+            except SystemExit:
+                pass  # sys.exit() in the script ends it; the fusions stay.
             if not definitions:
                 for name, function in _fusion_functions(namespace, args.script):
                     with FusionDefinition(name=name) as fd:
