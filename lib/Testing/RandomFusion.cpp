@@ -988,7 +988,8 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
 OwningOpRef<ModuleOp> FusionGenerator::runNormalization() {
   OwningOpRef<ModuleOp> module = startFusion();
 
-  // Rows of one or two dims, over one or two outer dims.
+  // Rows of one or two dims, over one or two outer dims (enough rows, now
+  // and then, for several rows per block).
   SmallVector<int64_t> shape;
   unsigned rank = rng.inRange(2, 4);
   unsigned reducedDims = rng.inRange(1, std::min(2u, rank - 1));
@@ -996,7 +997,7 @@ OwningOpRef<ModuleOp> FusionGenerator::runNormalization() {
     bool reduced = d >= rank - reducedDims;
     int64_t size =
         reduced ? rng.pick<int64_t>({1, 3, 4, 8, 16, 32, 33, 64, 100, 128, 256})
-                : rng.pick<int64_t>({1, 2, 3, 4, 5, 8, 16});
+                : rng.pick<int64_t>({1, 2, 3, 4, 5, 8, 16, 64});
     while (size > 1 && product(shape) * size > options.maxElements)
       size /= 2;
     shape.push_back(size);
