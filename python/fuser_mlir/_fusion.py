@@ -116,11 +116,13 @@ class Tensor(_Value):
     def __rmul__(self, other):
         return self.fd.ops.mul(other, self)
 
+    # `/` is true division, as in Python and nvFuser (truediv: integers
+    # become f32 first); fd.ops.div of integers truncates.
     def __truediv__(self, other):
-        return self.fd.ops.div(self, other)
+        return self.fd.ops.truediv(self, other)
 
     def __rtruediv__(self, other):
-        return self.fd.ops.div(other, self)
+        return self.fd.ops.truediv(other, self)
 
     def __neg__(self):
         return self.fd.ops.neg(self)

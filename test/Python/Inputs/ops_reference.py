@@ -119,6 +119,7 @@ print("scalar input: ok")
 # truediv turns integers into f32 first; stride_order is a layout change only
 # (a set); size, shape and define_vector give static extents as ints.
 check("truediv int32", lambda fd, a, b: fd.ops.truediv(a, b), [i, j], (i / j).astype(np.float32), rtol=1e-7)
+check("int32 / int32 operator", lambda fd, a, b: a / b, [i, j], (i / j).astype(np.float32), rtol=1e-7)
 check("stride_order", lambda fd, a: fd.ops.stride_order(a, [0, 1]), [x], x)
 check("size shape define_vector",
       lambda fd, a: fd.ops.reshape(a, new_shape=fd.define_vector(
