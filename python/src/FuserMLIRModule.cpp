@@ -25,7 +25,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
@@ -593,13 +592,5 @@ NB_MODULE(_fuser_mlir, m) {
   m.def("fnv1a64", [](nb::bytes data) {
     return fnv1a64(ArrayRef<uint8_t>(
         reinterpret_cast<const uint8_t *>(data.c_str()), data.size()));
-  });
-  m.def("parse", [](const std::string &text) {
-    DiagnosticCollector diagnostics;
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(text, &getContext());
-    if (!module || module->getOps<func::FuncOp>().empty())
-      throw nb::value_error(diagnostics.take().c_str());
-    return std::make_unique<Fusion>(std::move(module));
   });
 }
