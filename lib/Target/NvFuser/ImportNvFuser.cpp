@@ -91,6 +91,9 @@ struct TensorDecl {
 struct LocatedOperand {
   fuser::Operand operand;
   llvm::SMLoc loc;
+  /// Whether the expression is a named tensor as it is (`T4_g[...]`, maybe
+  /// in parentheses), not something computed from it.
+  bool isTensorReference = false;
 };
 
 /// nvFuser printed every cast it made, so the importer promotes nothing the
@@ -1367,11 +1370,9 @@ LogicalResult Importer::parseRightHandSide(const Definition &def) {
     // A bare assignment, `T5_l[...] = T4_g[...];`, is how nvFuser printed a
     // Set before LoadStoreOp: a copy. A tensor of another dtype than the
     // declared one is an error below, not a cast nvFuser did not print.
-    bool isCopy = llvm::any_of(values, [&](const auto &entry) {
-      return entry.second == operand.getValue();
-    });
-    value = isCopy && def.tensor ? fusionBuilder.set(operand.getValue())
-                                 : operand.getValue();
+    value = parsed->isTensorReference && def.tensor
+                ? fusionBuilder.set(operand.getValue())
+                : operand.getValue();
   } else {
     value = fusionBuilder.materialize(operand, elementType);
   }
@@ -2178,7 +2179,7 @@ FailureOr<LocatedOperand> Importer::parsePrimary() {
     FailureOr<TensorRef> ref = parseTensorRef();
     if (failed(ref))
       return failure();
-    return LocatedOperand{ref->value, loc};
+    return LocatedOperand{ref->value, loc, /*isTensorReference=*/true};
   }
   bool isCall = peek().is(Kind::LParen);
   if (tok.isIdentifier("true") || tok.isIdentifier("false") ||
