@@ -447,11 +447,10 @@ public:
       buffer.bytes.assign(begin, begin + data.size());
       buffers.push_back(std::move(buffer));
     }
-    FailureOr<SmallVector<Buffer>> results;
-    {
-      nb::gil_scoped_release release;
-      results = backend->run(getFunc(), buffers);
-    }
+    // The GIL stays held: the one context has multithreading disabled (no
+    // locks), and the kernel backends build IR and types in it while they
+    // run, as another Python thread building a fusion would.
+    FailureOr<SmallVector<Buffer>> results = backend->run(getFunc(), buffers);
     if (failed(results))
       throw std::runtime_error(diagnostics.take());
     std::vector<nb::tuple> outputs;
