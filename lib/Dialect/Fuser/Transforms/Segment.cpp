@@ -125,6 +125,7 @@ private:
   std::optional<StridedView> getViewOfMaterialized(Value source,
                                                    unsigned group);
   std::vector<PlannedSegment> planSegments();
+  void mergeIndependentKernels(std::vector<PlannedSegment> &segments);
   void collectInputs(PlannedSegment &segment);
   SetVector<Value> collectInputs(PlannedSegment &segment,
                                  const DenseSet<Value> *recomputeFrom,
@@ -812,6 +813,83 @@ void Segmenter::collectInputs(PlannedSegment &segment) {
   segment.inputs = inputs.takeVector();
 }
 
+void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
+  // Rule 9 once more, on the planned kernels: recomputing (rule 10) removes
+  // edges between kernels that grouping had to respect (a value preseg's
+  // CSE shares, which each reader now recomputes), so kernels that grouping
+  // kept apart may now be independent. Two kernels that neither reaches
+  // through the others' inputs share one when the merged kernel is still
+  // pointwise or a reduction with one set of axes: no op of one depends on
+  // the other, so each keeps rules 1 and 5 as it did alone, and the merged
+  // kernel reads a tensor both read once.
+  auto reductionOf = [](const PlannedSegment &segment) {
+    ReductionOp reduction;
+    for (Operation *member : segment.members)
+      if (auto op = dyn_cast<ReductionOp>(member); op && !reduction)
+        reduction = op;
+    return reduction;
+  };
+  auto isKernel = [](const PlannedSegment &segment) {
+    return segment.kind != SegmentKind::Alias && !segment.members.empty();
+  };
+  auto reaches = [&](unsigned from, unsigned to) {
+    // Whether `to` reads, through other segments, what `from` writes.
+    DenseMap<Operation *, unsigned> segmentOf;
+    for (auto [index, segment] : llvm::enumerate(segments))
+      for (Operation *member : segment.members)
+        segmentOf[member] = index;
+    SmallVector<unsigned> worklist = {to};
+    DenseSet<unsigned> visited;
+    while (!worklist.empty()) {
+      unsigned index = worklist.pop_back_val();
+      if (!visited.insert(index).second)
+        continue;
+      for (Value input : segments[index].inputs) {
+        Operation *def = input.getDefiningOp();
+        auto it = def ? segmentOf.find(def) : segmentOf.end();
+        if (it == segmentOf.end())
+          continue;
+        if (it->second == from)
+          return true;
+        worklist.push_back(it->second);
+      }
+    }
+    return false;
+  };
+  SmallVector<unsigned> order;
+  for (auto [index, segment] : llvm::enumerate(segments))
+    if (isKernel(segment))
+      order.push_back(index);
+  llvm::sort(order, [&](unsigned lhs, unsigned rhs) {
+    return segments[lhs].firstPosition < segments[rhs].firstPosition;
+  });
+  for (auto [rank, later] : llvm::enumerate(order)) {
+    for (unsigned earlier : ArrayRef(order).take_front(rank)) {
+      PlannedSegment &into = segments[earlier];
+      PlannedSegment &from = segments[later];
+      if (!isKernel(into))
+        continue;
+      ReductionOp lhs = reductionOf(into), rhs = reductionOf(from);
+      if (lhs && rhs && !haveSameReductionAxes(lhs, rhs))
+        continue;
+      if (reaches(earlier, later) || reaches(later, earlier))
+        continue;
+      into.members.append(from.members.begin(), from.members.end());
+      llvm::sort(into.members, [&](Operation *a, Operation *b) {
+        return position.lookup(a) < position.lookup(b);
+      });
+      if (lhs || rhs)
+        into.kind = SegmentKind::Reduction;
+      collectInputs(into);
+      from = PlannedSegment();
+      break;
+    }
+  }
+  llvm::erase_if(segments, [](const PlannedSegment &segment) {
+    return segment.members.empty();
+  });
+}
+
 std::vector<PlannedSegment> Segmenter::planSegments() {
   std::vector<PlannedSegment> segments;
   for (KernelGroup &group : groups) {
@@ -888,6 +966,7 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
     segment.firstPosition = position.lookup(segment.members.front());
     collectInputs(segment);
   }
+  mergeIndependentKernels(segments);
 
   // Outputs: member results that another segment or the return reads.
   DenseMap<Operation *, unsigned> segmentOf;

@@ -11,6 +11,7 @@
 // RUN: fuser-run %s --entry no_recompute_from_larger --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry siblings_of_any_shape --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry write_value_not_its_view --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry shared_by_cse --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry returned_view_stays_written --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 
 // EXEC: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok
@@ -87,6 +88,27 @@ func.func @write_value_not_its_view(%x: tensor<4x2xf64>, %y: tensor<1xf64>) -> t
   %i = fuser.cast %w : tensor<2xi1> to tensor<2xi32>
   %r = fuser.reduction mul %i [0] keepdim : tensor<2xi32> -> tensor<1xi32>
   return %r : tensor<1xi32>
+}
+
+// Rule 9 after rule 10. Preseg's CSE makes one cast feed both reductions,
+// which have different axes: grouping puts it in the first reduction's
+// kernel, so the second depends on that kernel, and so does the add that
+// broadcasts its result back; joining the add to the first kernel is a
+// cycle. The second kernel recomputes the cast from the input (rule 10),
+// the dependence goes, and the planned kernels merge, as the two casts of
+// the original spelling let them.
+// CHECK: fusion @shared_by_cse: 2 kernels, 2 segments, reads 132 bytes, writes 52 bytes
+// PRESEG: fusion @shared_by_cse: 2 kernels, 2 segments, reads 132 bytes, writes 52 bytes
+func.func @shared_by_cse(%m: tensor<4x4xi1>, %y: tensor<4x4xf32>, %z: tensor<8xf32>) -> (tensor<4xf32>, tensor<8xf32>) {
+  %c1 = fuser.cast %m : tensor<4x4xi1> to tensor<4x4xf32>
+  %d = fuser.div %c1, %y : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  %r1 = fuser.reduction add %d [1] : tensor<4x4xf32> -> tensor<4xf32>
+  %c2 = fuser.cast %m : tensor<4x4xi1> to tensor<4x4xf32>
+  %r2 = fuser.reduction add %c2 [0, 1] : tensor<4x4xf32> -> tensor<f32>
+  %b = fuser.broadcast %r2 [0] : tensor<f32> -> tensor<1xf32>
+  %e = fuser.expand %b : tensor<1xf32> -> tensor<8xf32>
+  %w = fuser.add %e, %z : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  return %r1, %w : tensor<4xf32>, tensor<8xf32>
 }
 
 // Must not apply at equal bytes: a returned view would be an alias the

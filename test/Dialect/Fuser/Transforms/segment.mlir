@@ -195,18 +195,38 @@ func.func @expand_of_reduction(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// Must not merge: the mul reads exp directly and through the second
-// reduction, so joining it to the exp kernel would make that kernel depend
-// on itself.
-// (Each kernel then recomputes the add from the inputs, rule 10.)
+// Must not merge: the mul reads the cast directly and through the second
+// reduction, so joining it to the cast's kernel would make that kernel
+// depend on itself. (Recomputing the f16 cast from the f64 input would read
+// four times its bytes, so every kernel reads the written cast, rule 10.)
 // CHECK-LABEL: func.func @no_cycle
-// CHECK: %[[A:.*]] = fuser.segment reduction(%arg0, %arg1) : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8xf32>
+// CHECK: %[[A:.*]]:2 = fuser.segment reduction(%arg0) : (tensor<8x4xf64>) -> (tensor<8x4xf16>, tensor<8xf16>)
+// CHECK: %[[B:.*]] = fuser.segment reduction(%[[A]]#0)
+// CHECK: %[[C:.*]] = fuser.segment pointwise(%[[A]]#0, %[[B]])
+// CHECK-NOT: fuser.segment
+// CHECK: return %[[A]]#1, %[[C]]
+func.func @no_cycle(%x: tensor<8x4xf64>) -> (tensor<8xf16>, tensor<8x4xf16>) {
+  %a = fuser.cast %x : tensor<8x4xf64> to tensor<8x4xf16>
+  %s1 = fuser.reduction add %a [1] : tensor<8x4xf16> -> tensor<8xf16>
+  %s2 = fuser.reduction add %a [0] keepdim : tensor<8x4xf16> -> tensor<1x4xf16>
+  %t = fuser.mul %a, %s2 : tensor<8x4xf16>, tensor<1x4xf16> -> tensor<8x4xf16>
+  return %s1, %t : tensor<8xf16>, tensor<8x4xf16>
+}
+
+// -----
+
+// The same with an add of two inputs, which each kernel recomputes
+// (rule 10): then the mul no longer depends on the first reduction's
+// kernel, and the planned kernels merge (rule 9 after rule 10).
+// CHECK-LABEL: func.func @cycle_removed_by_recomputing
 // CHECK: %[[B:.*]] = fuser.segment reduction(%arg0, %arg1) : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<1x4xf32>
-// CHECK: %[[C:.*]] = fuser.segment pointwise(%arg0, %arg1, %[[B]])
+// CHECK: fuser.reduction add %{{.*}} [0] keepdim
+// CHECK: %[[A:.*]]:2 = fuser.segment reduction(%arg0, %arg1, %[[B]])
+// CHECK: fuser.reduction add %{{.*}} [1]
 // CHECK: fuser.mul
 // CHECK-NOT: fuser.segment
-// CHECK: return %[[A]], %[[C]]
-func.func @no_cycle(%x: tensor<8x4xf32>, %y: tensor<8x4xf32>) -> (tensor<8xf32>, tensor<8x4xf32>) {
+// CHECK: return %[[A]]#0, %[[A]]#1
+func.func @cycle_removed_by_recomputing(%x: tensor<8x4xf32>, %y: tensor<8x4xf32>) -> (tensor<8xf32>, tensor<8x4xf32>) {
   %a = fuser.add %x, %y : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<8x4xf32>
   %s1 = fuser.reduction add %a [1] : tensor<8x4xf32> -> tensor<8xf32>
   %s2 = fuser.reduction add %a [0] keepdim : tensor<8x4xf32> -> tensor<1x4xf32>
