@@ -1413,9 +1413,10 @@ FailureOr<Importer::TensorRef> Importer::parseTensorRef() {
   if (it == values.end())
     return emitError(decl->loc)
            << "'" << decl->name << "' is used before it is defined";
-  if (!isa<RankedTensorType>(it->second.getType()))
-    return emitError(decl->loc)
-           << "'" << decl->name << "' is a scalar, not a tensor";
+  // Only tensors are named `T<n>` (scalars are `d2`, `i5`, ...), and a
+  // statement defining one checks that it produced a tensor.
+  assert(isa<RankedTensorType>(it->second.getType()) &&
+         "a tensor name holds a scalar");
   resolveElementType(*decl, getElementTypeOrSelf(it->second.getType()));
   if (it->second.getType() != decl->type)
     return emitError(decl->loc)
