@@ -1223,9 +1223,10 @@ FailureOr<int64_t> Importer::parseExtentSum(llvm::StringRef what) {
   return lhs;
 }
 
-/// Integer division as nvFuser's index arithmetic does it (C++: truncating).
+/// Integer division as nvFuser's index arithmetic does it (C++: truncating),
+/// by a non-zero `rhs`; nullopt where the quotient overflows.
 static std::optional<int64_t> divideExtent(Kind op, int64_t lhs, int64_t rhs) {
-  if (rhs == 0 || (lhs == std::numeric_limits<int64_t>::min() && rhs == -1))
+  if (lhs == std::numeric_limits<int64_t>::min() && rhs == -1)
     return std::nullopt;
   return op == Kind::Slash ? lhs / rhs : lhs % rhs;
 }
@@ -1240,12 +1241,13 @@ FailureOr<int64_t> Importer::parseExtentProduct(llvm::StringRef what) {
     FailureOr<int64_t> rhs = parseExtentPrimary(what);
     if (failed(rhs))
       return failure();
+    if (op != Kind::Star && *rhs == 0)
+      return emitError(loc) << "extent arithmetic divides by zero";
     std::optional<int64_t> result = op == Kind::Star
                                         ? llvm::checkedMul(*lhs, *rhs)
                                         : divideExtent(op, *lhs, *rhs);
     if (!result)
-      return emitError(loc) << "extent arithmetic overflows 64 bits or "
-                               "divides by zero";
+      return emitError(loc) << "extent arithmetic overflows 64 bits";
     lhs = *result;
   }
   return lhs;
