@@ -5,8 +5,9 @@
 The script's `import nvfuser` gets a stand-in module that maps to fuser_mlir
 (FusionDefinition, DataType). Every fusion the script defines is printed as
 MLIR; a script that only defines `def nvfuser_fusion_idN(fd):` functions has
-them called in a `with FusionDefinition() as fd:` block. With --preseg and
---segment the IR is printed after those pipelines. Exit status 2 when the
+them called in a `with FusionDefinition() as fd:` block. With --preseg the
+IR is printed after fuser-preseg; with --segment after fuser-preseg and
+fuser-segment (fd.segment()). Exit status 2 when the
 script cannot be run: an op fuser_mlir does not model (named with the script
 line), torch missing, or an error building the fusion.
 """
@@ -100,7 +101,7 @@ def main(argv=None):
     parser.add_argument("script", help="the nvFuser repro script")
     parser.add_argument("--preseg", action="store_true", help="print the IR after fuser-preseg")
     parser.add_argument("--segment", action="store_true",
-                        help="print the IR after fuser-segment (with --preseg: after both)")
+                        help="print the IR after fuser-preseg and fuser-segment")
     parser.add_argument("-o", "--output", help="write the IR here instead of stdout")
     args = parser.parse_args(argv)
 
@@ -141,10 +142,11 @@ def main(argv=None):
         texts = []
         for fd in definitions:
             try:
-                if args.preseg:
-                    fd = fd.preseg()
+                # fd.segment() runs fuser-preseg first.
                 if args.segment:
                     fd = fd.segment()
+                elif args.preseg:
+                    fd = fd.preseg()
                 texts.append(fd.mlir().rstrip("\n") + "\n")
             except (ValueError, RuntimeError) as error:
                 return _fail("%s: %s" % (args.script, error))
