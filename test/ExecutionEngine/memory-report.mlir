@@ -68,19 +68,20 @@ func.func @perm_small(%x: tensor<4x64x32xbf16>) -> tensor<4x32x64xbf16> {
   return %0 : tensor<4x32x64xbf16>
 }
 
-// A block per row: the store after the block-wide reduction is outside the
-// thread loop, so every thread of the block executes it on the GPU (256
-// stores of the same 4 bytes per block, one sector per warp).
+// A block per row: the block's sum is stored by thread 0 alone (code
+// outside a thread loop would run in every thread: 256 stores of the same 4
+// bytes per block), so the kernel stores the minimum.
 // RUN: fuser-run %s --entry row_sums --backend cpu --memory-report | FileCheck %s --check-prefix=ROWS
 // ROWS:      kernel 0: row_sums_kernel (loops)
 // ROWS-NEXT:   launch: grid 8 x block 256 = 2048 threads;
 // ROWS:        loaded: 32768 bytes (minimum 32768, 1.000x)
-// ROWS-NEXT:   stored: 8192 bytes (minimum 32, 256.000x)
+// ROWS-NEXT:   stored: 32 bytes (minimum 32, 1.000x)
 // ROWS-NEXT:   load sectors: 1024 touched, 1024 fewest, efficiency 1.000
-// ROWS-NEXT:   store sectors: 64 touched, 64 fewest, efficiency 1.000
-// ROWS-NEXT:   per thread: 1.00 loads (16 B: 1.00), 1.00 stores (4 B: 1.00)
+// ROWS-NEXT:   store sectors: 8 touched, 8 fewest, efficiency 1.000
+// ROWS-NEXT:   per thread: 1.00 loads (16 B: 1.00), 0.00 stores (4 B: 0.00)
 // ROWS-NEXT:   instruction 0: vector.load arg0 16 B, 1.00 per thread, 64 warp instructions, 1024 sectors (fewest 1024)
-// ROWS-NEXT:   instruction 1: memref.store out0 4 B block-level, 1.00 per thread, 64 warp instructions, 64 sectors (fewest 64)
+// ROWS-NEXT:   instruction 1: memref.store out0 4 B, 0.00 per thread, 8 warp instructions, 8 sectors (fewest 8)
+// ROWS:      fusion: 1 kernel(s), moved 32800 bytes, minimum 32800 (1.000x)
 func.func @row_sums(%x: tensor<8x1024xf32>) -> tensor<8xf32> {
   %0 = fuser.reduction add %x [1] : tensor<8x1024xf32> -> tensor<8xf32>
   return %0 : tensor<8xf32>

@@ -1170,9 +1170,20 @@ LogicalResult KernelEmitter::emitSplitKernel() {
     return failure();
 
   // Outputs computed from the reduction: the block's one element of each,
-  // found by mapping the reduction output forward through the views.
+  // found by mapping the reduction output forward through the views, and
+  // written by thread 0 (code outside a thread loop runs in every thread,
+  // which would store the element once per thread).
   width = 1;
   reducedValues[reduction] = emitCast(b, loc, *combined, elementType);
+  OpBuilder::InsertionGuard storeGuard(b);
+  scf::ParallelOp storeLoop =
+      createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        storeLoop.getInductionVars()[0],
+                                        constant(0));
+  b.setInsertionPointToStart(
+      scf::IfOp::create(b, loc, isFirst, /*withElse=*/false).thenBlock());
+  pushScope();
   for (auto [i, result] : llvm::enumerate(yield.getValues())) {
     auto chain = dependents.find(result);
     if (chain == dependents.end())
@@ -1193,6 +1204,7 @@ LogicalResult KernelEmitter::emitSplitKernel() {
       return failure();
     store(*value, outputs[i], at);
   }
+  popScope();
   popScope();
   return success();
 }

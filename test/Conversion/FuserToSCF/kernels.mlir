@@ -65,7 +65,8 @@ func.func @chain(%x: tensor<4x8xf32>, %y: tensor<1x8xf32>, %s: f32) -> (tensor<8
 // Inner reduction, split: a block per row; each thread strides over the row
 // 8 bf16 at a time, folds its lanes, and the block combines with scf.reduce
 // (gpu.all_reduce on the GPU). The f32 copy of the row, which does not need
-// the reduction, is written by all threads of the grid in the same kernel.
+// the reduction, is written by all threads of the grid in the same kernel;
+// the row's maximum by thread 0 alone, in a thread loop of its own.
 // CHECK-LABEL: func.func @rows(
 // CHECK-SAME: %[[X:.*]]: memref<64x1000xbf16>, %[[MAX:.*]]: memref<64xbf16>, %[[COPY:.*]]: memref<64x1000xf32>)
 // CHECK: scf.parallel (%[[ROW:.*]]) = (%c0) to (%c64)
@@ -80,9 +81,14 @@ func.func @chain(%x: tensor<4x8xf32>, %y: tensor<1x8xf32>, %s: f32) -> (tensor<8
 // CHECK:     scf.reduce(%{{.*}} : f32)
 // CHECK:       arith.maximumf
 // CHECK:   mapping = [#gpu.loop_dim_map<processor = thread_x
-// CHECK:   %[[B:.*]] = vector.broadcast %[[M]] : f32 to vector<1xf32>
-// CHECK:   arith.truncf %[[B]] : vector<1xf32> to vector<1xbf16>
-// CHECK:   memref.store %{{.*}}, %[[MAX]][%[[ROW]]] : memref<64xbf16>
+// CHECK:   scf.parallel (%[[T:.*]]) = (%c0) to (%c128) step (%c1) {
+// CHECK:     %[[FIRST:.*]] = arith.cmpi eq, %[[T]], %c0 : index
+// CHECK:     scf.if %[[FIRST]] {
+// CHECK:       %[[B:.*]] = vector.broadcast %[[M]] : f32 to vector<1xf32>
+// CHECK:       arith.truncf %[[B]] : vector<1xf32> to vector<1xbf16>
+// CHECK:       memref.store %{{.*}}, %[[MAX]][%[[ROW]]] : memref<64xbf16>
+// CHECK:   mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK-NOT: memref.store
 // CHECK: mapping = [#gpu.loop_dim_map<processor = block_x
 func.func @rows(%x: tensor<64x1000xbf16>) -> (tensor<64xbf16>, tensor<64x1000xf32>) {
   %0 = fuser.cast %x : tensor<64x1000xbf16> to tensor<64x1000xf32>
