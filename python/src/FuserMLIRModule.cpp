@@ -26,7 +26,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <nanobind/nanobind.h>
@@ -62,47 +61,38 @@ MLIRContext &getContext() {
   return *context;
 }
 
-/// The dtype names the Python side uses (DataType values).
-Type parseDType(const std::string &name) {
-  Builder b(&getContext());
-  Type type = llvm::StringSwitch<Type>(name)
-                  .Case("bool", b.getI1Type())
-                  .Case("int32", b.getI32Type())
-                  .Case("int64", b.getI64Type())
-                  .Case("float16", b.getF16Type())
-                  .Case("bfloat16", b.getBF16Type())
-                  .Case("float32", b.getF32Type())
-                  .Case("float64", b.getF64Type())
-                  .Default(Type());
-  if (!type)
-    throw nb::type_error(("unsupported dtype '" + name +
-                          "' (supported: Bool, Int32, Int, Half, BFloat16, "
-                          "Float, Double)")
-                             .c_str());
-  return type;
-}
-
-std::string printDType(Type type) {
-  if (type.isInteger(1))
-    return "bool";
-  if (type.isInteger(32))
-    return "int32";
-  if (type.isInteger(64))
-    return "int64";
-  if (type.isF16())
-    return "float16";
-  if (type.isBF16())
-    return "bfloat16";
-  if (type.isF32())
-    return "float32";
-  return "float64";
-}
-
 template <typename T> std::string printToString(const T &printable) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << printable;
   return text;
+}
+
+/// The dtype names the Python side uses (DataType values) and their types.
+SmallVector<std::pair<StringRef, Type>, 7> getDTypes() {
+  Builder b(&getContext());
+  return {{"bool", b.getI1Type()},       {"int32", b.getI32Type()},
+          {"int64", b.getI64Type()},     {"float16", b.getF16Type()},
+          {"bfloat16", b.getBF16Type()}, {"float32", b.getF32Type()},
+          {"float64", b.getF64Type()}};
+}
+
+Type parseDType(const std::string &name) {
+  for (auto [dtypeName, type] : getDTypes())
+    if (dtypeName == name)
+      return type;
+  throw nb::type_error(("unsupported dtype '" + name +
+                        "' (supported: Bool, Int32, Int, Half, BFloat16, "
+                        "Float, Double)")
+                           .c_str());
+}
+
+std::string printDType(Type type) {
+  for (auto [dtypeName, dtype] : getDTypes())
+    if (dtype == type)
+      return dtypeName.str();
+  // Fusions built here and the pipelines' results hold fuser dtypes only.
+  throw std::runtime_error("no Python dtype for " + printToString(type));
 }
 
 /// (shape, dtype) of a type; shape is None for a scalar.
