@@ -530,6 +530,8 @@ void Segmenter::materializeViewedValues(unsigned group,
   // For each value of the group, the meta op results leaving the group that
   // are strided views of it through meta ops of the group.
   llvm::MapVector<Value, SmallVector<Value>> viewsOf;
+  // Exits whose chain holds a segment_set.
+  DenseSet<Value> throughSegmentSet;
   for (Operation *op : groups[group].ops) {
     Value exit = op->getResult(0);
     if (!wanted.contains(op) || !leaves(exit))
@@ -537,10 +539,10 @@ void Segmenter::materializeViewedValues(unsigned group,
     SmallVector<Operation *> chain;
     Value source = exit;
     while (Operation *def = source.getDefiningOp()) {
-      // A segment_set is written by its kernel (rule 1), never a view.
-      if (!isInGroup(def, group) || !isa<MetaOpInterface>(def) ||
-          isa<SegmentSetOp>(def))
+      if (!isInGroup(def, group) || !isa<MetaOpInterface>(def))
         break;
+      if (isa<SegmentSetOp>(def))
+        throughSegmentSet.insert(exit);
       chain.push_back(def);
       source = cast<MetaOpInterface>(def).getSource();
       Operation *sourceDef = source.getDefiningOp();
@@ -564,20 +566,22 @@ void Segmenter::materializeViewedValues(unsigned group,
     uint64_t bestSaving = 0;
     for (auto &[value, views] : viewsOf) {
       uint64_t viewBytes = 0;
-      bool uncovered = false, anyReturned = false;
+      bool uncovered = false, keepViews = false;
       for (Value view : views) {
         if (covered.contains(view))
           continue;
         uncovered = true;
-        anyReturned |= returned.contains(view);
+        keepViews |=
+            returned.contains(view) || throughSegmentSet.contains(view);
         viewBytes = llvm::SaturatingAdd(viewBytes, bytesOf(view));
       }
       uint64_t bytes = bytesOf(value);
       // At equal bytes, the value is written rather than its views when
       // those only feed other kernels: they read through views for free
       // and can recompute from the value (rule 10), whereas a returned
-      // view would be an alias the caller copies.
-      bool saves = viewBytes > bytes || (viewBytes == bytes && !anyReturned);
+      // view would be an alias the caller copies, and a segment_set is
+      // written by its own kernel (rule 1).
+      bool saves = viewBytes > bytes || (viewBytes == bytes && !keepViews);
       if (uncovered && saves && (!best || viewBytes - bytes > bestSaving)) {
         best = value;
         bestSaving = viewBytes - bytes;
