@@ -385,34 +385,30 @@ class _Ops:
         return self._reduction("min", arg, dims, keepdim, dtype, axes)
 
 
-def _make_unary(name, mnemonic):
+def _make_unary(name):
     def op(self, arg):
-        return self._unary(mnemonic, arg)
+        return self._unary(name, arg)
     op.__name__ = name
-    op.__doc__ = "fuser.%s (nvFuser's %s)" % (mnemonic, name)
+    op.__doc__ = "fuser.%s" % name
     return op
 
 
-def _make_binary(name, mnemonic):
+def _make_binary(name):
     def op(self, lhs, rhs):
-        return self._binary(mnemonic, lhs, rhs)
+        return self._binary(name, lhs, rhs)
     op.__name__ = name
-    op.__doc__ = "fuser.%s (nvFuser's %s)" % (mnemonic, name)
+    op.__doc__ = "fuser.%s" % name if name != "truediv" else \
+        "fuser.div after integer operands become f32"
     return op
 
 
-# nvFuser's Python names and the fuser ops they build (ElementwiseOps.def).
-_UNARY_OPS = {name: name for name in (
-    "neg", "abs", "exp", "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos",
-    "tanh", "sigmoid")}
-_BINARY_OPS = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "truediv": "truediv",
-               "maximum": "maximum", "minimum": "minimum", "pow": "pow",
-               "eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt",
-               "ge": "ge"}
-for _name, _mnemonic in _UNARY_OPS.items():
-    setattr(_Ops, _name, _make_unary(_name, _mnemonic))
-for _name, _mnemonic in _BINARY_OPS.items():
-    setattr(_Ops, _name, _make_binary(_name, _mnemonic))
+# The elementwise ops of the dialect (ElementwiseOps.def), whose mnemonics
+# are nvFuser's Python names, plus nvFuser's truediv.
+_UNARY_OPS, _BINARY_OPS = _native.elementwise_ops()
+for _name in _UNARY_OPS:
+    setattr(_Ops, _name, _make_unary(_name))
+for _name in _BINARY_OPS + ["truediv"]:
+    setattr(_Ops, _name, _make_binary(_name))
 
 # Called with every FusionDefinition whose definition is complete
 # (nvfuser_compat collects them).

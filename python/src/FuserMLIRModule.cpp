@@ -578,6 +578,17 @@ NB_MODULE(_fuser_mlir, m) {
       .def("kernels", &Fusion::kernels)
       .def("execute", &Fusion::execute)
       .def("deterministic_input", &Fusion::deterministicInput);
+  // The mnemonics of the unary ops, and of the binary and compare ops.
+  m.def("elementwise_ops", [] {
+    std::vector<std::string> unary, binary;
+    for (const ArithmeticOpInfo &info : kUnaryOps)
+      unary.push_back(info.mnemonic.str());
+    for (const ArithmeticOpInfo &info : kBinaryOps)
+      binary.push_back(info.mnemonic.str());
+    for (const CompareOpInfo &info : kCompareOps)
+      binary.push_back(info.mnemonic.str());
+    return nb::make_tuple(unary, binary);
+  });
   m.def("fnv1a64", [](nb::bytes data) {
     return fnv1a64(ArrayRef<uint8_t>(
         reinterpret_cast<const uint8_t *>(data.c_str()), data.size()));
