@@ -5,6 +5,11 @@
 // RUN: fuser-run %S/../Conversion/FuserToSCF/Inputs/normalization.mlir --entry rmsnorm --backend cpu --memory-report | FileCheck %s --check-prefix=RMSNORM
 // RUN: fuser-opt --fuser-preseg --fuser-segment %S/../Conversion/FuserToSCF/Inputs/normalization.mlir | fuser-opt --fuser-schedule=sm-count=16 -o %t.rows.mlir
 // RUN: fuser-run %t.rows.mlir --entry rmsnorm --backend cpu --memory-report | FileCheck %s --check-prefix=ROWS
+// RUN: fuser-opt --fuser-preseg --fuser-segment %S/../Conversion/FuserToSCF/Inputs/normalization.mlir | fuser-opt --fuser-schedule=sm-count=2 -o %t.share.mlir
+// RUN: fuser-run %t.share.mlir --entry rmsnorm --backend cpu --memory-report | FileCheck %s --check-prefix=SHARE
+// RUN: fuser-opt --fuser-preseg --fuser-segment %S/../Conversion/FuserToSCF/Inputs/normalization.mlir | fuser-opt --fuser-schedule=sm-count=1 -o %t.share1.mlir
+// RUN: fuser-run %t.share1.mlir --entry rmsnorm --backend cpu --memory-report | FileCheck %s --check-prefix=SHARE
+// RUN: fuser-run %t.share.mlir --entry rmsnorm --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=SHAREEXEC
 
 // SOFTMAX: kernel 0: softmax_kernel (loops)
 // SOFTMAX-NEXT: launch: grid 32 x block 128 = 4096 threads
@@ -36,3 +41,16 @@
 // ROWS: loaded: 160000 bytes (minimum 130000, 1.231x)
 // ROWS-NEXT: stored: 128000 bytes (minimum 128000, 1.000x)
 // ROWS: fusion: 1 kernel(s), moved 288000 bytes, minimum 258000 (1.116x)
+
+// A block takes rows (powers of two) until the weight reads add at most 5%
+// of the bytes the kernel must move: 16 rows a block, 4 x 2000 bytes of
+// weight, 1.023x. With 2 multiprocessors that is reached within the grid's
+// limit; with 1 the block still stops at 16 rows (must not take 32: the
+// share is met, and more rows per block would only cost parallelism).
+// SHARE: kernel 0: rmsnorm_kernel (loops)
+// SHARE-NEXT: launch: grid 4 x block 128
+// SHARE: loaded: 136000 bytes (minimum 130000, 1.046x)
+// SHARE-NEXT: stored: 128000 bytes (minimum 128000, 1.000x)
+// SHARE: fusion: 1 kernel(s), moved 264000 bytes, minimum 258000 (1.023x)
+// The 16 unrolled rows of a block give the interpreter's results.
+// SHAREEXEC: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok

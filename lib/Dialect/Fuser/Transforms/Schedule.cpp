@@ -239,7 +239,11 @@ int64_t mlir::fuser::getOutputVectorWidth(ScheduleAttr schedule,
 /// threads of 8 lanes.
 static constexpr int64_t kMaxNormalizationThreads = 512;
 /// Rows of a normalization block at most (each is unrolled in the kernel).
-static constexpr int64_t kMaxRowsPerBlock = 8;
+static constexpr int64_t kMaxRowsPerBlock = 32;
+/// A normalization block takes rows until the inputs broadcast along the
+/// rows, read once per block, add at most 1/kBroadcastShare of the bytes the
+/// kernel must move (the 1.05x target of docs/Performance.md).
+static constexpr int64_t kBroadcastShare = 20;
 
 ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
                                          bool splitReductions) {
@@ -272,20 +276,44 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
         llvm::PowerOf2Ceil(llvm::divideCeil(structure.rowElements, lanes)), 32,
         kMaxNormalizationThreads);
     // Inputs broadcast along the rows (a weight, a bias) are read once per
-    // block: a block takes several rows (powers of two up to 8) while the
-    // grid keeps a block for every multiprocessor and the block-wide
-    // combines' scratch (128 bytes each) still fits.
+    // block: a block takes several rows (powers of two up to 32) until those
+    // reads add at most 1/kBroadcastShare of the bytes the kernel must move,
+    // while the grid keeps a block for every multiprocessor and the
+    // block-wide combines' scratch (128 bytes each) still fits. Fewer rows
+    // than 2 x kBroadcastShare blocks' worth miss the share (documented in
+    // docs/Performance.md).
     ArrayRef<int64_t> rowShape =
         ArrayRef(structure.sourceShape).take_back(structure.dims.size());
-    bool readsBroadcastRows =
-        llvm::any_of(segment.getInputs().getTypes(), [&](Type type) {
-          auto tensor = dyn_cast<RankedTensorType>(type);
-          return tensor && tensor.getShape() == rowShape &&
-                 tensor.getShape() != ArrayRef(structure.sourceShape);
-        });
+    uint64_t broadcastBytes = 0, otherBytes = 0;
+    auto addBytes = [&](Type type, bool isInput) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor)
+        return;
+      uint64_t bytes = llvm::SaturatingMultiply(
+          getSaturatedNumElements(tensor.getShape()),
+          uint64_t(std::max<int64_t>(
+              1, *getElementByteWidth(tensor.getElementType()))));
+      bool broadcast = isInput && tensor.getShape() == rowShape &&
+                       tensor.getShape() != ArrayRef(structure.sourceShape);
+      uint64_t &sum = broadcast ? broadcastBytes : otherBytes;
+      sum = llvm::SaturatingAdd(sum, bytes);
+    };
+    for (Type type : segment.getInputs().getTypes())
+      addBytes(type, /*isInput=*/true);
+    for (Type type : segment.getResultTypes())
+      addBytes(type, /*isInput=*/false);
+    // Bytes moved beyond the minimum with `perBlock` rows a block.
+    auto extraBytes = [&](int64_t perBlock) {
+      return llvm::SaturatingMultiply(uint64_t(rows / perBlock - 1),
+                                      broadcastBytes);
+    };
+    uint64_t minimumBytes = llvm::SaturatingAdd(otherBytes, broadcastBytes);
     int64_t rowsPerBlock = 1;
     int64_t combines = structure.reductions.size();
-    while (readsBroadcastRows && rowsPerBlock < kMaxRowsPerBlock &&
+    while (llvm::SaturatingMultiply(extraBytes(rowsPerBlock),
+                                    uint64_t(kBroadcastShare)) >
+               minimumBytes &&
+           rowsPerBlock < kMaxRowsPerBlock &&
            rows % (2 * rowsPerBlock) == 0 &&
            rows / (2 * rowsPerBlock) >= smCount &&
            structure.sharedBytes + (2 * rowsPerBlock - 1) * 128 * combines <=
