@@ -370,6 +370,9 @@ FailureOr<Value> FusionBuilder::unary(UnaryKind kind, const Operand &operand,
   if (getOpInfo(kind).floatOnly && !isa<FloatType>(common))
     return typeError() << "'" << getOpInfo(kind).mnemonic
                        << "' needs a float operand, found " << common;
+  if (common.isInteger(1))
+    return typeError() << "'" << getOpInfo(kind).mnemonic
+                       << "' needs a numeric operand, found i1";
   FailureOr<Value> value = materialize(operand, common);
   if (failed(value))
     return failure();
