@@ -171,7 +171,7 @@ def _as_list(values, what):
         items = [operator.index(values)] if not hasattr(values, "__iter__") \
             else [operator.index(v) for v in values]
     except TypeError:
-        raise TypeError("%s must be a list of integers, got %r" % (what, values)) from None
+        raise TypeError("%s must be an integer or a list of integers, got %r" % (what, values)) from None
     for item in items:
         if not _INT64_MIN <= item <= _INT64_MAX:
             raise ValueError("%s: %d does not fit in 64 bits" % (what, item))
@@ -354,7 +354,8 @@ class _Ops:
     def cat(self, tensors, dim=0, manual_padding=False):
         native = self._native()
         ids = [self._tensor(t, "cat's tensors[%d]" % i) for i, t in enumerate(tensors)]
-        return self._wrap(native.cat(ids, int(dim)))
+        (dim,) = _as_list(dim, "cat's dim")
+        return self._wrap(native.cat(ids, dim))
 
     # Reductions -------------------------------------------------------------
 

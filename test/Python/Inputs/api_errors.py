@@ -66,6 +66,7 @@ with FusionDefinition() as fd:
     expect(ValueError, lambda: fd.ops.pad(f, [-1, 1]))
     expect(TypeError, lambda: fd.ops.pad(f, [1, 1], f))
     expect(ValueError, lambda: fd.ops.cat([], 0))
+    expect(TypeError, lambda: fd.ops.cat([f, f], 1.5))
     expect(TypeError, lambda: fd.ops.cat([f, i], 0))
     expect(ValueError, lambda: fd.ops.cat([f, row], 0))
     expect(ValueError, lambda: fd.ops.cat([f, fd.ops.full([3, 3], 0.0, DataType.Float)], 1))
