@@ -825,7 +825,8 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
   // through the others' inputs share one when the merged kernel is still
   // pointwise or a reduction with one set of axes: no op of one depends on
   // the other, so each keeps rules 1 and 5 as it did alone, and the merged
-  // kernel reads a tensor both read once.
+  // kernel reads a tensor both read once. As in mergeSiblingKernels, those
+  // that read a common tensor first.
   auto reductionOf = [](const PlannedSegment &segment) {
     ReductionOp reduction;
     for (Operation *member : segment.members)
@@ -867,28 +868,37 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
   llvm::sort(order, [&](unsigned lhs, unsigned rhs) {
     return segments[lhs].firstPosition < segments[rhs].firstPosition;
   });
-  for (auto [rank, later] : llvm::enumerate(order)) {
-    for (unsigned earlier : ArrayRef(order).take_front(rank)) {
-      PlannedSegment &into = segments[earlier];
-      PlannedSegment &from = segments[later];
-      if (!isKernel(into))
-        continue;
-      ReductionOp lhs = reductionOf(into), rhs = reductionOf(from);
-      if (lhs && rhs && !haveSameReductionAxes(lhs, rhs))
-        continue;
-      if (reaches(earlier, later) || reaches(later, earlier))
-        continue;
-      into.members.append(from.members.begin(), from.members.end());
-      llvm::sort(into.members, [&](Operation *a, Operation *b) {
-        return position.lookup(a) < position.lookup(b);
-      });
-      if (lhs || rhs)
-        into.kind = SegmentKind::Reduction;
-      collectInputs(into);
-      from = PlannedSegment();
-      break;
+  auto sharesInput = [](const PlannedSegment &lhs, const PlannedSegment &rhs) {
+    return llvm::any_of(lhs.inputs, [&](Value input) {
+      return isa<TensorType>(input.getType()) &&
+             llvm::is_contained(rhs.inputs, input);
+    });
+  };
+  for (bool requireSharedInput : {true, false})
+    for (auto [rank, later] : llvm::enumerate(order)) {
+      for (unsigned earlier : ArrayRef(order).take_front(rank)) {
+        PlannedSegment &into = segments[earlier];
+        PlannedSegment &from = segments[later];
+        if (!isKernel(into) || !isKernel(from))
+          continue;
+        if (requireSharedInput && !sharesInput(into, from))
+          continue;
+        ReductionOp lhs = reductionOf(into), rhs = reductionOf(from);
+        if (lhs && rhs && !haveSameReductionAxes(lhs, rhs))
+          continue;
+        if (reaches(earlier, later) || reaches(later, earlier))
+          continue;
+        into.members.append(from.members.begin(), from.members.end());
+        llvm::sort(into.members, [&](Operation *a, Operation *b) {
+          return position.lookup(a) < position.lookup(b);
+        });
+        if (lhs || rhs)
+          into.kind = SegmentKind::Reduction;
+        collectInputs(into);
+        from = PlannedSegment();
+        break;
+      }
     }
-  }
   llvm::erase_if(segments, [](const PlannedSegment &segment) {
     return segment.members.empty();
   });
