@@ -126,6 +126,7 @@ private:
                                                    unsigned group);
   std::vector<PlannedSegment> planSegments();
   void mergeIndependentKernels(std::vector<PlannedSegment> &segments);
+  void peelWrittenViews(std::vector<PlannedSegment> &segments);
   void collectInputs(PlannedSegment &segment);
   SetVector<Value> collectInputs(PlannedSegment &segment,
                                  const DenseSet<Value> *recomputeFrom,
@@ -1007,7 +1008,65 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
       return key(lhs) < key(rhs);
     });
   }
+  peelWrittenViews(segments);
   return segments;
+}
+
+void Segmenter::peelWrittenViews(std::vector<PlannedSegment> &segments) {
+  // Rule 6 once more, on the planned kernels: recomputing (rule 10) can make
+  // a kernel write a value that grouping saw only inside it, so a returned
+  // meta op chain of that value, written too, becomes an alias of it. Only
+  // chains that nothing but the return reads, through meta ops that each
+  // feed only the next one.
+  auto returnOp = cast<func::ReturnOp>(body.getTerminator());
+  size_t numPlanned = segments.size();
+  for (size_t index = 0; index < numPlanned; ++index) {
+    if (segments[index].kind == SegmentKind::Alias)
+      continue;
+    SmallVector<Value> outputs = segments[index].outputs;
+    for (Value output : outputs) {
+      PlannedSegment &segment = segments[index];
+      if (llvm::any_of(output.getUsers(),
+                       [&](Operation *user) { return user != returnOp; }))
+        continue;
+      DenseSet<Operation *> members(segment.members.begin(),
+                                    segment.members.end());
+      SmallVector<Operation *> chain;
+      Value source = output;
+      while (Operation *def = source.getDefiningOp()) {
+        if (!isa<MetaOpInterface>(def) || !members.contains(def) ||
+            (source != output && !source.hasOneUse()))
+          break;
+        chain.push_back(def);
+        source = cast<MetaOpInterface>(def).getSource();
+        if (llvm::is_contained(segment.outputs, source))
+          break;
+      }
+      if (chain.empty() || !llvm::is_contained(segment.outputs, source))
+        continue;
+      std::optional<StridedView> view = StridedView::getContiguous(
+          cast<TensorType>(source.getType()).getShape());
+      for (Operation *op : llvm::reverse(chain))
+        if (view)
+          view = applyMetaOp(op, *view);
+      if (!view)
+        continue;
+      auto isChained = [&](Operation *op) {
+        return llvm::is_contained(chain, op);
+      };
+      llvm::erase_if(segment.members, isChained);
+      llvm::erase_if(segment.opsToClone, isChained);
+      llvm::erase(segment.outputs, output);
+      PlannedSegment alias;
+      alias.kind = SegmentKind::Alias;
+      alias.members.assign(chain.rbegin(), chain.rend());
+      alias.opsToClone = alias.members;
+      alias.inputs = {source};
+      alias.outputs = {output};
+      alias.firstPosition = position.lookup(alias.members.front());
+      segments.push_back(std::move(alias));
+    }
+  }
 }
 
 LogicalResult Segmenter::materialize(std::vector<PlannedSegment> &segments) {

@@ -14,6 +14,7 @@
 // RUN: fuser-run %s --entry shared_by_cse --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry segment_set_among_views --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry returned_view_stays_written --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry written_value_and_its_returned_view --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 
 // EXEC: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok
 
@@ -140,4 +141,41 @@ func.func @returned_view_stays_written(%x: tensor<4x8xf32>) -> (tensor<1x4xf32>,
   %n = fuser.neg %s : tensor<4xf32>
   %v = fuser.broadcast %n [1] : tensor<4xf32> -> tensor<4x1xf32>
   return %b, %v : tensor<1x4xf32>, tensor<4x1xf32>
+}
+
+// Rule 6 after rule 10 (seed 9366): preseg moves the cast below the
+// broadcast, so the second kernel recomputes from the 4x8 value, which the
+// reduction kernel now writes; the returned broadcast of it becomes an
+// alias of that write instead of a second write.
+// CHECK: fusion @written_value_and_its_returned_view: 2 kernels, 2 segments, reads 576 bytes, writes 576 bytes
+// PRESEG: fusion @written_value_and_its_returned_view: 2 kernels, 3 segments, reads 576 bytes, writes 576 bytes
+// PRESEG-NEXT: segment #0 reduction: reads 256 bytes, writes 64 bytes
+// PRESEG-NEXT:   in  %arg0: tensor<4x4x8xf16>, 256 bytes
+// PRESEG-NEXT:   out #0.0: tensor<4x8xf16>, 64 bytes -> #1, #2
+// PRESEG-NEXT: segment #1 alias (no kernel): reads 0 bytes, writes 0 bytes
+// PRESEG-NEXT:   in  #0.0: tensor<4x8xf16>
+// PRESEG-NEXT:   out #1.0: tensor<1x4x8xf16>, view of in 0: sizes [1, 4, 8], strides [0, 8, 1], offset 0 -> return 0
+func.func @written_value_and_its_returned_view(%x: tensor<4x4x8xf16>) -> (tensor<1x4x8xf16>, tensor<4x4x8xf32>) {
+  %c = fuser.cast %x : tensor<4x4x8xf16> to tensor<4x4x8xf32>
+  %r = fuser.reduction add %c [0] : tensor<4x4x8xf32> -> tensor<4x8xf32>
+  %h = fuser.cast %r : tensor<4x8xf32> to tensor<4x8xf16>
+  %b = fuser.broadcast %h [0] : tensor<4x8xf16> -> tensor<1x4x8xf16>
+  %u = fuser.cast %b : tensor<1x4x8xf16> to tensor<1x4x8xf32>
+  %s = fuser.add %u, %c : tensor<1x4x8xf32>, tensor<4x4x8xf32> -> tensor<4x4x8xf32>
+  return %b, %s : tensor<1x4x8xf16>, tensor<4x4x8xf32>
+}
+
+// Not where the kernel writes only the view: the returned broadcast is
+// the kernel's one write, no alias.
+// CHECK: fusion @returned_view_of_unwritten_value: 1 kernel, 1 segment, reads 256 bytes, writes 64 bytes
+// PRESEG: fusion @returned_view_of_unwritten_value: 1 kernel, 1 segment, reads 256 bytes, writes 64 bytes
+// PRESEG-NEXT: segment #0 reduction: reads 256 bytes, writes 64 bytes
+// PRESEG-NEXT:   in  %arg0: tensor<4x4x8xf16>, 256 bytes
+// PRESEG-NEXT:   out #0.0: tensor<1x4x8xf16>, 64 bytes -> return 0
+func.func @returned_view_of_unwritten_value(%x: tensor<4x4x8xf16>) -> tensor<1x4x8xf16> {
+  %c = fuser.cast %x : tensor<4x4x8xf16> to tensor<4x4x8xf32>
+  %r = fuser.reduction add %c [0] : tensor<4x4x8xf32> -> tensor<4x8xf32>
+  %h = fuser.cast %r : tensor<4x8xf32> to tensor<4x8xf16>
+  %b = fuser.broadcast %h [0] : tensor<4x8xf16> -> tensor<1x4x8xf16>
+  return %b : tensor<1x4x8xf16>
 }
