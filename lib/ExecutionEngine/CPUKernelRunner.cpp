@@ -20,6 +20,8 @@
 // - memref.copy between non-identity layouts (alias segments) becomes a loop
 //   nest, since its library call (memrefCopy) lives in a runtime library
 //   that this process does not load.
+// - a gpu.barrier at the start of a thread loop in a block loop is dropped:
+//   the host runs a block's thread loops one after another.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +32,8 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -493,6 +497,23 @@ void stripWorkgroupMemorySpace(ModuleOp module) {
   });
 }
 
+/// A gpu.barrier that opens a thread loop nested in a block loop (the tiled
+/// transpose's second pass) orders that loop after the block's earlier
+/// ones, which the host already does: their threads run loop after loop.
+/// Any other barrier stays, and is refused below.
+void dropThreadLoopBarriers(ModuleOp module) {
+  SmallVector<gpu::BarrierOp> barriers;
+  module.walk([&](gpu::BarrierOp barrier) {
+    auto threadLoop = dyn_cast<scf::ParallelOp>(barrier->getParentOp());
+    if (threadLoop && &threadLoop.getBody()->front() == barrier &&
+        threadLoop->hasAttr(gpu::getMappingAttrName()) &&
+        isa_and_present<scf::ParallelOp>(threadLoop->getParentOp()))
+      barriers.push_back(barrier);
+  });
+  for (gpu::BarrierOp barrier : barriers)
+    barrier.erase();
+}
+
 /// memref.copy between layouts other than the identity as a loop nest of
 /// scalar loads and stores (identity copies become llvm.memcpy upstream).
 void rewriteStridedCopies(ModuleOp module) {
@@ -712,6 +733,7 @@ CPUKernelModule::compile(
     return failure();
   rewriteStridedCopies(*lowered);
   stripWorkgroupMemorySpace(*lowered);
+  dropThreadLoopBarriers(*lowered);
 
   PassManager pm(context, ModuleOp::getOperationName());
   buildCPUKernelToLLVMPipeline(pm);

@@ -53,16 +53,38 @@ func.func @odd_tail(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
   return %0 : tensor<3x5xf32>
 }
 
-// A permuted copy is an alias output: the GPU copies it with a copy kernel
-// (one element per thread), measured the same way. Each warp reads 32 bf16
-// elements 64 bytes apart: 32 sectors where 2 would do.
+// A permuted copy is an alias output: the GPU copies it with a copy kernel,
+// measured the same way. The output's innermost axis is not the input's, so
+// the kernel is a tiled transpose: a block stages a 32x32 tile in shared
+// memory, each warp reads 32 input elements adjacent in memory and, after a
+// barrier, writes 32 adjacent output elements (4 of each per thread).
 // RUN: fuser-run %s --entry perm_small --backend cpu --memory-report | FileCheck %s --check-prefix=PERM
 // PERM:      kernel 0: perm_small_kernel (copy)
-// PERM-NEXT:   launch: grid 32 x block 256 = 8192 threads;
-// PERM:        load sectors: 8192 touched, 512 fewest, efficiency 0.062
+// PERM-NEXT:   launch: grid 8 x block 256 = 2048 threads;
+// PERM-NEXT:   ptxas: {{.*}} bytes shared, 1 barriers
+// PERM-NEXT:   loaded: 16384 bytes (minimum 16384, 1.000x)
+// PERM-NEXT:   stored: 16384 bytes (minimum 16384, 1.000x)
+// PERM-NEXT:   load sectors: 512 touched, 512 fewest, efficiency 1.000
 // PERM-NEXT:   store sectors: 512 touched, 512 fewest, efficiency 1.000
-// PERM-NEXT:   per thread: 1.00 loads (2 B: 1.00), 1.00 stores (2 B: 1.00)
+// PERM-NEXT:   per thread: 4.00 loads (2 B: 4.00), 4.00 stores (2 B: 4.00)
 // PERM:      fusion: 1 kernel(s), moved 32768 bytes, minimum 32768 (1.000x)
+// The same bits as the interpreter.
+// RUN: fuser-run %s --entry perm_small --backend cpu --memory-report > %t.perm && fuser-run %s --entry perm_small >> %t.perm && FileCheck %s --check-prefix=PERMINTERP < %t.perm
+// PERMINTERP: result 0: fnv1a64=[[PERMHASH:0x[0-9a-f]+]]
+// PERMINTERP: result 0: tensor<4x32x64xbf16> fnv1a64=[[PERMHASH]]
+
+// A permute whose output's innermost axis is short (5 < 16) is copied one
+// element per thread: a tile would be mostly idle (must not tile).
+// RUN: fuser-run %s --entry perm_short --backend cpu --memory-report | FileCheck %s --check-prefix=PERMSHORT
+// PERMSHORT:      kernel 0: perm_short_kernel (copy)
+// PERMSHORT-NEXT:   launch: grid 60 x block 256 = 15360 threads;
+// PERMSHORT-NEXT:   ptxas: {{.*}} 0 bytes shared, 0 barriers
+// PERMSHORT:        per thread: 1.00 loads (4 B: 1.00), 1.00 stores (4 B: 1.00)
+func.func @perm_short(%x: tensor<64x5x48xf32>) -> tensor<48x64x5xf32> {
+  %0 = fuser.permute %x [2, 0, 1] : tensor<64x5x48xf32> -> tensor<48x64x5xf32>
+  return %0 : tensor<48x64x5xf32>
+}
+
 func.func @perm_small(%x: tensor<4x64x32xbf16>) -> tensor<4x32x64xbf16> {
   %0 = fuser.permute %x [0, 2, 1] : tensor<4x64x32xbf16> -> tensor<4x32x64xbf16>
   return %0 : tensor<4x32x64xbf16>
