@@ -40,6 +40,38 @@ std::optional<AliasView> fuser::getAliasView(Value yielded) {
   return AliasView{argument.getArgNumber(), std::move(view)};
 }
 
+/// The bytes a kernel reads of the input bound to `argument`: where it
+/// reads the input only through `slice` ops (also after meta ops that keep
+/// every element: `permute`, `view`, ...), what those slices cover (the
+/// lowering loads only the sliced elements), else the whole input.
+static ByteCount getReadBytes(BlockArgument argument) {
+  ByteCount whole = getTransferBytes(argument.getType());
+  if (argument.use_empty())
+    return whole;
+  ByteCount sliced;
+  DenseSet<Operation *> visited;
+  SmallVector<Value> worklist = {argument};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (!visited.insert(user).second)
+        continue;
+      if (isa<SliceOp>(user)) {
+        sliced += getTransferBytes(user->getResult(0).getType());
+        continue;
+      }
+      if (!isa<MetaOpInterface>(user) ||
+          !(getTransferBytes(user->getResult(0).getType()) ==
+            getTransferBytes(value.getType())))
+        return whole;
+      worklist.push_back(user->getResult(0));
+    }
+  }
+  if (sliced.overflowed)
+    return whole;
+  return whole.overflowed || sliced.bytes < whole.bytes ? sliced : whole;
+}
+
 /// The traffic of `segment` on its own.
 static SegmentTraffic analyzeSegment(SegmentOp segment) {
   SegmentTraffic traffic;
@@ -47,8 +79,11 @@ static SegmentTraffic analyzeSegment(SegmentOp segment) {
   traffic.kind = segment.getKind();
   traffic.numKernelLaunches = traffic.isAlias() ? 0 : 1;
   DenseSet<Value> seen;
-  for (Value input : segment.getInputs()) {
-    ByteCount bytes = getTransferBytes(input.getType());
+  Block &body = segment.getBody().front();
+  for (auto [input, argument] :
+       llvm::zip_equal(segment.getInputs(), body.getArguments())) {
+    ByteCount bytes = traffic.isAlias() ? getTransferBytes(input.getType())
+                                        : getReadBytes(argument);
     traffic.inputBytes.push_back(bytes);
     if (!traffic.isAlias() && seen.insert(input).second)
       traffic.bytesRead += bytes;

@@ -91,6 +91,12 @@ static cl::opt<bool> checkPresegMonotoneOption(
              "kernels and no more bytes read plus written than fuser-segment "
              "of the generated fusion alone"),
     cl::init(false));
+static cl::opt<bool> monotoneNormalizationOption(
+    "preseg-monotone-normalization",
+    cl::desc("with --check-preseg-monotone, let fuser-segment form "
+             "normalization segments, on both sides (the segment option "
+             "`normalization`)"),
+    cl::init(true));
 static cl::opt<bool> injectWorseOption(
     "inject-worse-segmentation",
     cl::desc("with --check-preseg-monotone, count one kernel more after the "
@@ -395,6 +401,9 @@ void keepFailing(uint64_t seed, StringRef reason, ModuleOp original) {
   }
   os << "// fuser-diff --seeds " << seed << " --pipeline '" << pipelineOption
      << "'" << (checkPresegMonotoneOption ? " --check-preseg-monotone" : "")
+     << (checkPresegMonotoneOption && !monotoneNormalizationOption
+             ? " --preseg-monotone-normalization=false"
+             : "")
      << "\n";
   for (StringRef line : llvm::split(StringRef(reason).rtrim(), '\n'))
     os << "// " << line << "\n";
@@ -462,9 +471,13 @@ int main(int argc, char **argv) {
   // and compared with fuser-segment alone.
   std::unique_ptr<PassManager> baselinePassManager;
   if (checkPresegMonotoneOption) {
-    (*passManager)->addNestedPass<func::FuncOp>(createFuserSegment());
+    FuserSegmentOptions segmentOptions;
+    segmentOptions.normalization = monotoneNormalizationOption;
+    (*passManager)
+        ->addNestedPass<func::FuncOp>(createFuserSegment(segmentOptions));
     baselinePassManager = std::make_unique<PassManager>(&context);
-    baselinePassManager->addNestedPass<func::FuncOp>(createFuserSegment());
+    baselinePassManager->addNestedPass<func::FuncOp>(
+        createFuserSegment(segmentOptions));
   }
 
   SeedChecker checker(&context, **passManager, baselinePassManager.get(),

@@ -15,6 +15,7 @@
 // RUN: fuser-run %s --entry segment_set_among_views --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry returned_view_stays_written --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry written_value_and_its_returned_view --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry read_through_slice --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 
 // EXEC: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok
 
@@ -58,9 +59,12 @@ func.func @no_recompute_from_larger(%x: tensor<8x4xf64>) -> (tensor<8xf16>, tens
 // Rule 9 whatever the shapes. Alone, the cast computes 4x6x8 values, a
 // space that covered the tanh's 4x5x4; preseg moves the slice above the
 // cast, which then computes 2x1x8 values only. Sibling kernels now merge
-// whatever the shapes of their values, so both spellings give one kernel.
+// whatever the shapes of their values, so both spellings give one kernel,
+// and after preseg it reads only the 2x1x8 slice of %x.
 // CHECK: fusion @siblings_of_any_shape: 1 kernel, 1 segment, reads 1408 bytes, writes 672 bytes
-// PRESEG: fusion @siblings_of_any_shape: 1 kernel, 1 segment, reads 1408 bytes, writes 672 bytes
+// PRESEG: fusion @siblings_of_any_shape: 1 kernel, 1 segment, reads 704 bytes, writes 672 bytes
+// PRESEG-NEXT: segment #0 pointwise: reads 704 bytes, writes 672 bytes
+// PRESEG-NEXT:   in  %arg0: tensor<4x6x8xf32>, 64 bytes
 func.func @siblings_of_any_shape(%x: tensor<4x6x8xf32>, %y: tensor<4x5x4xf64>) -> (tensor<2x1x8xf16>, tensor<4x5x4xf64>) {
   %c = fuser.cast %x : tensor<4x6x8xf32> to tensor<4x6x8xf16>
   %s = fuser.slice %c starts [2, 0, 0] limits [4, 2, 8] strides [1, 2, 1] : tensor<4x6x8xf16> -> tensor<2x1x8xf16>
@@ -178,4 +182,35 @@ func.func @returned_view_of_unwritten_value(%x: tensor<4x4x8xf16>) -> tensor<1x4
   %h = fuser.cast %r : tensor<4x8xf32> to tensor<4x8xf16>
   %b = fuser.broadcast %h [0] : tensor<4x8xf16> -> tensor<1x4x8xf16>
   return %b : tensor<1x4x8xf16>
+}
+
+// A kernel that reads an input only through slices reads what they cover
+// (seed 6310): preseg folds the cast round trip, so the slice of %x is read
+// through by the second kernel instead of written by the first; both read
+// 128 of the input's 1024 bytes.
+// CHECK: fusion @read_through_slice: 2 kernels, 2 segments, reads 288 bytes, writes 288 bytes
+// PRESEG: fusion @read_through_slice: 2 kernels, 2 segments, reads 288 bytes, writes 160 bytes
+// PRESEG-NEXT: segment #0 reduction: reads 128 bytes, writes 32 bytes
+// PRESEG-NEXT:   in  %arg0: tensor<8x8x4xi32>, 128 bytes
+// PRESEG-NEXT:   out #0.0: tensor<8x1x1xi32>, 32 bytes -> #1
+// PRESEG-NEXT: segment #1 pointwise: reads 160 bytes, writes 128 bytes
+// PRESEG-NEXT:   in  %arg0: tensor<8x8x4xi32>, 128 bytes
+func.func @read_through_slice(%x: tensor<8x8x4xi32>) -> tensor<8x1x4xi32> {
+  %s = fuser.slice %x starts [0, 5, 0] limits [8, 8, 4] strides [1, 3, 1] : tensor<8x8x4xi32> -> tensor<8x1x4xi32>
+  %c = fuser.cast %s : tensor<8x1x4xi32> to tensor<8x1x4xi64>
+  %d = fuser.cast %c : tensor<8x1x4xi64> to tensor<8x1x4xi32>
+  %r = fuser.reduction max %d [2] keepdim : tensor<8x1x4xi32> -> tensor<8x1x1xi32>
+  %m = fuser.mul %d, %r : tensor<8x1x4xi32>, tensor<8x1x1xi32> -> tensor<8x1x4xi32>
+  return %m : tensor<8x1x4xi32>
+}
+
+// Not where the kernel also reads the input beside the slice: it reads all
+// of it.
+// CHECK: fusion @read_beside_slice: 1 kernel, 1 segment, reads 1024 bytes (1 KiB), writes 1152 bytes
+// PRESEG: fusion @read_beside_slice: 1 kernel, 1 segment, reads 1024 bytes (1 KiB), writes 1152 bytes
+func.func @read_beside_slice(%x: tensor<8x8x4xi32>) -> (tensor<8x1x4xi32>, tensor<8x8x4xi32>) {
+  %s = fuser.slice %x starts [0, 5, 0] limits [8, 8, 4] strides [1, 3, 1] : tensor<8x8x4xi32> -> tensor<8x1x4xi32>
+  %n = fuser.neg %s : tensor<8x1x4xi32>
+  %a = fuser.abs %x : tensor<8x8x4xi32>
+  return %n, %a : tensor<8x1x4xi32>, tensor<8x8x4xi32>
 }
