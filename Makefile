@@ -5,7 +5,7 @@ LLVM_PREFIX ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?=
 
 .PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
-        check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-long check-preseg-monotone
+        check-python check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-long check-preseg-monotone
 
 all: build
 
@@ -24,7 +24,7 @@ configure: setup $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR)
 
-check: build check-lit check-unit check-docs fuzz-smoke check-diff check-diff-cpu check-diff-norm
+check: build check-lit check-unit check-python check-docs fuzz-smoke check-diff check-diff-cpu check-diff-norm
 
 # Differential runs: random fusions (tools/fuser-gen) interpreted before and
 # after the pipeline must give bit-identical results.
@@ -102,6 +102,10 @@ check-lit:
 
 check-unit:
 	$(BUILD_DIR)/bin/fuser-unittests
+
+# The Python package's pytest suite (docs/Python.md), against the build tree.
+check-python: build
+	PYTHONPATH=$(BUILD_DIR)/python_packages python3 -m pytest -q python/tests
 
 # docs/ holds the op and pass references generated from ODS; they must be
 # current.

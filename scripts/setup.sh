@@ -23,10 +23,11 @@ if ((${#missing[@]})); then
 fi
 
 # The Python package (python/, docs/Python.md): nanobind builds its native
-# module; numpy and ml_dtypes (bf16) carry tensors in and out of execute().
-# Installed for the `python3` that CMake's python/CMakeLists.txt picks.
-PIP_PACKAGES=(nanobind numpy ml_dtypes)
-if ! python3 -c "import nanobind, numpy, ml_dtypes" 2>/dev/null; then
+# module; numpy and ml_dtypes (bf16) carry tensors in and out of execute();
+# pytest runs its tests (python/tests, `make check-python`). Installed for
+# the `python3` that CMake's python/CMakeLists.txt picks.
+PIP_PACKAGES=(nanobind numpy ml_dtypes pytest)
+if ! python3 -c "import nanobind, numpy, ml_dtypes, pytest" 2>/dev/null; then
   echo "setup: pip installing ${PIP_PACKAGES[*]} for $(command -v python3)"
   # Debian's own python3 refuses installs outside a virtual environment
   # (PEP 668); a pyenv or other user-installed python3 takes them as is.

@@ -1,0 +1,176 @@
+"""Every error the FusionDefinition API raises for a bad call, with its
+exception type and whole message: the Python layer's checks
+(fuser_mlir/_fusion.py), the FusionBuilder's diagnostics (which start with
+the script line of the call), and the native module's own guards, which the
+Python layer never lets a call reach. A message that changes, or a call that
+stops raising, fails its case."""
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from fuser_mlir import DataType, FusionDefinition
+from fuser_mlir import _fuser_mlir
+
+
+def exactly(message):
+    return "^%s$" % re.escape(message)
+
+
+def located(message):
+    """A FusionBuilder diagnostic: this file's line of the call first."""
+    return r"^.*test_api_errors\.py:\d+: %s$" % re.escape(message)
+
+
+def case(error_type, call, match):
+    """A parametrize entry named by its message (its first 60 characters)."""
+    message = re.sub(r"\\(.)", r"\1", match.split(r"\d+: ")[-1].strip("^$"))
+    return pytest.param(error_type, call, match, id=message[:60])
+
+
+DEFINITION_ERRORS = [
+    # Definitions.
+    (TypeError, lambda v: v.fd.define_tensor(shape=[2], dtype="float32"),
+     exactly("define_tensor's dtype must be a DataType, got 'float32'")),
+    (TypeError, lambda v: v.fd.define_tensor(dtype=DataType.Float),
+     exactly("define_tensor needs shape (or sizes)")),
+    (ValueError, lambda v: v.fd.define_tensor(shape=[2, 3], strides=[1], dtype=DataType.Float),
+     exactly("define_tensor's strides has 1 entries for a tensor of rank 2")),
+    (ValueError, lambda v: v.fd.define_tensor(shape=[2, 3], stride_order=[0, 0], dtype=DataType.Float),
+     exactly("define_tensor's stride_order [0, 0] is not a permutation of the 2 dims")),
+    (TypeError, lambda v: v.fd.define_scalar(v.f),
+     exactly("define_scalar's value must be a Python number")),
+    (ValueError, lambda v: v.fd.define_vector(3),
+     exactly("define_vector of a symbolic length is not supported")),
+    (ValueError, lambda v: v.fd.add_output(v.f, alias_input=v.f),
+     exactly("add_output's alias_input is not supported")),
+    (TypeError, lambda v: v.fd.add_output(v.s),
+     exactly("add_output's output must be a Tensor of this FusionDefinition, "
+             "got Scalar(dtype=DataType.Double)")),
+    # Operands.
+    (TypeError, lambda v: v.fd.ops.neg("x"),
+     exactly("the operand of neg must be a Tensor, a Scalar or a Python number, got 'x'")),
+    (TypeError, lambda v: v.fd.ops.permute(v.s, [0]),
+     exactly("permute's operand must be a Tensor of this FusionDefinition, "
+             "got Scalar(dtype=DataType.Double)")),
+    # Pointwise.
+    (TypeError, lambda v: v.fd.ops.add(v.b, v.b), located("'add' needs numeric operands, found i1")),
+    (TypeError, lambda v: v.fd.ops.where(v.f, v.f, v.f),
+     located("the condition of 'where' must be bool (i1), found 'f32'")),
+    (ValueError, lambda v: v.fd.ops.where(v.b, v.f, v.row),
+     located("operands of 'where' have incompatible shapes 'tensor<2x3xi1>' and 'tensor<4xf32>'")),
+    (TypeError, lambda v: v.fd.ops.full([2], v.f, DataType.Float),
+     located("the fill value of 'full' must be a scalar")),
+    (ValueError, lambda v: v.fd.ops.full([-2], 0.0, DataType.Float),
+     located("'full' needs non-negative extents")),
+    (TypeError, lambda v: v.fd.ops.cast(2.5, DataType.Int),
+     located("literal 2.500000e+00 is not an integer but is used as 'i64'")),
+    # Data movement.
+    (TypeError, lambda v: v.fd.ops.reshape(v.f), exactly("reshape needs new_shape")),
+    (ValueError, lambda v: v.fd.ops.reshape(v.f, [-2, 3]),
+     located("'reshape' extent -2 is invalid (one -1 may be inferred)")),
+    (ValueError, lambda v: v.fd.ops.reshape(v.f, [4, -1]),
+     located("'reshape' cannot infer the -1 extent: 6 elements do not divide by 4")),
+    (ValueError, lambda v: v.fd.ops.reshape(v.f, [4, 2]),
+     located("'reshape' of 'tensor<2x3xf32>' (6 elements) to [4, 2] (8 elements)")),
+    (TypeError, lambda v: v.fd.ops.squeeze(v.f), exactly("squeeze needs dims")),
+    (ValueError, lambda v: v.fd.ops.squeeze(v.f, [0, 0]), located("'squeeze' dim 0 is given twice")),
+    (ValueError, lambda v: v.fd.ops.broadcast(v.f, [True, False]),
+     located("'broadcast' of 'tensor<2x3xf32>' needs 2 false entries in is_broadcast_dim, found 1")),
+    (ValueError, lambda v: v.fd.ops.expand(v.f, [2]),
+     located("'expand' of 'tensor<2x3xf32>' needs 2 extents, found 1")),
+    (TypeError, lambda v: v.fd.ops.broadcast_in_dim(v.f, shape=[2, 3]),
+     exactly("broadcast_in_dim needs shape and broadcast_dims")),
+    (ValueError, lambda v: v.fd.ops.broadcast_in_dim(v.f, [2, 3], [0]),
+     located("'broadcast_in_dim' of 'tensor<2x3xf32>' needs 2 broadcast_dims, found 1")),
+    (ValueError, lambda v: v.fd.ops.broadcast_in_dim(v.f, [2, 3], [0, 5]),
+     located("'broadcast_in_dim' broadcast_dims entry 5 is out of range for an output of rank 2")),
+    (ValueError, lambda v: v.fd.ops.broadcast_in_dim(v.f, [3, 2, 4], [1, 0]),
+     located("'broadcast_in_dim' broadcast_dims must be increasing")),
+    (ValueError, lambda v: v.fd.ops.broadcast_in_dim(v.f, [2, 4], [0, 1]),
+     located("'broadcast_in_dim' cannot map dim 1 of 'tensor<2x3xf32>' (extent 3) "
+             "to output dim 1 of extent 4")),
+    (ValueError, lambda v: v.fd.ops.permute(v.f, [0]),
+     located("'permute' of 'tensor<2x3xf32>' needs 2 dims, found 1")),
+    (ValueError, lambda v: v.fd.ops.stride_order(v.f, [0, 2]),
+     exactly("stride_order [0, 2] is not a permutation of the tensor's dims")),
+    (ValueError, lambda v: v.fd.ops.size(v.f, 2),
+     exactly("size: dim 2 is out of range for a tensor of rank 2")),
+    (ValueError, lambda v: v.fd.ops.slice(v.f, [0], [1]),
+     located("'slice' of 'tensor<2x3xf32>' needs 2 start, end and stride entries, found 1, 1 and 0")),
+    (ValueError, lambda v: v.fd.ops.slice(v.f, [0, 0], [1, 1], [1, 0]),
+     located("'slice' stride 0 of dim 1 must be positive")),
+    (ValueError, lambda v: v.fd.ops.pad(v.f, [1, 1, 1]),
+     located("'pad' widths of 'tensor<2x3xf32>' are (low, high) pairs for at most 2 dims, "
+             "found 3 values")),
+    (ValueError, lambda v: v.fd.ops.pad(v.f, [-1, 1]), located("'pad' widths must be non-negative")),
+    (TypeError, lambda v: v.fd.ops.pad(v.f, [1, 1], v.f), located("the pad value must be a scalar")),
+    (ValueError, lambda v: v.fd.ops.cat([], 0), located("'cat' needs at least one tensor")),
+    (TypeError, lambda v: v.fd.ops.cat([v.f, v.f], 1.5),
+     exactly("cat's dim must be an integer or a list of integers, got 1.5")),
+    (TypeError, lambda v: v.fd.ops.cat([v.f, v.i], 0),
+     located("'cat' operands have different dtypes: 'tensor<2x3xf32>' and 'tensor<2x3xi32>'")),
+    (ValueError, lambda v: v.fd.ops.cat([v.f, v.row], 0),
+     located("'cat' operands have different ranks: 'tensor<2x3xf32>' and 'tensor<4xf32>'")),
+    (ValueError, lambda v: v.fd.ops.cat([v.f, v.fd.ops.full([3, 3], 0.0, DataType.Float)], 1),
+     located("'cat' operands 'tensor<2x3xf32>' and 'tensor<3x3xf32>' differ in dim 0")),
+    # Reductions.
+    (ValueError, lambda v: v.fd.ops.sum(v.f, dims=[]), located("a reduction needs at least one dim")),
+    (TypeError, lambda v: v.fd.ops.min(v.f, dims=[0], dtype=DataType.Double),
+     located("a min reduction takes no dtype (nvFuser's max and min support only DataType.Null)")),
+]
+
+
+@pytest.mark.parametrize("error_type, call, match",
+                         [case(*entry) for entry in DEFINITION_ERRORS])
+def test_definition_error(error_type, call, match):
+    with FusionDefinition() as fd:
+        values = SimpleNamespace(
+            fd=fd, f=fd.define_tensor(shape=[2, 3], dtype=DataType.Float),
+            i=fd.define_tensor(shape=[2, 3], dtype=DataType.Int32),
+            b=fd.define_tensor(shape=[2, 3], dtype=DataType.Bool),
+            row=fd.define_tensor(shape=[4], dtype=DataType.Float),
+            s=fd.define_scalar(1.5))
+        with pytest.raises(error_type, match=match):
+            call(values)
+        fd.add_output(values.f)
+
+
+def test_defined_fusion_cannot_be_entered_again():
+    with FusionDefinition() as fd:
+        fd.add_output(fd.define_tensor(shape=[2], dtype=DataType.Float))
+    with pytest.raises(RuntimeError, match=exactly("this FusionDefinition is already defined")):
+        fd.__enter__()
+
+
+def test_ops_outside_a_definition():
+    with pytest.raises(RuntimeError, match=exactly(
+            "fusion ops are called inside `with FusionDefinition() as fd:` or definition()")):
+        FusionDefinition().ops.neg(1.0)
+
+
+# The native module's guards behind the Python checks above.
+NATIVE_GUARDS = [
+    (ValueError, lambda n, t: n.unary("erf", ("value", t)), exactly("unknown unary op 'erf'")),
+    (ValueError, lambda n, t: n.binary("fmax", ("value", t), ("value", t)),
+     exactly("unknown binary op 'fmax'")),
+    (ValueError, lambda n, t: n.reduction("avg", t, [0], False, None), exactly("unknown reduction 'avg'")),
+    (ValueError, lambda n, t: n.run_pipeline("lower"), exactly("unknown pipeline 'lower'")),
+    (ValueError, lambda n, t: n.deterministic_input(5, 0), exactly("no such input")),
+    (ValueError, lambda n, t: n.set(7), exactly("not a value of this fusion")),
+    (TypeError, lambda n, t: n.unary("neg", "x"), exactly("a scalar must be a Python bool, int or float")),
+    (TypeError, lambda n, t: n.add_output(n.define_constant(1.0, "float32")),
+     exactly("add_output takes a tensor; fusion outputs are tensors")),
+    (RuntimeError, lambda n, t: n.run_pipeline("preseg").set(t),
+     exactly("this fusion is the result of a pipeline and cannot be extended")),
+    (TypeError, lambda n, t: n.define_input([2], "complex64"),
+     exactly("unsupported dtype 'complex64' (supported: Bool, Int32, Int, Half, BFloat16, Float, Double)")),
+]
+
+
+@pytest.mark.parametrize("error_type, call, match", [case(*entry) for entry in NATIVE_GUARDS])
+def test_native_guard(error_type, call, match):
+    native = _fuser_mlir.Fusion("guards")
+    t = native.define_input([2], "float32")
+    with pytest.raises(error_type, match=match):
+        call(native, t)
