@@ -105,6 +105,25 @@ static SegmentOp buildMerged(SegmentOp producer, SegmentOp consumer,
   return merged;
 }
 
+/// Lists in `dims` of each keepdim reduction of `body` the extent-1 axes after
+/// its first reduced one. Reducing over them as well combines the same
+/// elements in the same order, so the result is unchanged; canonicalization
+/// drops them (fuser.reduction), which hides that a reduction such as [0] of
+/// 12x1x1 runs over whole innermost rows as [0, 1, 2] does.
+static void listUnitAxesInReducedDims(Block &body) {
+  for (auto reduction : body.getOps<ReductionOp>()) {
+    if (!reduction.getKeepdim())
+      continue;
+    ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
+    SmallVector<int64_t> dims(reduction.getDims());
+    for (int64_t d = dims.front() + 1, e = shape.size(); d < e; ++d)
+      if (shape[d] == 1 && !llvm::is_contained(dims, d))
+        dims.push_back(d);
+    llvm::sort(dims);
+    reduction.setDims(dims);
+  }
+}
+
 /// Merges one producer with one of its consumers; false when none merges.
 static bool mergeOnce(func::FuncOp func) {
   Block &block = func.getBody().front();
@@ -145,6 +164,7 @@ static bool mergeOnce(func::FuncOp func) {
         continue;
       SmallVector<Value> replaced;
       SegmentOp merged = buildMerged(producer, consumer, replaced);
+      listUnitAxesInReducedDims(merged.getBody().front());
       NormalizationStructure structure =
           analyzeNormalization(merged.getBody().front());
       if (!structure.whyNot.empty()) {

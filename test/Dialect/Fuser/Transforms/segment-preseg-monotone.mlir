@@ -16,6 +16,12 @@
 // RUN: fuser-run %s --entry returned_view_stays_written --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry written_value_and_its_returned_view --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry read_through_slice --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// With normalization segments (fuser-segment's default):
+// RUN: fuser-opt --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=NORM
+// RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=NORM-PRESEG
+// RUN: fuser-opt --fuser-preseg --fuser-segment %s -o %t.norm.mlir
+// RUN: fuser-run %s --entry unit_axes_in_reduced_dims --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry outer_axis_stays_split --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 
 // EXEC: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok
 
@@ -213,4 +219,32 @@ func.func @read_beside_slice(%x: tensor<8x8x4xi32>) -> (tensor<8x1x4xi32>, tenso
   %n = fuser.neg %s : tensor<8x1x4xi32>
   %a = fuser.abs %x : tensor<8x8x4xi32>
   return %n, %a : tensor<8x1x4xi32>, tensor<8x8x4xi32>
+}
+
+// Normalization kernels see extent-1 axes as reduced. Preseg's canonicalize
+// drops them from a reduction's dims ([0, 1, 2] of 12x1x1 becomes [0]), which
+// no longer looked like a reduction over the innermost axes; the merged
+// kernel lists them again, so both give one normalization kernel.
+// NORM: fusion @unit_axes_in_reduced_dims: 1 kernel, 1 segment, reads 48 bytes, writes 48 bytes
+// NORM-NEXT: segment #0 normalization
+// NORM-PRESEG: fusion @unit_axes_in_reduced_dims: 1 kernel, 1 segment, reads 48 bytes, writes 48 bytes
+// NORM-PRESEG-NEXT: segment #0 normalization
+func.func @unit_axes_in_reduced_dims(%x: tensor<12x1x1xf32>) -> tensor<12x1x1xf32> {
+  %e = fuser.exp %x : tensor<12x1x1xf32>
+  %r = fuser.reduction add %e [0, 1, 2] keepdim : tensor<12x1x1xf32> -> tensor<1x1x1xf32>
+  %a = fuser.add %e, %r : tensor<12x1x1xf32>, tensor<1x1x1xf32> -> tensor<12x1x1xf32>
+  return %a : tensor<12x1x1xf32>
+}
+
+// Must not merge: with its extent-1 axis listed the reduction still skips
+// the 4-wide axis, so it is no row reduction and stays split both ways.
+// NORM: fusion @outer_axis_stays_split: 2 kernels, 2 segments, reads 400 bytes, writes 208 bytes
+// NORM-NEXT: segment #0 reduction
+// NORM-PRESEG: fusion @outer_axis_stays_split: 2 kernels, 2 segments, reads 400 bytes, writes 208 bytes
+// NORM-PRESEG-NEXT: segment #0 reduction
+func.func @outer_axis_stays_split(%x: tensor<12x4x1xf32>) -> tensor<12x4x1xf32> {
+  %e = fuser.exp %x : tensor<12x4x1xf32>
+  %r = fuser.reduction add %e [0, 2] keepdim : tensor<12x4x1xf32> -> tensor<1x4x1xf32>
+  %a = fuser.add %e, %r : tensor<12x4x1xf32>, tensor<1x4x1xf32> -> tensor<12x4x1xf32>
+  return %a : tensor<12x4x1xf32>
 }
