@@ -9,12 +9,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Dialect/Fuser/Transforms/NormalizationSegments.h"
+#include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/Transforms/Schedule.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -37,6 +40,21 @@ static bool readsThroughAnotherSegment(SegmentOp producer, SegmentOp consumer) {
   });
 }
 
+/// A segment body with one argument per value of `inputs`.
+static Block *createBody(const SetVector<Value> &inputs) {
+  Block *body = new Block();
+  for (Value input : inputs)
+    body->addArgument(input.getType(), input.getLoc());
+  return body;
+}
+
+/// The argument of `body` (from createBody) that stands for `input`.
+static BlockArgument argumentFor(Block *body, const SetVector<Value> &inputs,
+                                 Value input) {
+  return body->getArgument(
+      std::distance(inputs.begin(), llvm::find(inputs, input)));
+}
+
 /// The segment that computes what `producer` and `consumer` compute, with
 /// the values between them kept inside, inserted before `consumer`. It
 /// yields the producer's results that others still read, then the
@@ -56,13 +74,8 @@ static SegmentOp buildMerged(SegmentOp producer, SegmentOp consumer,
       keptProducerResults.push_back(result);
 
   OpBuilder builder(consumer);
-  Block *body = new Block();
-  for (Value input : inputs)
-    body->addArgument(input.getType(), input.getLoc());
-  auto position = [&](Value input) {
-    return body->getArgument(
-        std::distance(inputs.begin(), llvm::find(inputs, input)));
-  };
+  Block *body = createBody(inputs);
+  auto position = [&](Value input) { return argumentFor(body, inputs, input); };
   OpBuilder bodyBuilder(consumer.getContext());
   bodyBuilder.setInsertionPointToEnd(body);
   IRMapping producerMap;
@@ -124,6 +137,169 @@ static void listUnitAxesInReducedDims(Block &body) {
   }
 }
 
+/// Whether the merged body is a normalization whose rows fit on chip.
+static bool isNormalizationOnChip(SegmentOp merged) {
+  NormalizationStructure structure =
+      analyzeNormalization(merged.getBody().front());
+  return structure.whyNot.empty() &&
+         structure.sharedBytes <= kNormalizationRowBudgetBytes;
+}
+
+/// When `producer` is a reduction kernel that computes more than rows (so it
+/// does not merge with `consumer` as a whole) and `consumer` reads its one
+/// reduction's result, moves that reduction, with the ops it is computed
+/// from, into `consumer` as one normalization segment, where that moves no
+/// more bytes: the consumer then reads the inputs of those ops instead of
+/// the result, and the producer keeps computing everything else (segmenting
+/// without preseg finds this split where an extent-1 reduction, which
+/// preseg removes, kept the reduction out of the producer). False, with
+/// the fusion unchanged, otherwise.
+static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
+  if (producer.getKind() != SegmentKind::Reduction)
+    return false;
+  Block &producerBody = producer.getBody().front();
+  auto reductions = llvm::to_vector(producerBody.getOps<ReductionOp>());
+  if (reductions.size() != 1)
+    return false;
+  ReductionOp reduction = reductions.front();
+  auto producerYield = cast<YieldOp>(producerBody.getTerminator());
+  SmallVector<Value> peeled;
+  for (auto [result, yielded] :
+       llvm::zip_equal(producer.getResults(), producerYield.getValues()))
+    if (yielded == reduction.getResult() &&
+        llvm::is_contained(consumer.getInputs(), result))
+      peeled.push_back(result);
+  if (peeled.empty())
+    return false;
+
+  // The reduction and the ops it is computed from, up to the producer's
+  // inputs and, where `stopAtWritten`, the values it writes anyway; the
+  // consumer reads those. Of the two, the one that reads fewer bytes more.
+  DenseMap<Value, Value> written;
+  for (auto [result, yielded] :
+       llvm::zip_equal(producer.getResults(), producerYield.getValues()))
+    if (yielded != reduction.getResult())
+      written.try_emplace(yielded, result);
+  DenseSet<Operation *> slice;
+  // Values of the producer's body the slice reads, and what stands for
+  // each outside it.
+  llvm::MapVector<Value, Value> sliceReads;
+  SetVector<Value> inputs;
+  ByteCount added;
+  auto collectSlice = [&](bool stopAtWritten) {
+    slice = {reduction};
+    sliceReads.clear();
+    SmallVector<Operation *> worklist{reduction};
+    while (!worklist.empty())
+      for (Value operand : worklist.pop_back_val()->getOperands()) {
+        if (auto argument = dyn_cast<BlockArgument>(operand))
+          sliceReads.insert(
+              {operand, producer.getInputs()[argument.getArgNumber()]});
+        else if (auto it = written.find(operand);
+                 stopAtWritten && it != written.end())
+          sliceReads.insert({operand, it->second});
+        else if (slice.insert(operand.getDefiningOp()).second)
+          worklist.push_back(operand.getDefiningOp());
+      }
+    inputs.clear();
+    for (Value input : consumer.getInputs())
+      if (!llvm::is_contained(peeled, input))
+        inputs.insert(input);
+    added = ByteCount();
+    for (auto [inner, input] : sliceReads)
+      if (inputs.insert(input))
+        added += getTransferBytes(input.getType());
+  };
+  collectSlice(/*stopAtWritten=*/false);
+  ByteCount addedFromInputs = added;
+  collectSlice(/*stopAtWritten=*/true);
+  if (!addedFromInputs.overflowed &&
+      (added.overflowed || addedFromInputs.bytes < added.bytes))
+    collectSlice(/*stopAtWritten=*/false);
+  // Bytes no longer moved: the consumer's read of the result and, where
+  // nothing else reads it, the producer's write.
+  ByteCount saved;
+  SmallVector<Value> dropped;
+  for (Value result : peeled) {
+    saved += getTransferBytes(result.getType());
+    if (llvm::all_of(result.getUsers(), [&](Operation *user) {
+          return user == consumer.getOperation();
+        })) {
+      saved += getTransferBytes(result.getType());
+      dropped.push_back(result);
+    }
+  }
+  if (added.overflowed || saved.overflowed || added.bytes > saved.bytes)
+    return false;
+
+  Block *body = createBody(inputs);
+  auto position = [&](Value input) { return argumentFor(body, inputs, input); };
+  OpBuilder bodyBuilder(consumer.getContext());
+  bodyBuilder.setInsertionPointToEnd(body);
+  IRMapping sliceMap;
+  for (auto [inner, input] : sliceReads)
+    sliceMap.map(inner, position(input));
+  for (Operation &op : producerBody.without_terminator())
+    if (slice.contains(&op))
+      bodyBuilder.clone(op, sliceMap);
+  IRMapping consumerMap;
+  for (auto [argument, input] : llvm::zip_equal(
+           consumer.getBody().front().getArguments(), consumer.getInputs()))
+    consumerMap.map(argument, llvm::is_contained(peeled, input)
+                                  ? sliceMap.lookup(reduction.getResult())
+                                  : position(input));
+  for (Operation &op : consumer.getBody().front().without_terminator())
+    bodyBuilder.clone(op, consumerMap);
+  SmallVector<Value> yielded;
+  for (Value value :
+       cast<YieldOp>(consumer.getBody().front().getTerminator()).getValues())
+    yielded.push_back(consumerMap.lookupOrDefault(value));
+  YieldOp::create(bodyBuilder, consumer.getLoc(), yielded);
+  OpBuilder builder(consumer);
+  auto merged = SegmentOp::create(
+      builder, builder.getFusedLoc({producer.getLoc(), consumer.getLoc()}),
+      consumer.getResultTypes(), SegmentKind::Normalization,
+      inputs.getArrayRef(), /*schedule=*/nullptr);
+  merged.getBody().push_back(body);
+  listUnitAxesInReducedDims(*body);
+  if (!isNormalizationOnChip(merged)) {
+    merged.erase();
+    return false;
+  }
+  consumer.replaceAllUsesWith(merged.getResults());
+  consumer.erase();
+  if (dropped.empty())
+    return true;
+
+  // The producer without the results only the consumer read.
+  SmallVector<Value> kept;
+  SmallVector<Value> keptYields;
+  for (auto [result, value] :
+       llvm::zip_equal(producer.getResults(), producerYield.getValues()))
+    if (!llvm::is_contained(dropped, result)) {
+      kept.push_back(result);
+      keptYields.push_back(value);
+    }
+  if (kept.empty()) {
+    producer.erase();
+    return true;
+  }
+  producerYield->setOperands(keptYields);
+  IRRewriter rewriter(producer.getContext());
+  (void)runRegionDCE(rewriter, producer.getBody());
+  bool computesReduction = !producerBody.getOps<ReductionOp>().empty();
+  builder.setInsertionPoint(producer);
+  auto rest = SegmentOp::create(
+      builder, producer.getLoc(), ValueRange(kept).getTypes(),
+      computesReduction ? SegmentKind::Reduction : SegmentKind::Pointwise,
+      producer.getInputs(), /*schedule=*/nullptr);
+  rest.getBody().takeBody(producer.getBody());
+  for (auto [from, to] : llvm::zip_equal(kept, rest.getResults()))
+    from.replaceAllUsesWith(to);
+  producer.erase();
+  return true;
+}
+
 /// Merges one producer with one of its consumers; false when none merges.
 static bool mergeOnce(func::FuncOp func) {
   Block &block = func.getBody().front();
@@ -169,6 +345,10 @@ static bool mergeOnce(func::FuncOp func) {
           analyzeNormalization(merged.getBody().front());
       if (!structure.whyNot.empty()) {
         merged.erase();
+        if (peelReductionInto(producer, consumer)) {
+          sortTopologically(&block);
+          return true;
+        }
         continue;
       }
       if (structure.sharedBytes > kNormalizationRowBudgetBytes) {

@@ -22,6 +22,8 @@
 // RUN: fuser-opt --fuser-preseg --fuser-segment %s -o %t.norm.mlir
 // RUN: fuser-run %s --entry unit_axes_in_reduced_dims --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry outer_axis_stays_split --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry peel_row_reduction --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry peel_costs_more --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 
 // EXEC: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok
 
@@ -247,4 +249,40 @@ func.func @outer_axis_stays_split(%x: tensor<12x4x1xf32>) -> tensor<12x4x1xf32> 
   %r = fuser.reduction add %e [0, 2] keepdim : tensor<12x4x1xf32> -> tensor<1x4x1xf32>
   %a = fuser.add %e, %r : tensor<12x4x1xf32>, tensor<1x4x1xf32> -> tensor<12x4x1xf32>
   return %a : tensor<12x4x1xf32>
+}
+
+// A reduction kernel that also computes more than rows does not merge with
+// the kernel that reads its row reduction back; the reduction, with what it
+// is computed from, moves into that kernel as a normalization when that
+// moves no more bytes (here the kernel reads %arg0 anyway), and the
+// reduction kernel keeps the rest. After preseg such kernels form where an
+// extent-1 reduction, which preseg removes, split them before (seed 832).
+// NORM: fusion @peel_row_reduction: 2 kernels, 3 segments, reads 60 bytes, writes 92 bytes
+// NORM-NEXT: segment #0 pointwise: reads 30 bytes, writes 60 bytes
+// NORM: segment #2 normalization: reads 30 bytes, writes 32 bytes
+// NORM-NEXT: in  %arg0: tensor<3x5xf16>, 30 bytes
+// NORM-PRESEG: fusion @peel_row_reduction: 2 kernels, 3 segments, reads 60 bytes, writes 92 bytes
+// NORM-PRESEG: segment #2 normalization: reads 30 bytes, writes 32 bytes
+func.func @peel_row_reduction(%x: tensor<3x5xf16>) -> (tensor<3x5xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
+  %c = fuser.cast %x : tensor<3x5xf16> to tensor<3x5xf32>
+  %s = fuser.slice %c starts [0, 0] limits [2, 4] strides [1, 1] : tensor<3x5xf32> -> tensor<2x4xf32>
+  %e = fuser.exp %s : tensor<2x4xf32>
+  %m = fuser.reduction max %e [1] keepdim : tensor<2x4xf32> -> tensor<2x1xf32>
+  %o = fuser.sub %e, %m : tensor<2x4xf32>, tensor<2x1xf32> -> tensor<2x4xf32>
+  return %c, %s, %o : tensor<3x5xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// Must not move: the reader would read %arg0 (30 bytes) to save the 16
+// bytes of writing and reading the reduced rows.
+// NORM: fusion @peel_costs_more: 2 kernels, 2 segments, reads 70 bytes, writes 100 bytes
+// NORM-NEXT: segment #0 reduction: reads 30 bytes, writes 68 bytes
+// NORM: segment #1 pointwise: reads 40 bytes, writes 32 bytes
+// NORM-PRESEG: fusion @peel_costs_more: 2 kernels, 2 segments, reads 70 bytes, writes 100 bytes
+// NORM-PRESEG-NEXT: segment #0 reduction: reads 30 bytes, writes 68 bytes
+func.func @peel_costs_more(%x: tensor<3x5xf16>, %y: tensor<2x4xf32>) -> (tensor<3x5xf32>, tensor<2x4xf32>) {
+  %c = fuser.cast %x : tensor<3x5xf16> to tensor<3x5xf32>
+  %s = fuser.slice %c starts [0, 0] limits [2, 4] strides [1, 1] : tensor<3x5xf32> -> tensor<2x4xf32>
+  %m = fuser.reduction max %s [1] keepdim : tensor<2x4xf32> -> tensor<2x1xf32>
+  %o = fuser.sub %y, %m : tensor<2x4xf32>, tensor<2x1xf32> -> tensor<2x4xf32>
+  return %c, %o : tensor<3x5xf32>, tensor<2x4xf32>
 }
