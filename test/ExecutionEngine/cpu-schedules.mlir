@@ -4,6 +4,7 @@
 //
 // RUN: fuser-opt %s --fuser-segment --fuser-schedule | FileCheck %s --check-prefix=SCHED
 // RUN: fuser-run %s --entry few_outputs --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry odd_tiles --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry rows --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry rms_partial --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry softmax_max --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
@@ -16,14 +17,28 @@
 // OK: max_ulp=0 tolerance=0 ulp ok
 
 // SCHED-LABEL: func.func @few_outputs
-// SCHED: #fuser.schedule<outer_reduction, vector = 1, threads = 256, split = 256, blocks = 240>
+// SCHED: #fuser.schedule<outer_reduction, vector = 1, threads = 256, split = 8, blocks = 8>
 // bf16[6, 1000, 40] summed over the middle axis: 240 outputs, too few for a
-// thread each; a block per output splits the 1000 rows.
+// thread each; a tiled split, a block per 32 consecutive outputs (the last
+// tile partial, tiles crossing rows of 40) and 8 thread groups splitting the
+// 1000 rows, their partials combined through workgroup memory.
 func.func @few_outputs(%x: tensor<6x1000x40xbf16>) -> tensor<6x40xbf16> {
   %0 = fuser.cast %x : tensor<6x1000x40xbf16> to tensor<6x1000x40xf32>
   %1 = fuser.reduction add %0 [1] : tensor<6x1000x40xf32> -> tensor<6x40xf32>
   %2 = fuser.cast %1 : tensor<6x40xf32> to tensor<6x40xbf16>
   return %2 : tensor<6x40xbf16>
+}
+
+// SCHED-LABEL: func.func @odd_tiles
+// SCHED: #fuser.schedule<outer_reduction, vector = 1, threads = 256, split = 8, blocks = 8>
+// f32[5, 67, 45] maxed over the middle axis: a tiled split with odd extents,
+// 225 outputs (the last of 8 tiles holds 1), 67 reduced rows over 8 groups
+// (uneven shares), and an output not computed from the reduction (written
+// by all threads in the first thread loop).
+func.func @odd_tiles(%x: tensor<5x67x45xf32>) -> (tensor<5x45xf32>, tensor<5x67x45xf32>) {
+  %0 = fuser.reduction max %x [1] : tensor<5x67x45xf32> -> tensor<5x45xf32>
+  %1 = fuser.neg %x : tensor<5x67x45xf32>
+  return %0, %1 : tensor<5x45xf32>, tensor<5x67x45xf32>
 }
 
 // SCHED-LABEL: func.func @rows

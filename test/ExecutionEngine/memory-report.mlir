@@ -109,6 +109,28 @@ func.func @row_sums(%x: tensor<8x1024xf32>) -> tensor<8xf32> {
   return %0 : tensor<8xf32>
 }
 
+// A reduction over a middle axis with few outputs (384, too few for a
+// thread each) is a tiled split: a block covers 32 consecutive outputs, so a
+// warp's loads are 32 adjacent elements (efficiency >= 0.9; a block per
+// output read 32 elements 192 bytes apart, 0.062), and its 8 thread groups'
+// partials meet in shared memory behind one barrier; one thread per output
+// stores.
+// RUN: fuser-run %s --entry middle_sums --backend cpu --memory-report | FileCheck %s --check-prefix=MIDDLE
+// MIDDLE:      kernel 0: middle_sums_kernel (loops)
+// MIDDLE-NEXT:   launch: grid 12 x block 256 = 3072 threads;
+// MIDDLE-NEXT:   ptxas: {{.*}} 1024 bytes shared, 1 barriers
+// MIDDLE-NEXT:   loaded: 196608 bytes (minimum 196608, 1.000x)
+// MIDDLE-NEXT:   stored: 768 bytes (minimum 768, 1.000x)
+// MIDDLE-NEXT:   load sectors: 6144 touched, 6144 fewest, efficiency 1.000
+// MIDDLE-NEXT:   store sectors: 24 touched, 24 fewest, efficiency 1.000
+// MIDDLE:      fusion: 1 kernel(s), moved 197376 bytes, minimum 197376 (1.000x)
+func.func @middle_sums(%x: tensor<4x256x96xbf16>) -> tensor<4x96xbf16> {
+  %0 = fuser.cast %x : tensor<4x256x96xbf16> to tensor<4x256x96xf32>
+  %1 = fuser.reduction add %0 [1] : tensor<4x256x96xf32> -> tensor<4x96xf32>
+  %2 = fuser.cast %1 : tensor<4x96xf32> to tensor<4x96xbf16>
+  return %2 : tensor<4x96xbf16>
+}
+
 // --memory-report is a cpu backend mode.
 // RUN: not fuser-run %s --entry odd_tail --memory-report 2>&1 | FileCheck %s --check-prefix=BACKEND
 // BACKEND: fuser-run: --memory-report runs on --backend cpu, without --check-against

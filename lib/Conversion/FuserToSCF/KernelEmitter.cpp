@@ -170,7 +170,22 @@ private:
   /// of `stride` slots.
   LogicalResult emitOutputSlots(unsigned index, Value first, int64_t stride);
   LogicalResult emitPerOutputKernel();
+  /// The segment's one reduction, when a split schedule can lower it (a
+  /// located error otherwise).
+  FailureOr<ReductionStructure> analyzeSplitReduction();
+  /// The kept and the reduced source extents of `reduction`, in order.
+  static std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+  splitExtents(ReductionOp reduction);
   LogicalResult emitSplitKernel();
+  /// The tiled split of an outer reduction (split < threads): a block
+  /// covers threads / split consecutive outputs, split thread groups share
+  /// each one's reduced elements, and the partials meet in workgroup memory.
+  LogicalResult emitTiledSplitKernel();
+  /// Stores the elements of the outputs computed from the reduction (its
+  /// value in reducedValues) at the reduction output `kept` (the indices of
+  /// the kept source dims), mapped forward through their views.
+  LogicalResult emitReducedOutputs(const ReductionStructure &structure,
+                                   ArrayRef<Value> kept);
   LogicalResult emitNormalizationKernel();
   /// The loop over `blocks` blocks, with the builder and a new scope inside;
   /// scalars go before it. Returns the block index.
@@ -1109,7 +1124,7 @@ Value KernelEmitter::emitBlockLoop(int64_t blocks) {
   return blockLoop.getInductionVars()[0];
 }
 
-LogicalResult KernelEmitter::emitSplitKernel() {
+FailureOr<ReductionStructure> KernelEmitter::analyzeSplitReduction() {
   ReductionStructure structure = analyzeReductions(segment);
   if (!structure.whyNotSplittable.empty())
     return segment.emitError("the schedule splits the reduction across "
@@ -1119,6 +1134,24 @@ LogicalResult KernelEmitter::emitSplitKernel() {
     return segment.emitError("a split schedule combines one reduction per "
                              "block; this segment has ")
            << structure.reductions.size();
+  return structure;
+}
+
+std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+KernelEmitter::splitExtents(ReductionOp reduction) {
+  std::pair<SmallVector<int64_t>, SmallVector<int64_t>> extents;
+  for (auto [d, size] : llvm::enumerate(shapeOf(reduction.getSource())))
+    (llvm::is_contained(reduction.getDims(), int64_t(d)) ? extents.second
+                                                         : extents.first)
+        .push_back(size);
+  return extents;
+}
+
+LogicalResult KernelEmitter::emitSplitKernel() {
+  FailureOr<ReductionStructure> analyzed = analyzeSplitReduction();
+  if (failed(analyzed))
+    return failure();
+  ReductionStructure &structure = *analyzed;
   ReductionOp reduction = structure.reductions.front();
   Type elementType = getElementTypeOrSelf(reduction.getType());
   Type computeType = getComputeType(elementType);
@@ -1128,16 +1161,8 @@ LogicalResult KernelEmitter::emitSplitKernel() {
                              "reduction accumulates in ")
            << computeType;
   int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
-  if (schedule.getSplit() != threads)
-    return segment.emitError("a split schedule gives each block one output: "
-                             "split must equal threads");
 
-  ArrayRef<int64_t> sourceShape = shapeOf(reduction.getSource());
-  ArrayRef<int64_t> dims = reduction.getDims();
-  SmallVector<int64_t> keptShape, reducedShape;
-  for (auto [d, size] : llvm::enumerate(sourceShape))
-    (llvm::is_contained(dims, int64_t(d)) ? reducedShape : keptShape)
-        .push_back(size);
+  auto [keptShape, reducedShape] = splitExtents(reduction);
   if (getSaturatedNumElements(keptShape) != uint64_t(blocks))
     return segment.emitError("a split schedule needs one block per reduction "
                              "output (")
@@ -1184,12 +1209,26 @@ LogicalResult KernelEmitter::emitSplitKernel() {
   b.setInsertionPointToStart(
       scf::IfOp::create(b, loc, isFirst, /*withElse=*/false).thenBlock());
   pushScope();
+  if (failed(emitReducedOutputs(structure, kept)))
+    return failure();
+  popScope();
+  popScope();
+  return success();
+}
+
+LogicalResult
+KernelEmitter::emitReducedOutputs(const ReductionStructure &structure,
+                                  ArrayRef<Value> kept) {
+  ReductionOp reduction = structure.reductions.front();
+  ArrayRef<int64_t> dims = reduction.getDims();
+  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
   for (auto [i, result] : llvm::enumerate(yield.getValues())) {
-    auto chain = dependents.find(result);
-    if (chain == dependents.end())
+    auto chain = structure.metaChains.find(result);
+    if (chain == structure.metaChains.end())
       continue;
     SmallVector<Value> index;
-    for (int64_t d = 0, k = 0, e = sourceShape.size(); d < e; ++d) {
+    for (int64_t d = 0, k = 0, e = shapeOf(reduction.getSource()).size();
+         d < e; ++d) {
       if (!llvm::is_contained(dims, d))
         index.push_back(kept[k++]);
       else if (reduction.getKeepdim())
@@ -1204,6 +1243,150 @@ LogicalResult KernelEmitter::emitSplitKernel() {
       return failure();
     store(*value, outputs[i], at);
   }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitTiledSplitKernel() {
+  FailureOr<ReductionStructure> analyzed = analyzeSplitReduction();
+  if (failed(analyzed))
+    return failure();
+  ReductionStructure &structure = *analyzed;
+  ReductionOp reduction = structure.reductions.front();
+  Type elementType = getElementTypeOrSelf(reduction.getType());
+  Type computeType = getComputeType(elementType);
+  int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
+  int64_t groups = schedule.getSplit(), tile = threads / groups;
+
+  ArrayRef<int64_t> sourceShape = shapeOf(reduction.getSource());
+  ArrayRef<int64_t> dims = reduction.getDims();
+  auto [keptShape, reducedShape] = splitExtents(reduction);
+  int64_t outputCount = getSaturatedNumElements(keptShape);
+  if (llvm::divideCeil(outputCount, tile) != uint64_t(blocks))
+    return segment.emitError("a tiled split schedule needs one block per ")
+           << tile << " reduction outputs (" << outputCount << " outputs: "
+           << llvm::divideCeil(outputCount, tile) << " blocks), got " << blocks;
+  int64_t reducedCount = getSaturatedNumElements(reducedShape);
+
+  // The block's partials, one per thread, in workgroup memory.
+  auto module = segment->getParentOfType<ModuleOp>();
+  SymbolTable symbols(module);
+  memref::GlobalOp partials;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    partials = memref::GlobalOp::create(
+        b, loc, "__fuser_partials", b.getStringAttr("private"),
+        MemRefType::get({threads}, computeType, MemRefLayoutAttrInterface(),
+                        gpu::AddressSpaceAttr::get(
+                            b.getContext(), gpu::AddressSpace::Workgroup)),
+        b.getUnitAttr(), /*constant=*/false, IntegerAttr());
+    symbols.insert(partials);
+  }
+
+  Value block = emitBlockLoop(blocks);
+  Value buffer = memref::GetGlobalOp::create(b, loc, partials.getType(),
+                                             partials.getSymName());
+  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+  Value identity =
+      emitReductionIdentity(b, loc, reduction.getKind(), computeType);
+  width = 1;
+
+  // Thread loop 1: thread `g * tile + t` folds the reduced elements g,
+  // g + groups, ... of the block's output t, consecutive threads reading
+  // consecutive outputs. Outputs that do not need the reduction go first,
+  // a grid-stride loop of all threads.
+  {
+    OpBuilder::InsertionGuard guard(b);
+    scf::ParallelOp threadLoop =
+        createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
+    Value thread = threadLoop.getInductionVars()[0];
+    pushScope();
+    Value slot = add(mul(block, constant(threads)), thread);
+    for (auto [i, result] : llvm::enumerate(yield.getValues()))
+      if (!structure.metaChains.count(result) &&
+          failed(emitOutputSlots(i, slot, blocks * threads)))
+        return failure();
+    width = 1;
+    Value output = add(mul(block, constant(tile)), rem(thread, constant(tile)));
+    // Always a conditional, even over full tiles: convert-parallel-loops-to-
+    // gpu refuses stores directly in a thread loop that another follows.
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          output, constant(outputCount));
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, inRange, /*withElse=*/false).thenBlock());
+    pushScope();
+    SmallVector<Value> kept = delinearize(output, keptShape);
+    auto loop = scf::ForOp::create(b, loc, div(thread, constant(tile)),
+                                   constant(reducedCount), constant(groups),
+                                   ValueRange{identity});
+    {
+      OpBuilder::InsertionGuard loopGuard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      pushScope();
+      SmallVector<Value> reduced =
+          delinearize(loop.getInductionVar(), reducedShape);
+      Lanes at;
+      const Value *keptIt = kept.begin(), *reducedIt = reduced.begin();
+      for (int64_t d = 0, e = sourceShape.size(); d < e; ++d)
+        at.base.push_back(llvm::is_contained(dims, d) ? *reducedIt++
+                                                      : *keptIt++);
+      FailureOr<Value> element = eval(reduction.getSource(), at);
+      if (failed(element))
+        return failure();
+      Value scalar = emitCast(
+          b, loc, vector::ExtractOp::create(b, loc, *element, 0), computeType);
+      scf::YieldOp::create(
+          b, loc,
+          emitReductionCombine(b, loc, reduction.getKind(),
+                               loop.getRegionIterArgs().front(), scalar));
+      popScope();
+    }
+    memref::StoreOp::create(b, loc, loop.getResult(0), buffer, thread);
+    popScope();
+    popScope();
+  }
+
+  // Thread loop 2, after a barrier: thread t < tile combines the partials
+  // of output t in group order (fixed, so every run rounds alike) and
+  // writes the outputs computed from the reduction.
+  scf::ParallelOp combineLoop =
+      createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
+  // The partials are complete before any thread reads them back.
+  gpu::BarrierOp::create(b, loc);
+  Value thread = combineLoop.getInductionVars()[0];
+  pushScope();
+  Value output = add(mul(block, constant(tile)), thread);
+  Value combines = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, thread,
+                            constant(tile)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, output,
+                            constant(outputCount)));
+  b.setInsertionPointToStart(
+      scf::IfOp::create(b, loc, combines, /*withElse=*/false).thenBlock());
+  pushScope();
+  auto groupLoop =
+      scf::ForOp::create(b, loc, constant(0), constant(groups), constant(1),
+                         ValueRange{identity});
+  {
+    OpBuilder::InsertionGuard loopGuard(b);
+    b.setInsertionPointToStart(groupLoop.getBody());
+    pushScope();
+    Value partial = memref::LoadOp::create(
+        b, loc, buffer,
+        ValueRange{add(mul(groupLoop.getInductionVar(), constant(tile)),
+                       thread)});
+    scf::YieldOp::create(
+        b, loc,
+        emitReductionCombine(b, loc, reduction.getKind(),
+                             groupLoop.getRegionIterArgs().front(), partial));
+    popScope();
+  }
+  reducedValues[reduction] =
+      emitCast(b, loc, groupLoop.getResult(0), elementType);
+  if (failed(emitReducedOutputs(structure, delinearize(output, keptShape))))
+    return failure();
+  popScope();
   popScope();
   popScope();
   return success();
@@ -1356,6 +1539,10 @@ LogicalResult KernelEmitter::emit(ValueRange inputs, ValueRange outputMemrefs) {
   pushScope();
   LogicalResult result = schedule.getKind() == ScheduleKind::Normalization
                              ? emitNormalizationKernel()
+                         : schedule.getKind() == ScheduleKind::OuterReduction &&
+                                 schedule.getSplit() > 1 &&
+                                 schedule.getSplit() < schedule.getThreads()
+                             ? emitTiledSplitKernel()
                          : schedule.getSplit() > 1 ? emitSplitKernel()
                                                    : emitPerOutputKernel();
   popScope();

@@ -61,7 +61,7 @@ func.func @split_lanes(%arg0: tensor<8x60xf32>) -> tensor<8xf32> {
 // -----
 
 func.func @split_not_all_threads(%arg0: tensor<8x64xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{a split schedule gives each block one output: split must equal threads}}
+  // expected-error @+1 {{a split inner_reduction schedule gives each block one output: split must be 1 or threads}}
   %0 = fuser.segment reduction(%arg0) {schedule = #fuser.schedule<inner_reduction, vector = 4, threads = 64, split = 32, blocks = 8>} : (tensor<8x64xf32>) -> tensor<8xf32> {
   ^bb0(%arg1: tensor<8x64xf32>):
     %1 = fuser.reduction add %arg1 [1] : tensor<8x64xf32> -> tensor<8xf32>

@@ -24,6 +24,16 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a normalization schedule shares each row among "
                           "all threads of its block: split must equal "
                           "threads";
+  // Only an outer reduction tiles its outputs (docs/Lowering.md, "Tiled
+  // split outer reductions"): an inner reduction's split block covers one.
+  if (kind == ScheduleKind::InnerReduction && split != 1 && split != threads)
+    return emitError() << "a split inner_reduction schedule gives each block "
+                          "one output: split must be 1 or threads";
+  if (kind == ScheduleKind::OuterReduction && split != 1 && vector != 1)
+    return emitError() << "a split outer_reduction schedule reads one "
+                          "element per thread at a time: vector must be 1, "
+                          "got "
+                       << vector;
   if (kind == ScheduleKind::Pointwise && split != 1)
     return emitError() << "a pointwise schedule has no reduction to split";
   return success();

@@ -22,6 +22,8 @@ using namespace mlir::fuser;
 
 /// Threads per block of the thread-per-output schedules (nvFuser's default).
 static constexpr int64_t kThreadsPerBlock = 256;
+/// Threads of a warp: the consecutive outputs of a tiled split's block.
+static constexpr int64_t kWarpSize = 32;
 /// Bytes of the widest global memory access of one thread.
 static constexpr int64_t kMaxAccessBytes = 16;
 /// Fewest reduced elements per output worth a block of threads.
@@ -353,9 +355,9 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
   int64_t blocks = static_cast<int64_t>(std::min<uint64_t>(
       llvm::divideCeil(slots, kThreadsPerBlock), kMaxBlocks));
 
-  // A block per reduction output when a thread per output leaves the chip
-  // idle (outer reductions over few outputs) or reads rows a thread at a
-  // time (inner reductions).
+  // Split reductions: a thread per output leaves the chip idle (outer
+  // reductions over few outputs) or reads rows a thread at a time (inner
+  // reductions).
   if (splitReductions && kind != ScheduleKind::Pointwise &&
       structure.whyNotSplittable.empty()) {
     ReductionOp reduction = structure.reductions.front();
@@ -371,16 +373,37 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
       }
     }
     bool fewOutputs = blocks < smCount;
-    if (reduced >= kMinSplitReduction && outputs <= uint64_t(kMaxBlocks) &&
-        (kind == ScheduleKind::InnerReduction || fewOutputs)) {
+    // An outer reduction over few outputs: a tiled split. A block covers a
+    // tile of consecutive outputs (up to a warp's worth along the innermost,
+    // contiguous axis, so a warp's loads are consecutive) and its
+    // kThreadsPerBlock / tile thread groups share each output's reduced
+    // elements.
+    if (kind == ScheduleKind::OuterReduction && fewOutputs &&
+        reduced >= kMinSplitReduction) {
+      int64_t innermost = 1;
+      for (int64_t size : llvm::reverse(shape))
+        if (size != 1) {
+          innermost = size;
+          break;
+        }
+      int64_t tile =
+          std::min<int64_t>(kWarpSize, llvm::PowerOf2Ceil(innermost));
+      int64_t tiles = static_cast<int64_t>(
+          std::min<uint64_t>(llvm::divideCeil(outputs, tile), kMaxBlocks));
+      if (uint64_t(tiles) * tile >= outputs)
+        return ScheduleAttr::get(context, kind, /*vector=*/1,
+                                 kThreadsPerBlock, kThreadsPerBlock / tile,
+                                 tiles);
+    }
+    // An inner reduction: a block per output.
+    if (kind == ScheduleKind::InnerReduction && reduced >= kMinSplitReduction &&
+        outputs <= uint64_t(kMaxBlocks)) {
       // Lanes along the innermost reduced axis, 16 bytes of the widest
       // input a load reads.
-      int64_t lanes = 1;
-      if (kind == ScheduleKind::InnerReduction) {
-        lanes = kMaxAccessBytes / widestElement(segment.getInputs().getTypes());
-        while (lanes > 1 && innermostReduced % lanes != 0)
-          lanes /= 2;
-      }
+      int64_t lanes =
+          kMaxAccessBytes / widestElement(segment.getInputs().getTypes());
+      while (lanes > 1 && innermostReduced % lanes != 0)
+        lanes /= 2;
       int64_t threads = std::clamp<int64_t>(
           llvm::PowerOf2Ceil(llvm::divideCeil(reduced, lanes)), 32,
           kThreadsPerBlock);

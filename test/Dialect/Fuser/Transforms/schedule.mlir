@@ -51,9 +51,11 @@ func.func @rows(%arg0: tensor<64x1000xbf16>) -> tensor<64xf32> {
 // -----
 
 // An outer reduction with too few outputs to fill 132 SMs (240 outputs, 30
-// slots of 8): a block per output, its threads split the 1000 reduced rows.
+// slots of 8): a tiled split, a block per 32 consecutive outputs (a warp's
+// worth along the innermost axis of 40), its 8 thread groups split the 1000
+// reduced rows.
 // CHECK-LABEL: func.func @few_outputs
-// CHECK: schedule = #fuser.schedule<outer_reduction, vector = 1, threads = 256, split = 256, blocks = 240>
+// CHECK: schedule = #fuser.schedule<outer_reduction, vector = 1, threads = 256, split = 8, blocks = 8>
 func.func @few_outputs(%arg0: tensor<6x1000x40xbf16>) -> tensor<6x40xbf16> {
   %0 = fuser.segment reduction(%arg0) : (tensor<6x1000x40xbf16>) -> tensor<6x40xbf16> {
   ^bb0(%arg1: tensor<6x1000x40xbf16>):

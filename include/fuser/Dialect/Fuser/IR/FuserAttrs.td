@@ -66,7 +66,13 @@ def Fuser_ScheduleAttr : AttrDef<Fuser_Dialect, "Schedule"> {
       allows;
     - `threads`: threads per block;
     - `split`: threads that share the reduced axes of one output group (1:
-      none; they combine their partial results across the block);
+      none; they combine their partial results across the block). An
+      `inner_reduction` splits over all its threads (a block per output); an
+      `outer_reduction` may split over fewer (a tiled split: a block covers
+      `threads / split` consecutive outputs, `split` thread groups each fold
+      a strided share of their reduced elements, then one thread per output
+      combines the groups' partials through workgroup memory), reading one
+      element per thread at a time (`vector = 1`);
     - `blocks`: blocks in the grid.
 
     ```mlir
