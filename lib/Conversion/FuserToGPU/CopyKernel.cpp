@@ -1,11 +1,11 @@
 //===- CopyKernel.cpp - strided copies as kernel nests --------------------===//
 
 #include "fuser/Conversion/FuserToGPU/CopyKernel.h"
+#include "fuser/Conversion/Utils/WorkgroupBuffer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
-#include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -63,21 +63,9 @@ static FailureOr<scf::ParallelOp> emitTiledTranspose(memref::CopyOp copy,
     return arith::ConstantIndexOp::create(hoisted, loc, v);
   };
 
-  auto module = copy->getParentOfType<ModuleOp>();
-  SymbolTable symbols(module);
-  memref::GlobalOp tile;
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    tile = memref::GlobalOp::create(
-        b, loc, "__fuser_tile", b.getStringAttr("private"),
-        MemRefType::get(
-            {kTile, kTile + 1}, srcType.getElementType(),
-            MemRefLayoutAttrInterface(),
-            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)),
-        b.getUnitAttr(), /*constant=*/false, IntegerAttr());
-    symbols.insert(tile);
-  }
+  memref::GlobalOp tile = fuser::createWorkgroupBuffer(
+      b, loc, copy->getParentOfType<ModuleOp>(), "__fuser_tile",
+      {kTile, kTile + 1}, srcType.getElementType());
 
   // Blocks: the other dims row-major, then tiles along `transposed`, then
   // tiles along the innermost dim.

@@ -18,6 +18,7 @@
 
 #include "KernelEmitter.h"
 #include "fuser/Conversion/FuserToArith/FuserToArith.h"
+#include "fuser/Conversion/Utils/WorkgroupBuffer.h"
 #include "fuser/Dialect/Fuser/Transforms/Schedule.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
@@ -1203,9 +1204,9 @@ LogicalResult KernelEmitter::emitSplitKernel() {
   OpBuilder::InsertionGuard storeGuard(b);
   scf::ParallelOp storeLoop =
       createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
-  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        storeLoop.getInductionVars()[0],
-                                        constant(0));
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            storeLoop.getInductionVars()[0], constant(0));
   b.setInsertionPointToStart(
       scf::IfOp::create(b, loc, isFirst, /*withElse=*/false).thenBlock());
   pushScope();
@@ -1227,8 +1228,8 @@ KernelEmitter::emitReducedOutputs(const ReductionStructure &structure,
     if (chain == structure.metaChains.end())
       continue;
     SmallVector<Value> index;
-    for (int64_t d = 0, k = 0, e = shapeOf(reduction.getSource()).size();
-         d < e; ++d) {
+    for (int64_t d = 0, k = 0, e = shapeOf(reduction.getSource()).size(); d < e;
+         ++d) {
       if (!llvm::is_contained(dims, d))
         index.push_back(kept[k++]);
       else if (reduction.getKeepdim())
@@ -1263,25 +1264,15 @@ LogicalResult KernelEmitter::emitTiledSplitKernel() {
   int64_t outputCount = getSaturatedNumElements(keptShape);
   if (llvm::divideCeil(outputCount, tile) != uint64_t(blocks))
     return segment.emitError("a tiled split schedule needs one block per ")
-           << tile << " reduction outputs (" << outputCount << " outputs: "
-           << llvm::divideCeil(outputCount, tile) << " blocks), got " << blocks;
+           << tile << " reduction outputs (" << outputCount
+           << " outputs: " << llvm::divideCeil(outputCount, tile)
+           << " blocks), got " << blocks;
   int64_t reducedCount = getSaturatedNumElements(reducedShape);
 
   // The block's partials, one per thread, in workgroup memory.
-  auto module = segment->getParentOfType<ModuleOp>();
-  SymbolTable symbols(module);
-  memref::GlobalOp partials;
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    partials = memref::GlobalOp::create(
-        b, loc, "__fuser_partials", b.getStringAttr("private"),
-        MemRefType::get({threads}, computeType, MemRefLayoutAttrInterface(),
-                        gpu::AddressSpaceAttr::get(
-                            b.getContext(), gpu::AddressSpace::Workgroup)),
-        b.getUnitAttr(), /*constant=*/false, IntegerAttr());
-    symbols.insert(partials);
-  }
+  memref::GlobalOp partials =
+      createWorkgroupBuffer(b, loc, segment->getParentOfType<ModuleOp>(),
+                            "__fuser_partials", {threads}, computeType);
 
   Value block = emitBlockLoop(blocks);
   Value buffer = memref::GetGlobalOp::create(b, loc, partials.getType(),
@@ -1365,17 +1356,16 @@ LogicalResult KernelEmitter::emitTiledSplitKernel() {
   b.setInsertionPointToStart(
       scf::IfOp::create(b, loc, combines, /*withElse=*/false).thenBlock());
   pushScope();
-  auto groupLoop =
-      scf::ForOp::create(b, loc, constant(0), constant(groups), constant(1),
-                         ValueRange{identity});
+  auto groupLoop = scf::ForOp::create(b, loc, constant(0), constant(groups),
+                                      constant(1), ValueRange{identity});
   {
     OpBuilder::InsertionGuard loopGuard(b);
     b.setInsertionPointToStart(groupLoop.getBody());
     pushScope();
     Value partial = memref::LoadOp::create(
         b, loc, buffer,
-        ValueRange{add(mul(groupLoop.getInductionVar(), constant(tile)),
-                       thread)});
+        ValueRange{
+            add(mul(groupLoop.getInductionVar(), constant(tile)), thread)});
     scf::YieldOp::create(
         b, loc,
         emitReductionCombine(b, loc, reduction.getKind(),
@@ -1422,7 +1412,6 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
   // fuser-segment), and with several rows per block so are inputs broadcast
   // along the rows; i1 is not (no vector accesses of i1).
   auto module = segment->getParentOfType<ModuleOp>();
-  SymbolTable symbols(module);
   for (Value input : body.getArguments()) {
     auto memref = dyn_cast<MemRefType>(bindings.lookup(input).getType());
     if (!memref || memref.getElementType().isInteger(1))
@@ -1430,18 +1419,9 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
     bool perRow = memref.getShape() == sourceShape;
     if (!perRow && (rowsPerBlock == 1 || memref.getShape() != rowShape))
       continue;
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    auto buffer = memref::GlobalOp::create(
-        b, loc, "__fuser_row",
-        /*sym_visibility=*/b.getStringAttr("private"),
-        MemRefType::get({structure.rowElements}, memref.getElementType(),
-                        MemRefLayoutAttrInterface(),
-                        gpu::AddressSpaceAttr::get(
-                            b.getContext(), gpu::AddressSpace::Workgroup)),
-        /*initial_value=*/b.getUnitAttr(), /*constant=*/false,
-        /*alignment=*/b.getI64IntegerAttr(16));
-    symbols.insert(buffer);
+    memref::GlobalOp buffer = createWorkgroupBuffer(
+        b, loc, module, "__fuser_row", {structure.rowElements},
+        memref.getElementType(), /*alignment=*/16);
     RowStage &stage = rowStages[bindings.lookup(input)];
     stage.buffer = buffer;
     stage.perRow = perRow;
