@@ -177,6 +177,15 @@ private:
   /// The kept and the reduced source extents of `reduction`, in order.
   static std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
   splitExtents(ReductionOp reduction);
+  /// The source index of `reduction` made of the kept and the reduced
+  /// source dims' indices, each in dim order.
+  static SmallVector<Value> interleaveSourceIndex(ReductionOp reduction,
+                                                  ArrayRef<Value> kept,
+                                                  ArrayRef<Value> reduced);
+  /// Inside a thread loop of a split kernel: the outputs that do not need
+  /// the reduction, a grid-stride loop over all threads of all blocks.
+  LogicalResult emitOutputsBesideReduction(const ReductionStructure &structure,
+                                           Value block, Value thread);
   LogicalResult emitSplitKernel();
   /// The tiled split of an outer reduction (split < threads): a block
   /// covers threads / split consecutive outputs, split thread groups share
@@ -1069,9 +1078,7 @@ FailureOr<Value> KernelEmitter::emitBlockReduction(
     SmallVector<Value> reduced =
         delinearize(loop.getInductionVar(), reducedShape);
     Lanes at;
-    const Value *keptIt = kept.begin(), *reducedIt = reduced.begin();
-    for (int64_t d = 0, e = sourceShape.size(); d < e; ++d)
-      at.base.push_back(llvm::is_contained(dims, d) ? *reducedIt++ : *keptIt++);
+    at.base = interleaveSourceIndex(reduction, kept, reduced);
     if (lanes > 1) {
       at.kind = LaneKind::Unit;
       at.dim = dims.back();
@@ -1148,6 +1155,29 @@ KernelEmitter::splitExtents(ReductionOp reduction) {
   return extents;
 }
 
+SmallVector<Value> KernelEmitter::interleaveSourceIndex(
+    ReductionOp reduction, ArrayRef<Value> kept, ArrayRef<Value> reduced) {
+  SmallVector<Value> index;
+  const Value *keptIt = kept.begin(), *reducedIt = reduced.begin();
+  for (int64_t d = 0, e = shapeOf(reduction.getSource()).size(); d < e; ++d)
+    index.push_back(llvm::is_contained(reduction.getDims(), d) ? *reducedIt++
+                                                               : *keptIt++);
+  return index;
+}
+
+LogicalResult
+KernelEmitter::emitOutputsBesideReduction(const ReductionStructure &structure,
+                                          Value block, Value thread) {
+  int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
+  Value slot = add(mul(block, constant(threads)), thread);
+  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+  for (auto [i, result] : llvm::enumerate(yield.getValues()))
+    if (!structure.metaChains.count(result) &&
+        failed(emitOutputSlots(i, slot, blocks * threads)))
+      return failure();
+  return success();
+}
+
 LogicalResult KernelEmitter::emitSplitKernel() {
   FailureOr<ReductionStructure> analyzed = analyzeSplitReduction();
   if (failed(analyzed))
@@ -1177,20 +1207,9 @@ LogicalResult KernelEmitter::emitSplitKernel() {
   Value block = emitBlockLoop(blocks);
   SmallVector<Value> kept = delinearize(block, keptShape);
 
-  // Outputs that do not need the reduction: a grid-stride loop of all
-  // threads.
-  // Values computed from the reduction, with their views of it.
-  const DenseMap<Value, SmallVector<Operation *>> &dependents =
-      structure.metaChains;
-  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
-  FailureOr<Value> combined = emitBlockReduction(
-      reduction, kept, threads, lanes, [&](Value thread) -> LogicalResult {
-        Value slot = add(mul(block, constant(threads)), thread);
-        for (auto [i, result] : llvm::enumerate(yield.getValues()))
-          if (!dependents.count(result) &&
-              failed(emitOutputSlots(i, slot, blocks * threads)))
-            return failure();
-        return success();
+  FailureOr<Value> combined =
+      emitBlockReduction(reduction, kept, threads, lanes, [&](Value thread) {
+        return emitOutputsBesideReduction(structure, block, thread);
       });
   if (failed(combined))
     return failure();
@@ -1258,8 +1277,6 @@ LogicalResult KernelEmitter::emitTiledSplitKernel() {
   int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
   int64_t groups = schedule.getSplit(), tile = threads / groups;
 
-  ArrayRef<int64_t> sourceShape = shapeOf(reduction.getSource());
-  ArrayRef<int64_t> dims = reduction.getDims();
   auto [keptShape, reducedShape] = splitExtents(reduction);
   int64_t outputCount = getSaturatedNumElements(keptShape);
   if (llvm::divideCeil(outputCount, tile) != uint64_t(blocks))
@@ -1277,7 +1294,6 @@ LogicalResult KernelEmitter::emitTiledSplitKernel() {
   Value block = emitBlockLoop(blocks);
   Value buffer = memref::GetGlobalOp::create(b, loc, partials.getType(),
                                              partials.getSymName());
-  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
   Value identity =
       emitReductionIdentity(b, loc, reduction.getKind(), computeType);
   width = 1;
@@ -1292,11 +1308,8 @@ LogicalResult KernelEmitter::emitTiledSplitKernel() {
         createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
     Value thread = threadLoop.getInductionVars()[0];
     pushScope();
-    Value slot = add(mul(block, constant(threads)), thread);
-    for (auto [i, result] : llvm::enumerate(yield.getValues()))
-      if (!structure.metaChains.count(result) &&
-          failed(emitOutputSlots(i, slot, blocks * threads)))
-        return failure();
+    if (failed(emitOutputsBesideReduction(structure, block, thread)))
+      return failure();
     width = 1;
     Value output = add(mul(block, constant(tile)), rem(thread, constant(tile)));
     // Always a conditional, even over full tiles: convert-parallel-loops-to-
@@ -1317,10 +1330,7 @@ LogicalResult KernelEmitter::emitTiledSplitKernel() {
       SmallVector<Value> reduced =
           delinearize(loop.getInductionVar(), reducedShape);
       Lanes at;
-      const Value *keptIt = kept.begin(), *reducedIt = reduced.begin();
-      for (int64_t d = 0, e = sourceShape.size(); d < e; ++d)
-        at.base.push_back(llvm::is_contained(dims, d) ? *reducedIt++
-                                                      : *keptIt++);
+      at.base = interleaveSourceIndex(reduction, kept, reduced);
       FailureOr<Value> element = eval(reduction.getSource(), at);
       if (failed(element))
         return failure();
