@@ -49,8 +49,8 @@ void addKernelLoopsToNVVMPasses(OpPassManager &pm,
                                 const LowerToNVVMOptions &options) {
   // Host functions: device buffers and copies, then each mapped
   // scf.parallel nest becomes a gpu.launch, outlined into a gpu.module.
+  pm.addPass(createFuserGPUHostMemory());
   OpPassManager &hostPm = pm.nest<func::FuncOp>();
-  hostPm.addPass(createFuserGPUHostMemory());
   hostPm.addPass(createConvertParallelLoopToGpuPass());
   hostPm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());

@@ -2,8 +2,8 @@
 // a block (a normalization kernel runs one thread loop per reduction, then
 // one for its outputs): convert-parallel-loops-to-gpu takes a processor's
 // bound from one loop only. The loops must run the same number of threads.
-// RUN: fuser-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(fuser-gpu-host-memory))' | FileCheck %s
-// RUN: fuser-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(fuser-gpu-host-memory,convert-parallel-loops-to-gpu))' | FileCheck %s --check-prefix=GPU
+// RUN: fuser-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(fuser-gpu-host-memory)' | FileCheck %s
+// RUN: fuser-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(fuser-gpu-host-memory,func.func(convert-parallel-loops-to-gpu))' | FileCheck %s --check-prefix=GPU
 
 // CHECK-LABEL: func.func @two_loops
 // CHECK: scf.parallel

@@ -1,4 +1,4 @@
-// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(fuser-gpu-host-memory))' --verify-diagnostics | FileCheck %s
+// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-gpu-host-memory)' --verify-diagnostics | FileCheck %s
 // RUN: fuser-opt %s --split-input-file --fuser-kernel-loops-to-nvvm="format=isa" --verify-diagnostics | FileCheck %s --check-prefix=NVVM
 
 // Two kernels through an intermediate, and an alias output copied from an

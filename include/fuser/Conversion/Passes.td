@@ -66,7 +66,7 @@ def FuserCheckNVVMLowering : Pass<"fuser-check-nvvm-lowering", "ModuleOp"> {
   ];
 }
 
-def FuserGPUHostMemory : Pass<"fuser-gpu-host-memory", "::mlir::func::FuncOp"> {
+def FuserGPUHostMemory : Pass<"fuser-gpu-host-memory", "::mlir::ModuleOp"> {
   let summary = "Host buffers and copies of a host function to the gpu dialect";
   let description = [{
     In a host function (docs/Lowering.md), outside the kernel nests

@@ -80,61 +80,69 @@ LogicalResult unboundLaterThreadLoops(func::FuncOp func) {
   return failure(result.wasInterrupted());
 }
 
+LogicalResult convertHostMemory(func::FuncOp func) {
+  // Every kernel nest must be mapped, or convert-parallel-loops-to-gpu
+  // silently leaves it on the host (canonicalization that merges nested
+  // scf.parallel loops drops the mapping, for example).
+  bool unmapped = false;
+  func.walk([&](scf::ParallelOp loop) {
+    if (loop->getParentOfType<scf::ParallelOp>() ||
+        loop->hasAttr(gpu::getMappingAttrName()))
+      return;
+    loop.emitError() << "kernel nest without a `" << gpu::getMappingAttrName()
+                     << "` (#gpu.loop_dim_map) attribute: it would stay on "
+                        "the host";
+    unmapped = true;
+  });
+  if (unmapped)
+    return failure();
+  if (failed(unboundLaterThreadLoops(func)))
+    return failure();
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp>(op) &&
+        isHostLevel(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      auto gpuAlloc = gpu::AllocOp::create(
+          b, loc, alloc.getType(), /*asyncToken=*/Type(),
+          /*asyncDependencies=*/ValueRange(), alloc.getDynamicSizes(),
+          alloc.getSymbolOperands(), /*hostShared=*/false);
+      alloc.replaceAllUsesWith(gpuAlloc.getMemref());
+      alloc.erase();
+    } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
+                             dealloc.getMemref());
+      dealloc.erase();
+    } else {
+      auto copy = cast<memref::CopyOp>(op);
+      auto srcType = cast<MemRefType>(copy.getSource().getType());
+      auto dstType = cast<MemRefType>(copy.getTarget().getType());
+      if (srcType.getLayout().isIdentity() &&
+          dstType.getLayout().isIdentity()) {
+        gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
+                              copy.getTarget(), copy.getSource());
+        copy.erase();
+      } else if (failed(replaceWithCopyKernel(copy))) {
+        return failure();
+      }
+    }
+  }
+  return success();
+}
+
+// A module pass: tiled copy kernels declare workgroup buffers in the
+// module, which a pass on each function could not do safely in parallel.
 struct FuserGPUHostMemoryPass
     : public fuser::impl::FuserGPUHostMemoryBase<FuserGPUHostMemoryPass> {
   void runOnOperation() override {
-    func::FuncOp func = getOperation();
-    // Every kernel nest must be mapped, or convert-parallel-loops-to-gpu
-    // silently leaves it on the host (canonicalization that merges nested
-    // scf.parallel loops drops the mapping, for example).
-    bool unmapped = false;
-    func.walk([&](scf::ParallelOp loop) {
-      if (loop->getParentOfType<scf::ParallelOp>() ||
-          loop->hasAttr(gpu::getMappingAttrName()))
-        return;
-      loop.emitError() << "kernel nest without a `" << gpu::getMappingAttrName()
-                       << "` (#gpu.loop_dim_map) attribute: it would stay on "
-                          "the host";
-      unmapped = true;
-    });
-    if (unmapped)
-      return signalPassFailure();
-    if (failed(unboundLaterThreadLoops(func)))
-      return signalPassFailure();
-    SmallVector<Operation *> ops;
-    func.walk([&](Operation *op) {
-      if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp>(op) &&
-          isHostLevel(op))
-        ops.push_back(op);
-    });
-    for (Operation *op : ops) {
-      OpBuilder b(op);
-      Location loc = op->getLoc();
-      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-        auto gpuAlloc = gpu::AllocOp::create(
-            b, loc, alloc.getType(), /*asyncToken=*/Type(),
-            /*asyncDependencies=*/ValueRange(), alloc.getDynamicSizes(),
-            alloc.getSymbolOperands(), /*hostShared=*/false);
-        alloc.replaceAllUsesWith(gpuAlloc.getMemref());
-        alloc.erase();
-      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-        gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
-                               dealloc.getMemref());
-        dealloc.erase();
-      } else {
-        auto copy = cast<memref::CopyOp>(op);
-        auto srcType = cast<MemRefType>(copy.getSource().getType());
-        auto dstType = cast<MemRefType>(copy.getTarget().getType());
-        if (srcType.getLayout().isIdentity() &&
-            dstType.getLayout().isIdentity()) {
-          gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
-                                copy.getTarget(), copy.getSource());
-          copy.erase();
-        } else if (failed(replaceWithCopyKernel(copy))) {
-          return signalPassFailure();
-        }
-      }
-    }
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (failed(convertHostMemory(func)))
+        signalPassFailure();
   }
 };
 

@@ -5,7 +5,7 @@
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=isa" | FileCheck %s
 // The kernel loops before the GPU half: two thread loops in the block loop,
 // the second opened by the barrier; tails guarded where 32 does not divide.
-// RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-schedule --convert-fuser-to-scf | fuser-opt --pass-pipeline='builtin.module(func.func(fuser-gpu-host-memory))' | FileCheck %s --check-prefix=LOOPS
+// RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-schedule --convert-fuser-to-scf | fuser-opt --pass-pipeline='builtin.module(fuser-gpu-host-memory)' | FileCheck %s --check-prefix=LOOPS
 
 // CHECK: gpu.launch_func @[[K:transpose_kernel]]::@{{[a-z_]+}} blocks in (%c64{{.*}}) threads in (%c256{{.*}})
 // CHECK: gpu.binary @[[K]]
