@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -191,12 +192,34 @@ private:
   /// covers threads / split consecutive outputs, split thread groups share
   /// each one's reduced elements, and the partials meet in workgroup memory.
   LogicalResult emitTiledSplitKernel();
+  /// The partials in `buffer` (workgroup memory, `tile` per group) of
+  /// column `lane` combined in group order from the identity of
+  /// `reduction`: fixed, so every run and every thread rounds alike.
+  Value combineGroupPartials(ReductionOp reduction, Value buffer,
+                             int64_t groups, int64_t tile, Value lane);
   /// Stores the elements of the outputs computed from the reduction (its
   /// value in reducedValues) at the reduction output `kept` (the indices of
   /// the kept source dims), mapped forward through their views.
   LogicalResult emitReducedOutputs(const ReductionStructure &structure,
                                    ArrayRef<Value> kept);
   LogicalResult emitNormalizationKernel();
+  /// An outer normalization: a block per `threads / split` consecutive
+  /// columns, `split` thread groups sharing each column's reduced elements
+  /// (docs/Lowering.md, "Outer normalizations").
+  LogicalResult
+  emitOuterNormalizationKernel(const NormalizationStructure &structure);
+  /// One thread loop of an outer normalization block `block` (after a
+  /// barrier unless it is the first): thread `group * tile + lane` of a
+  /// column in range gets the values of the reductions before `combined`
+  /// (each thread combines their partials itself, in group order) and the
+  /// inputs that `roots` read once per column, then runs `body` with its
+  /// group and the indices of the column's kept dims.
+  LogicalResult emitColumnLoop(
+      const NormalizationStructure &structure, Value block, int64_t combined,
+      ArrayRef<memref::GlobalOp> partials, ArrayRef<Value> roots,
+      function_ref<LogicalResult(Value thread, Value group, Value lane,
+                                 ArrayRef<Value> kept)>
+          body);
   /// The loop over `blocks` blocks, with the builder and a new scope inside;
   /// scalars go before it. Returns the block index.
   Value emitBlockLoop(int64_t blocks);
@@ -1266,6 +1289,28 @@ KernelEmitter::emitReducedOutputs(const ReductionStructure &structure,
   return success();
 }
 
+Value KernelEmitter::combineGroupPartials(ReductionOp reduction, Value buffer,
+                                          int64_t groups, int64_t tile,
+                                          Value lane) {
+  Value identity = emitReductionIdentity(
+      b, loc, reduction.getKind(),
+      getComputeType(getElementTypeOrSelf(reduction.getType())));
+  auto groupLoop = scf::ForOp::create(b, loc, constant(0), constant(groups),
+                                      constant(1), ValueRange{identity});
+  OpBuilder::InsertionGuard loopGuard(b);
+  b.setInsertionPointToStart(groupLoop.getBody());
+  pushScope();
+  Value partial = memref::LoadOp::create(
+      b, loc, buffer,
+      ValueRange{add(mul(groupLoop.getInductionVar(), constant(tile)), lane)});
+  scf::YieldOp::create(
+      b, loc,
+      emitReductionCombine(b, loc, reduction.getKind(),
+                           groupLoop.getRegionIterArgs().front(), partial));
+  popScope();
+  return groupLoop.getResult(0);
+}
+
 LogicalResult KernelEmitter::emitTiledSplitKernel() {
   FailureOr<ReductionStructure> analyzed = analyzeSplitReduction();
   if (failed(analyzed))
@@ -1366,30 +1411,274 @@ LogicalResult KernelEmitter::emitTiledSplitKernel() {
   b.setInsertionPointToStart(
       scf::IfOp::create(b, loc, combines, /*withElse=*/false).thenBlock());
   pushScope();
-  auto groupLoop = scf::ForOp::create(b, loc, constant(0), constant(groups),
-                                      constant(1), ValueRange{identity});
-  {
-    OpBuilder::InsertionGuard loopGuard(b);
-    b.setInsertionPointToStart(groupLoop.getBody());
-    pushScope();
-    Value partial = memref::LoadOp::create(
-        b, loc, buffer,
-        ValueRange{
-            add(mul(groupLoop.getInductionVar(), constant(tile)), thread)});
-    scf::YieldOp::create(
-        b, loc,
-        emitReductionCombine(b, loc, reduction.getKind(),
-                             groupLoop.getRegionIterArgs().front(), partial));
-    popScope();
-  }
-  reducedValues[reduction] =
-      emitCast(b, loc, groupLoop.getResult(0), elementType);
+  reducedValues[reduction] = emitCast(
+      b, loc, combineGroupPartials(reduction, buffer, groups, tile, thread),
+      elementType);
   if (failed(emitReducedOutputs(structure, delinearize(output, keptShape))))
     return failure();
   popScope();
   popScope();
   popScope();
   return success();
+}
+
+/// The segment inputs that computing `roots` reads, up to the reductions
+/// (whose values a column loop already has).
+static SetVector<BlockArgument> getArgumentsRead(ArrayRef<Value> roots) {
+  SetVector<BlockArgument> arguments;
+  DenseSet<Value> seen;
+  SmallVector<Value> worklist(roots);
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    if (auto argument = dyn_cast<BlockArgument>(value)) {
+      arguments.insert(argument);
+      continue;
+    }
+    Operation *op = value.getDefiningOp();
+    if (op && !isa<ReductionOp>(op))
+      llvm::append_range(worklist, op->getOperands());
+  }
+  return arguments;
+}
+
+LogicalResult KernelEmitter::emitColumnLoop(
+    const NormalizationStructure &structure, Value block, int64_t combined,
+    ArrayRef<memref::GlobalOp> partials, ArrayRef<Value> roots,
+    function_ref<LogicalResult(Value thread, Value group, Value lane,
+                               ArrayRef<Value> kept)>
+        body) {
+  int64_t threads = schedule.getThreads(), groups = schedule.getSplit();
+  int64_t tile = threads / groups;
+  ReductionOp first = structure.reductions.front();
+  SmallVector<int64_t> keptShape = splitExtents(first).first;
+  OpBuilder::InsertionGuard guard(b);
+  scf::ParallelOp threadLoop =
+      createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
+  // What the previous loops stored (partials) is complete before any
+  // thread reads it.
+  if (rowLoop >= 0)
+    gpu::BarrierOp::create(b, loc);
+  ++rowLoop;
+  Value thread = threadLoop.getInductionVars()[0];
+  pushScope();
+  width = 1;
+  Value lane = rem(thread, constant(tile));
+  Value group = div(thread, constant(tile));
+  Value column = add(mul(block, constant(tile)), lane);
+  // Always a conditional, even over full tiles: convert-parallel-loops-to-
+  // gpu refuses stores directly in a thread loop that another follows.
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        column, constant(structure.rows));
+  b.setInsertionPointToStart(
+      scf::IfOp::create(b, loc, inRange, /*withElse=*/false).thenBlock());
+  pushScope();
+  SmallVector<Value> kept = delinearize(column, keptShape);
+
+  // The column's value of each reduction combined so far: every thread
+  // combines the groups' partials itself, which needs no second barrier.
+  for (int64_t k = 0; k < combined; ++k) {
+    ReductionOp reduction = structure.reductions[k];
+    memref::GlobalOp buffer = partials[k];
+    Value partialBuffer = memref::GetGlobalOp::create(
+        b, loc, buffer.getType(), buffer.getSymName());
+    reducedValues[reduction] = emitCast(
+        b, loc,
+        combineGroupPartials(reduction, partialBuffer, groups, tile, lane),
+        getElementTypeOrSelf(reduction.getType()));
+  }
+
+  // Inputs broadcast along the reduced axes are read once per column, not
+  // once per reduced element: evaluated here, the reads in the loop over
+  // the reduced elements find them in the scope.
+  ArrayRef<int64_t> sourceShape = structure.sourceShape;
+  SmallVector<Value> zeros(structure.dims.size(), constant(0));
+  SmallVector<Value> keptIndex = interleaveSourceIndex(first, kept, zeros);
+  for (BlockArgument argument : getArgumentsRead(roots)) {
+    auto type = dyn_cast<RankedTensorType>(argument.getType());
+    if (!type || type.getShape() == sourceShape)
+      continue;
+    Lanes at;
+    if (type.getRank() == static_cast<int64_t>(sourceShape.size()) &&
+        llvm::all_of(structure.dims,
+                     [&](int64_t d) { return type.getShape()[d] == 1; })) {
+      Lanes column;
+      column.base = keptIndex;
+      at = broadcastLanes(column, type.getShape(), sourceShape);
+    }
+    else if (type.getShape() == ArrayRef(keptShape))
+      at.base = kept;
+    else
+      continue;
+    if (failed(eval(argument, at)))
+      return failure();
+  }
+
+  if (failed(body(thread, group, lane, kept)))
+    return failure();
+  popScope();
+  popScope();
+  return success();
+}
+
+LogicalResult KernelEmitter::emitOuterNormalizationKernel(
+    const NormalizationStructure &structure) {
+  int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
+  int64_t groups = schedule.getSplit(), tile = threads / groups;
+  if (schedule.getVector() != 1)
+    return segment.emitError("an outer normalization schedule reads one "
+                             "element per thread at a time: vector must be "
+                             "1, got ")
+           << schedule.getVector();
+  if (llvm::divideCeil(structure.rows, tile) != uint64_t(blocks))
+    return segment.emitError("an outer normalization schedule needs one "
+                             "block per ")
+           << tile << " columns (" << structure.rows << " columns: "
+           << llvm::divideCeil(structure.rows, tile) << " blocks), got "
+           << blocks;
+  Block &body = segment.getBody().front();
+  ReductionOp first = structure.reductions.front();
+  SmallVector<int64_t> reducedShape = splitExtents(first).second;
+  int64_t reducedCount = structure.rowElements;
+  ArrayRef<int64_t> sourceShape = structure.sourceShape;
+
+  // A partial per thread and reduction, and the column block of each input
+  // of the source shape (budgeted by fuser-segment), in workgroup memory; i1
+  // is not staged (no vector accesses of i1).
+  auto module = segment->getParentOfType<ModuleOp>();
+  SmallVector<memref::GlobalOp> partials;
+  for (ReductionOp reduction : structure.reductions)
+    partials.push_back(createWorkgroupBuffer(
+        b, loc, module, "__fuser_partials", {threads},
+        getComputeType(getElementTypeOrSelf(reduction.getType()))));
+  for (Value input : body.getArguments()) {
+    auto memref = dyn_cast<MemRefType>(bindings.lookup(input).getType());
+    if (!memref || memref.getShape() != sourceShape ||
+        memref.getElementType().isInteger(1))
+      continue;
+    RowStage &stage = rowStages[bindings.lookup(input)];
+    stage.buffer = createWorkgroupBuffer(b, loc, module, "__fuser_columns",
+                                         {reducedCount * tile},
+                                         memref.getElementType());
+  }
+  stageRows = true;
+  rowOuterDims = 0;
+
+  Value block = emitBlockLoop(blocks);
+  // The loop over a thread's reduced elements r = group, group + groups,
+  // ... of its column; the element's staged copy is at r * tile + lane.
+  auto forEachElement =
+      [&](Value group, Value lane, ArrayRef<Value> kept, ValueRange inits,
+          function_ref<FailureOr<Value>(ArrayRef<Value> index, Value acc)>
+              step) -> FailureOr<scf::ForOp> {
+    auto loop = scf::ForOp::create(b, loc, group, constant(reducedCount),
+                                   constant(groups), inits);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    pushScope();
+    Value r = loop.getInductionVar();
+    Lanes at;
+    at.base = interleaveSourceIndex(first, kept, delinearize(r, reducedShape));
+    rowLanes = at;
+    rowPosition = add(mul(r, constant(tile)), lane);
+    FailureOr<Value> next = step(
+        at.base, inits.empty() ? Value() : loop.getRegionIterArgs().front());
+    rowLanes.reset();
+    if (failed(next))
+      return failure();
+    if (!inits.empty())
+      scf::YieldOp::create(b, loc, *next);
+    popScope();
+    return loop;
+  };
+
+  // A thread loop per reduction, in program order (a later one reads the
+  // earlier ones' values): each thread folds its share of its column from
+  // the identity and stores the partial.
+  fillRowStages = true;
+  for (int64_t k = 0, e = structure.reductions.size(); k < e; ++k) {
+    ReductionOp reduction = structure.reductions[k];
+    memref::GlobalOp partial = partials[k];
+    Type computeType =
+        getComputeType(getElementTypeOrSelf(reduction.getType()));
+    if (failed(emitColumnLoop(
+            structure, block, k, partials, {reduction.getSource()},
+            [&](Value thread, Value group, Value lane, ArrayRef<Value> kept) {
+              Value identity = emitReductionIdentity(b, loc, reduction.getKind(),
+                                                     computeType);
+              FailureOr<scf::ForOp> loop = forEachElement(
+                  group, lane, kept, identity,
+                  [&](ArrayRef<Value> index, Value acc) -> FailureOr<Value> {
+                    Lanes at;
+                    at.base.assign(index.begin(), index.end());
+                    FailureOr<Value> element = eval(reduction.getSource(), at);
+                    if (failed(element))
+                      return failure();
+                    return emitReductionCombine(
+                        b, loc, reduction.getKind(), acc,
+                        emitCast(b, loc,
+                                 vector::ExtractOp::create(b, loc, *element, 0),
+                                 computeType));
+                  });
+              if (failed(loop))
+                return failure();
+              Value buffer = memref::GetGlobalOp::create(
+                  b, loc, partial.getType(), partial.getSymName());
+              memref::StoreOp::create(b, loc, (*loop).getResult(0), buffer,
+                                      thread);
+              return success();
+            })))
+      return failure();
+  }
+
+  // Then the outputs, from the reduced values: elements of the source shape
+  // by the threads that folded them, reduced ones by group 0.
+  fillRowStages = false;
+  auto yield = cast<YieldOp>(body.getTerminator());
+  SmallVector<Value> elementRoots;
+  for (Value result : yield.getValues())
+    if (shapeOf(result) == sourceShape)
+      elementRoots.push_back(result);
+  LogicalResult emitted = emitColumnLoop(
+      structure, block, structure.reductions.size(), partials, elementRoots,
+      [&](Value, Value group, Value lane,
+          ArrayRef<Value> kept) -> LogicalResult {
+        for (auto [i, result] : llvm::enumerate(yield.getValues())) {
+          OpBuilder::InsertionGuard guard(b);
+          width = 1;
+          if (shapeOf(result) == sourceShape) {
+            if (failed(forEachElement(
+                    group, lane, kept, {},
+                    [&](ArrayRef<Value> index, Value) -> FailureOr<Value> {
+                      if (failed(emitOutputAt(i, SmallVector<Value>(index))))
+                        return failure();
+                      return Value();
+                    })))
+              return failure();
+            continue;
+          }
+          Value isGroupZero = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::eq, group, constant(0));
+          b.setInsertionPointToStart(
+              scf::IfOp::create(b, loc, isGroupZero, /*withElse=*/false)
+                  .thenBlock());
+          pushScope();
+          SmallVector<Value> index(kept);
+          if (shapeOf(result).size() == sourceShape.size()) {
+            SmallVector<Value> zeros(structure.dims.size(), constant(0));
+            index = interleaveSourceIndex(structure.reductions.front(), kept,
+                                          zeros);
+          }
+          LogicalResult stored = emitOutputAt(i, index);
+          popScope();
+          if (failed(stored))
+            return failure();
+        }
+        return success();
+      });
+  popScope();
+  return emitted;
 }
 
 LogicalResult KernelEmitter::emitNormalizationKernel() {
@@ -1399,6 +1688,13 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
     return segment.emitError("a normalization schedule needs a "
                              "normalization, but ")
            << structure.whyNot;
+  if (structure.outer)
+    return emitOuterNormalizationKernel(structure);
+  if (schedule.getSplit() != schedule.getThreads())
+    return segment.emitError("an inner normalization schedule shares each "
+                             "row among all threads of its block: split "
+                             "must equal threads, got split = ")
+           << schedule.getSplit() << ", threads = " << schedule.getThreads();
   int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
   int64_t lanes = schedule.getVector();
   if (structure.rows % blocks != 0)

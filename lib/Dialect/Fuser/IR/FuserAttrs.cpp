@@ -20,10 +20,16 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "split (" << split
                        << ") must divide the threads per block (" << threads
                        << ")";
-  if (kind == ScheduleKind::Normalization && split != threads)
+  // An outer normalization tiles its columns like a tiled split outer
+  // reduction (docs/Lowering.md, "Outer normalizations").
+  if (kind == ScheduleKind::Normalization && split != threads && vector != 1)
     return emitError() << "a normalization schedule shares each row among "
-                          "all threads of its block: split must equal "
-                          "threads";
+                          "all threads of its block (split = threads) or "
+                          "covers threads / split columns of an outer "
+                          "normalization one element per thread at a time "
+                          "(vector = 1), got vector = "
+                       << vector << ", threads = " << threads
+                       << ", split = " << split;
   // Only an outer reduction tiles its outputs (docs/Lowering.md, "Tiled
   // split outer reductions"): an inner reduction's split block covers one.
   if (kind == ScheduleKind::InnerReduction && split != 1 && split != threads)

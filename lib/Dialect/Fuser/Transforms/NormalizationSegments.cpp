@@ -3,8 +3,8 @@
 // fuser-segment splits a normalization after its reduction (rule 5: no
 // broadcast back into a reduction kernel). This step, run on the segmented
 // fusion, merges a reduction segment with the kernels that read its results
-// again into one `normalization` segment when the merged body is one
-// (docs/Segmentation.md, "Normalization kernels").
+// again into one `normalization` segment when the merged body is one, inner
+// (rows) or outer (columns) (docs/Segmentation.md, "Normalization kernels").
 //
 //===----------------------------------------------------------------------===//
 
@@ -353,11 +353,18 @@ static bool mergeOnce(func::FuncOp func) {
       }
       if (structure.sharedBytes > kNormalizationRowBudgetBytes) {
         merged.erase();
+        std::string held =
+            structure.outer
+                ? ("column blocks of " + Twine(structure.rowBytes) +
+                   " bytes (" + Twine(structure.rowElements) + " rows x " +
+                   Twine(structure.tile) + " columns)")
+                      .str()
+                : ("rows of " + Twine(structure.rowBytes) + " bytes").str();
         producer->setAttr(
             kNormalizationFallbackAttrName,
             StringAttr::get(
                 func.getContext(),
-                "rows of " + Twine(structure.rowBytes) + " bytes and " +
+                held + " and " +
                     Twine(structure.sharedBytes - structure.rowBytes) +
                     " bytes of block-wide combines exceed the " +
                     Twine(kNormalizationRowBudgetBytes) +

@@ -121,7 +121,56 @@ ReductionStructure mlir::fuser::analyzeReductions(SegmentOp segment) {
   return structure;
 }
 
-NormalizationStructure mlir::fuser::analyzeNormalization(Block &body) {
+/// Columns an outer normalization block covers at most: a warp's worth of
+/// consecutive elements along the innermost axis.
+static constexpr int64_t kMaxOuterNormalizationTile = kWarpSize;
+/// Bytes of a global memory sector: an outer normalization's tile narrows
+/// no further than a sector of its narrowest staged input.
+static constexpr int64_t kSectorBytes = 32;
+
+/// Picks the tile and threads of outer normalization `structure` (its
+/// rowElements, rows and reductions set) and the shared memory they need;
+/// `stagedBytes` are the bytes of one element of every staged input,
+/// `narrowest` the narrowest of them.
+static void chooseOuterTile(NormalizationStructure &structure,
+                            int64_t stagedBytes, int64_t narrowest,
+                            bool splitReductions) {
+  int64_t tile = std::min<int64_t>(
+      kMaxOuterNormalizationTile,
+      llvm::PowerOf2Ceil(std::max<int64_t>(structure.rows, 1)));
+  int64_t minTile =
+      std::min<int64_t>(tile, std::max<int64_t>(1, kSectorBytes / narrowest));
+  auto threadsFor = [&](int64_t tile) {
+    if (!splitReductions)
+      return tile;
+    return tile * std::min<int64_t>(
+                      kThreadsPerBlock / tile,
+                      llvm::PowerOf2Ceil(std::max<int64_t>(
+                          structure.rowElements, 1)));
+  };
+  auto columnBlockBytes = [&](int64_t tile) {
+    return static_cast<int64_t>(std::min<uint64_t>(
+        llvm::SaturatingMultiply(
+            llvm::SaturatingMultiply(uint64_t(structure.rowElements),
+                                     uint64_t(tile)),
+            uint64_t(stagedBytes)),
+        uint64_t(1) << 62));
+  };
+  auto sharedFor = [&](int64_t tile) {
+    return columnBlockBytes(tile) +
+           4 * threadsFor(tile) *
+               static_cast<int64_t>(structure.reductions.size());
+  };
+  while (tile > minTile && sharedFor(tile) > kNormalizationRowBudgetBytes)
+    tile /= 2;
+  structure.tile = tile;
+  structure.threads = threadsFor(tile);
+  structure.rowBytes = columnBlockBytes(tile);
+  structure.sharedBytes = sharedFor(tile);
+}
+
+NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
+                                                         bool splitReductions) {
   NormalizationStructure structure;
   auto fail = [&](const Twine &why) {
     if (structure.whyNot.empty())
@@ -139,9 +188,19 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body) {
   structure.sourceShape.assign(shape.begin(), shape.end());
   structure.dims.assign(dims.begin(), dims.end());
   int64_t rank = shape.size();
+  bool trailing = true;
   for (auto [i, dim] : llvm::enumerate(dims))
-    if (dim != rank - static_cast<int64_t>(dims.size()) + int64_t(i))
-      fail("the reduced dims are not the innermost ones");
+    trailing &= dim == rank - static_cast<int64_t>(dims.size()) + int64_t(i);
+  if (!trailing) {
+    // An outer normalization keeps the innermost non-unit axis.
+    int64_t innermost = rank - 1;
+    while (innermost > 0 && shape[innermost] == 1)
+      --innermost;
+    structure.outer = !llvm::is_contained(dims, innermost);
+    if (!structure.outer)
+      fail("the reduced dims are neither the innermost ones nor outer axes "
+           "that keep the innermost one");
+  }
   SmallVector<int64_t> keptShape(shape), droppedShape;
   structure.rows = 1;
   structure.rowElements = 1;
@@ -202,6 +261,23 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body) {
     if (isa<RankedTensorType>(value.getType()) &&
         !isRowOrReduced(shapeOf(value)))
       fail("it yields a value that is neither a row nor a reduced row");
+  // An outer normalization block keeps the column block of every input of
+  // the source shape (but i1, which the lowering does not stage).
+  if (structure.outer) {
+    int64_t stagedBytes = 0, narrowest = 4;
+    for (BlockArgument argument : body.getArguments()) {
+      auto type = dyn_cast<RankedTensorType>(argument.getType());
+      if (!type || type.getShape() != shape ||
+          type.getElementType().isInteger(1))
+        continue;
+      int64_t bytes =
+          std::max<int64_t>(1, *getElementByteWidth(type.getElementType()));
+      stagedBytes += bytes;
+      narrowest = std::min(narrowest, bytes);
+    }
+    chooseOuterTile(structure, stagedBytes, narrowest, splitReductions);
+    return structure;
+  }
   // Inputs that vary along the row (their innermost extent is the row's)
   // are what a block keeps on chip.
   for (BlockArgument argument : body.getArguments()) {
@@ -254,7 +330,16 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
   // `lanes` (16 bytes of the widest input) at a time.
   if (segment.getKind() == SegmentKind::Normalization) {
     NormalizationStructure structure =
-        analyzeNormalization(segment.getBody().front());
+        analyzeNormalization(segment.getBody().front(), splitReductions);
+    // An outer normalization: a block per tile of consecutive columns, its
+    // threads / tile groups sharing each column's reduced elements (one
+    // group without splits: each column folded in the interpreter's order).
+    if (structure.outer)
+      return ScheduleAttr::get(
+          context, ScheduleKind::Normalization, /*vector=*/1,
+          structure.threads, structure.threads / structure.tile,
+          std::clamp<int64_t>(llvm::divideCeil(structure.rows, structure.tile),
+                              1, kMaxBlocks));
     int64_t rows = std::clamp<int64_t>(structure.rows, 1, kMaxBlocks);
     // Without splits, one thread reduces each row in the interpreter's
     // order.

@@ -1,8 +1,16 @@
 // RUN: fuser-opt %s --split-input-file --verify-diagnostics
 // The verifier's rules for normalization segments and schedules.
 
-// expected-error @+1 {{a normalization schedule shares each row among all threads of its block: split must equal threads}}
-func.func private @split() attributes {s = #fuser.schedule<normalization, vector = 1, threads = 256, split = 1, blocks = 1>}
+// A normalization schedule either shares each row among all threads of a
+// block (split = threads) or tiles the columns of an outer normalization,
+// one element per thread at a time (vector = 1).
+// expected-error @+1 {{a normalization schedule shares each row among all threads of its block (split = threads) or covers threads / split columns of an outer normalization one element per thread at a time (vector = 1), got vector = 8, threads = 256, split = 8}}
+func.func private @tiled_vector() attributes {s = #fuser.schedule<normalization, vector = 8, threads = 256, split = 8, blocks = 1>}
+
+// -----
+
+// Accepted: an outer normalization's tiles of 32 columns in 8 thread groups.
+func.func private @tiled() attributes {s = #fuser.schedule<normalization, vector = 1, threads = 256, split = 8, blocks = 4>}
 
 // -----
 

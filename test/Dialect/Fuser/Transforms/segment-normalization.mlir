@@ -57,11 +57,12 @@ func.func @softmax(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// Must not merge: the reduction is over the outer axis, so its result meets
-// columns, not rows (an outer normalization, which stays split).
+// The reduction is over the outer axis, so its result meets columns, not
+// rows: an outer normalization (segment-outer-normalization.mlir), one
+// segment as well.
 // CHECK-LABEL: func.func @outer_axis
-// CHECK: fuser.segment reduction
-// CHECK: fuser.segment pointwise
+// CHECK: fuser.segment normalization
+// CHECK-NOT: fuser.segment
 func.func @outer_axis(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %0 = fuser.reduction add %x [0] keepdim : tensor<8x4xf32> -> tensor<1x4xf32>
   %1 = fuser.sub %x, %0 : tensor<8x4xf32>, tensor<1x4xf32> -> tensor<8x4xf32>

@@ -1,8 +1,9 @@
 //===- NormalizationSegments.h - normalization kernels ----------*- C++ -*-===//
 //
 // The last step of fuser-segment: kernels that together form a
-// normalization (a reduction over the innermost axes whose result meets
-// the un-reduced rows again) become one `normalization` segment.
+// normalization (a reduction whose result meets the un-reduced rows, or for
+// a reduction over outer axes the un-reduced columns, again) become one
+// `normalization` segment.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,15 +15,15 @@
 namespace mlir::fuser {
 
 /// Name of the string attribute a reduction segment carries when it would
-/// form a normalization with a consumer but its rows exceed the on-chip
-/// budget: the segment report prints it.
+/// form a normalization with a consumer but its rows (or column blocks)
+/// exceed the on-chip budget: the segment report prints it.
 constexpr llvm::StringLiteral kNormalizationFallbackAttrName =
     "fuser.normalization_fallback";
 
 /// Merges each reduction (or normalization) segment of the segmented fusion
 /// `func` with the kernel segments that read its results, while the merged
-/// body is a normalization (analyzeNormalization) whose rows fit
-/// kNormalizationRowBudgetBytes and no cycle forms.
+/// body is a normalization (analyzeNormalization) whose rows or column
+/// blocks fit kNormalizationRowBudgetBytes and no cycle forms.
 void formNormalizationSegments(func::FuncOp func);
 
 } // namespace mlir::fuser

@@ -44,33 +44,50 @@ ReductionStructure analyzeReductions(SegmentOp segment);
 /// sm_20): the budget of a normalization kernel's rows (docs/Lowering.md).
 constexpr int64_t kNormalizationRowBudgetBytes = 48 * 1024;
 
-/// A normalization: reductions over the innermost axes of rows whose
-/// results meet the un-reduced rows again, in one kernel.
+/// A normalization: reductions whose results meet the un-reduced elements
+/// again, in one kernel. An inner one reduces the innermost axes (rows: a
+/// block per row); an outer one reduces axes other than the innermost
+/// non-unit one (columns: a block per tile of consecutive kept elements,
+/// thread groups sharing each column's reduced elements).
 struct NormalizationStructure {
   /// The reductions in program order; later ones may read earlier ones.
   SmallVector<ReductionOp> reductions;
-  /// Their common source shape and reduced dims (the trailing dims).
+  /// Their common source shape and reduced dims (the trailing dims of an
+  /// inner normalization).
   SmallVector<int64_t> sourceShape, dims;
-  /// Rows (kept elements) and elements per row (reduced elements).
+  /// Whether the innermost non-unit axis is kept (an outer normalization).
+  bool outer = false;
+  /// Rows (kept elements) and elements per row (reduced elements); in an
+  /// outer normalization a kept element's "row" is its column of reduced
+  /// elements.
   int64_t rows = 0, rowElements = 0;
-  /// Bytes of one row of every input that varies along the row: what a
-  /// block holds on chip.
+  /// Outer normalizations: the columns (kept elements, consecutive along
+  /// the innermost axis) a block covers and its threads (`tile` threads per
+  /// group of reduced elements); the widest tile whose column block fits.
+  int64_t tile = 1, threads = 1;
+  /// Bytes of what a block holds on chip: one row of every input that
+  /// varies along the row (inner), or the column block (`tile` columns of
+  /// the reduced elements) of every input of the source shape (outer).
   int64_t rowBytes = 0;
   /// The shared memory the kernel may use at most: rowBytes plus the
-  /// scratch of each block-wide combine (gpu.all_reduce keeps one 32-bit
-  /// value per warp: 128 bytes).
+  /// scratch of each block-wide combine (inner: gpu.all_reduce keeps one
+  /// 32-bit value per warp, 128 bytes; outer: one 32-bit partial per
+  /// thread).
   int64_t sharedBytes = 0;
   /// Why the body is not a normalization (empty when it is).
   std::string whyNot;
 };
 
 /// Analyzes a segment body as a normalization: at least one reduction, all
-/// with the same source shape and the same trailing reduced dims, 32-bit
-/// accumulation; every op that uses a reduction result is elementwise on
-/// rows (the source shape) or on reduced rows (the result shape, keepdim or
-/// not), or a broadcast from the one to the other over the reduced dims;
-/// every yielded value is a row or a reduced row.
-NormalizationStructure analyzeNormalization(Block &body);
+/// with the same source shape and the same reduced dims (the trailing ones,
+/// or ones that keep the innermost non-unit axis), 32-bit accumulation;
+/// every op that uses a reduction result is elementwise on the source shape
+/// or on the reduced shape (keepdim or not), or a broadcast from the one to
+/// the other over the reduced dims; every yielded value has one of those
+/// shapes. With `splitReductions` false an outer normalization's columns
+/// are each folded by one thread (threads == tile).
+NormalizationStructure analyzeNormalization(Block &body,
+                                            bool splitReductions = true);
 
 /// The widest vector (elements, a power of two) of accesses to `elementType`
 /// that is at most 16 bytes and divides `extent`.
