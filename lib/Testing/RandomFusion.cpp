@@ -1002,10 +1002,23 @@ OwningOpRef<ModuleOp> FusionGenerator::runNormalization() {
       size /= 2;
     shape.push_back(size);
   }
-  // Now and then an outer normalization, which stays split.
+  // Now and then an outer normalization: the leading dim (or, at rank 3 and
+  // more, now and then the two leading dims) reduced, the innermost kept;
+  // the columns a block covers are often not a multiple of its tile, the
+  // reduced extent often odd. Extra draws only here, so that the inner
+  // normalizations of each seed stay as they were.
   bool outer = rng.percent(15);
+  unsigned leadingReduced = outer && rank >= 3 && rng.percent(30) ? 2 : 1;
+  if (outer && rng.percent(50)) {
+    shape[0] = 1;
+    int64_t size = rng.pick<int64_t>({3, 7, 37, 64, 100, 255});
+    while (size > 1 && product(shape) * size > options.maxElements)
+      size /= 2;
+    shape[0] = size;
+  }
   SmallVector<int64_t> dims;
-  for (unsigned d = outer ? 0 : rank - reducedDims; d < (outer ? 1 : rank); ++d)
+  for (unsigned d = outer ? 0 : rank - reducedDims;
+       d < (outer ? leadingReduced : rank); ++d)
     dims.push_back(d);
   SmallVector<int64_t> reducedShape(shape);
   for (int64_t d : dims)
@@ -1072,11 +1085,14 @@ OwningOpRef<ModuleOp> FusionGenerator::runNormalization() {
       outerDims.push_back(d);
   }
   for (unsigned w = rng.percent(60) ? rng.inRange(1, 2) : 0; w > 0; --w) {
+    // An outer normalization's weight is per column (batch norm's), or of
+    // the source shape.
     Value weight =
-        outer
-            ? addArgument(RankedTensorType::get(shape, storage))
-            : broadcastAt(addArgument(RankedTensorType::get(rowShape, storage)),
-                          outerDims);
+        outer ? addArgument(RankedTensorType::get(
+                    rng.percent(50) ? reducedShape : shape, storage))
+              : broadcastAt(
+                    addArgument(RankedTensorType::get(rowShape, storage)),
+                    outerDims);
     ++numArguments;
     weight = convert(weight, compute);
     current = w == 2 ? record(MulOp::create(builder, loc, current, weight))
