@@ -95,16 +95,46 @@ static SmallVector<std::pair<int64_t, bool>> getReductionAxes(ReductionOp op) {
   return axes;
 }
 
+/// The bytes of a value, saturated (a count beyond 64 bits compares as the
+/// largest).
+static uint64_t bytesOf(Value value) {
+  ByteCount bytes = getTransferBytes(value.getType());
+  return bytes.overflowed ? std::numeric_limits<uint64_t>::max() : bytes.bytes;
+}
+
+/// The view a chain of meta ops (`chain`, from its result back to the op
+/// that reads `source`) makes of `source` written contiguously, if strided.
+static std::optional<StridedView> getChainView(Value source,
+                                               ArrayRef<Operation *> chain) {
+  std::optional<StridedView> view = StridedView::getContiguous(
+      cast<TensorType>(source.getType()).getShape());
+  for (Operation *op : llvm::reverse(chain))
+    if (view)
+      view = applyMetaOp(op, *view);
+  return view;
+}
+
 /// Rule 4: two reductions iterate over the same space and reduce the same
 /// axes of it (element types, kinds and keepdim may differ).
 static bool haveSameReductionAxes(ReductionOp lhs, ReductionOp rhs) {
   return getReductionAxes(lhs) == getReductionAxes(rhs);
 }
 
+/// Choices of rule 10 that the pass tries both ways: which moves fewer
+/// bytes depends on what the other kernels then read (FuserSegmentPass).
+struct RecomputeChoices {
+  /// Count the memory under a returned view, and a value of which a
+  /// returned value is a strided view no smaller than it, as written
+  /// anyway (reading it adds no write); a returned meta op chain of a
+  /// written value becomes an alias of it even where others read the
+  /// chain.
+  bool returnedViewsWritten = false;
+};
+
 class Segmenter {
 public:
-  explicit Segmenter(func::FuncOp func)
-      : func(func), body(func.getBody().front()) {}
+  Segmenter(func::FuncOp func, RecomputeChoices choices)
+      : func(func), body(func.getBody().front()), choices(choices) {}
 
   LogicalResult run();
 
@@ -127,6 +157,8 @@ private:
   std::vector<PlannedSegment> planSegments();
   void mergeIndependentKernels(std::vector<PlannedSegment> &segments);
   void peelWrittenViews(std::vector<PlannedSegment> &segments);
+  void inlineSmallAliases(std::vector<PlannedSegment> &segments);
+  void sortByPosition(SmallVectorImpl<Value> &values) const;
   void collectInputs(PlannedSegment &segment);
   SetVector<Value> collectInputs(PlannedSegment &segment,
                                  const DenseSet<Value> *recomputeFrom,
@@ -138,6 +170,7 @@ private:
 
   func::FuncOp func;
   Block &body;
+  RecomputeChoices choices;
   DenseMap<Operation *, unsigned> position;
   DenseMap<Operation *, OpRole> roles;
   DenseMap<Operation *, unsigned> groupOf;
@@ -148,6 +181,9 @@ private:
   DenseSet<Value> materializedForViews;
   /// The values the function returns.
   DenseSet<Value> returned;
+  /// Kernel values written for the return (returned, or the memory under a
+  /// returned View): reading them adds no write.
+  DenseSet<Value> writtenForReturn;
   /// Program position of the last op of any group merged so far: later ops
   /// are each alone in their groups.
   unsigned lastMergedPosition = 0;
@@ -518,11 +554,6 @@ void Segmenter::materializeViewedValues(unsigned group,
   // becomes views of it, when that writes fewer bytes than writing each
   // meta op result that leaves: two or more views of its size, or one
   // larger view (an `expand`). Greedily, the value that saves most first.
-  auto bytesOf = [](Value value) {
-    ByteCount bytes = getTransferBytes(value.getType());
-    return bytes.overflowed ? std::numeric_limits<uint64_t>::max()
-                            : bytes.bytes;
-  };
   auto leaves = [&](Value value) {
     return llvm::any_of(value.getUsers(), [&](Operation *user) {
       return !isInGroup(user, group);
@@ -552,11 +583,7 @@ void Segmenter::materializeViewedValues(unsigned group,
       if (!sourceDef || !isInGroup(sourceDef, group) || leaves(source) ||
           materializedForViews.contains(source))
         break;
-      std::optional<StridedView> view = StridedView::getContiguous(
-          cast<TensorType>(source.getType()).getShape());
-      for (Operation *meta : llvm::reverse(chain))
-        if (view)
-          view = applyMetaOp(meta, *view);
+      std::optional<StridedView> view = getChainView(source, chain);
       if (view)
         viewsOf[source].push_back(exit);
     }
@@ -644,20 +671,22 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
   // only where that is indexing and arithmetic: not a reduction, not a
   // segment_set (its result is written, never recomputed), and not a value
   // the segment reads through a segment_set.
-  auto bytesOf = [](Value v) {
-    ByteCount bytes = getTransferBytes(v.getType());
-    return bytes.overflowed ? std::numeric_limits<uint64_t>::max()
-                            : bytes.bytes;
-  };
   // What reading a value adds: nothing where the segment reads it anyway;
   // its bytes where it is written anyway (a fusion input, a fusion result a
   // kernel writes); else also the bytes of writing it.
   auto isWrittenAnyway = [&](Value v) {
     Operation *def = v.getDefiningOp();
-    return !def || returned.contains(v);
+    return !def || writtenForReturn.contains(v) ||
+           roles.lookup(def) == OpRole::View;
+  };
+  // While searching, values the search reads elsewhere anyway (`shared`)
+  // count as free too.
+  DenseSet<Value> shared;
+  auto isFree = [&](Value v) {
+    return readAnyway.contains(v) || shared.contains(v);
   };
   auto readCost = [&](Value v) {
-    if (readAnyway.contains(v))
+    if (isFree(v))
       return uint64_t(0);
     uint64_t bytes = bytesOf(v);
     return isWrittenAnyway(v) ? bytes : llvm::SaturatingAdd(bytes, bytes);
@@ -676,7 +705,7 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
       [&](Value operand, unsigned depth) -> std::optional<SetVector<Value>> {
     SetVector<Value> self;
     self.insert(operand);
-    if (readAnyway.contains(operand))
+    if (isFree(operand))
       return self;
     // A view is read through: the memory under it is what is read.
     Operation *def = operand.getDefiningOp();
@@ -690,9 +719,41 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
                   unsigned depth) -> std::optional<SetVector<Value>> {
     Operation *def = result.getDefiningOp();
     if (!def || depth > kMaxDepth || readThrough.contains(result) ||
-        roles.lookup(def) == OpRole::Replicated ||
-        isa<ReductionOp, SegmentSetOp>(def) || !isMemoryEffectFree(def))
+        roles.lookup(def) == OpRole::Replicated || !isMemoryEffectFree(def))
       return std::nullopt;
+    // A segment_set of memory written anyway is a view of it (rule 6): the
+    // memory under it is read as it is, never recomputed (rule 1).
+    if (isa<SegmentSetOp>(def) && roles.lookup(def) == OpRole::View) {
+      Value root = result;
+      while (Operation *rootDef = root.getDefiningOp()) {
+        if (roles.lookup(rootDef) != OpRole::View)
+          break;
+        root = cast<MetaOpInterface>(rootDef).getSource();
+      }
+      SetVector<Value> sources;
+      sources.insert(root);
+      return sources;
+    }
+    if (isa<ReductionOp, SegmentSetOp>(def))
+      return std::nullopt;
+    // A view through a `slice` of memory the segment does not read anyway
+    // reads what the slice covers (as the lowering loads, and
+    // FusionTraffic counts): the slice is the source.
+    if (roles.lookup(def) == OpRole::View) {
+      Value root = result, sliced;
+      while (Operation *rootDef = root.getDefiningOp()) {
+        if (roles.lookup(rootDef) != OpRole::View)
+          break;
+        if (!sliced && isa<SliceOp>(rootDef))
+          sliced = root;
+        root = cast<MetaOpInterface>(rootDef).getSource();
+      }
+      if (sliced && !isFree(root)) {
+        SetVector<Value> sources;
+        sources.insert(sliced);
+        return sources;
+      }
+    }
     if (auto it = memo.find(result); it != memo.end())
       return it->second;
     SetVector<Value> sources;
@@ -715,6 +776,20 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
     return found;
   };
   std::optional<SetVector<Value>> sources = recompute(value, 0);
+  // Each operand chose alone between reading and recomputing; where one
+  // recomputes from a value written anyway (a fusion input), others may
+  // recompute from it too instead of reading a value that would need a
+  // write: search again with those free, and keep the cheaper sources.
+  if (sources) {
+    for (Value source : *sources)
+      if (isWrittenAnyway(source))
+        shared.insert(source);
+    memo.clear();
+    std::optional<SetVector<Value>> again = recompute(value, 0);
+    shared.clear();
+    if (again && newBytes(*again) < newBytes(*sources))
+      sources = std::move(again);
+  }
   // Not reading `value` saves its bytes, and writing it where nothing else
   // needs it.
   uint64_t saved = bytesOf(value);
@@ -906,6 +981,43 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
 }
 
 std::vector<PlannedSegment> Segmenter::planSegments() {
+  // A returned View is an alias of the memory under it, which its kernel
+  // writes whoever else reads it.
+  for (Value result : returned) {
+    Value root = result;
+    while (Operation *def = root.getDefiningOp()) {
+      if (roles.lookup(def) != OpRole::View)
+        break;
+      root = cast<MetaOpInterface>(def).getSource();
+    }
+    writtenForReturn.insert(choices.returnedViewsWritten ? root : result);
+  }
+  // A kernel value of which a returned value is a strided view, through
+  // meta ops of the same kernel, no smaller than it: writing the value
+  // instead makes the returned one an alias of it (peelWrittenViews), so
+  // reading it adds no write either.
+  for (Value result : returned) {
+    Operation *resultDef = result.getDefiningOp();
+    if (!choices.returnedViewsWritten || !resultDef ||
+        roles.lookup(resultDef) != OpRole::Grouped)
+      continue;
+    unsigned group = groupOf.lookup(resultDef);
+    SmallVector<Operation *> chain;
+    Value source = result;
+    while (Operation *def = source.getDefiningOp()) {
+      if (!isa<MetaOpInterface>(def) || isa<SegmentSetOp>(def) ||
+          !isInGroup(def, group))
+        break;
+      chain.push_back(def);
+      source = cast<MetaOpInterface>(def).getSource();
+      Operation *sourceDef = source.getDefiningOp();
+      if (!sourceDef || !isInGroup(sourceDef, group))
+        break;
+      std::optional<StridedView> view = getChainView(source, chain);
+      if (view && bytesOf(result) >= bytesOf(source))
+        writtenForReturn.insert(source);
+    }
+  }
   std::vector<PlannedSegment> segments;
   for (KernelGroup &group : groups) {
     if (group.ops.empty())
@@ -920,6 +1032,8 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
   // memory they view, or a copy kernel where no strided view exists.
   auto returnOp = cast<func::ReturnOp>(body.getTerminator());
   llvm::MapVector<Value, SmallVector<Operation *>> aliases, copies;
+  // Returned views of the value a copy kernel writes, and that value.
+  SmallVector<std::pair<Value, Value>> copiedViews;
   DenseSet<Operation *> seenViews;
   for (Value result : returnOp.getOperands()) {
     Operation *def = result.getDefiningOp();
@@ -932,7 +1046,30 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
         break;
       root = cast<MetaOpInterface>(rootDef).getSource();
     }
-    (getView(result) ? aliases : copies)[root].push_back(def);
+    if (getView(result)) {
+      aliases[root].push_back(def);
+      continue;
+    }
+    // A copy writes the smallest value on its chain of which the result is
+    // a strided view, and the result is an alias of it: an `expand` after
+    // the `view` that makes the chain non-strided is not written.
+    Value written = result;
+    SmallVector<Operation *> chain;
+    for (Value link = result; link != root;) {
+      Operation *linkDef = link.getDefiningOp();
+      chain.push_back(linkDef);
+      link = cast<MetaOpInterface>(linkDef).getSource();
+      if (link == root)
+        break;
+      std::optional<StridedView> view = getChainView(link, chain);
+      if (view && getSaturatedNumElements(link.getType()) <
+                      getSaturatedNumElements(written.getType()))
+        written = link;
+    }
+    if (!llvm::is_contained(copies[root], written.getDefiningOp()))
+      copies[root].push_back(written.getDefiningOp());
+    if (written != result)
+      copiedViews.emplace_back(written, result);
   }
   // A copy joins the kernel that computes the tensor it copies or else the
   // first kernel that reads it (rule 9: a sibling of the same input): no
@@ -997,27 +1134,96 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
   for (PlannedSegment &segment : segments)
     llvm::for_each(segment.inputs, markOutput);
   llvm::for_each(returnOp.getOperands(), markOutput);
+  for (Value written : llvm::make_first_range(copiedViews))
+    markOutput(written);
   for (auto [segment, segmentOutputs] : llvm::zip(segments, outputs)) {
     segment.outputs = segmentOutputs.takeVector();
-    llvm::sort(segment.outputs, [&](Value lhs, Value rhs) {
-      auto key = [&](Value value) {
-        auto result = cast<OpResult>(value);
-        return std::make_pair(position.lookup(result.getOwner()),
-                              result.getResultNumber());
-      };
-      return key(lhs) < key(rhs);
-    });
+    sortByPosition(segment.outputs);
+  }
+  for (auto [written, result] : copiedViews) {
+    PlannedSegment alias;
+    alias.kind = SegmentKind::Alias;
+    for (Value link = result; link != written;
+         link = cast<MetaOpInterface>(link.getDefiningOp()).getSource())
+      alias.members.push_back(link.getDefiningOp());
+    std::reverse(alias.members.begin(), alias.members.end());
+    alias.opsToClone = alias.members;
+    alias.inputs = {written};
+    alias.outputs = {result};
+    alias.firstPosition = position.lookup(alias.members.front());
+    segments.push_back(std::move(alias));
   }
   peelWrittenViews(segments);
+  inlineSmallAliases(segments);
   return segments;
+}
+
+void Segmenter::sortByPosition(SmallVectorImpl<Value> &values) const {
+  llvm::sort(values, [&](Value lhs, Value rhs) {
+    auto key = [&](Value value) {
+      auto result = cast<OpResult>(value);
+      return std::make_pair(position.lookup(result.getOwner()),
+                            result.getResultNumber());
+    };
+    return key(lhs) < key(rhs);
+  });
+}
+
+void Segmenter::inlineSmallAliases(std::vector<PlannedSegment> &segments) {
+  // Grouping wrote a value for its views (rule 6) before rule 10 chose
+  // what each kernel reads; where now only an alias reads the value, and
+  // its views hold fewer bytes (a `slice`), the kernel writes the views
+  // instead of the value, as a copy kernel joins the kernel that computes
+  // what it copies (a `segment_set` on the way included).
+  auto byPosition = [&](Operation *lhs, Operation *rhs) {
+    return position.lookup(lhs) < position.lookup(rhs);
+  };
+  DenseMap<Operation *, unsigned> segmentOf;
+  DenseMap<Value, unsigned> numReaders;
+  for (auto [index, segment] : llvm::enumerate(segments)) {
+    if (segment.kind != SegmentKind::Alias)
+      for (Operation *member : segment.members)
+        segmentOf[member] = index;
+    for (Value input : segment.inputs)
+      ++numReaders[input];
+  }
+  for (PlannedSegment &alias : segments) {
+    if (alias.kind != SegmentKind::Alias || alias.inputs.size() != 1)
+      continue;
+    Value written = alias.inputs.front();
+    Operation *def = written.getDefiningOp();
+    auto it = def ? segmentOf.find(def) : segmentOf.end();
+    if (it == segmentOf.end() || returned.contains(written) ||
+        numReaders.lookup(written) != 1)
+      continue;
+    uint64_t viewBytes = 0;
+    for (Value output : alias.outputs)
+      viewBytes = llvm::SaturatingAdd(viewBytes, bytesOf(output));
+    if (viewBytes >= bytesOf(written))
+      continue;
+    PlannedSegment &kernel = segments[it->second];
+    kernel.members.append(alias.members.begin(), alias.members.end());
+    llvm::sort(kernel.members, byPosition);
+    for (Operation *op : alias.opsToClone)
+      if (!llvm::is_contained(kernel.opsToClone, op))
+        kernel.opsToClone.push_back(op);
+    llvm::sort(kernel.opsToClone, byPosition);
+    llvm::erase(kernel.outputs, written);
+    kernel.outputs.append(alias.outputs.begin(), alias.outputs.end());
+    sortByPosition(kernel.outputs);
+    alias = PlannedSegment();
+  }
+  llvm::erase_if(segments, [](const PlannedSegment &segment) {
+    return segment.members.empty();
+  });
 }
 
 void Segmenter::peelWrittenViews(std::vector<PlannedSegment> &segments) {
   // Rule 6 once more, on the planned kernels: recomputing (rule 10) can make
   // a kernel write a value that grouping saw only inside it, so a returned
-  // meta op chain of that value, written too, becomes an alias of it. Only
-  // chains that nothing but the return reads, through meta ops that each
-  // feed only the next one.
+  // meta op chain of that value, written too, becomes an alias of it
+  // (segments that read the returned value read the alias). The kernel
+  // keeps computing the chain's ops its other ops still need.
   auto returnOp = cast<func::ReturnOp>(body.getTerminator());
   size_t numPlanned = segments.size();
   for (size_t index = 0; index < numPlanned; ++index) {
@@ -1026,8 +1232,10 @@ void Segmenter::peelWrittenViews(std::vector<PlannedSegment> &segments) {
     SmallVector<Value> outputs = segments[index].outputs;
     for (Value output : outputs) {
       PlannedSegment &segment = segments[index];
-      if (llvm::any_of(output.getUsers(),
-                       [&](Operation *user) { return user != returnOp; }))
+      if (!llvm::is_contained(returnOp.getOperands(), output) ||
+          (!choices.returnedViewsWritten &&
+           llvm::any_of(output.getUsers(),
+                        [&](Operation *user) { return user != returnOp; })))
         continue;
       DenseSet<Operation *> members(segment.members.begin(),
                                     segment.members.end());
@@ -1035,7 +1243,8 @@ void Segmenter::peelWrittenViews(std::vector<PlannedSegment> &segments) {
       Value source = output;
       while (Operation *def = source.getDefiningOp()) {
         if (!isa<MetaOpInterface>(def) || !members.contains(def) ||
-            (source != output && !source.hasOneUse()))
+            (!choices.returnedViewsWritten && source != output &&
+             !source.hasOneUse()))
           break;
         chain.push_back(def);
         source = cast<MetaOpInterface>(def).getSource();
@@ -1044,18 +1253,29 @@ void Segmenter::peelWrittenViews(std::vector<PlannedSegment> &segments) {
       }
       if (chain.empty() || !llvm::is_contained(segment.outputs, source))
         continue;
-      std::optional<StridedView> view = StridedView::getContiguous(
-          cast<TensorType>(source.getType()).getShape());
-      for (Operation *op : llvm::reverse(chain))
-        if (view)
-          view = applyMetaOp(op, *view);
+      std::optional<StridedView> view = getChainView(source, chain);
       if (!view)
         continue;
-      auto isChained = [&](Operation *op) {
-        return llvm::is_contained(chain, op);
+      // The chain's ops that the kernel's other ops or outputs still use.
+      DenseSet<Operation *> chained(chain.begin(), chain.end());
+      DenseSet<Operation *> kept;
+      SmallVector<Value> worklist;
+      for (Operation *op : segment.opsToClone)
+        if (!chained.contains(op))
+          llvm::append_range(worklist, op->getOperands());
+      for (Value other : segment.outputs)
+        if (other != output)
+          worklist.push_back(other);
+      while (!worklist.empty()) {
+        Operation *def = worklist.pop_back_val().getDefiningOp();
+        if (def && chained.contains(def) && kept.insert(def).second)
+          llvm::append_range(worklist, def->getOperands());
+      }
+      auto isPeeled = [&](Operation *op) {
+        return chained.contains(op) && !kept.contains(op);
       };
-      llvm::erase_if(segment.members, isChained);
-      llvm::erase_if(segment.opsToClone, isChained);
+      llvm::erase_if(segment.members, isPeeled);
+      llvm::erase_if(segment.opsToClone, isPeeled);
       llvm::erase(segment.outputs, output);
       PlannedSegment alias;
       alias.kind = SegmentKind::Alias;
@@ -1184,10 +1404,45 @@ struct FuserSegmentPass
       func.emitError("fuser-segment expects a fusion with a single block");
       return signalPassFailure();
     }
-    if (failed(Segmenter(func).run()))
+    // Rule 10's choices are tried each way, on a copy of the fusion, and
+    // the segmentation with the fewest kernels, then the fewest bytes read
+    // plus written, is kept (the first at a tie). Two runs: linear.
+    OwningOpRef<func::FuncOp> unsegmented = func.clone();
+    if (failed(segment(func, RecomputeChoices())))
       return signalPassFailure();
+    std::pair<unsigned, ByteCount> best = getCost(func);
+    for (RecomputeChoices choices : {RecomputeChoices{true}}) {
+      OwningOpRef<func::FuncOp> candidate = unsegmented->clone();
+      if (failed(segment(*candidate, choices)))
+        continue;
+      std::pair<unsigned, ByteCount> cost = getCost(*candidate);
+      if (!isCheaper(cost, best))
+        continue;
+      best = cost;
+      func.getBody().takeBody(candidate->getBody());
+    }
+  }
+
+private:
+  LogicalResult segment(func::FuncOp fusion, RecomputeChoices choices) {
+    if (failed(Segmenter(fusion, choices).run()))
+      return failure();
     if (normalization)
-      formNormalizationSegments(func);
+      formNormalizationSegments(fusion);
+    return success();
+  }
+  static std::pair<unsigned, ByteCount> getCost(func::FuncOp fusion) {
+    FusionTraffic traffic(fusion);
+    return {traffic.getNumKernels(),
+            traffic.getBytesRead() + traffic.getBytesWritten()};
+  }
+  static bool isCheaper(std::pair<unsigned, ByteCount> lhs,
+                        std::pair<unsigned, ByteCount> rhs) {
+    if (lhs.first != rhs.first)
+      return lhs.first < rhs.first;
+    if (lhs.second.overflowed || rhs.second.overflowed)
+      return !lhs.second.overflowed;
+    return lhs.second.bytes < rhs.second.bytes;
   }
 };
 } // namespace

@@ -1,0 +1,151 @@
+// RUN: fuser-opt --fuser-segment=normalization=false --fuser-segment-report %s -o /dev/null | FileCheck %s
+// RUN: fuser-opt --fuser-segment=normalization=false %s -o %t.mlir
+// RUN: fuser-run %s --entry segment_set_of_input --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry shared_source --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry copy_then_expand --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry slice_of_value_written_for_views --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry returned_view_of_written_value --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+
+// Rule 10 (recompute where that moves fewer bytes) and rule 6 (views of
+// written memory), in the cases where preseg's rewrites made segmentation
+// worse than segmenting alone (issue 11, item 5; fuser-diff
+// --check-preseg-monotone, docs/Segmentation.md). Each case has its
+// must-not-fire neighbour.
+
+// EXEC: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok
+
+// A segment_set of memory that exists (an input) is a view of it, so a
+// kernel recomputes through it from the input (6 bytes) instead of reading
+// the f32 cast (24 bytes, plus its write). Seeds 1406, 4045.
+// CHECK-LABEL: fusion @segment_set_of_input: 2 kernels, 2 segments, reads 16 bytes, writes 28 bytes
+// CHECK:       segment #1 pointwise: reads 10 bytes, writes 24 bytes
+// CHECK-NEXT:    in  %arg0: tensor<6xi1>, 6 bytes
+// CHECK-NEXT:    in  #0.0: tensor<1x1xf32>, 4 bytes
+func.func @segment_set_of_input(%x: tensor<6xi1>) -> tensor<1x6xf32> {
+  %b = fuser.broadcast %x [0] : tensor<6xi1> -> tensor<1x6xi1>
+  %s = fuser.segment_set %b : tensor<1x6xi1>
+  %c = fuser.cast %s : tensor<1x6xi1> to tensor<1x6xf32>
+  %r = fuser.reduction add %c [1] keepdim : tensor<1x6xf32> -> tensor<1x1xf32>
+  %o = fuser.add %c, %r : tensor<1x6xf32>, tensor<1x1xf32> -> tensor<1x6xf32>
+  return %o : tensor<1x6xf32>
+}
+
+// Not through a segment_set of a kernel value: its producer writes it
+// (rule 1), and the readers read it rather than recompute the `neg`.
+// CHECK-LABEL: fusion @segment_set_of_kernel_value: 3 kernels, 3 segments, reads 80 bytes, writes 80 bytes
+// CHECK:       segment #2 pointwise: reads 32 bytes, writes 48 bytes
+// CHECK-NEXT:    in  #0.0: tensor<1x6xf32>, 24 bytes
+func.func @segment_set_of_kernel_value(%x: tensor<6xf32>) -> tensor<1x6xf64> {
+  %n = fuser.neg %x : tensor<6xf32>
+  %b = fuser.broadcast %n [0] : tensor<6xf32> -> tensor<1x6xf32>
+  %s = fuser.segment_set %b : tensor<1x6xf32>
+  %c = fuser.cast %s : tensor<1x6xf32> to tensor<1x6xf64>
+  %r = fuser.reduction add %c [1] keepdim : tensor<1x6xf64> -> tensor<1x1xf64>
+  %o = fuser.add %c, %r : tensor<1x6xf64>, tensor<1x1xf64> -> tensor<1x6xf64>
+  return %o : tensor<1x6xf64>
+}
+
+// Each operand on a recomputed chain chooses between reading and
+// recomputing; where one recomputes from a fusion input, the others count
+// that input as read: the second reduction recomputes %q from %x (read for
+// %p anyway) instead of reading the i1 value %w, which the first kernel
+// would write for it. Seed 3830 (preseg's CSE shares the returned value).
+// CHECK-LABEL: fusion @shared_source: 2 kernels, 2 segments, reads 64 bytes, writes 112 bytes
+// CHECK:       segment #1 reduction: reads 32 bytes, writes 32 bytes
+// CHECK-NEXT:    in  %arg0: tensor<4x2xf32>, 32 bytes
+// CHECK-NEXT:    out #1.0: tensor<4xf64>, 32 bytes -> return 2
+func.func @shared_source(%x: tensor<4x2xf32>) -> (tensor<2xf64>, tensor<4x2xf64>, tensor<4xf64>) {
+  %p = fuser.cast %x : tensor<4x2xf32> to tensor<4x2xf64>
+  %w = fuser.cast %x : tensor<4x2xf32> to tensor<4x2xi1>
+  %q = fuser.cast %w : tensor<4x2xi1> to tensor<4x2xf64>
+  %r1 = fuser.reduction add %p [0] : tensor<4x2xf64> -> tensor<2xf64>
+  %v = fuser.add %p, %q : tensor<4x2xf64>, tensor<4x2xf64> -> tensor<4x2xf64>
+  %r2 = fuser.reduction add %v [1] : tensor<4x2xf64> -> tensor<4xf64>
+  return %r1, %v, %r2 : tensor<2xf64>, tensor<4x2xf64>, tensor<4xf64>
+}
+
+// A returned view that is not strided is copied by a kernel (rule 6); the
+// kernel writes the smallest value on the chain of which the result is a
+// strided view (the 24x1 reshape, 24 bytes) and the `expand` after it is
+// an alias, instead of writing the 72-byte result. Seed 4372 (preseg
+// removed a cast round trip, which was the write).
+// CHECK-LABEL: fusion @copy_then_expand: 1 kernel, 2 segments, reads 12 bytes, writes 24 bytes
+// CHECK-NEXT:  segment #0 pointwise: reads 12 bytes, writes 24 bytes
+// CHECK-NEXT:    in  %arg0: tensor<12x1xi1>, 12 bytes
+// CHECK-NEXT:    out #0.0: tensor<24x1xi1>, 24 bytes -> #1
+// CHECK-NEXT:  segment #1 alias (no kernel): reads 0 bytes, writes 0 bytes
+// CHECK-NEXT:    in  #0.0: tensor<24x1xi1>
+// CHECK-NEXT:    out #1.0: tensor<24x3xi1>, view of in 0: sizes [24, 3], strides [1, 0], offset 0 -> return 0
+func.func @copy_then_expand(%x: tensor<12x1xi1>) -> tensor<24x3xi1> {
+  %e = fuser.expand %x : tensor<12x1xi1> -> tensor<12x2xi1>
+  %v = fuser.view %e : tensor<12x2xi1> -> tensor<24x1xi1>
+  %f = fuser.expand %v : tensor<24x1xi1> -> tensor<24x3xi1>
+  return %f : tensor<24x3xi1>
+}
+
+// Not where what follows the reshape is smaller (a `slice`): the result
+// itself is written.
+// CHECK-LABEL: fusion @copy_then_slice: 1 kernel, 1 segment, reads 12 bytes, writes 12 bytes
+// CHECK-NEXT:  segment #0 pointwise: reads 12 bytes, writes 12 bytes
+// CHECK-NEXT:    in  %arg0: tensor<12x1xi1>, 12 bytes
+// CHECK-NEXT:    out #0.0: tensor<12x1xi1>, 12 bytes -> return 0
+func.func @copy_then_slice(%x: tensor<12x1xi1>) -> tensor<12x1xi1> {
+  %e = fuser.expand %x : tensor<12x1xi1> -> tensor<12x2xi1>
+  %v = fuser.view %e : tensor<12x2xi1> -> tensor<24x1xi1>
+  %s = fuser.slice %v starts [0, 0] limits [24, 1] strides [2, 1] : tensor<24x1xi1> -> tensor<12x1xi1>
+  return %s : tensor<12x1xi1>
+}
+
+// Grouping writes %c because two of its views leave the reduction kernel
+// (rule 6: 72 bytes of views, 64 of %c); rule 10 then recomputes %v from
+// %x in the second kernel, so only the returned 8-byte slice still reads
+// %c: the reduction kernel writes the slice instead. Seeds 1392, 5043.
+// CHECK-LABEL: fusion @slice_of_value_written_for_views: 2 kernels, 2 segments, reads 132 bytes, writes 76 bytes
+// CHECK-NEXT:  segment #0 reduction: reads 64 bytes, writes 12 bytes
+// CHECK-NEXT:    in  %arg0: tensor<4x4xf32>, 64 bytes
+// CHECK-NEXT:    out #0.0: tensor<2xf32>, 8 bytes -> return 0
+func.func @slice_of_value_written_for_views(%x: tensor<4x4xf32>) -> (tensor<2xf32>, tensor<16xf32>) {
+  %c = fuser.exp %x : tensor<4x4xf32>
+  %v = fuser.view %c : tensor<4x4xf32> -> tensor<16xf32>
+  %s = fuser.slice %v starts [0] limits [2] strides [1] : tensor<16xf32> -> tensor<2xf32>
+  %r = fuser.reduction add %v [0] keepdim : tensor<16xf32> -> tensor<1xf32>
+  %t = fuser.add %v, %r : tensor<16xf32>, tensor<1xf32> -> tensor<16xf32>
+  return %s, %t : tensor<2xf32>, tensor<16xf32>
+}
+
+// Not where %c is written anyway (returned): the slice stays an alias.
+// CHECK-LABEL: fusion @slice_of_returned_value: 2 kernels, 3 segments, reads 132 bytes, writes 132 bytes
+// CHECK-NEXT:  segment #0 reduction: reads 64 bytes, writes 68 bytes
+// CHECK:       segment #1 alias (no kernel): reads 0 bytes, writes 0 bytes
+// CHECK-NEXT:    in  #0.0: tensor<4x4xf32>
+// CHECK-NEXT:    out #1.0: tensor<2xf32>, view of in 0: sizes [2], strides [1], offset 0 -> return 0
+func.func @slice_of_returned_value(%x: tensor<4x4xf32>) -> (tensor<2xf32>, tensor<16xf32>, tensor<4x4xf32>) {
+  %c = fuser.exp %x : tensor<4x4xf32>
+  %v = fuser.view %c : tensor<4x4xf32> -> tensor<16xf32>
+  %s = fuser.slice %v starts [0] limits [2] strides [1] : tensor<16xf32> -> tensor<2xf32>
+  %r = fuser.reduction add %v [0] keepdim : tensor<16xf32> -> tensor<1xf32>
+  %t = fuser.add %v, %r : tensor<16xf32>, tensor<1xf32> -> tensor<16xf32>
+  return %s, %t, %c : tensor<2xf32>, tensor<16xf32>, tensor<4x4xf32>
+}
+
+// fuser-segment tries rule 10 both ways (FuserSegmentPass): counting the
+// memory under a returned view as written anyway, the consumer reads the
+// bf16 value %2 (written for the returned broadcast, now its alias) and
+// recomputes the `add`; without, it reads %2 and the first kernel writes
+// %3 too (128 bytes written). The cheaper is kept: 96. Seeds 1660, 2302,
+// 4886, 5496, 9979.
+// CHECK-LABEL: fusion @returned_view_of_written_value: 2 kernels, 3 segments, reads 160 bytes, writes 96 bytes
+// CHECK-NEXT:  segment #0 pointwise: reads 128 bytes, writes 32 bytes
+// CHECK-NEXT:    in  %arg0: tensor<16xi64>, 128 bytes
+// CHECK-NEXT:    out #0.0: tensor<16xbf16>, 32 bytes -> #1, #2
+func.func @returned_view_of_written_value(%x: tensor<16xi64>) -> (tensor<2x16xbf16>, tensor<1x16xbf16>) {
+  %c = arith.constant 50000000 : i64
+  %0 = fuser.mul %x, %c : tensor<16xi64>, i64 -> tensor<16xi64>
+  %1 = fuser.cast %0 : tensor<16xi64> to tensor<16xi32>
+  %2 = fuser.cast %1 : tensor<16xi32> to tensor<16xbf16>
+  %3 = fuser.add %2, %2 : tensor<16xbf16>, tensor<16xbf16> -> tensor<16xbf16>
+  %4 = fuser.broadcast %3 [0] : tensor<16xbf16> -> tensor<1x16xbf16>
+  %5 = fuser.segment_set %4 : tensor<1x16xbf16>
+  %6 = fuser.cat %4, %5 dim 0 : tensor<1x16xbf16>, tensor<1x16xbf16> -> tensor<2x16xbf16>
+  return %6, %5 : tensor<2x16xbf16>, tensor<1x16xbf16>
+}
