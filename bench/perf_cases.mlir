@@ -125,3 +125,29 @@ func.func @layernorm_8k(%x: tensor<8192x4096xbf16>, %w: tensor<4096xbf16>, %b: t
   %16 = fuser.cast %15 : tensor<8192x4096xf32> to tensor<8192x4096xbf16>
   return %16 : tensor<8192x4096xbf16>
 }
+
+// Batch norm forward, channels last (an outer normalization): 512 rows of
+// 8192 bf16 channels, the mean and the variance as two sums over the rows,
+// y = (x - mean) * rsqrt(var + eps) * w + b per channel.
+func.func @batchnorm(%x: tensor<512x8192xbf16>, %w: tensor<8192xbf16>, %b: tensor<8192xbf16>) -> tensor<512x8192xbf16> {
+  %0 = fuser.cast %x : tensor<512x8192xbf16> to tensor<512x8192xf32>
+  %1 = fuser.reduction add %0 [0] keepdim : tensor<512x8192xf32> -> tensor<1x8192xf32>
+  %n = arith.constant 5.120000e+02 : f32
+  %2 = fuser.div %1, %n : tensor<1x8192xf32>, f32 -> tensor<1x8192xf32>
+  %3 = fuser.sub %0, %2 : tensor<512x8192xf32>, tensor<1x8192xf32> -> tensor<512x8192xf32>
+  %4 = fuser.mul %3, %3 : tensor<512x8192xf32>, tensor<512x8192xf32> -> tensor<512x8192xf32>
+  %5 = fuser.reduction add %4 [0] keepdim : tensor<512x8192xf32> -> tensor<1x8192xf32>
+  %6 = fuser.div %5, %n : tensor<1x8192xf32>, f32 -> tensor<1x8192xf32>
+  %eps = arith.constant 9.99999974E-6 : f32
+  %7 = fuser.add %6, %eps : tensor<1x8192xf32>, f32 -> tensor<1x8192xf32>
+  %8 = fuser.rsqrt %7 : tensor<1x8192xf32>
+  %9 = fuser.mul %3, %8 : tensor<512x8192xf32>, tensor<1x8192xf32> -> tensor<512x8192xf32>
+  %10 = fuser.cast %w : tensor<8192xbf16> to tensor<8192xf32>
+  %11 = fuser.broadcast %10 [0] : tensor<8192xf32> -> tensor<1x8192xf32>
+  %12 = fuser.mul %9, %11 : tensor<512x8192xf32>, tensor<1x8192xf32> -> tensor<512x8192xf32>
+  %13 = fuser.cast %b : tensor<8192xbf16> to tensor<8192xf32>
+  %14 = fuser.broadcast %13 [0] : tensor<8192xf32> -> tensor<1x8192xf32>
+  %15 = fuser.add %12, %14 : tensor<512x8192xf32>, tensor<1x8192xf32> -> tensor<512x8192xf32>
+  %16 = fuser.cast %15 : tensor<512x8192xf32> to tensor<512x8192xbf16>
+  return %16 : tensor<512x8192xbf16>
+}

@@ -45,6 +45,8 @@ CASES = [
      "permuted copy: bf16[64,256,512] -> [64,512,256]"),
     ("middle_reduction", CASES_FILE, "middle_reduction",
      "sum over the middle axis: bf16[32,1024,512] -> [32,512]"),
+    ("batchnorm", CASES_FILE, "batchnorm",
+     "batch norm over rows (outer): bf16[512,8192], two sums, * w + b"),
 ]
 
 EFFICIENCY_TARGET = 0.9

@@ -60,7 +60,9 @@ def Fuser_ScheduleAttr : AttrDef<Fuser_Dialect, "Schedule"> {
       `inner_reduction` (the innermost axis is reduced: threads of a block
       share each output and combine across lanes and warps) or
       `normalization` (a `normalization` segment: one block per row, one
-      block-wide combine per reduction, then the row's outputs);
+      block-wide combine per reduction, then the row's outputs; for an
+      outer normalization, whose reductions keep the innermost axis, a
+      block per tile of columns, as a tiled split);
     - `vector`: consecutive elements of the innermost output axis each
       thread computes, loaded and stored as one vector where the layout
       allows;
@@ -72,7 +74,11 @@ def Fuser_ScheduleAttr : AttrDef<Fuser_Dialect, "Schedule"> {
       `threads / split` consecutive outputs, `split` thread groups each fold
       a strided share of their reduced elements, then one thread per output
       combines the groups' partials through workgroup memory), reading one
-      element per thread at a time (`vector = 1`);
+      element per thread at a time (`vector = 1`); a `normalization`
+      splits over all its threads (a block per row), or, for an outer
+      normalization, tiles `threads / split` consecutive columns the same
+      way (`vector = 1`; each thread combines the groups' partials of its
+      column itself);
     - `blocks`: blocks in the grid.
 
     ```mlir
