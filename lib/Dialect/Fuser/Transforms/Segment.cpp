@@ -738,7 +738,9 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
       return std::nullopt;
     // A view through a `slice` of memory the segment does not read anyway
     // reads what the slice covers (as the lowering loads, and
-    // FusionTraffic counts): the slice is the source.
+    // FusionTraffic counts): the slice is a source, unless recomputing the
+    // memory under it reads fewer bytes.
+    std::optional<SetVector<Value>> viaSlice;
     if (roles.lookup(def) == OpRole::View) {
       Value root = result, sliced;
       while (Operation *rootDef = root.getDefiningOp()) {
@@ -749,9 +751,8 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
         root = cast<MetaOpInterface>(rootDef).getSource();
       }
       if (sliced && !isFree(root)) {
-        SetVector<Value> sources;
-        sources.insert(sliced);
-        return sources;
+        viaSlice.emplace();
+        viaSlice->insert(sliced);
       }
     }
     if (auto it = memo.find(result); it != memo.end())
@@ -772,6 +773,8 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
     std::optional<SetVector<Value>> found;
     if (possible)
       found = std::move(sources);
+    if (viaSlice && (!found || newBytes(*viaSlice) < newBytes(*found)))
+      found = std::move(viaSlice);
     memo[result] = found;
     return found;
   };
@@ -1196,12 +1199,42 @@ void Segmenter::inlineSmallAliases(std::vector<PlannedSegment> &segments) {
     if (it == segmentOf.end() || returned.contains(written) ||
         numReaders.lookup(written) != 1)
       continue;
+    PlannedSegment &kernel = segments[it->second];
+    // Where the value is a meta op chain of another value the kernel
+    // writes anyway (rule 10 chose to read that one), the alias views that
+    // one and the value is not written.
+    SmallVector<Operation *> chain;
+    Value source = written;
+    while (Operation *sourceDef = source.getDefiningOp()) {
+      if (!isa<MetaOpInterface>(sourceDef) || isa<SegmentSetOp>(sourceDef) ||
+          !llvm::is_contained(kernel.members, sourceDef))
+        break;
+      chain.push_back(sourceDef);
+      source = cast<MetaOpInterface>(sourceDef).getSource();
+      if (llvm::is_contained(kernel.outputs, source))
+        break;
+    }
+    auto isViewOfSource = [&](Value output) {
+      SmallVector<Operation *> outputChain;
+      for (Value link = output; link != written;
+           link = cast<MetaOpInterface>(link.getDefiningOp()).getSource())
+        outputChain.push_back(link.getDefiningOp());
+      outputChain.append(chain.begin(), chain.end());
+      return getChainView(source, outputChain).has_value();
+    };
+    if (!chain.empty() && llvm::is_contained(kernel.outputs, source) &&
+        llvm::all_of(alias.outputs, isViewOfSource)) {
+      alias.inputs = {source};
+      alias.opsToClone.append(chain.begin(), chain.end());
+      llvm::sort(alias.opsToClone, byPosition);
+      llvm::erase(kernel.outputs, written);
+      continue;
+    }
     uint64_t viewBytes = 0;
     for (Value output : alias.outputs)
       viewBytes = llvm::SaturatingAdd(viewBytes, bytesOf(output));
     if (viewBytes >= bytesOf(written))
       continue;
-    PlannedSegment &kernel = segments[it->second];
     kernel.members.append(alias.members.begin(), alias.members.end());
     llvm::sort(kernel.members, byPosition);
     for (Operation *op : alias.opsToClone)

@@ -5,6 +5,8 @@
 // RUN: fuser-run %s --entry copy_then_expand --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry slice_of_value_written_for_views --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry returned_view_of_written_value --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry alias_of_written_source --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry slice_or_recompute --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 
 // Rule 10 (recompute where that moves fewer bytes) and rule 6 (views of
 // written memory), in the cases where preseg's rewrites made segmentation
@@ -148,4 +150,86 @@ func.func @returned_view_of_written_value(%x: tensor<16xi64>) -> (tensor<2x16xbf
   %5 = fuser.segment_set %4 : tensor<1x16xbf16>
   %6 = fuser.cat %4, %5 dim 0 : tensor<1x16xbf16>, tensor<1x16xbf16> -> tensor<2x16xbf16>
   return %6, %5 : tensor<2x16xbf16>, tensor<1x16xbf16>
+}
+
+// A returned view of a value %q that is itself a view of a value the
+// kernel writes anyway (%m, which the second reduction reads) is an alias
+// of %m: the kernel writes %m only (4 bytes, not 4 + 4). Seed 4396 (preseg
+// moved the casts above the squeeze, so the reader reads %m, not %q).
+// CHECK-LABEL: fusion @alias_of_written_source: 2 kernels, 3 segments, reads 36 bytes, writes 12 bytes
+// CHECK-NEXT:  segment #0 reduction: reads 16 bytes, writes 4 bytes
+// CHECK-NEXT:    in  %arg0: tensor<4x2xf16>, 16 bytes
+// CHECK-NEXT:    out #0.0: tensor<1x2x1xf16>, 4 bytes -> #1, #2
+// CHECK-NEXT:  segment #1 alias (no kernel): reads 0 bytes, writes 0 bytes
+// CHECK-NEXT:    in  #0.0: tensor<1x2x1xf16>
+func.func @alias_of_written_source(%x: tensor<4x2xf16>) -> (tensor<4x2xf16>, tensor<4xf16>) {
+  %r = fuser.reduction add %x [0] keepdim : tensor<4x2xf16> -> tensor<1x2xf16>
+  %b = fuser.broadcast %r [2] : tensor<1x2xf16> -> tensor<1x2x1xf16>
+  %m = fuser.exp %b : tensor<1x2x1xf16>
+  %q = fuser.squeeze %m [2] : tensor<1x2x1xf16> -> tensor<1x2xf16>
+  %e = fuser.expand %q : tensor<1x2xf16> -> tensor<4x2xf16>
+  %c = fuser.cast %m : tensor<1x2x1xf16> to tensor<1x2x1xi64>
+  %d = fuser.cast %c : tensor<1x2x1xi64> to tensor<1x2x1xf16>
+  %s = fuser.squeeze %d [2] : tensor<1x2x1xf16> -> tensor<1x2xf16>
+  %u = fuser.add %s, %x : tensor<1x2xf16>, tensor<4x2xf16> -> tensor<4x2xf16>
+  %r2 = fuser.reduction min %u [1] : tensor<4x2xf16> -> tensor<4xf16>
+  return %e, %r2 : tensor<4x2xf16>, tensor<4xf16>
+}
+
+// Not where %q is returned too: it is an alias of %m that the returned
+// `expand` views.
+// CHECK-LABEL: fusion @alias_of_returned_value: 2 kernels, 4 segments, reads 36 bytes, writes 12 bytes
+// CHECK:       segment #2 alias (no kernel): reads 0 bytes, writes 0 bytes
+// CHECK-NEXT:    in  #1.0: tensor<1x2xf16>
+func.func @alias_of_returned_value(%x: tensor<4x2xf16>) -> (tensor<4x2xf16>, tensor<4xf16>, tensor<1x2xf16>) {
+  %r = fuser.reduction add %x [0] keepdim : tensor<4x2xf16> -> tensor<1x2xf16>
+  %b = fuser.broadcast %r [2] : tensor<1x2xf16> -> tensor<1x2x1xf16>
+  %m = fuser.exp %b : tensor<1x2x1xf16>
+  %q = fuser.squeeze %m [2] : tensor<1x2x1xf16> -> tensor<1x2xf16>
+  %e = fuser.expand %q : tensor<1x2xf16> -> tensor<4x2xf16>
+  %c = fuser.cast %m : tensor<1x2x1xf16> to tensor<1x2x1xi64>
+  %d = fuser.cast %c : tensor<1x2x1xi64> to tensor<1x2x1xf16>
+  %s = fuser.squeeze %d [2] : tensor<1x2x1xf16> -> tensor<1x2xf16>
+  %u = fuser.add %s, %x : tensor<1x2xf16>, tensor<4x2xf16> -> tensor<4x2xf16>
+  %r2 = fuser.reduction min %u [1] : tensor<4x2xf16> -> tensor<4xf16>
+  return %e, %r2, %q : tensor<4x2xf16>, tensor<4xf16>, tensor<1x2xf16>
+}
+
+// Seed 5043 after preseg: the second kernel reads the returned 1-element
+// slice's source through the slice (4 bytes), or recomputes it from %arg0,
+// which it reads anyway (0 bytes): rule 10 compares both rather than
+// stopping at the slice, and neither kernel writes the i1 cast of the
+// slice. Same figures as segmenting the generated fusion alone.
+// CHECK-LABEL: fusion @slice_or_recompute: 2 kernels, 2 segments, reads 80 bytes, writes 292 bytes
+func.func @slice_or_recompute(%arg0: tensor<1x2x2xi1>, %arg1: tensor<8x1x2xf32>) -> (tensor<2x2x2xf16>, tensor<1x1x1xi32>, tensor<8x6xf32>, tensor<1x1x1xi32>, tensor<2x2x2xf32>, tensor<2x2x2xi32>, tensor<2x2x2xi1>) {
+  %c100003_i32 = arith.constant 100003 : i32
+  %false = arith.constant false
+  %0 = fuser.eq %arg0, %false : tensor<1x2x2xi1>, i1 -> tensor<1x2x2xi1>
+  %1 = fuser.where %0, %arg0, %arg0 : tensor<1x2x2xi1>, tensor<1x2x2xi1>, tensor<1x2x2xi1> -> tensor<1x2x2xi1>
+  %2 = fuser.cast %1 : tensor<1x2x2xi1> to tensor<1x2x2xi32>
+  %3 = fuser.view %2 : tensor<1x2x2xi32> -> tensor<2x1x2xi32>
+  %4 = fuser.slice %3 starts [0, 0, 1] limits [1, 1, 2] strides [1, 2, 2] : tensor<2x1x2xi32> -> tensor<1x1x1xi32>
+  %5 = fuser.log %arg1 : tensor<8x1x2xf32>
+  %6 = fuser.squeeze %5 [1] : tensor<8x1x2xf32> -> tensor<8x2xf32>
+  %7 = fuser.cat %6, %6, %6 dim 1 : tensor<8x2xf32>, tensor<8x2xf32>, tensor<8x2xf32> -> tensor<8x6xf32>
+  %8 = fuser.sin %7 : tensor<8x6xf32>
+  %9 = fuser.reduction min %3 [0] keepdim : tensor<2x1x2xi32> -> tensor<1x1x2xi32>
+  %10 = fuser.le %3, %9 : tensor<2x1x2xi32>, tensor<1x1x2xi32> -> tensor<2x1x2xi1>
+  %11 = fuser.cast %0 : tensor<1x2x2xi1> to tensor<1x2x2xi32>
+  %12 = fuser.where %10, %3, %11 : tensor<2x1x2xi1>, tensor<2x1x2xi32>, tensor<1x2x2xi32> -> tensor<2x2x2xi32>
+  %13 = fuser.permute %12 [2, 1, 0] : tensor<2x2x2xi32> -> tensor<2x2x2xi32>
+  %14 = fuser.le %12, %4 : tensor<2x2x2xi32>, tensor<1x1x1xi32> -> tensor<2x2x2xi1>
+  %15 = fuser.mul %4, %c100003_i32 : tensor<1x1x1xi32>, i32 -> tensor<1x1x1xi32>
+  %16 = fuser.cast %15 : tensor<1x1x1xi32> to tensor<1x1x1xi1>
+  %17 = fuser.cast %16 : tensor<1x1x1xi1> to tensor<1x1x1xi32>
+  %18 = fuser.mul %13, %17 : tensor<2x2x2xi32>, tensor<1x1x1xi32> -> tensor<2x2x2xi32>
+  %19 = fuser.cast %18 : tensor<2x2x2xi32> to tensor<2x2x2xi1>
+  %20 = fuser.cast %19 : tensor<2x2x2xi1> to tensor<2x2x2xi32>
+  %21 = fuser.mul %20, %c100003_i32 : tensor<2x2x2xi32>, i32 -> tensor<2x2x2xi32>
+  %22 = fuser.cast %21 : tensor<2x2x2xi32> to tensor<2x2x2xf32>
+  %23 = fuser.cast %22 : tensor<2x2x2xf32> to tensor<2x2x2xi32>
+  %24 = fuser.neg %22 : tensor<2x2x2xf32>
+  %25 = fuser.cast %23 : tensor<2x2x2xi32> to tensor<2x2x2xf16>
+  %26 = fuser.reciprocal %25 : tensor<2x2x2xf16>
+  return %26, %4, %8, %4, %24, %13, %14 : tensor<2x2x2xf16>, tensor<1x1x1xi32>, tensor<8x6xf32>, tensor<1x1x1xi32>, tensor<2x2x2xf32>, tensor<2x2x2xi32>, tensor<2x2x2xi1>
 }
