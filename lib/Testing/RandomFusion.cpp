@@ -1088,11 +1088,11 @@ OwningOpRef<ModuleOp> FusionGenerator::runNormalization() {
     // An outer normalization's weight is per column (batch norm's), or of
     // the source shape.
     Value weight =
-        outer ? addArgument(RankedTensorType::get(
-                    rng.percent(50) ? reducedShape : shape, storage))
-              : broadcastAt(
-                    addArgument(RankedTensorType::get(rowShape, storage)),
-                    outerDims);
+        outer
+            ? addArgument(RankedTensorType::get(
+                  rng.percent(50) ? reducedShape : shape, storage))
+            : broadcastAt(addArgument(RankedTensorType::get(rowShape, storage)),
+                          outerDims);
     ++numArguments;
     weight = convert(weight, compute);
     current = w == 2 ? record(MulOp::create(builder, loc, current, weight))

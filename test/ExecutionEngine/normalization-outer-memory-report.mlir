@@ -5,6 +5,7 @@
 // RUN: fuser-run %S/../Conversion/FuserToSCF/Inputs/outer-normalization.mlir --entry middle --backend cpu --memory-report | FileCheck %s --check-prefix=MIDDLE
 // RUN: fuser-run %S/../Conversion/FuserToSCF/Inputs/outer-normalization.mlir --entry colmean --backend cpu --memory-report | FileCheck %s --check-prefix=COLMEAN
 // RUN: fuser-run %S/../Conversion/FuserToSCF/Inputs/outer-normalization.mlir --entry batchnorm --backend cpu --memory-report | FileCheck %s --check-prefix=BN
+// RUN: fuser-run %S/../Conversion/FuserToSCF/Inputs/outer-normalization.mlir --entry colscale --backend cpu --memory-report | FileCheck %s --check-prefix=SCALE
 
 // Rows of 40 f32 (160 bytes, whole sectors): every sector touched is needed.
 // MIDDLE: kernel 0: middle_kernel (loops)
@@ -23,9 +24,15 @@
 // COLMEAN-NEXT: stored: 7400 bytes (minimum 7400, 1.000x)
 // COLMEAN: fusion: 1 kernel(s), moved 14800 bytes, minimum 14800 (1.000x)
 
-// The weight and bias are read once per column by each of the 8 thread
-// groups in the output loop (7 x 800 bytes more than the minimum).
+// The weight and bias are read from global memory once per column (group 0
+// stages them in shared memory for the output loop): every load is needed.
 // BN: kernel 0: batchnorm_kernel (loops)
-// BN: loaded: 108400 bytes (minimum 102800, 1.054x)
+// BN: loaded: 102800 bytes (minimum 102800, 1.000x)
 // BN-NEXT: stored: 103600 bytes (minimum 103600, 1.000x)
-// BN: fusion: 1 kernel(s), moved 212000 bytes, minimum 206400 (1.027x)
+// BN: fusion: 1 kernel(s), moved 206400 bytes, minimum 206400 (1.000x)
+
+// A per-column scale read by the first sum and a shift read by the outputs:
+// each loaded once per column (by group 0, into shared memory).
+// SCALE: kernel 0: colscale_kernel (loops)
+// SCALE: loaded: 13824 bytes (minimum 13824, 1.000x)
+// SCALE-NEXT: stored: 13632 bytes (minimum 13632, 1.000x)

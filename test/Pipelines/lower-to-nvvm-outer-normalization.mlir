@@ -57,3 +57,12 @@
 // CHECK: gpu.launch_func
 // CHECK: gpu.launch_func
 // CHECK: return
+
+// CHECK: func.func @colscale(
+// CHECK: gpu.launch_func @[[SCALE:colscale_kernel]]::
+// CHECK-NOT: gpu.launch_func
+// CHECK: return
+// CHECK: gpu.binary @[[SCALE]]
+// CHECK-SAME: .entry [[SCALE]](
+// CHECK-SAME: __fuser_column_inputs
+// CHECK-NOT: .entry

@@ -214,12 +214,13 @@ private:
   /// (each thread combines their partials itself, in group order) and the
   /// inputs that `roots` read once per column, then runs `body` with its
   /// group and the indices of the column's kept dims.
-  LogicalResult emitColumnLoop(
-      const NormalizationStructure &structure, Value block, int64_t combined,
-      ArrayRef<memref::GlobalOp> partials, ArrayRef<Value> roots,
-      function_ref<LogicalResult(Value thread, Value group, Value lane,
-                                 ArrayRef<Value> kept)>
-          body);
+  LogicalResult
+  emitColumnLoop(const NormalizationStructure &structure, Value block,
+                 int64_t combined, ArrayRef<memref::GlobalOp> partials,
+                 ArrayRef<Value> roots,
+                 function_ref<LogicalResult(Value thread, Value group,
+                                            Value lane, ArrayRef<Value> kept)>
+                     body);
   /// The loop over `blocks` blocks, with the builder and a new scope inside;
   /// scalars go before it. Returns the block index.
   Value emitBlockLoop(int64_t blocks);
@@ -277,6 +278,16 @@ private:
   Value rowPosition;
   /// The number of kept (outer) dims of the rows' shape.
   int64_t rowOuterDims = 0;
+  /// Outer normalization kernels keep a column's element of each input
+  /// broadcast along the reduced axes (a per-column weight) in workgroup
+  /// memory: group 0 loads it in the loop before the first that reads it
+  /// (`filledBy`), the later loops read it back after their barrier, so
+  /// each is read from global memory once per column.
+  struct ColumnStage {
+    memref::GlobalOp buffer;
+    int64_t filledBy = -1;
+  };
+  DenseMap<Value, ColumnStage> columnStages;
 };
 
 //===----------------------------------------------------------------------===//
@@ -1481,8 +1492,8 @@ LogicalResult KernelEmitter::emitColumnLoop(
   for (int64_t k = 0; k < combined; ++k) {
     ReductionOp reduction = structure.reductions[k];
     memref::GlobalOp buffer = partials[k];
-    Value partialBuffer = memref::GetGlobalOp::create(
-        b, loc, buffer.getType(), buffer.getSymName());
+    Value partialBuffer = memref::GetGlobalOp::create(b, loc, buffer.getType(),
+                                                      buffer.getSymName());
     reducedValues[reduction] = emitCast(
         b, loc,
         combineGroupPartials(reduction, partialBuffer, groups, tile, lane),
@@ -1491,28 +1502,56 @@ LogicalResult KernelEmitter::emitColumnLoop(
 
   // Inputs broadcast along the reduced axes are read once per column, not
   // once per reduced element: evaluated here, the reads in the loop over
-  // the reduced elements find them in the scope.
+  // the reduced elements find them in the scope. Those staged by an earlier
+  // loop come from workgroup memory; this loop's group 0 stages those that
+  // the next loop reads first.
   ArrayRef<int64_t> sourceShape = structure.sourceShape;
   SmallVector<Value> zeros(structure.dims.size(), constant(0));
   SmallVector<Value> keptIndex = interleaveSourceIndex(first, kept, zeros);
-  for (BlockArgument argument : getArgumentsRead(roots)) {
+  SetVector<Value> columnInputs;
+  for (BlockArgument argument : getArgumentsRead(roots))
+    columnInputs.insert(argument);
+  for (auto &[argument, stage] : columnStages)
+    if (stage.filledBy == rowLoop)
+      columnInputs.insert(argument);
+  for (Value argument : columnInputs) {
     auto type = dyn_cast<RankedTensorType>(argument.getType());
-    if (!type || type.getShape() == sourceShape)
+    if (!type || !isColumnInput(structure, type))
       continue;
     Lanes at;
-    if (type.getRank() == static_cast<int64_t>(sourceShape.size()) &&
-        llvm::all_of(structure.dims,
-                     [&](int64_t d) { return type.getShape()[d] == 1; })) {
+    if (type.getShape() == ArrayRef(keptShape)) {
+      at.base = kept;
+    } else {
       Lanes column;
       column.base = keptIndex;
       at = broadcastLanes(column, type.getShape(), sourceShape);
     }
-    else if (type.getShape() == ArrayRef(keptShape))
-      at.base = kept;
-    else
+    auto stage = columnStages.find(argument);
+    if (stage == columnStages.end()) {
+      if (failed(eval(argument, at)))
+        return failure();
       continue;
-    if (failed(eval(argument, at)))
+    }
+    memref::GlobalOp buffer = stage->second.buffer;
+    Value staged = memref::GetGlobalOp::create(b, loc, buffer.getType(),
+                                               buffer.getSymName());
+    if (stage->second.filledBy < rowLoop) {
+      scopes.back().values[argument].push_back(
+          {at, splat(memref::LoadOp::create(b, loc, staged, lane))});
+      continue;
+    }
+    OpBuilder::InsertionGuard stageGuard(b);
+    Value isGroupZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              group, constant(0));
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, isGroupZero, /*withElse=*/false).thenBlock());
+    pushScope();
+    FailureOr<Value> value = eval(argument, at);
+    if (failed(value))
       return failure();
+    memref::StoreOp::create(
+        b, loc, vector::ExtractOp::create(b, loc, *value, 0), staged, lane);
+    popScope();
   }
 
   if (failed(body(thread, group, lane, kept)))
@@ -1534,9 +1573,9 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
   if (llvm::divideCeil(structure.rows, tile) != uint64_t(blocks))
     return segment.emitError("an outer normalization schedule needs one "
                              "block per ")
-           << tile << " columns (" << structure.rows << " columns: "
-           << llvm::divideCeil(structure.rows, tile) << " blocks), got "
-           << blocks;
+           << tile << " columns (" << structure.rows
+           << " columns: " << llvm::divideCeil(structure.rows, tile)
+           << " blocks), got " << blocks;
   Block &body = segment.getBody().front();
   ReductionOp first = structure.reductions.front();
   SmallVector<int64_t> reducedShape = splitExtents(first).second;
@@ -1558,20 +1597,58 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
         memref.getElementType().isInteger(1))
       continue;
     RowStage &stage = rowStages[bindings.lookup(input)];
-    stage.buffer = createWorkgroupBuffer(b, loc, module, "__fuser_columns",
-                                         {reducedCount * tile},
-                                         memref.getElementType());
+    stage.buffer =
+        createWorkgroupBuffer(b, loc, module, "__fuser_columns",
+                              {reducedCount * tile}, memref.getElementType());
   }
   stageRows = true;
   rowOuterDims = 0;
 
+  // The roots each thread loop computes: a reduction's source per
+  // reduction, then every output.
+  auto yield = cast<YieldOp>(body.getTerminator());
+  SmallVector<SmallVector<Value>> loopRoots;
+  for (ReductionOp reduction : structure.reductions)
+    loopRoots.push_back({reduction.getSource()});
+  loopRoots.push_back(llvm::to_vector(yield.getValues()));
+  // Inputs broadcast along the reduced axes (not i1) are staged by group 0
+  // in the loop before the one that reads them first; for those the first
+  // loop reads, that is a loop of their own before it.
+  SmallVector<std::pair<BlockArgument, int64_t>> firstUses;
+  for (BlockArgument argument : body.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(argument.getType());
+    if (!type || !isColumnInput(structure, type) ||
+        type.getElementType().isInteger(1))
+      continue;
+    auto firstUse = llvm::find_if(loopRoots, [&](ArrayRef<Value> roots) {
+      return getArgumentsRead(roots).contains(argument);
+    });
+    if (firstUse != loopRoots.end())
+      firstUses.push_back(
+          {argument, std::distance(loopRoots.begin(), firstUse)});
+  }
+  bool stagingLoop = llvm::any_of(
+      firstUses, [](auto firstUse) { return firstUse.second == 0; });
+  for (auto [argument, loop] : firstUses)
+    columnStages[argument] = {
+        createWorkgroupBuffer(
+            b, loc, module, "__fuser_column_inputs", {tile},
+            cast<RankedTensorType>(argument.getType()).getElementType()),
+        loop - (stagingLoop ? 0 : 1)};
+
   Value block = emitBlockLoop(blocks);
+  if (stagingLoop &&
+      failed(emitColumnLoop(structure, block, 0, partials, {},
+                            [](Value, Value, Value, ArrayRef<Value>) {
+                              return success();
+                            })))
+    return failure();
   // The loop over a thread's reduced elements r = group, group + groups,
   // ... of its column; the element's staged copy is at r * tile + lane.
   auto forEachElement =
       [&](Value group, Value lane, ArrayRef<Value> kept, ValueRange inits,
-          function_ref<FailureOr<Value>(ArrayRef<Value> index, Value acc)>
-              step) -> FailureOr<scf::ForOp> {
+          function_ref<FailureOr<Value>(ArrayRef<Value> index, Value acc)> step)
+      -> FailureOr<scf::ForOp> {
     auto loop = scf::ForOp::create(b, loc, group, constant(reducedCount),
                                    constant(groups), inits);
     OpBuilder::InsertionGuard guard(b);
@@ -1605,8 +1682,8 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
     if (failed(emitColumnLoop(
             structure, block, k, partials, {reduction.getSource()},
             [&](Value thread, Value group, Value lane, ArrayRef<Value> kept) {
-              Value identity = emitReductionIdentity(b, loc, reduction.getKind(),
-                                                     computeType);
+              Value identity = emitReductionIdentity(
+                  b, loc, reduction.getKind(), computeType);
               FailureOr<scf::ForOp> loop = forEachElement(
                   group, lane, kept, identity,
                   [&](ArrayRef<Value> index, Value acc) -> FailureOr<Value> {
@@ -1635,13 +1712,8 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
   // Then the outputs, from the reduced values: elements of the source shape
   // by the threads that folded them, reduced ones by group 0.
   fillRowStages = false;
-  auto yield = cast<YieldOp>(body.getTerminator());
-  SmallVector<Value> elementRoots;
-  for (Value result : yield.getValues())
-    if (shapeOf(result) == sourceShape)
-      elementRoots.push_back(result);
   LogicalResult emitted = emitColumnLoop(
-      structure, block, structure.reductions.size(), partials, elementRoots,
+      structure, block, structure.reductions.size(), partials, loopRoots.back(),
       [&](Value, Value group, Value lane,
           ArrayRef<Value> kept) -> LogicalResult {
         for (auto [i, result] : llvm::enumerate(yield.getValues())) {

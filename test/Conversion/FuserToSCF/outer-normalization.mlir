@@ -17,19 +17,22 @@
 // The CPU backend runs the same loops; the split over the reduced elements
 // reassociates the sums and the max of inexact values (docs/Lowering.md),
 // without splits (one thread per column: split-reductions=false) every
-// result is bit-identical to the interpreter. Odd row counts (37, 255, 65, 9)
-// and column counts that are not a multiple of the tile (50, 200, 33, 120).
+// result is bit-identical to the interpreter. Odd row counts (37, 255, 65, 9,
+// 5 x 70) and column counts that are not a multiple of the tile (50, 200, 33,
+// 120, 48).
 // RUN: fuser-run %S/Inputs/outer-normalization.mlir --entry colmean --backend cpu --check-against interp --ulp-tolerance 16 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %S/Inputs/outer-normalization.mlir --entry batchnorm --backend cpu --check-against interp --ulp-tolerance 16 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %S/Inputs/outer-normalization.mlir --entry colsoftmax --backend cpu --check-against interp --ulp-tolerance 16 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %S/Inputs/outer-normalization.mlir --entry middle --backend cpu --check-against interp --ulp-tolerance 16 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %S/Inputs/outer-normalization.mlir --entry colmean_tall --backend cpu --check-against interp --ulp-tolerance 16 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %S/Inputs/outer-normalization.mlir --entry colscale --backend cpu --check-against interp --ulp-tolerance 16 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-opt --fuser-preseg --fuser-segment %S/Inputs/outer-normalization.mlir | fuser-opt --fuser-schedule=split-reductions=false -o %t.seq.mlir
 // RUN: FileCheck %s --check-prefix=SEQ < %t.seq.mlir
 // RUN: fuser-run %t.seq.mlir --entry colmean --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.seq.mlir --entry batchnorm --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.seq.mlir --entry colsoftmax --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.seq.mlir --entry middle --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.seq.mlir --entry colscale --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAILED
 // EXEC: check 0: {{.*}} ulp ok
 // EXEC-NOT: FAILED
@@ -80,17 +83,25 @@
 // CHECK: mapping = [#gpu.loop_dim_map<processor = block_x
 
 // Two reductions: the second loop combines the first's partials; the mean
-// and rstd are written by group 0, the weight and bias read once per column
-// (before the loop over the rows).
+// and rstd are written by group 0. The weight and bias, first read by the
+// output loop, are loaded once per column by group 0 of the loop before and
+// staged in workgroup memory; the output loop reads them back after its
+// barrier.
 // CHECK-LABEL: func.func @batchnorm(
 // CHECK-SAME: %[[BX:[a-z0-9]+]]: memref<255x200xbf16>, %[[W:[a-z0-9]+]]: memref<200xbf16>, %[[B:[a-z0-9]+]]: memref<200xbf16>, %[[Y:[a-z0-9]+]]: memref<255x200xbf16>, %[[MEAN:[a-z0-9]+]]: memref<200xf32>, %[[RSTD:[a-z0-9]+]]: memref<1x200xf32>
 // CHECK: memref.load %[[BX]]
 // CHECK: gpu.barrier
 // CHECK-NOT: memref.load %[[BX]]
+// CHECK: %[[GROUPZERO:.*]] = arith.cmpi eq, %{{.*}}, %c0
+// CHECK: scf.if %[[GROUPZERO]] {
+// CHECK-DAG: memref.load %[[B]]
+// CHECK-DAG: memref.load %[[W]]
+// CHECK: memref.store %{{.*}} : memref<32xbf16, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK-NOT: memref.load %[[BX]]
-// CHECK-DAG: memref.load %[[W]]
-// CHECK-DAG: memref.load %[[B]]
+// CHECK-NOT: memref.load %[[W]]
+// CHECK-NOT: memref.load %[[B]]
+// CHECK: memref.load %{{.*}} : memref<32xbf16, #gpu.address_space<workgroup>>
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0
 // CHECK: scf.if %[[FIRST]] {
 // CHECK: memref.store %{{.*}}, %[[MEAN]][%{{.*}}]
@@ -98,3 +109,23 @@
 // CHECK: scf.for
 // CHECK-NOT: memref.load %[[W]]
 // CHECK: memref.store %{{.*}}, %[[Y]]
+// CHECK: return
+
+// A per-column input the first loop reads (the scale) gets a staging loop
+// of its own before the sums; the shift, first read by the output loop, is
+// staged by the sums' loop. Group 0 loads each column's scale and shift
+// once; every later loop reads them back from workgroup memory.
+// CHECK-LABEL: func.func @colscale(
+// CHECK-SAME: %[[CX:[a-z0-9]+]]: memref<70x48xf32>, %[[S:[a-z0-9]+]]: memref<1x48xf32>, %[[T:[a-z0-9]+]]: memref<48xf32>
+// CHECK: scf.parallel
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.load %[[S]][%c0{{.*}}, %{{.*}}] : memref<1x48xf32>
+// CHECK: gpu.barrier
+// CHECK-NOT: memref.load %[[S]]
+// CHECK: memref.load %[[T]][%{{.*}}] : memref<48xf32>
+// CHECK-NOT: memref.load %[[S]]
+// CHECK: memref.load %[[CX]]
+// CHECK: gpu.barrier
+// CHECK-NOT: memref.load %[[S]]
+// CHECK-NOT: memref.load %[[T]]
+// CHECK: return

@@ -121,6 +121,23 @@ ReductionStructure mlir::fuser::analyzeReductions(SegmentOp segment) {
   return structure;
 }
 
+bool mlir::fuser::isColumnInput(const NormalizationStructure &structure,
+                                RankedTensorType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() == structure.sourceShape.size())
+    return shape != ArrayRef(structure.sourceShape) &&
+           llvm::all_of(llvm::seq<int64_t>(0, shape.size()), [&](int64_t d) {
+             return llvm::is_contained(structure.dims, d)
+                        ? shape[d] == 1
+                        : shape[d] == structure.sourceShape[d] || shape[d] == 1;
+           });
+  SmallVector<int64_t> dropped;
+  for (auto [d, size] : llvm::enumerate(structure.sourceShape))
+    if (!llvm::is_contained(structure.dims, int64_t(d)))
+      dropped.push_back(size);
+  return shape == ArrayRef(dropped);
+}
+
 /// Columns an outer normalization block covers at most: a warp's worth of
 /// consecutive elements along the innermost axis.
 static constexpr int64_t kMaxOuterNormalizationTile = kWarpSize;
@@ -130,11 +147,13 @@ static constexpr int64_t kSectorBytes = 32;
 
 /// Picks the tile and threads of outer normalization `structure` (its
 /// rowElements, rows and reductions set) and the shared memory they need;
-/// `stagedBytes` are the bytes of one element of every staged input,
-/// `narrowest` the narrowest of them.
+/// `stagedBytes` are the bytes of one element of every staged input of the
+/// source shape, `narrowest` the narrowest of them, `columnInputBytes`
+/// those of every input broadcast along the reduced axes (a column's
+/// element of each may be staged too).
 static void chooseOuterTile(NormalizationStructure &structure,
                             int64_t stagedBytes, int64_t narrowest,
-                            bool splitReductions) {
+                            int64_t columnInputBytes, bool splitReductions) {
   int64_t tile = std::min<int64_t>(
       kMaxOuterNormalizationTile,
       llvm::PowerOf2Ceil(std::max<int64_t>(structure.rows, 1)));
@@ -143,10 +162,9 @@ static void chooseOuterTile(NormalizationStructure &structure,
   auto threadsFor = [&](int64_t tile) {
     if (!splitReductions)
       return tile;
-    return tile * std::min<int64_t>(
-                      kThreadsPerBlock / tile,
-                      llvm::PowerOf2Ceil(std::max<int64_t>(
-                          structure.rowElements, 1)));
+    return tile * std::min<int64_t>(kThreadsPerBlock / tile,
+                                    llvm::PowerOf2Ceil(std::max<int64_t>(
+                                        structure.rowElements, 1)));
   };
   auto columnBlockBytes = [&](int64_t tile) {
     return static_cast<int64_t>(std::min<uint64_t>(
@@ -157,7 +175,7 @@ static void chooseOuterTile(NormalizationStructure &structure,
         uint64_t(1) << 62));
   };
   auto sharedFor = [&](int64_t tile) {
-    return columnBlockBytes(tile) +
+    return columnBlockBytes(tile) + tile * columnInputBytes +
            4 * threadsFor(tile) *
                static_cast<int64_t>(structure.reductions.size());
   };
@@ -264,18 +282,22 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
   // An outer normalization block keeps the column block of every input of
   // the source shape (but i1, which the lowering does not stage).
   if (structure.outer) {
-    int64_t stagedBytes = 0, narrowest = 4;
+    int64_t stagedBytes = 0, narrowest = 4, columnInputBytes = 0;
     for (BlockArgument argument : body.getArguments()) {
       auto type = dyn_cast<RankedTensorType>(argument.getType());
-      if (!type || type.getShape() != shape ||
-          type.getElementType().isInteger(1))
+      if (!type || type.getElementType().isInteger(1))
         continue;
       int64_t bytes =
           std::max<int64_t>(1, *getElementByteWidth(type.getElementType()));
+      if (isColumnInput(structure, type))
+        columnInputBytes += bytes;
+      if (type.getShape() != shape)
+        continue;
       stagedBytes += bytes;
       narrowest = std::min(narrowest, bytes);
     }
-    chooseOuterTile(structure, stagedBytes, narrowest, splitReductions);
+    chooseOuterTile(structure, stagedBytes, narrowest, columnInputBytes,
+                    splitReductions);
     return structure;
   }
   // Inputs that vary along the row (their innermost extent is the row's)
@@ -336,8 +358,8 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
     // group without splits: each column folded in the interpreter's order).
     if (structure.outer)
       return ScheduleAttr::get(
-          context, ScheduleKind::Normalization, /*vector=*/1,
-          structure.threads, structure.threads / structure.tile,
+          context, ScheduleKind::Normalization, /*vector=*/1, structure.threads,
+          structure.threads / structure.tile,
           std::clamp<int64_t>(llvm::divideCeil(structure.rows, structure.tile),
                               1, kMaxBlocks));
     int64_t rows = std::clamp<int64_t>(structure.rows, 1, kMaxBlocks);

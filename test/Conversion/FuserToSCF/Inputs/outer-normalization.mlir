@@ -73,3 +73,17 @@ func.func @colmean_tall(%x: tensor<4096x64xbf16>) -> tensor<4096x64xbf16> {
   %4 = fuser.cast %3 : tensor<4096x64xf32> to tensor<4096x64xbf16>
   return %4 : tensor<4096x64xbf16>
 }
+
+// Per-column inputs read by every loop: a scale [1, 48] in the first sum
+// (read by each group), a shift [48] first read by the output loop (staged),
+// over 70 rows.
+func.func @colscale(%x: tensor<70x48xf32>, %s: tensor<1x48xf32>, %t: tensor<48xf32>) -> (tensor<70x48xf32>, tensor<48xf32>) {
+  %0 = fuser.mul %x, %s : tensor<70x48xf32>, tensor<1x48xf32> -> tensor<70x48xf32>
+  %1 = fuser.reduction add %0 [0] : tensor<70x48xf32> -> tensor<48xf32>
+  %2 = fuser.broadcast %1 [0] : tensor<48xf32> -> tensor<1x48xf32>
+  %3 = fuser.sub %0, %2 : tensor<70x48xf32>, tensor<1x48xf32> -> tensor<70x48xf32>
+  %4 = fuser.broadcast %t [0] : tensor<48xf32> -> tensor<1x48xf32>
+  %5 = fuser.add %3, %4 : tensor<70x48xf32>, tensor<1x48xf32> -> tensor<70x48xf32>
+  %6 = fuser.mul %1, %t : tensor<48xf32>, tensor<48xf32> -> tensor<48xf32>
+  return %5, %6 : tensor<70x48xf32>, tensor<48xf32>
+}

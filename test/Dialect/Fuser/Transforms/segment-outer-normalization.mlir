@@ -33,6 +33,8 @@
 // REPORT-NEXT: not a normalization kernel: column blocks of 131072 bytes (4096 rows x 16 columns) and 1024 bytes of block-wide combines exceed the 49152-byte on-chip budget of sm_90: split after the reduction
 // REPORT: segment #1 pointwise:
 // REPORT-NOT: not a normalization kernel
+// REPORT: fusion @colscale: 1 kernel, 1 segment
+// REPORT-NEXT: segment #0 normalization:
 
 // The column mean subtracted from every row: one segment.
 // CHECK-LABEL: func.func @colmean

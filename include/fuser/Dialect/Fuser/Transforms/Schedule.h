@@ -72,7 +72,7 @@ struct NormalizationStructure {
   /// The shared memory the kernel may use at most: rowBytes plus the
   /// scratch of each block-wide combine (inner: gpu.all_reduce keeps one
   /// 32-bit value per warp, 128 bytes; outer: one 32-bit partial per
-  /// thread).
+  /// thread, and a tile of each input broadcast along the reduced axes).
   int64_t sharedBytes = 0;
   /// Why the body is not a normalization (empty when it is).
   std::string whyNot;
@@ -88,6 +88,13 @@ struct NormalizationStructure {
 /// are each folded by one thread (threads == tile).
 NormalizationStructure analyzeNormalization(Block &body,
                                             bool splitReductions = true);
+
+/// Whether an input of `type` is broadcast along the reduced axes of outer
+/// normalization `structure` (a per-column weight): the reduced shape, with
+/// or without the reduced dims, or broadcastable to it. The kernel keeps a
+/// tile's elements of each in shared memory (docs/Lowering.md).
+bool isColumnInput(const NormalizationStructure &structure,
+                   RankedTensorType type);
 
 /// The widest vector (elements, a power of two) of accesses to `elementType`
 /// that is at most 16 bytes and divides `extent`.
