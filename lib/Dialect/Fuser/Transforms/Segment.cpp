@@ -120,20 +120,24 @@ static bool haveSameReductionAxes(ReductionOp lhs, ReductionOp rhs) {
   return getReductionAxes(lhs) == getReductionAxes(rhs);
 }
 
-/// Choices of rule 10 that the pass tries both ways: which moves fewer
-/// bytes depends on what the other kernels then read (FuserSegmentPass).
-struct RecomputeChoices {
+/// Greedy choices that the pass tries each way (FuserSegmentPass): which
+/// segmentation moves fewer bytes depends on what the other kernels then
+/// read.
+struct SegmentChoices {
   /// Count the memory under a returned view, and a value of which a
   /// returned value is a strided view no smaller than it, as written
   /// anyway (reading it adds no write); a returned meta op chain of a
   /// written value becomes an alias of it even where others read the
   /// chain.
   bool returnedViewsWritten = false;
+  /// Rule 9: a kernel joins the latest earlier kernel that takes it, not
+  /// the first.
+  bool latestSibling = false;
 };
 
 class Segmenter {
 public:
-  Segmenter(func::FuncOp func, RecomputeChoices choices)
+  Segmenter(func::FuncOp func, SegmentChoices choices)
       : func(func), body(func.getBody().front()), choices(choices) {}
 
   LogicalResult run();
@@ -170,7 +174,7 @@ private:
 
   func::FuncOp func;
   Block &body;
-  RecomputeChoices choices;
+  SegmentChoices choices;
   DenseMap<Operation *, unsigned> position;
   DenseMap<Operation *, OpRole> roles;
   DenseMap<Operation *, unsigned> groupOf;
@@ -487,7 +491,10 @@ void Segmenter::mergeSiblingKernels() {
       unsigned group = groupOf.lookup(kernel);
       SmallVector<Value> roots = getInputRoots(group);
       DenseSet<unsigned> tried;
-      for (Operation *earlier : ArrayRef(kernels).take_front(index)) {
+      SmallVector<Operation *> earlierKernels(kernels.begin(), kernels.begin() + index);
+      if (choices.latestSibling)
+        std::reverse(earlierKernels.begin(), earlierKernels.end());
+      for (Operation *earlier : earlierKernels) {
         unsigned earlierGroup = groupOf.lookup(earlier);
         if (earlierGroup == group)
           break;
@@ -955,7 +962,10 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
   };
   for (bool requireSharedInput : {true, false})
     for (auto [rank, later] : llvm::enumerate(order)) {
-      for (unsigned earlier : ArrayRef(order).take_front(rank)) {
+      SmallVector<unsigned> earlierKernels(order.begin(), order.begin() + rank);
+      if (choices.latestSibling)
+        std::reverse(earlierKernels.begin(), earlierKernels.end());
+      for (unsigned earlier : earlierKernels) {
         PlannedSegment &into = segments[earlier];
         PlannedSegment &from = segments[later];
         if (!isKernel(into) || !isKernel(from))
@@ -1437,14 +1447,17 @@ struct FuserSegmentPass
       func.emitError("fuser-segment expects a fusion with a single block");
       return signalPassFailure();
     }
-    // Rule 10's choices are tried each way, on a copy of the fusion, and
+    // The greedy choices are tried each way, on a copy of the fusion, and
     // the segmentation with the fewest kernels, then the fewest bytes read
-    // plus written, is kept (the first at a tie). Two runs: linear.
+    // plus written, is kept (the first at a tie). Three runs, each as
+    // before: the search stays linear in the runs.
     OwningOpRef<func::FuncOp> unsegmented = func.clone();
-    if (failed(segment(func, RecomputeChoices())))
+    if (failed(segment(func, SegmentChoices())))
       return signalPassFailure();
     std::pair<unsigned, ByteCount> best = getCost(func);
-    for (RecomputeChoices choices : {RecomputeChoices{true}}) {
+    for (SegmentChoices choices :
+         {SegmentChoices{/*returnedViewsWritten=*/true, false},
+          SegmentChoices{false, /*latestSibling=*/true}}) {
       OwningOpRef<func::FuncOp> candidate = unsegmented->clone();
       if (failed(segment(*candidate, choices)))
         continue;
@@ -1457,7 +1470,7 @@ struct FuserSegmentPass
   }
 
 private:
-  LogicalResult segment(func::FuncOp fusion, RecomputeChoices choices) {
+  LogicalResult segment(func::FuncOp fusion, SegmentChoices choices) {
     if (failed(Segmenter(fusion, choices).run()))
       return failure();
     if (normalization)
