@@ -41,7 +41,8 @@ struct ReductionStructure {
 ReductionStructure analyzeReductions(SegmentOp segment);
 
 /// Shared memory a block may hold statically on sm_90 (and every chip since
-/// sm_20): the budget of a normalization kernel's rows (docs/Lowering.md).
+/// sm_20): the budget of a normalization kernel's rows or column blocks
+/// (docs/Lowering.md).
 constexpr int64_t kNormalizationRowBudgetBytes = 48 * 1024;
 
 /// A normalization: reductions whose results meet the un-reduced elements
