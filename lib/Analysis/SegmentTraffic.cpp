@@ -42,10 +42,13 @@ std::optional<AliasView> fuser::getAliasView(Value yielded) {
 
 /// The bytes a kernel reads of the input bound to `argument`: where it
 /// reads the input only through `slice` ops (also after meta ops that keep
-/// every element: `permute`, `view`, ...), what those slices cover (the
-/// lowering loads only the sliced elements), else the whole input.
+/// every element: `permute`, `view`, ..., and elementwise ops of its shape,
+/// which the kernel computes at the sliced elements only), what those
+/// slices cover (the lowering loads only the sliced elements), else the
+/// whole input.
 static ByteCount getReadBytes(BlockArgument argument) {
-  ByteCount whole = getTransferBytes(argument.getType());
+  auto argumentType = cast<TensorType>(argument.getType());
+  ByteCount whole = getTransferBytes(argumentType);
   if (argument.use_empty())
     return whole;
   ByteCount sliced;
@@ -56,13 +59,21 @@ static ByteCount getReadBytes(BlockArgument argument) {
     for (Operation *user : value.getUsers()) {
       if (!visited.insert(user).second)
         continue;
+      if (user->getNumResults() != 1)
+        return whole;
+      Type resultType = user->getResult(0).getType();
       if (isa<SliceOp>(user)) {
-        sliced += getTransferBytes(user->getResult(0).getType());
+        sliced += getTransferBytes(cast<TensorType>(resultType).clone(
+            argumentType.getElementType()));
         continue;
       }
-      if (!isa<MetaOpInterface>(user) ||
-          !(getTransferBytes(user->getResult(0).getType()) ==
-            getTransferBytes(value.getType())))
+      bool keepsElements =
+          isa<MetaOpInterface>(user)
+              ? getTransferBytes(resultType) == getTransferBytes(value.getType())
+              : isa<ElementwiseOpInterface>(user) &&
+                    getSaturatedNumElements(resultType) ==
+                        getSaturatedNumElements(value.getType());
+      if (!keepsElements)
         return whole;
       worklist.push_back(user->getResult(0));
     }
