@@ -63,13 +63,14 @@ static ByteCount getReadBytes(BlockArgument argument) {
         return whole;
       Type resultType = user->getResult(0).getType();
       if (isa<SliceOp>(user)) {
-        sliced += getTransferBytes(cast<TensorType>(resultType).clone(
-            argumentType.getElementType()));
+        sliced += getTransferBytes(
+            cast<TensorType>(resultType).clone(argumentType.getElementType()));
         continue;
       }
       bool keepsElements =
           isa<MetaOpInterface>(user)
-              ? getTransferBytes(resultType) == getTransferBytes(value.getType())
+              ? getTransferBytes(resultType) ==
+                    getTransferBytes(value.getType())
               : isa<ElementwiseOpInterface>(user) &&
                     getSaturatedNumElements(resultType) ==
                         getSaturatedNumElements(value.getType());

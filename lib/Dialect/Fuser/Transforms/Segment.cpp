@@ -106,8 +106,8 @@ static uint64_t bytesOf(Value value) {
 /// that reads `source`) makes of `source` written contiguously, if strided.
 static std::optional<StridedView> getChainView(Value source,
                                                ArrayRef<Operation *> chain) {
-  std::optional<StridedView> view = StridedView::getContiguous(
-      cast<TensorType>(source.getType()).getShape());
+  std::optional<StridedView> view =
+      StridedView::getContiguous(cast<TensorType>(source.getType()).getShape());
   for (Operation *op : llvm::reverse(chain))
     if (view)
       view = applyMetaOp(op, *view);
@@ -491,7 +491,8 @@ void Segmenter::mergeSiblingKernels() {
       unsigned group = groupOf.lookup(kernel);
       SmallVector<Value> roots = getInputRoots(group);
       DenseSet<unsigned> tried;
-      SmallVector<Operation *> earlierKernels(kernels.begin(), kernels.begin() + index);
+      SmallVector<Operation *> earlierKernels(kernels.begin(),
+                                              kernels.begin() + index);
       if (choices.latestSibling)
         std::reverse(earlierKernels.begin(), earlierKernels.end());
       for (Operation *earlier : earlierKernels) {
