@@ -22,6 +22,9 @@
 //   that this process does not load.
 // - a gpu.barrier at the start of a thread loop in a block loop is dropped:
 //   the host runs a block's thread loops one after another.
+// - memref arguments with a zero extent take static strides, which the
+//   bare-pointer convention needs (docs/Lowering.md, "Tensors without
+//   elements").
 //
 //===----------------------------------------------------------------------===//
 
@@ -514,6 +517,39 @@ void dropThreadLoopBarriers(ModuleOp module) {
     barrier.erase();
 }
 
+/// A memref type with a zero extent has dynamic strides under the identity
+/// layout (upstream stops computing strides at the zero), which the
+/// bare-pointer convention refuses. Such an argument holds no elements: it
+/// takes its row-major strides written out (static) and is cast back to its
+/// type for its uses; the caller still passes one pointer.
+void giveEmptyArgumentsStaticStrides(ModuleOp module) {
+  MLIRContext *context = module.getContext();
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    Block &entry = func.getBody().front();
+    OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+    SmallVector<Type> types(func.getArgumentTypes());
+    for (BlockArgument argument : entry.getArguments()) {
+      auto type = dyn_cast<MemRefType>(argument.getType());
+      if (!type || getSaturatedNumElements(type) != 0)
+        continue;
+      auto strided = MemRefType::get(
+          type.getShape(), type.getElementType(),
+          StridedLayoutAttr::get(context, /*offset=*/0,
+                                 getRowMajorStrides(type.getShape())),
+          type.getMemorySpace());
+      argument.setType(strided);
+      auto cast =
+          memref::CastOp::create(builder, func.getLoc(), type, argument);
+      argument.replaceAllUsesExcept(cast, cast);
+      types[argument.getArgNumber()] = strided;
+    }
+    func.setFunctionType(
+        FunctionType::get(context, types, func.getResultTypes()));
+  }
+}
+
 /// memref.copy between layouts other than the identity as a loop nest of
 /// scalar loads and stores (identity copies become llvm.memcpy upstream).
 void rewriteStridedCopies(ModuleOp module) {
@@ -732,6 +768,7 @@ CPUKernelModule::compile(
   if (failed(HalfRewriter(*lowered).run()))
     return failure();
   rewriteStridedCopies(*lowered);
+  giveEmptyArgumentsStaticStrides(*lowered);
   stripWorkgroupMemorySpace(*lowered);
   dropThreadLoopBarriers(*lowered);
 

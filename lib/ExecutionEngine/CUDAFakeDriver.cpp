@@ -198,9 +198,15 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
       "args=[%s])",
       static_cast<Function *>(function)->name.c_str(), gx, gy, gz, bx, by, bz,
       shared, args.c_str());
+  // As the driver does: a grid or block with a zero dimension is invalid.
+  if (!gx || !gy || !gz || !bx || !by || !bz)
+    return kInvalidValue;
   return kSuccess;
 }
 CUresult cuMemAlloc_v2(CUdeviceptr *address, size_t bytes) {
+  // As the driver does: an allocation of 0 bytes is invalid.
+  if (bytes == 0)
+    return kInvalidValue;
   char *data = static_cast<char *>(std::aligned_alloc(256, (bytes + 255) / 256 * 256));
   if (!data)
     return kInvalidValue;

@@ -311,6 +311,11 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
           return failure();
         (d < 3 ? step.grid[d] : step.block[d - 3]) = *size;
       }
+      // A launch of no threads (a kernel over tensors without elements)
+      // runs nothing, and cuLaunchKernel refuses a zero dimension: no step.
+      if (llvm::is_contained(step.grid, uint64_t(0)) ||
+          llvm::is_contained(step.block, uint64_t(0)))
+        continue;
       if (Value shared = launch.getDynamicSharedMemorySize()) {
         FailureOr<uint64_t> bytes =
             constantIndex(&op, shared, "dynamic shared memory size");
@@ -530,7 +535,8 @@ llvm::Error Executable::prepare(ArrayRef<Buffer> inputs) {
                          "cuMemAlloc of " + llvm::Twine(buffer.bytes) +
                              " bytes"))
       return e;
-    if (buffer.kind == LaunchPlan::DeviceBuffer::Kind::Output)
+    if (buffer.kind == LaunchPlan::DeviceBuffer::Kind::Output &&
+        buffer.bytes != 0)
       // Zeroed, so that an element no thread writes shows as a mismatch.
       if (llvm::Error e = driver.check(
               api.cuMemsetD8(addresses[i], 0, buffer.bytes), "cuMemsetD8"))
@@ -557,6 +563,8 @@ llvm::Error Executable::prepare(ArrayRef<Buffer> inputs) {
       return llvm::createStringError("input " + llvm::Twine(i) +
                                      " does not match argument type " +
                                      typeString(argType));
+    if (device.bytes == 0)
+      continue;
     if (llvm::Error e = driver.check(
             api.cuMemcpyHtoD(addresses[buffer], input.bytes.data(),
                              device.bytes),

@@ -653,7 +653,14 @@ std::string formatWidths(const std::map<unsigned, double> &widths) {
   return text;
 }
 
-double ratio(uint64_t a, uint64_t b) { return b ? double(a) / b : 0.0; }
+/// `a` bytes against a minimum of `b`: moving nothing where nothing must move
+/// (tensors without elements) is the minimum, 1, as the efficiency of no
+/// sectors is.
+double ratio(uint64_t a, uint64_t b) {
+  if (b == 0)
+    return a == 0 ? 1.0 : 0.0;
+  return double(a) / b;
+}
 
 void printJsonString(llvm::raw_ostream &os, StringRef text) {
   os << '"';

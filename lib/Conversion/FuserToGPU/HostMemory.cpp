@@ -122,8 +122,13 @@ LogicalResult convertHostMemory(func::FuncOp func) {
       auto copy = cast<memref::CopyOp>(op);
       auto srcType = cast<MemRefType>(copy.getSource().getType());
       auto dstType = cast<MemRefType>(copy.getTarget().getType());
-      if (srcType.getLayout().isIdentity() &&
-          dstType.getLayout().isIdentity()) {
+      // A copy of no elements copies nothing (a copy kernel of it would
+      // launch no block, and take a memref with a zero extent, which the
+      // bare-pointer convention refuses).
+      if (srcType.hasStaticShape() && srcType.getNumElements() == 0) {
+        copy.erase();
+      } else if (srcType.getLayout().isIdentity() &&
+                 dstType.getLayout().isIdentity()) {
         gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
                               copy.getTarget(), copy.getSource());
         copy.erase();

@@ -10,6 +10,7 @@
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -183,12 +184,14 @@ static LogicalResult convertFusion(func::FuncOp func) {
       memref::DeallocOp::create(b, segment.getLoc(), freed);
   }
   // Results that are not written by their kernel (inputs, views, a result
-  // returned twice) are copied into their outputs.
+  // returned twice) are copied into their outputs; one without elements
+  // needs no copy.
   for (auto [i, returned] : llvm::enumerate(returnOp.getOperands())) {
     Value value = mapping.lookup(returned);
     if (!isa<MemRefType>(value.getType()))
       memref::StoreOp::create(b, returnOp.getLoc(), value, outputArgs[i]);
-    else if (value != outputArgs[i])
+    else if (value != outputArgs[i] &&
+             getSaturatedNumElements(value.getType()) != 0)
       memref::CopyOp::create(b, returnOp.getLoc(), value, outputArgs[i]);
   }
   for (Value freed : freeAfter.lookup(returnOp))

@@ -331,8 +331,10 @@ Value KernelEmitter::indexOp(IndexOp kind, Value lhs, Value rhs) {
     if (r == 1)
       return lhs;
     break;
+  // A zero extent divides only in code that never runs (kernels over
+  // empty tensors); it is left to the kernel rather than folded here.
   case IndexOp::Div:
-    if (l && r)
+    if (l && r && *r != 0)
       return constant(*l / *r);
     if (l == 0)
       return constant(0);
@@ -340,7 +342,7 @@ Value KernelEmitter::indexOp(IndexOp kind, Value lhs, Value rhs) {
       return lhs;
     break;
   case IndexOp::Rem:
-    if (l && r)
+    if (l && r && *r != 0)
       return constant(*l % *r);
     if (l == 0 || r == 1)
       return constant(0);
@@ -671,8 +673,20 @@ FailureOr<Value> KernelEmitter::evalUncached(Value value, const Lanes &at) {
       return failure();
     return splat(*scalar);
   }
-  if (Value bound = bindings.lookupOrNull(value))
+  if (Value bound = bindings.lookupOrNull(value)) {
+    // An input without elements is never read at an index in range (its
+    // reads sit in loops that do not run or in lanes a select drops): the
+    // kernel does not reference it, so it never becomes a kernel argument,
+    // which the bare-pointer convention refuses (an identity layout with a
+    // zero extent has dynamic strides).
+    if (getSaturatedNumElements(bound.getType()) == 0)
+      return arith::ConstantOp::create(
+                 b, loc,
+                 b.getZeroAttr(vectorOf(
+                     cast<MemRefType>(bound.getType()).getElementType())))
+          .getResult();
     return load(bound, at);
+  }
   Operation *op = value.getDefiningOp();
   if (Value reduced = reducedValues.lookup(op))
     return splat(reduced);
@@ -1011,6 +1025,10 @@ LogicalResult KernelEmitter::emitOutputSlot(unsigned index, Value slot) {
 
 LogicalResult KernelEmitter::emitOutputAt(unsigned index,
                                           SmallVector<Value> base) {
+  // An output without elements is not written (nor referenced, as inputs
+  // without elements are not).
+  if (getSaturatedNumElements(outputs[index].getType()) == 0)
+    return success();
   auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
   Value result = yield.getValues()[index];
   Lanes lanes;
@@ -1032,6 +1050,8 @@ LogicalResult KernelEmitter::emitOutputSlots(unsigned index, Value first,
   auto type = cast<ShapedType>(yield.getValues()[index].getType());
   int64_t slots = getSaturatedNumElements(type.getShape()) /
                   getOutputVectorWidth(schedule, type);
+  if (slots == 0)
+    return success();
   OpBuilder::InsertionGuard guard(b);
   pushScope();
   LogicalResult result = success();
@@ -1278,7 +1298,8 @@ KernelEmitter::emitReducedOutputs(const ReductionStructure &structure,
   auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
   for (auto [i, result] : llvm::enumerate(yield.getValues())) {
     auto chain = structure.metaChains.find(result);
-    if (chain == structure.metaChains.end())
+    if (chain == structure.metaChains.end() ||
+        getSaturatedNumElements(outputs[i].getType()) == 0)
       continue;
     SmallVector<Value> index;
     for (int64_t d = 0, k = 0, e = shapeOf(reduction.getSource()).size(); d < e;
@@ -1594,7 +1615,8 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
   for (Value input : body.getArguments()) {
     auto memref = dyn_cast<MemRefType>(bindings.lookup(input).getType());
     if (!memref || memref.getShape() != sourceShape ||
-        memref.getElementType().isInteger(1))
+        memref.getElementType().isInteger(1) ||
+        getSaturatedNumElements(memref) == 0)
       continue;
     RowStage &stage = rowStages[bindings.lookup(input)];
     stage.buffer =
@@ -1792,7 +1814,8 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
   auto module = segment->getParentOfType<ModuleOp>();
   for (Value input : body.getArguments()) {
     auto memref = dyn_cast<MemRefType>(bindings.lookup(input).getType());
-    if (!memref || memref.getElementType().isInteger(1))
+    if (!memref || memref.getElementType().isInteger(1) ||
+        getSaturatedNumElements(memref) == 0)
       continue;
     bool perRow = memref.getShape() == sourceShape;
     if (!perRow && (rowsPerBlock == 1 || memref.getShape() != rowShape))
@@ -1890,6 +1913,12 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
 }
 
 LogicalResult KernelEmitter::emit(ValueRange inputs, ValueRange outputMemrefs) {
+  // A kernel without output elements launches nothing (a grid of 0 blocks
+  // is not a launch: cuLaunchKernel refuses it).
+  if (llvm::all_of(outputMemrefs.getTypes(), [](Type type) {
+        return getSaturatedNumElements(type) == 0;
+      }))
+    return success();
   Block &body = segment.getBody().front();
   bindings.map(body.getArguments(), inputs);
   outputs.assign(outputMemrefs.begin(), outputMemrefs.end());

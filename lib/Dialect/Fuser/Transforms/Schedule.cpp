@@ -485,7 +485,9 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
     // contiguous axis, so a warp's loads are consecutive) and its
     // kThreadsPerBlock / tile thread groups share each output's reduced
     // elements.
-    if (kind == ScheduleKind::OuterReduction && fewOutputs &&
+    // A split schedule has a block for some reduction outputs (blocks >= 1):
+    // a reduction without outputs keeps the thread-per-output schedule.
+    if (kind == ScheduleKind::OuterReduction && fewOutputs && outputs > 0 &&
         reduced >= kMinSplitReduction) {
       int64_t innermost = 1;
       for (int64_t size : llvm::reverse(shape))
@@ -504,7 +506,7 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
     }
     // An inner reduction: a block per output.
     if (kind == ScheduleKind::InnerReduction && reduced >= kMinSplitReduction &&
-        outputs <= uint64_t(kMaxBlocks)) {
+        outputs > 0 && outputs <= uint64_t(kMaxBlocks)) {
       // Lanes along the innermost reduced axis, 16 bytes of the widest
       // input a load reads.
       int64_t lanes =
