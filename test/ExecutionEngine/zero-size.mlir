@@ -24,11 +24,16 @@
 // kernels of the ones above): inner with no rows, with empty rows (a saved
 // rstd of 1, a saved max of -inf), outer with no reduced rows (a mean and
 // rstd per column from the empty sums) and with no columns.
-// RUN: fuser-run %S/Inputs/zero-size-normalization.mlir --entry rmsnorm_no_rows --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
-// RUN: fuser-run %S/Inputs/zero-size-normalization.mlir --entry rmsnorm_empty_rows --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
-// RUN: fuser-run %S/Inputs/zero-size-normalization.mlir --entry softmax_empty_rows --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
-// RUN: fuser-run %S/Inputs/zero-size-normalization.mlir --entry batchnorm_no_rows --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
-// RUN: fuser-run %S/Inputs/zero-size-normalization.mlir --entry colmean_no_columns --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
+// RUN: fuser-run %S/Inputs/zero-size-segmented.mlir --entry rmsnorm_no_rows --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
+// RUN: fuser-run %S/Inputs/zero-size-segmented.mlir --entry rmsnorm_empty_rows --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
+// RUN: fuser-run %S/Inputs/zero-size-segmented.mlir --entry softmax_empty_rows --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
+// RUN: fuser-run %S/Inputs/zero-size-segmented.mlir --entry batchnorm_no_rows --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
+// RUN: fuser-run %S/Inputs/zero-size-segmented.mlir --entry colmean_no_columns --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
+// An empty intermediate between two kernels; split reductions beside an
+// empty output (the sums of exact values are exact in any order).
+// RUN: fuser-run %S/Inputs/zero-size-segmented.mlir --entry intermediate --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
+// RUN: fuser-run %S/Inputs/zero-size-segmented.mlir --entry split_beside --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
+// RUN: fuser-run %S/Inputs/zero-size-segmented.mlir --entry tiled_beside --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
 // EXACT: check 0: max_abs_err=0 max_ulp=0 {{.*}} ok
 // EXACT4: check 0: max_abs_err=0 max_ulp=0 {{.*}} ok
 // EXACT4: check 1: max_abs_err=0 max_ulp=0 {{.*}} ok
@@ -57,7 +62,7 @@
 // element loads 0 of a minimum of 0 bytes.
 // RUN: fuser-run %S/Inputs/zero-size.mlir --entry alias --backend cpu --memory-report | FileCheck %s --check-prefix=REPORT0
 // RUN: fuser-run %S/Inputs/zero-size.mlir --entry pointwise --backend cpu --memory-report | FileCheck %s --check-prefix=REPORT0
-// RUN: fuser-run %S/Inputs/zero-size-normalization.mlir --entry colmean_no_columns --backend cpu --memory-report | FileCheck %s --check-prefix=REPORT0
+// RUN: fuser-run %S/Inputs/zero-size-segmented.mlir --entry colmean_no_columns --backend cpu --memory-report | FileCheck %s --check-prefix=REPORT0
 // REPORT0-NOT: kernel 0
 // REPORT0: fusion: 0 kernel(s), moved 0 bytes, minimum 0 (1.000x)
 // RUN: fuser-run %S/Inputs/zero-size.mlir --entry outer_empty_axis --backend cpu --memory-report --cuda-toolkit=%t.none | FileCheck %s --check-prefix=REPORT1

@@ -6,10 +6,10 @@
 // identity: -0.0 (0x80000000, bf16 pairs 0x80008000), -inf (0xff800000),
 // INT_MAX.
 // RUN: fuser-opt %S/../../ExecutionEngine/Inputs/zero-size.mlir --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=isa" | FileCheck %s
-// RUN: fuser-opt %S/../../ExecutionEngine/Inputs/zero-size-normalization.mlir --fuser-lower-to-nvvm="chip=sm_90 format=isa" | FileCheck %s --check-prefix=NORM
+// RUN: fuser-opt %S/../../ExecutionEngine/Inputs/zero-size-segmented.mlir --fuser-lower-to-nvvm="chip=sm_90 format=isa" | FileCheck %s --check-prefix=NORM
 // ptxas accepts the kernels (format=bin).
 // RUN: fuser-opt %S/../../ExecutionEngine/Inputs/zero-size.mlir --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
-// RUN: fuser-opt %S/../../ExecutionEngine/Inputs/zero-size-normalization.mlir --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
+// RUN: fuser-opt %S/../../ExecutionEngine/Inputs/zero-size-segmented.mlir --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
 // BIN: gpu.binary
 // BIN-SAME: bin = "\7FELF
 
@@ -73,6 +73,20 @@
 // NORM: gpu.launch_func {{.*}} blocks in (%c2{{.*}}) threads in (%c32{{.*}}) args(%{{.*}} : memref<40xf32>, %{{.*}} : memref<40xf32>, %{{.*}} : memref<1x40xf32>)
 // NORM-NEXT: return
 // NORM-LABEL: func.func @colmean_no_columns(
+// NORM-NEXT: return
+// The empty intermediate is allocated (1 byte in the CUDA launch plan) but
+// no kernel takes it; the split kernels take their non-empty operands only.
+// NORM-LABEL: func.func @intermediate(
+// NORM: gpu.alloc () : memref<5x0xf32>
+// NORM-NOT: gpu.launch_func
+// NORM: gpu.launch_func {{.*}} blocks in (%c1{{.*}}) threads in (%c256{{.*}}) args(%{{.*}} : memref<5xf32>)
+// NORM-NOT: gpu.launch_func
+// NORM: return
+// NORM-LABEL: func.func @split_beside(
+// NORM: gpu.launch_func {{.*}} blocks in (%c4{{.*}}) threads in (%c32{{.*}}) args(%{{.*}} : memref<4x64xf32>, %{{.*}} : memref<4xf32>)
+// NORM-NEXT: return
+// NORM-LABEL: func.func @tiled_beside(
+// NORM: gpu.launch_func {{.*}} blocks in (%c1{{.*}}) threads in (%c256{{.*}}) args(%{{.*}} : memref<64x8xf32>, %{{.*}} : memref<8xf32>)
 // NORM-NEXT: return
 
 // A hand-written host function: fuser-gpu-host-memory drops copies of no

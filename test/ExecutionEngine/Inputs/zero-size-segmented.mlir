@@ -1,6 +1,8 @@
-// Normalization segments over tensors with a zero extent, segmented by hand
-// (fuser-segment makes plain reduction kernels of them); fuser-schedule
-// picks their schedules. Shared by test/ExecutionEngine/zero-size.mlir and
+// Fusions over tensors with a zero extent, segmented by hand: normalization
+// segments (fuser-segment makes plain reduction kernels of them), an empty
+// intermediate between two kernels, and split reductions beside an empty
+// output; fuser-schedule picks their schedules. Shared by
+// test/ExecutionEngine/zero-size.mlir and
 // test/Conversion/FuserToGPU/zero-size.mlir.
 
 // An inner normalization without rows: nothing to launch.
@@ -82,4 +84,41 @@ func.func @colmean_no_columns(%x: tensor<37x0xf32>) -> tensor<37x0xf32> {
     fuser.yield %1 : tensor<37x0xf32>
   }
   return %r : tensor<37x0xf32>
+}
+
+// An empty intermediate: the first kernel launches nothing, the second
+// reads nothing of it (sums of empty rows).
+func.func @intermediate(%x: tensor<5x0xf32>) -> tensor<5xf32> {
+  %t = fuser.segment pointwise(%x) : (tensor<5x0xf32>) -> tensor<5x0xf32> {
+  ^bb0(%a: tensor<5x0xf32>):
+    %0 = fuser.exp %a : tensor<5x0xf32>
+    fuser.yield %0 : tensor<5x0xf32>
+  }
+  %r = fuser.segment reduction(%t) : (tensor<5x0xf32>) -> tensor<5xf32> {
+  ^bb0(%a: tensor<5x0xf32>):
+    %0 = fuser.reduction add %a [1] : tensor<5x0xf32> -> tensor<5xf32>
+    fuser.yield %0 : tensor<5xf32>
+  }
+  return %r : tensor<5xf32>
+}
+
+// A block per output (inner) and a tiled split (outer), each beside an
+// output without elements, which is not written.
+func.func @split_beside(%x: tensor<4x64xf32>, %y: tensor<4x0xf32>) -> (tensor<4xf32>, tensor<4x0xf32>) {
+  %r:2 = fuser.segment reduction(%x, %y) : (tensor<4x64xf32>, tensor<4x0xf32>) -> (tensor<4xf32>, tensor<4x0xf32>) {
+  ^bb0(%a: tensor<4x64xf32>, %b: tensor<4x0xf32>):
+    %0 = fuser.reduction add %a [1] : tensor<4x64xf32> -> tensor<4xf32>
+    %1 = fuser.exp %b : tensor<4x0xf32>
+    fuser.yield %0, %1 : tensor<4xf32>, tensor<4x0xf32>
+  }
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4x0xf32>
+}
+func.func @tiled_beside(%x: tensor<64x8xf32>, %y: tensor<0x8xf32>) -> (tensor<8xf32>, tensor<0x8xf32>) {
+  %r:2 = fuser.segment reduction(%x, %y) : (tensor<64x8xf32>, tensor<0x8xf32>) -> (tensor<8xf32>, tensor<0x8xf32>) {
+  ^bb0(%a: tensor<64x8xf32>, %b: tensor<0x8xf32>):
+    %0 = fuser.reduction add %a [0] : tensor<64x8xf32> -> tensor<8xf32>
+    %1 = fuser.neg %b : tensor<0x8xf32>
+    fuser.yield %0, %1 : tensor<8xf32>, tensor<0x8xf32>
+  }
+  return %r#0, %r#1 : tensor<8xf32>, tensor<0x8xf32>
 }
