@@ -21,7 +21,7 @@
 // RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=NORM-PRESEG
 // RUN: fuser-opt --fuser-preseg --fuser-segment %s -o %t.norm.mlir
 // RUN: fuser-run %s --entry unit_axes_in_reduced_dims --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
-// RUN: fuser-run %s --entry outer_axis_stays_split --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry outer_axis_with_unit_axis --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry peel_row_reduction --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry peel_costs_more --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 
@@ -68,8 +68,9 @@ func.func @no_recompute_from_larger(%x: tensor<8x4xf64>) -> (tensor<8xf16>, tens
 // space that covered the tanh's 4x5x4; preseg moves the slice above the
 // cast, which then computes 2x1x8 values only. Sibling kernels now merge
 // whatever the shapes of their values, so both spellings give one kernel,
-// and after preseg it reads only the 2x1x8 slice of %x.
-// CHECK: fusion @siblings_of_any_shape: 1 kernel, 1 segment, reads 1408 bytes, writes 672 bytes
+// and both read only the 2x1x8 slice of %x (before preseg the cast is
+// computed only where the slice reads it).
+// CHECK: fusion @siblings_of_any_shape: 1 kernel, 1 segment, reads 704 bytes, writes 672 bytes
 // PRESEG: fusion @siblings_of_any_shape: 1 kernel, 1 segment, reads 704 bytes, writes 672 bytes
 // PRESEG-NEXT: segment #0 pointwise: reads 704 bytes, writes 672 bytes
 // PRESEG-NEXT:   in  %arg0: tensor<4x6x8xf32>, 64 bytes
@@ -240,13 +241,15 @@ func.func @unit_axes_in_reduced_dims(%x: tensor<12x1x1xf32>) -> tensor<12x1x1xf3
   return %a : tensor<12x1x1xf32>
 }
 
-// Must not merge: with its extent-1 axis listed the reduction still skips
-// the 4-wide axis, so it is no row reduction and stays split both ways.
-// NORM: fusion @outer_axis_stays_split: 2 kernels, 2 segments, reads 400 bytes, writes 208 bytes
-// NORM-NEXT: segment #0 reduction
-// NORM-PRESEG: fusion @outer_axis_stays_split: 2 kernels, 2 segments, reads 400 bytes, writes 208 bytes
-// NORM-PRESEG-NEXT: segment #0 reduction
-func.func @outer_axis_stays_split(%x: tensor<12x4x1xf32>) -> tensor<12x4x1xf32> {
+// With its extent-1 axis listed the reduction still skips the 4-wide axis:
+// no row reduction, but an outer one (the innermost non-unit axis is kept),
+// one outer normalization kernel both ways (preseg drops the extent-1 axis
+// from the reduced dims).
+// NORM: fusion @outer_axis_with_unit_axis: 1 kernel, 1 segment, reads 192 bytes, writes 192 bytes
+// NORM-NEXT: segment #0 normalization
+// NORM-PRESEG: fusion @outer_axis_with_unit_axis: 1 kernel, 1 segment, reads 192 bytes, writes 192 bytes
+// NORM-PRESEG-NEXT: segment #0 normalization
+func.func @outer_axis_with_unit_axis(%x: tensor<12x4x1xf32>) -> tensor<12x4x1xf32> {
   %e = fuser.exp %x : tensor<12x4x1xf32>
   %r = fuser.reduction add %e [0, 2] keepdim : tensor<12x4x1xf32> -> tensor<1x4x1xf32>
   %a = fuser.add %e, %r : tensor<12x4x1xf32>, tensor<1x4x1xf32> -> tensor<12x4x1xf32>
