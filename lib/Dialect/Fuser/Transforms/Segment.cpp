@@ -826,6 +826,8 @@ Segmenter::collectInputs(PlannedSegment &segment,
   // `readThroughSegmentSet`.
   DenseSet<Operation *> members(segment.members.begin(), segment.members.end());
   DenseSet<Operation *> cloned;
+  // Cloned ops whose operands were visited as read through a segment_set.
+  DenseSet<Operation *> clonedReadThrough;
   SetVector<Value> inputs;
   // Whether a value of another kernel may be recomputed, must be (it feeds
   // a recomputed op, up to the value recomputing starts from), or must be
@@ -869,7 +871,13 @@ Segmenter::collectInputs(PlannedSegment &segment,
         Recompute operandMode = isa<SegmentSetOp>(def) ? Recompute::Never
                                 : recompute            ? Recompute::Must
                                                        : use.mode;
-        if (cloned.insert(def).second)
+        // A view reached first by another path and then through a
+        // segment_set passes that on too: what it reads is read through
+        // the segment_set, whichever use came first (rule 1).
+        bool firstClone = cloned.insert(def).second;
+        bool firstReadThrough = operandMode == Recompute::Never &&
+                                clonedReadThrough.insert(def).second;
+        if (firstClone || firstReadThrough)
           for (Value operand : llvm::reverse(def->getOperands()))
             worklist.push_back({operand, operandMode});
         continue;

@@ -7,6 +7,8 @@
 // RUN: fuser-run %s --entry slice_of_value_written_for_views --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry returned_view_of_written_value --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry alias_of_written_source --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry segment_set_view_used_first --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry view_used_twice_without_segment_set --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry slice_or_recompute --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-opt --fuser-segment %s -o %t.norm.mlir
 // RUN: fuser-run %s --entry latest_sibling --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
@@ -48,6 +50,42 @@ func.func @segment_set_of_kernel_value(%x: tensor<6xf32>) -> tensor<1x6xf64> {
   %r = fuser.reduction add %c [1] keepdim : tensor<1x6xf64> -> tensor<1x1xf64>
   %o = fuser.add %c, %r : tensor<1x6xf64>, tensor<1x1xf64> -> tensor<1x6xf64>
   return %o : tensor<1x6xf64>
+}
+
+// Nor where the reader also uses the view under the segment_set directly
+// (the `sub` reaches %b before the `add` reaches it through %s): what a
+// view reads is read through the segment_set whichever use comes first, so
+// the reader reads the f64 cast (48 bytes) rather than recomputing it
+// from %x (12 bytes) and computing the segment_set in its own kernel.
+// Without preseg seeds 5306 and 6011 (and 5133) did that, and preseg, which
+// drops the views around the segment_set, kept rule 1.
+// CHECK-LABEL: fusion @segment_set_view_used_first: 2 kernels, 2 segments, reads 68 bytes, writes 104 bytes
+// CHECK:       segment #1 pointwise: reads 56 bytes, writes 48 bytes
+// CHECK-NEXT:    in  #0.0: tensor<6xf64>, 48 bytes
+// CHECK-NEXT:    in  #0.1: tensor<1x1xf64>, 8 bytes
+func.func @segment_set_view_used_first(%x: tensor<6xf16>) -> (tensor<1x6xf64>, tensor<1x1xf64>) {
+  %e = fuser.cast %x : tensor<6xf16> to tensor<6xf64>
+  %b = fuser.broadcast %e [0] : tensor<6xf64> -> tensor<1x6xf64>
+  %s = fuser.segment_set %b : tensor<1x6xf64>
+  %m = fuser.reduction max %b [1] keepdim : tensor<1x6xf64> -> tensor<1x1xf64>
+  %o = fuser.sub %b, %m : tensor<1x6xf64>, tensor<1x1xf64> -> tensor<1x6xf64>
+  %t = fuser.add %o, %s : tensor<1x6xf64>, tensor<1x6xf64> -> tensor<1x6xf64>
+  return %t, %m : tensor<1x6xf64>, tensor<1x1xf64>
+}
+
+// Must not block: the same fusion without the segment_set recomputes the
+// cast from %x in the reader (12 bytes read instead of 48 read and
+// written).
+// CHECK-LABEL: fusion @view_used_twice_without_segment_set: 2 kernels, 2 segments, reads 32 bytes, writes 56 bytes
+// CHECK:       segment #1 pointwise: reads 20 bytes, writes 48 bytes
+// CHECK-NEXT:    in  %arg0: tensor<6xf16>, 12 bytes
+func.func @view_used_twice_without_segment_set(%x: tensor<6xf16>) -> (tensor<1x6xf64>, tensor<1x1xf64>) {
+  %e = fuser.cast %x : tensor<6xf16> to tensor<6xf64>
+  %b = fuser.broadcast %e [0] : tensor<6xf64> -> tensor<1x6xf64>
+  %m = fuser.reduction max %b [1] keepdim : tensor<1x6xf64> -> tensor<1x1xf64>
+  %o = fuser.sub %b, %m : tensor<1x6xf64>, tensor<1x1xf64> -> tensor<1x6xf64>
+  %t = fuser.add %o, %b : tensor<1x6xf64>, tensor<1x6xf64> -> tensor<1x6xf64>
+  return %t, %m : tensor<1x6xf64>, tensor<1x1xf64>
 }
 
 // Each operand on a recomputed chain chooses between reading and
