@@ -15,7 +15,9 @@
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -53,6 +55,16 @@ static BlockArgument argumentFor(Block *body, const SetVector<Value> &inputs,
                                  Value input) {
   return body->getArgument(
       std::distance(inputs.begin(), llvm::find(inputs, input)));
+}
+
+/// Computes each value of a merged segment's body once: the producer's and
+/// the consumer's bodies often recompute the same ops from a shared input
+/// (preseg's cast motion gives both the same chain), and a kernel that reads
+/// an input through two equal slices reads the sliced elements twice.
+static void computeOnce(SegmentOp merged) {
+  IRRewriter rewriter(merged.getContext());
+  DominanceInfo dominance(merged);
+  eliminateCommonSubExpressions(rewriter, dominance, merged);
 }
 
 /// The segment that computes what `producer` and `consumer` compute, with
@@ -115,6 +127,7 @@ static SegmentOp buildMerged(SegmentOp producer, SegmentOp consumer,
       ValueRange(replaced).getTypes(), SegmentKind::Normalization,
       inputs.getArrayRef(), /*schedule=*/nullptr);
   merged.getBody().push_back(body);
+  computeOnce(merged);
   return merged;
 }
 
@@ -173,22 +186,28 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
     return false;
 
   // The reduction and the ops it is computed from, up to the producer's
-  // inputs and, where `stopAtWritten`, the values it writes anyway; the
-  // consumer reads those. Of the two, the one that reads fewer bytes more.
+  // inputs and the values it writes where `stopAt` says so; the consumer
+  // reads those. Of the cuts tried, the one that reads fewest bytes more.
   DenseMap<Value, Value> written;
   for (auto [result, yielded] :
        llvm::zip_equal(producer.getResults(), producerYield.getValues()))
     if (yielded != reduction.getResult())
       written.try_emplace(yielded, result);
+  enum class StopAt { Inputs, Written, WrittenAndRead };
   DenseSet<Operation *> slice;
   // Values of the producer's body the slice reads, and what stands for
   // each outside it.
   llvm::MapVector<Value, Value> sliceReads;
   SetVector<Value> inputs;
   ByteCount added;
-  auto collectSlice = [&](bool stopAtWritten) {
+  auto collectSlice = [&](StopAt stopAt) {
     slice = {reduction};
     sliceReads.clear();
+    auto stopsAt = [&](Value result) {
+      return stopAt == StopAt::Written ||
+             (stopAt == StopAt::WrittenAndRead &&
+              llvm::is_contained(consumer.getInputs(), result));
+    };
     SmallVector<Operation *> worklist{reduction};
     while (!worklist.empty())
       for (Value operand : worklist.pop_back_val()->getOperands()) {
@@ -196,7 +215,7 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
           sliceReads.insert(
               {operand, producer.getInputs()[argument.getArgNumber()]});
         else if (auto it = written.find(operand);
-                 stopAtWritten && it != written.end())
+                 it != written.end() && stopsAt(it->second))
           sliceReads.insert({operand, it->second});
         else if (slice.insert(operand.getDefiningOp()).second)
           worklist.push_back(operand.getDefiningOp());
@@ -210,12 +229,20 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
       if (inputs.insert(input))
         added += getTransferBytes(input.getType());
   };
-  collectSlice(/*stopAtWritten=*/false);
-  ByteCount addedFromInputs = added;
-  collectSlice(/*stopAtWritten=*/true);
-  if (!addedFromInputs.overflowed &&
-      (added.overflowed || addedFromInputs.bytes < added.bytes))
-    collectSlice(/*stopAtWritten=*/false);
+  auto cheaper = [](ByteCount lhs, ByteCount rhs) {
+    return !lhs.overflowed && (rhs.overflowed || lhs.bytes < rhs.bytes);
+  };
+  StopAt best = StopAt::Inputs;
+  collectSlice(best);
+  ByteCount bestAdded = added;
+  for (StopAt stopAt : {StopAt::Written, StopAt::WrittenAndRead}) {
+    collectSlice(stopAt);
+    if (cheaper(added, bestAdded)) {
+      best = stopAt;
+      bestAdded = added;
+    }
+  }
+  collectSlice(best);
   // Bytes no longer moved: the consumer's read of the result and, where
   // nothing else reads it, the producer's write.
   ByteCount saved;
@@ -261,6 +288,7 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
       consumer.getResultTypes(), SegmentKind::Normalization,
       inputs.getArrayRef(), /*schedule=*/nullptr);
   merged.getBody().push_back(body);
+  computeOnce(merged);
   listUnitAxesInReducedDims(*body);
   if (!isNormalizationOnChip(merged)) {
     merged.erase();
