@@ -328,6 +328,152 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
   return true;
 }
 
+/// Replaces `producer` and `consumer` by `merged` (from buildMerged, which
+/// listed in `replaced` the results it stands for). The merged segment
+/// stands where the consumer stood; the producer's other readers may stand
+/// between them, so the caller sorts the fusion again.
+static void replaceByMerged(SegmentOp producer, SegmentOp consumer,
+                            SegmentOp merged, ArrayRef<Value> replaced) {
+  SmallVector<Value> old;
+  for (Value result : producer.getResults())
+    if (llvm::is_contained(replaced, result))
+      old.push_back(result);
+  llvm::append_range(old, consumer.getResults());
+  for (auto [from, to] : llvm::zip_equal(old, merged.getResults()))
+    from.replaceAllUsesWith(to);
+  consumer.erase();
+  producer.erase();
+}
+
+/// A pointwise segment, inserted before `segment`, that computes the results
+/// `resultNumbers` of `segment` with the ops they are computed from, and
+/// reads the inputs those ops read.
+static SegmentOp buildPart(SegmentOp segment, ArrayRef<unsigned> resultNumbers) {
+  Block &body = segment.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  DenseSet<Operation *> part;
+  SetVector<Value> inputs;
+  SmallVector<Value> worklist;
+  for (unsigned number : resultNumbers)
+    worklist.push_back(yield.getValues()[number]);
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (auto argument = dyn_cast<BlockArgument>(value)) {
+      inputs.insert(segment.getInputs()[argument.getArgNumber()]);
+      continue;
+    }
+    if (part.insert(value.getDefiningOp()).second)
+      llvm::append_range(worklist, value.getDefiningOp()->getOperands());
+  }
+  // The inputs in the segment's order.
+  SetVector<Value> ordered;
+  for (Value input : segment.getInputs())
+    if (inputs.contains(input))
+      ordered.insert(input);
+  Block *partBody = createBody(ordered);
+  IRMapping map;
+  for (auto [argument, input] :
+       llvm::zip_equal(body.getArguments(), segment.getInputs()))
+    if (ordered.contains(input))
+      map.map(argument, argumentFor(partBody, ordered, input));
+  OpBuilder bodyBuilder(segment.getContext());
+  bodyBuilder.setInsertionPointToEnd(partBody);
+  for (Operation &op : body.without_terminator())
+    if (part.contains(&op))
+      bodyBuilder.clone(op, map);
+  SmallVector<Value> yielded;
+  SmallVector<Type> types;
+  for (unsigned number : resultNumbers) {
+    yielded.push_back(map.lookupOrDefault(yield.getValues()[number]));
+    types.push_back(segment.getResult(number).getType());
+  }
+  YieldOp::create(bodyBuilder, segment.getLoc(), yielded);
+  OpBuilder builder(segment);
+  auto result =
+      SegmentOp::create(builder, segment.getLoc(), types,
+                        SegmentKind::Pointwise, ordered.getArrayRef(),
+                        /*schedule=*/nullptr);
+  result.getBody().push_back(partBody);
+  return result;
+}
+
+/// When `consumer` is a pointwise kernel that reads `producer`'s results
+/// and also computes results that do not depend on them (so the two do not
+/// merge as a whole), splits it: the results that depend on the producer's
+/// join the producer as one normalization segment, the others stay a
+/// pointwise kernel (segmenting without preseg forms this split where
+/// preseg's sibling merges gave the reader more results). False when the
+/// merged body is not a normalization that fits on chip; the consumer is
+/// then left split in two, so callers try this on a copy first.
+static bool splitConsumerInto(SegmentOp producer, SegmentOp consumer) {
+  if (consumer.getKind() != SegmentKind::Pointwise)
+    return false;
+  Block &body = consumer.getBody().front();
+  DenseSet<Value> dependent;
+  for (auto [argument, input] :
+       llvm::zip_equal(body.getArguments(), consumer.getInputs()))
+    if (input.getDefiningOp() == producer.getOperation())
+      dependent.insert(argument);
+  for (Operation &op : body.without_terminator())
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return dependent.contains(v); }))
+      dependent.insert(op.getResults().begin(), op.getResults().end());
+  SmallVector<unsigned> dependentResults, independentResults;
+  for (auto [number, value] :
+       llvm::enumerate(cast<YieldOp>(body.getTerminator()).getValues()))
+    (dependent.contains(value) ? dependentResults : independentResults)
+        .push_back(number);
+  if (dependentResults.empty() || independentResults.empty())
+    return false;
+  SegmentOp reader = buildPart(consumer, dependentResults);
+  SegmentOp rest = buildPart(consumer, independentResults);
+  for (auto [number, result] : llvm::enumerate(dependentResults))
+    consumer.getResult(result).replaceAllUsesWith(reader.getResult(number));
+  for (auto [number, result] : llvm::enumerate(independentResults))
+    consumer.getResult(result).replaceAllUsesWith(rest.getResult(number));
+  consumer.erase();
+  SmallVector<Value> replaced;
+  SegmentOp merged = buildMerged(producer, reader, replaced);
+  listUnitAxesInReducedDims(merged.getBody().front());
+  if (!isNormalizationOnChip(merged)) {
+    merged.erase();
+    return false;
+  }
+  replaceByMerged(producer, reader, merged, replaced);
+  return true;
+}
+
+/// splitConsumerInto where that moves fewer bytes (the kernels stay two): tried
+/// on a copy of `func` first.
+static bool splitConsumerIfCheaper(func::FuncOp func, SegmentOp producer,
+                                   SegmentOp consumer) {
+  if (consumer.getKind() != SegmentKind::Pointwise)
+    return false;
+  Block &block = func.getBody().front();
+  auto indexOf = [&](Operation *op) {
+    return std::distance(block.begin(), op->getIterator());
+  };
+  auto producerIndex = indexOf(producer);
+  auto consumerIndex = indexOf(consumer);
+  OwningOpRef<func::FuncOp> copy = func.clone();
+  Block &copyBlock = copy->getBody().front();
+  auto copyProducer =
+      cast<SegmentOp>(*std::next(copyBlock.begin(), producerIndex));
+  auto copyConsumer =
+      cast<SegmentOp>(*std::next(copyBlock.begin(), consumerIndex));
+  if (!splitConsumerInto(copyProducer, copyConsumer))
+    return false;
+  sortTopologically(&copyBlock);
+  FusionTraffic before(func), after(*copy);
+  ByteCount bytesBefore = before.getBytesRead() + before.getBytesWritten();
+  ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
+  if (after.getNumKernels() > before.getNumKernels() ||
+      bytesAfter.overflowed ||
+      (!bytesBefore.overflowed && bytesAfter.bytes >= bytesBefore.bytes))
+    return false;
+  return splitConsumerInto(producer, consumer);
+}
+
 /// Merges one producer with one of its consumers; false when none merges.
 static bool mergeOnce(func::FuncOp func) {
   Block &block = func.getBody().front();
@@ -373,7 +519,8 @@ static bool mergeOnce(func::FuncOp func) {
           analyzeNormalization(merged.getBody().front());
       if (!structure.whyNot.empty()) {
         merged.erase();
-        if (peelReductionInto(producer, consumer)) {
+        if (peelReductionInto(producer, consumer) ||
+            splitConsumerIfCheaper(func, producer, consumer)) {
           sortTopologically(&block);
           return true;
         }
@@ -400,17 +547,7 @@ static bool mergeOnce(func::FuncOp func) {
                     "reduction"));
         continue;
       }
-      // The merged segment stands where the consumer stood; the producer's
-      // other readers may stand between them, so the fusion is sorted again.
-      SmallVector<Value> old;
-      for (Value result : producer.getResults())
-        if (llvm::is_contained(replaced, result))
-          old.push_back(result);
-      llvm::append_range(old, consumer.getResults());
-      for (auto [from, to] : llvm::zip_equal(old, merged.getResults()))
-        from.replaceAllUsesWith(to);
-      consumer.erase();
-      producer.erase();
+      replaceByMerged(producer, consumer, merged, replaced);
       sortTopologically(&block);
       return true;
     }

@@ -10,7 +10,10 @@
 // RUN: fuser-run %s --entry equal_slices_read_once --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry different_slices_both_read --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry peeled_reduction_reads_written_value --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry reader_split_off_siblings --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry reader_not_split_for_other_shape --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-opt --fuser-segment %s -o %t.alone.mlir
+// RUN: fuser-run %s --entry reader_split_off_siblings --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry equal_slices_read_once --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry peeled_reduction_reads_written_value --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 
@@ -73,4 +76,51 @@ func.func @peeled_reduction_reads_written_value(%a: tensor<16x2xi1>, %b: tensor<
   %s = fuser.slice %w starts [29, 0] limits [30, 1] strides [1, 1] : tensor<32x2xi1> -> tensor<1x1xi1>
   %h = fuser.cast %s : tensor<1x1xi1> to tensor<1x1xf16>
   return %w, %o, %h : tensor<32x2xi1>, tensor<32x2xi32>, tensor<1x1xf16>
+}
+
+// Rule: a pointwise kernel that reads a reduction kernel's result and also
+// computes results that do not depend on it (here the padded comparison and
+// the cast, merged in as siblings) splits: the results that do join the
+// reduction as a normalization, the others stay a pointwise kernel, when the
+// kernels stay as many and fewer bytes move (the 4-byte sum is neither
+// written nor read again; seeds 3797, 8323).
+// CHECK-LABEL: fusion @reader_split_off_siblings: 3 kernels, 3 segments, reads 22 bytes, writes 53 bytes
+// CHECK-NEXT: segment #0 normalization: reads 4 bytes, writes 32 bytes
+// CHECK-NEXT: in  %arg0: tensor<4xi1>, 4 bytes
+// CHECK-NEXT: out #0.0: tensor<8xi32>, 32 bytes -> return 2
+// CHECK-NEXT: segment #1 pointwise: reads 14 bytes, writes 13 bytes
+// CHECK: segment #2 normalization: reads 4 bytes, writes 8 bytes
+func.func @reader_split_off_siblings(%a: tensor<4xi1>, %b: tensor<5xf16>) -> (tensor<4xf16>, tensor<5xi1>, tensor<8xi32>, tensor<4xf16>) {
+  %z = arith.constant 0.0 : f16
+  %h = fuser.cast %a : tensor<4xi1> to tensor<4xf16>
+  %c = fuser.cat %a, %a dim 0 : tensor<4xi1>, tensor<4xi1> -> tensor<8xi1>
+  %i = fuser.cast %c : tensor<8xi1> to tensor<8xi32>
+  %r = fuser.reduction add %i [0] keepdim : tensor<8xi32> -> tensor<1xi32>
+  %p = fuser.pad %h low [1] high [0] value %z : tensor<4xf16>, f16 -> tensor<5xf16>
+  %g = fuser.gt %p, %b : tensor<5xf16>, tensor<5xf16> -> tensor<5xi1>
+  %m = fuser.mul %r, %i : tensor<1xi32>, tensor<8xi32> -> tensor<8xi32>
+  %s = fuser.reduction add %h [0] keepdim : tensor<4xf16> -> tensor<1xf16>
+  %n = fuser.mul %s, %h : tensor<1xf16>, tensor<4xf16> -> tensor<4xf16>
+  return %n, %g, %m, %h : tensor<4xf16>, tensor<5xi1>, tensor<8xi32>, tensor<4xf16>
+}
+
+// Neighbour: the result that depends on the sum is a slice of the row, not a
+// row, so the reduction and its reader are no normalization: no split.
+// CHECK-LABEL: fusion @reader_not_split_for_other_shape: 3 kernels, 3 segments, reads 26 bytes, writes 37 bytes
+// CHECK-NEXT: segment #0 reduction: reads 4 bytes, writes 4 bytes
+// CHECK: segment #1 pointwise: reads 18 bytes, writes 25 bytes
+// CHECK: segment #2 normalization: reads 4 bytes, writes 8 bytes
+func.func @reader_not_split_for_other_shape(%a: tensor<4xi1>, %b: tensor<5xf16>) -> (tensor<4xf16>, tensor<5xi1>, tensor<3xi32>, tensor<4xf16>) {
+  %z = arith.constant 0.0 : f16
+  %h = fuser.cast %a : tensor<4xi1> to tensor<4xf16>
+  %c = fuser.cat %a, %a dim 0 : tensor<4xi1>, tensor<4xi1> -> tensor<8xi1>
+  %i = fuser.cast %c : tensor<8xi1> to tensor<8xi32>
+  %r = fuser.reduction add %i [0] keepdim : tensor<8xi32> -> tensor<1xi32>
+  %p = fuser.pad %h low [1] high [0] value %z : tensor<4xf16>, f16 -> tensor<5xf16>
+  %g = fuser.gt %p, %b : tensor<5xf16>, tensor<5xf16> -> tensor<5xi1>
+  %m = fuser.mul %r, %i : tensor<1xi32>, tensor<8xi32> -> tensor<8xi32>
+  %t = fuser.slice %m starts [0] limits [3] strides [1] : tensor<8xi32> -> tensor<3xi32>
+  %s = fuser.reduction add %h [0] keepdim : tensor<4xf16> -> tensor<1xf16>
+  %n = fuser.mul %s, %h : tensor<1xf16>, tensor<4xf16> -> tensor<4xf16>
+  return %n, %g, %t, %h : tensor<4xf16>, tensor<5xi1>, tensor<3xi32>, tensor<4xf16>
 }
