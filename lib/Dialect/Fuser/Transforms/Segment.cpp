@@ -102,6 +102,38 @@ static uint64_t bytesOf(Value value) {
   return bytes.overflowed ? std::numeric_limits<uint64_t>::max() : bytes.bytes;
 }
 
+/// The bytes of `value` that a kernel reading it only under `slice` (nullptr:
+/// not under a slice) loads: what the slice covers (as FusionTraffic counts).
+static uint64_t readBytesUnder(Value value, Operation *slice) {
+  uint64_t whole = bytesOf(value);
+  if (!slice)
+    return whole;
+  Type elementType = cast<TensorType>(value.getType()).getElementType();
+  ByteCount covered = getTransferBytes(
+      cast<TensorType>(slice->getResult(0).getType()).clone(elementType));
+  return covered.overflowed ? whole : std::min(whole, covered.bytes);
+}
+
+/// The slice that `operand` of `def` is read under, where `def`'s result is
+/// read under `slice`: `def` itself if it is a slice; else `slice` where
+/// `def` keeps every element of the operand (a meta op of its size or an
+/// elementwise op of its element count); else none.
+static Operation *getSliceUnder(Operation *def, Value operand,
+                                Operation *slice) {
+  if (isa<SliceOp>(def))
+    return def;
+  if (!slice || def->getNumResults() != 1)
+    return nullptr;
+  Value result = def->getResult(0);
+  bool keepsElements =
+      isa<MetaOpInterface>(def)
+          ? bytesOf(result) == bytesOf(operand)
+          : isa<ElementwiseOpInterface>(def) &&
+                getSaturatedNumElements(result.getType()) ==
+                    getSaturatedNumElements(operand.getType());
+  return keepsElements ? slice : nullptr;
+}
+
 /// The view a chain of meta ops (`chain`, from its result back to the op
 /// that reads `source`) makes of `source` written contiguously, if strided.
 static std::optional<StridedView> getChainView(Value source,
@@ -168,7 +200,8 @@ private:
                                  const DenseSet<Value> *recomputeFrom,
                                  DenseSet<Value> &readThroughSegmentSet);
   std::optional<SetVector<Value>>
-  getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
+  getRecomputeSources(Value value, Operation *readUnder,
+                      const DenseSet<Value> &readAnyway,
                       const DenseSet<Value> &readThrough);
   LogicalResult materialize(std::vector<PlannedSegment> &segments);
 
@@ -668,7 +701,8 @@ void Segmenter::peelViews(unsigned group) {
 }
 
 std::optional<SetVector<Value>>
-Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
+Segmenter::getRecomputeSources(Value value, Operation *readUnder,
+                               const DenseSet<Value> &readAnyway,
                                const DenseSet<Value> &readThrough) {
   // The values a segment would read to recompute `value` (a value of
   // another kernel) instead of reading it, if that reads no more bytes.
@@ -693,11 +727,31 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
   auto isFree = [&](Value v) {
     return readAnyway.contains(v) || shared.contains(v);
   };
+  // A value the search reads only under `slice` ops, through elementwise
+  // ops of its size and meta ops that keep every element, is read where
+  // the slices cover it (as the lowering loads, and FusionTraffic counts):
+  // the slices each such read is under, and the values read otherwise.
+  DenseMap<Value, llvm::SmallSetVector<Operation *, 2>> slicesOver;
+  DenseSet<Value> readWhole;
+  auto noteRead = [&](Value v, Operation *slice) {
+    if (slice)
+      slicesOver[v].insert(slice);
+    else
+      readWhole.insert(v);
+  };
   auto readCost = [&](Value v) {
     if (isFree(v))
       return uint64_t(0);
     uint64_t bytes = bytesOf(v);
-    return isWrittenAnyway(v) ? bytes : llvm::SaturatingAdd(bytes, bytes);
+    uint64_t read = bytes;
+    auto it = slicesOver.find(v);
+    if (it != slicesOver.end() && !readWhole.contains(v)) {
+      uint64_t covered = 0;
+      for (Operation *slice : it->second)
+        covered = llvm::SaturatingAdd(covered, readBytesUnder(v, slice));
+      read = std::min(read, covered);
+    }
+    return isWrittenAnyway(v) ? read : llvm::SaturatingAdd(read, bytes);
   };
   auto newBytes = [&](const SetVector<Value> &sources) {
     uint64_t bytes = 0;
@@ -707,10 +761,13 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
   };
   // Deep chains are read, not recomputed: this bounds the search.
   constexpr unsigned kMaxDepth = 32;
-  DenseMap<Value, std::optional<SetVector<Value>>> memo;
-  std::function<std::optional<SetVector<Value>>(Value, unsigned)> recompute;
-  std::function<std::optional<SetVector<Value>>(Value, unsigned)> obtain =
-      [&](Value operand, unsigned depth) -> std::optional<SetVector<Value>> {
+  DenseMap<std::pair<Value, Operation *>, std::optional<SetVector<Value>>>
+      memo;
+  using Search = std::function<std::optional<SetVector<Value>>(
+      Value, unsigned, Operation *)>;
+  Search recompute;
+  Search obtain = [&](Value operand, unsigned depth,
+                      Operation *slice) -> std::optional<SetVector<Value>> {
     SetVector<Value> self;
     self.insert(operand);
     if (isFree(operand))
@@ -718,13 +775,15 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
     // A view is read through: the memory under it is what is read.
     Operation *def = operand.getDefiningOp();
     bool readable = !def || roles.lookup(def) == OpRole::Grouped;
-    std::optional<SetVector<Value>> sources = recompute(operand, depth);
+    std::optional<SetVector<Value>> sources = recompute(operand, depth, slice);
+    if (readable)
+      noteRead(operand, slice);
     if (readable && (!sources || newBytes(*sources) > newBytes(self)))
       return self;
     return sources;
   };
-  recompute = [&](Value result,
-                  unsigned depth) -> std::optional<SetVector<Value>> {
+  recompute = [&](Value result, unsigned depth,
+                  Operation *slice) -> std::optional<SetVector<Value>> {
     Operation *def = result.getDefiningOp();
     if (!def || depth > kMaxDepth || readThrough.contains(result) ||
         roles.lookup(def) == OpRole::Replicated || !isMemoryEffectFree(def))
@@ -740,6 +799,7 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
       }
       SetVector<Value> sources;
       sources.insert(root);
+      noteRead(root, nullptr);
       return sources;
     }
     if (isa<ReductionOp, SegmentSetOp>(def))
@@ -763,7 +823,7 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
         viaSlice->insert(sliced);
       }
     }
-    if (auto it = memo.find(result); it != memo.end())
+    if (auto it = memo.find({result, slice}); it != memo.end())
       return it->second;
     SetVector<Value> sources;
     bool possible = true;
@@ -771,7 +831,7 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
       if (!isa<TensorType>(operand.getType()))
         continue;
       std::optional<SetVector<Value>> operandSources =
-          obtain(operand, depth + 1);
+          obtain(operand, depth + 1, getSliceUnder(def, operand, slice));
       if (!operandSources) {
         possible = false;
         break;
@@ -783,10 +843,10 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
       found = std::move(sources);
     if (viaSlice && (!found || newBytes(*viaSlice) < newBytes(*found)))
       found = std::move(viaSlice);
-    memo[result] = found;
+    memo[{result, slice}] = found;
     return found;
   };
-  std::optional<SetVector<Value>> sources = recompute(value, 0);
+  std::optional<SetVector<Value>> sources = recompute(value, 0, nullptr);
   // Each operand chose alone between reading and recomputing; where one
   // recomputes from a value written anyway (a fusion input), others may
   // recompute from it too instead of reading a value that would need a
@@ -796,16 +856,17 @@ Segmenter::getRecomputeSources(Value value, const DenseSet<Value> &readAnyway,
       if (isWrittenAnyway(source))
         shared.insert(source);
     memo.clear();
-    std::optional<SetVector<Value>> again = recompute(value, 0);
+    std::optional<SetVector<Value>> again = recompute(value, 0, nullptr);
     shared.clear();
     if (again && newBytes(*again) < newBytes(*sources))
       sources = std::move(again);
   }
-  // Not reading `value` saves its bytes, and writing it where nothing else
-  // needs it.
-  uint64_t saved = bytesOf(value);
+  // Not reading `value` saves the bytes this use reads (what `readUnder`
+  // covers, where it is a slice), and writing it where nothing else needs
+  // it.
+  uint64_t saved = readBytesUnder(value, readUnder);
   if (!isWrittenAnyway(value))
-    saved = llvm::SaturatingAdd(saved, saved);
+    saved = llvm::SaturatingAdd(saved, bytesOf(value));
   if (!sources || newBytes(*sources) > saved)
     return std::nullopt;
   return sources;
@@ -837,13 +898,16 @@ Segmenter::collectInputs(PlannedSegment &segment,
   struct Use {
     Value value;
     Recompute mode;
+    // The slice the value is read under (getSliceUnder), if any.
+    Operation *slice;
   };
   // The values recomputing starts from: where Must ends.
   DenseSet<Value> recomputeSources;
   SmallVector<Use> worklist;
   for (Operation *member : segment.members) {
     for (Value operand : llvm::reverse(member->getOperands()))
-      worklist.push_back({operand, Recompute::May});
+      worklist.push_back({operand, Recompute::May,
+                          getSliceUnder(member, operand, nullptr)});
     while (!worklist.empty()) {
       Use use = worklist.pop_back_val();
       Value value = use.value;
@@ -861,7 +925,7 @@ Segmenter::collectInputs(PlannedSegment &segment,
         if (use.mode == Recompute::Must) {
           recompute = true;
         } else if (std::optional<SetVector<Value>> sources =
-                       getRecomputeSources(value, *recomputeFrom,
+                       getRecomputeSources(value, use.slice, *recomputeFrom,
                                            readThroughSegmentSet)) {
           recompute = true;
           recomputeSources.insert(sources->begin(), sources->end());
@@ -879,7 +943,8 @@ Segmenter::collectInputs(PlannedSegment &segment,
                                 clonedReadThrough.insert(def).second;
         if (firstClone || firstReadThrough)
           for (Value operand : llvm::reverse(def->getOperands()))
-            worklist.push_back({operand, operandMode});
+            worklist.push_back({operand, operandMode,
+                                getSliceUnder(def, operand, use.slice)});
         continue;
       }
       inputs.insert(value);

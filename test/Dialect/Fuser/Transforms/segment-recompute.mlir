@@ -9,6 +9,8 @@
 // RUN: fuser-run %s --entry alias_of_written_source --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry segment_set_view_used_first --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry view_used_twice_without_segment_set --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry slice_after_elementwise --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry slice_after_elementwise_covers_more --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry slice_or_recompute --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-opt --fuser-segment %s -o %t.norm.mlir
 // RUN: fuser-run %s --entry latest_sibling --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
@@ -86,6 +88,56 @@ func.func @view_used_twice_without_segment_set(%x: tensor<6xf16>) -> (tensor<1x6
   %o = fuser.sub %b, %m : tensor<1x6xf64>, tensor<1x1xf64> -> tensor<1x6xf64>
   %t = fuser.add %o, %b : tensor<1x6xf64>, tensor<1x6xf64> -> tensor<1x6xf64>
   return %t, %m : tensor<1x6xf64>, tensor<1x1xf64>
+}
+
+// A read through elementwise ops and a `slice` reads what the slice covers
+// (as FusionTraffic counts, docs "Seeing segmentations"), in rule 10's
+// counts too: the second reduction recomputes %f from the bf16 value %b,
+// reading the 2 elements under the slice (4 bytes) and writing %b (10),
+// instead of reading and writing %f (8 + 8). After preseg (which moves the
+// slice above the casts) it reads 4 bytes too: 44 bytes read, 54 written.
+// Seed 3754 (preseg's cast motion left the slice after elementwise ops).
+// CHECK-LABEL: fusion @slice_after_elementwise: 2 kernels, 2 segments, reads 44 bytes, writes 60 bytes
+// CHECK:       segment #1 reduction: reads 4 bytes, writes 8 bytes
+// CHECK-NEXT:    in  #0.2: tensor<5xbf16>, 4 bytes
+func.func @slice_after_elementwise(%x: tensor<5xi64>) -> (tensor<5x1xi64>, tensor<f16>, tensor<2xf32>) {
+  %m = fuser.mul %x, %x : tensor<5xi64>, tensor<5xi64> -> tensor<5xi64>
+  %o = fuser.broadcast %m [1] : tensor<5xi64> -> tensor<5x1xi64>
+  %c = fuser.cast %m : tensor<5xi64> to tensor<5xf32>
+  %h = fuser.cast %c : tensor<5xf32> to tensor<5xf16>
+  %r = fuser.reduction add %h [0] : tensor<5xf16> -> tensor<f16>
+  %b = fuser.cast %c : tensor<5xf32> to tensor<5xbf16>
+  %d = fuser.cast %b : tensor<5xbf16> to tensor<5xf64>
+  %e = fuser.neg %d : tensor<5xf64>
+  %s = fuser.slice %e starts [0] limits [4] strides [2] : tensor<5xf64> -> tensor<2xf64>
+  %f = fuser.cast %s : tensor<2xf64> to tensor<2xf32>
+  %bb = fuser.broadcast %f [1] : tensor<2xf32> -> tensor<2x1xf32>
+  %ee = fuser.expand %bb : tensor<2x1xf32> -> tensor<2x2xf32>
+  %q = fuser.reduction add %ee [1] : tensor<2x2xf32> -> tensor<2xf32>
+  return %o, %r, %q : tensor<5x1xi64>, tensor<f16>, tensor<2xf32>
+}
+
+// Must not fire: where the slice covers 4 of the 5 elements, recomputing
+// would read 8 bytes of %b and write all 10, more than reading and writing
+// the 4 f16 elements of %f (8 + 8).
+// CHECK-LABEL: fusion @slice_after_elementwise_covers_more: 2 kernels, 2 segments, reads 48 bytes, writes 58 bytes
+// CHECK:       segment #1 reduction: reads 8 bytes, writes 8 bytes
+// CHECK-NEXT:    in  #0.2: tensor<4xf16>, 8 bytes
+func.func @slice_after_elementwise_covers_more(%x: tensor<5xi64>) -> (tensor<5x1xi64>, tensor<f16>, tensor<4xf16>) {
+  %m = fuser.mul %x, %x : tensor<5xi64>, tensor<5xi64> -> tensor<5xi64>
+  %o = fuser.broadcast %m [1] : tensor<5xi64> -> tensor<5x1xi64>
+  %c = fuser.cast %m : tensor<5xi64> to tensor<5xf32>
+  %h = fuser.cast %c : tensor<5xf32> to tensor<5xf16>
+  %r = fuser.reduction add %h [0] : tensor<5xf16> -> tensor<f16>
+  %b = fuser.cast %c : tensor<5xf32> to tensor<5xbf16>
+  %d = fuser.cast %b : tensor<5xbf16> to tensor<5xf64>
+  %e = fuser.neg %d : tensor<5xf64>
+  %s = fuser.slice %e starts [0] limits [4] strides [1] : tensor<5xf64> -> tensor<4xf64>
+  %f = fuser.cast %s : tensor<4xf64> to tensor<4xf16>
+  %bb = fuser.broadcast %f [1] : tensor<4xf16> -> tensor<4x1xf16>
+  %ee = fuser.expand %bb : tensor<4x1xf16> -> tensor<4x2xf16>
+  %q = fuser.reduction add %ee [1] : tensor<4x2xf16> -> tensor<4xf16>
+  return %o, %r, %q : tensor<5x1xi64>, tensor<f16>, tensor<4xf16>
 }
 
 // Each operand on a recomputed chain chooses between reading and
