@@ -345,10 +345,11 @@ static void replaceByMerged(SegmentOp producer, SegmentOp consumer,
   producer.erase();
 }
 
-/// A pointwise segment, inserted before `segment`, that computes the results
+/// A segment of `kind`, inserted before `segment`, that computes the results
 /// `resultNumbers` of `segment` with the ops they are computed from, and
 /// reads the inputs those ops read.
-static SegmentOp buildPart(SegmentOp segment, ArrayRef<unsigned> resultNumbers) {
+static SegmentOp buildPart(SegmentOp segment, ArrayRef<unsigned> resultNumbers,
+                           SegmentKind kind) {
   Block &body = segment.getBody().front();
   auto yield = cast<YieldOp>(body.getTerminator());
   DenseSet<Operation *> part;
@@ -389,10 +390,8 @@ static SegmentOp buildPart(SegmentOp segment, ArrayRef<unsigned> resultNumbers) 
   }
   YieldOp::create(bodyBuilder, segment.getLoc(), yielded);
   OpBuilder builder(segment);
-  auto result =
-      SegmentOp::create(builder, segment.getLoc(), types,
-                        SegmentKind::Pointwise, ordered.getArrayRef(),
-                        /*schedule=*/nullptr);
+  auto result = SegmentOp::create(builder, segment.getLoc(), types, kind,
+                                  ordered.getArrayRef(), /*schedule=*/nullptr);
   result.getBody().push_back(partBody);
   return result;
 }
@@ -425,8 +424,10 @@ static bool splitConsumerInto(SegmentOp producer, SegmentOp consumer) {
         .push_back(number);
   if (dependentResults.empty() || independentResults.empty())
     return false;
-  SegmentOp reader = buildPart(consumer, dependentResults);
-  SegmentOp rest = buildPart(consumer, independentResults);
+  SegmentOp reader =
+      buildPart(consumer, dependentResults, SegmentKind::Pointwise);
+  SegmentOp rest =
+      buildPart(consumer, independentResults, SegmentKind::Pointwise);
   for (auto [number, result] : llvm::enumerate(dependentResults))
     consumer.getResult(result).replaceAllUsesWith(reader.getResult(number));
   for (auto [number, result] : llvm::enumerate(independentResults))
@@ -555,7 +556,190 @@ static bool mergeOnce(func::FuncOp func) {
   return false;
 }
 
+/// Whether `value` of a segment body is computed from a reduction.
+static bool dependsOnReduction(Value value) {
+  DenseSet<Operation *> visited;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val().getDefiningOp();
+    if (!op || !visited.insert(op).second)
+      continue;
+    if (isa<ReductionOp>(op))
+      return true;
+    llvm::append_range(worklist, op->getOperands());
+  }
+  return false;
+}
+
+/// The results of `sibling` that a normalization could compute too: those
+/// computed inside it (not an input passed on) without a segment_set.
+static SmallVector<unsigned> getMovableResults(SegmentOp sibling) {
+  auto yield = cast<YieldOp>(sibling.getBody().front().getTerminator());
+  SmallVector<unsigned> movable;
+  for (auto [number, yielded] : llvm::enumerate(yield.getValues())) {
+    if (isa<BlockArgument>(yielded))
+      continue;
+    bool hasSegmentSet = false;
+    DenseSet<Operation *> visited;
+    SmallVector<Value> worklist{yielded};
+    while (!hasSegmentSet && !worklist.empty()) {
+      Operation *op = worklist.pop_back_val().getDefiningOp();
+      if (!op || !visited.insert(op).second)
+        continue;
+      hasSegmentSet = isa<SegmentSetOp>(op);
+      llvm::append_range(worklist, op->getOperands());
+    }
+    if (!hasSegmentSet)
+      movable.push_back(number);
+  }
+  return movable;
+}
+
+/// Moves the results `resultNumbers` of `sibling` into `normalization`,
+/// which computes them (with the ops they are computed from, reading what
+/// those read) and no longer reads them; `sibling` keeps the rest (and goes
+/// when nothing is left). False when the grown body is not a normalization
+/// that fits on chip or a cycle forms; the fusion is then left changed, so
+/// callers try this on a copy first.
+static bool moveResultsInto(SegmentOp sibling, SegmentOp normalization,
+                            ArrayRef<unsigned> resultNumbers) {
+  Block &siblingBody = sibling.getBody().front();
+  auto siblingYield = cast<YieldOp>(siblingBody.getTerminator());
+  SmallVector<Value> movedResults;
+  for (unsigned number : resultNumbers)
+    movedResults.push_back(sibling.getResult(number));
+  DenseSet<Operation *> moved;
+  SmallVector<Value> worklist;
+  for (unsigned number : resultNumbers)
+    worklist.push_back(siblingYield.getValues()[number]);
+  SetVector<Value> siblingReads;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (auto argument = dyn_cast<BlockArgument>(value))
+      siblingReads.insert(sibling.getInputs()[argument.getArgNumber()]);
+    else if (moved.insert(value.getDefiningOp()).second)
+      llvm::append_range(worklist, value.getDefiningOp()->getOperands());
+  }
+  // The normalization would read its own result.
+  if (llvm::any_of(siblingReads, [&](Value input) {
+        return input.getDefiningOp() == normalization.getOperation();
+      }))
+    return false;
+  SetVector<Value> inputs;
+  for (Value input : normalization.getInputs())
+    if (!llvm::is_contained(movedResults, input))
+      inputs.insert(input);
+  for (Value input : siblingReads)
+    inputs.insert(input);
+  Block *body = createBody(inputs);
+  OpBuilder bodyBuilder(normalization.getContext());
+  bodyBuilder.setInsertionPointToEnd(body);
+  IRMapping siblingMap;
+  for (auto [argument, input] :
+       llvm::zip_equal(siblingBody.getArguments(), sibling.getInputs()))
+    if (siblingReads.contains(input))
+      siblingMap.map(argument, argumentFor(body, inputs, input));
+  for (Operation &op : siblingBody.without_terminator())
+    if (moved.contains(&op))
+      bodyBuilder.clone(op, siblingMap);
+  Block &normalizationBody = normalization.getBody().front();
+  IRMapping map;
+  for (auto [argument, input] : llvm::zip_equal(
+           normalizationBody.getArguments(), normalization.getInputs())) {
+    auto it = llvm::find(movedResults, input);
+    map.map(argument,
+            it == movedResults.end()
+                ? Value(argumentFor(body, inputs, input))
+                : siblingMap.lookup(siblingYield.getValues()[resultNumbers
+                      [std::distance(movedResults.begin(), it)]]));
+  }
+  for (Operation &op : normalizationBody.without_terminator())
+    bodyBuilder.clone(op, map);
+  SmallVector<Value> yielded;
+  for (Value value :
+       cast<YieldOp>(normalizationBody.getTerminator()).getValues())
+    yielded.push_back(map.lookupOrDefault(value));
+  for (unsigned number : resultNumbers)
+    yielded.push_back(siblingMap.lookup(siblingYield.getValues()[number]));
+  YieldOp::create(bodyBuilder, normalization.getLoc(), yielded);
+  SmallVector<Type> types(normalization.getResultTypes());
+  llvm::append_range(types, ValueRange(movedResults).getTypes());
+  OpBuilder builder(normalization);
+  auto grown = SegmentOp::create(builder, normalization.getLoc(), types,
+                                 SegmentKind::Normalization,
+                                 inputs.getArrayRef(), /*schedule=*/nullptr);
+  grown.getBody().push_back(body);
+  computeOnce(grown);
+  listUnitAxesInReducedDims(*body);
+  for (auto [from, to] :
+       llvm::zip(normalization.getResults(), grown.getResults()))
+    from.replaceAllUsesWith(to);
+  for (auto [number, result] : llvm::enumerate(movedResults))
+    result.replaceAllUsesWith(
+        grown.getResult(normalization.getNumResults() + number));
+  normalization.erase();
+
+  // The sibling without the moved results.
+  SmallVector<unsigned> keptResults;
+  for (unsigned number = 0, e = sibling.getNumResults(); number < e; ++number)
+    if (!llvm::is_contained(resultNumbers, number))
+      keptResults.push_back(number);
+  if (!keptResults.empty()) {
+    bool computesReduction = llvm::any_of(keptResults, [&](unsigned number) {
+      return dependsOnReduction(siblingYield.getValues()[number]);
+    });
+    SegmentKind kind = sibling.getKind();
+    if (!computesReduction)
+      kind = SegmentKind::Pointwise;
+    SegmentOp rest = buildPart(sibling, keptResults, kind);
+    for (auto [number, result] : llvm::enumerate(keptResults))
+      sibling.getResult(result).replaceAllUsesWith(rest.getResult(number));
+  }
+  sibling.erase();
+  return isNormalizationOnChip(grown) &&
+         sortTopologically(grown->getBlock());
+}
+
+/// Moves results of a kernel into a normalization segment that computes
+/// them from what it reads already, where (tried on a copy) that launches no
+/// more kernels and moves fewer bytes: the kernel no longer reads what only
+/// those results needed (after preseg a reduction kernel can take a row
+/// reduction that a normalization computes anyway). False when none moves.
+static bool moveResultsOnce(func::FuncOp func) {
+  Block &block = func.getBody().front();
+  auto segments = llvm::to_vector(block.getOps<SegmentOp>());
+  FusionTraffic before(func);
+  ByteCount bytesBefore = before.getBytesRead() + before.getBytesWritten();
+  if (bytesBefore.overflowed)
+    return false;
+  for (auto [n, normalization] : llvm::enumerate(segments)) {
+    if (normalization.getKind() != SegmentKind::Normalization)
+      continue;
+    for (auto [s, sibling] : llvm::enumerate(segments)) {
+      if (s == n || sibling.getKind() == SegmentKind::Alias)
+        continue;
+      for (unsigned number : getMovableResults(sibling)) {
+        OwningOpRef<func::FuncOp> copy = func.clone();
+        auto copySegments =
+            llvm::to_vector(copy->getBody().front().getOps<SegmentOp>());
+        if (!moveResultsInto(copySegments[s], copySegments[n], {number}))
+          continue;
+        FusionTraffic after(*copy);
+        ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
+        if (after.getNumKernels() > before.getNumKernels() ||
+            bytesAfter.overflowed || bytesAfter.bytes >= bytesBefore.bytes)
+          continue;
+        func.getBody().takeBody(copy->getBody());
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 void mlir::fuser::formNormalizationSegments(func::FuncOp func) {
   while (mergeOnce(func)) {
+  }
+  while (moveResultsOnce(func)) {
   }
 }

@@ -12,7 +12,10 @@
 // RUN: fuser-run %s --entry peeled_reduction_reads_written_value --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry reader_split_off_siblings --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry reader_not_split_for_other_shape --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry sibling_reduction_moves_into_normalization --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry sibling_reduction_stays_when_input_still_read --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-opt --fuser-segment %s -o %t.alone.mlir
+// RUN: fuser-run %s --entry sibling_reduction_moves_into_normalization --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry reader_split_off_siblings --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry equal_slices_read_once --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry peeled_reduction_reads_written_value --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
@@ -123,4 +126,46 @@ func.func @reader_not_split_for_other_shape(%a: tensor<4xi1>, %b: tensor<5xf16>)
   %s = fuser.reduction add %h [0] keepdim : tensor<4xf16> -> tensor<1xf16>
   %n = fuser.mul %s, %h : tensor<1xf16>, tensor<4xf16> -> tensor<4xf16>
   return %n, %g, %t, %h : tensor<4xf16>, tensor<5xi1>, tensor<3xi32>, tensor<4xf16>
+}
+
+// Rule: a result of another kernel moves into a normalization segment that
+// can compute it (here the row minimum, which the normalization computes
+// anyway), when the kernels stay as many and fewer bytes move: the other
+// kernel no longer reads %arg0 (160 bytes; seed 7050).
+// CHECK-LABEL: fusion @sibling_reduction_moves_into_normalization: 3 kernels, 3 segments, reads 724 bytes, writes 126 bytes
+// CHECK-NEXT: segment #0 pointwise: reads 64 bytes, writes 64 bytes
+// CHECK-NEXT: in  %arg1: tensor<8x4xbf16>, 64 bytes
+// CHECK: segment #1 normalization: reads 480 bytes, writes 60 bytes
+// CHECK: segment #2 reduction: reads 180 bytes, writes 2 bytes
+func.func @sibling_reduction_moves_into_normalization(%x: tensor<5x8xf32>, %y: tensor<8x4xbf16>, %w: tensor<10x8xi32>) -> (tensor<8x4xbf16>, tensor<f16>, tensor<10x1xi32>) {
+  %o = fuser.exp %y : tensor<8x4xbf16>
+  %c = fuser.cat %x, %x dim 0 : tensor<5x8xf32>, tensor<5x8xf32> -> tensor<10x8xf32>
+  %h = fuser.cast %c : tensor<10x8xf32> to tensor<10x8xf16>
+  %m = fuser.reduction min %h [1] keepdim : tensor<10x8xf16> -> tensor<10x1xf16>
+  %a = fuser.add %h, %m : tensor<10x8xf16>, tensor<10x1xf16> -> tensor<10x8xf16>
+  %t = fuser.reduction max %a [0, 1] : tensor<10x8xf16> -> tensor<f16>
+  %i = fuser.cast %a : tensor<10x8xf16> to tensor<10x8xi32>
+  %d = fuser.div %i, %w : tensor<10x8xi32>, tensor<10x8xi32> -> tensor<10x8xi32>
+  %n = fuser.reduction max %d [1] keepdim : tensor<10x8xi32> -> tensor<10x1xi32>
+  return %o, %t, %n : tensor<8x4xbf16>, tensor<f16>, tensor<10x1xi32>
+}
+
+// Neighbour: the other kernel also returns exp(%h), so it reads %arg0
+// anyway; moving the minimum alone saves nothing and it stays.
+// CHECK-LABEL: fusion @sibling_reduction_stays_when_input_still_read: 3 kernels, 3 segments, reads 884 bytes, writes 286 bytes
+// CHECK-NEXT: segment #0 reduction: reads 224 bytes, writes 244 bytes
+// CHECK: segment #1 reduction: reads 180 bytes, writes 2 bytes
+// CHECK: segment #2 normalization: reads 480 bytes, writes 40 bytes
+func.func @sibling_reduction_stays_when_input_still_read(%x: tensor<5x8xf32>, %y: tensor<8x4xbf16>, %w: tensor<10x8xi32>) -> (tensor<8x4xbf16>, tensor<f16>, tensor<10x1xi32>, tensor<10x8xf16>) {
+  %o = fuser.exp %y : tensor<8x4xbf16>
+  %c = fuser.cat %x, %x dim 0 : tensor<5x8xf32>, tensor<5x8xf32> -> tensor<10x8xf32>
+  %h = fuser.cast %c : tensor<10x8xf32> to tensor<10x8xf16>
+  %m = fuser.reduction min %h [1] keepdim : tensor<10x8xf16> -> tensor<10x1xf16>
+  %a = fuser.add %h, %m : tensor<10x8xf16>, tensor<10x1xf16> -> tensor<10x8xf16>
+  %t = fuser.reduction max %a [0, 1] : tensor<10x8xf16> -> tensor<f16>
+  %i = fuser.cast %a : tensor<10x8xf16> to tensor<10x8xi32>
+  %d = fuser.div %i, %w : tensor<10x8xi32>, tensor<10x8xi32> -> tensor<10x8xi32>
+  %n = fuser.reduction max %d [1] keepdim : tensor<10x8xi32> -> tensor<10x1xi32>
+  %e = fuser.exp %h : tensor<10x8xf16>
+  return %o, %t, %n, %e : tensor<8x4xbf16>, tensor<f16>, tensor<10x1xi32>, tensor<10x8xf16>
 }
