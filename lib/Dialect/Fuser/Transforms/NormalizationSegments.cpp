@@ -158,12 +158,28 @@ static bool isNormalizationOnChip(SegmentOp merged) {
          structure.sharedBytes <= kNormalizationRowBudgetBytes;
 }
 
+/// Whether `value` of a segment body is computed from a reduction.
+static bool dependsOnReduction(Value value) {
+  DenseSet<Operation *> visited;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val().getDefiningOp();
+    if (!op || !visited.insert(op).second)
+      continue;
+    if (isa<ReductionOp>(op))
+      return true;
+    llvm::append_range(worklist, op->getOperands());
+  }
+  return false;
+}
+
 /// When `producer` is a reduction kernel that computes more than rows (so it
-/// does not merge with `consumer` as a whole) and `consumer` reads its one
-/// reduction's result, moves that reduction, with the ops it is computed
-/// from, into `consumer` as one normalization segment, where that moves no
-/// more bytes: the consumer then reads the inputs of those ops instead of
-/// the result, and the producer keeps computing everything else (segmenting
+/// does not merge with `consumer` as a whole) and `consumer` reads results
+/// computed from its one reduction (the reduction's result, or values
+/// computed from it), moves them, with the ops they are computed from, into
+/// `consumer` as one normalization segment, where that moves no more bytes:
+/// the consumer then reads the inputs of those ops instead of the results,
+/// and the producer keeps computing everything else (segmenting
 /// without preseg finds this split where an extent-1 reduction, which
 /// preseg removes, kept the reduction out of the producer). False, with
 /// the fusion unchanged, otherwise.
@@ -171,19 +187,26 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
   if (producer.getKind() != SegmentKind::Reduction)
     return false;
   Block &producerBody = producer.getBody().front();
-  auto reductions = llvm::to_vector(producerBody.getOps<ReductionOp>());
-  if (reductions.size() != 1)
+  if (!llvm::hasSingleElement(producerBody.getOps<ReductionOp>()))
     return false;
-  ReductionOp reduction = reductions.front();
   auto producerYield = cast<YieldOp>(producerBody.getTerminator());
+  // The results computed from the reduction that the consumer reads, and
+  // the values of the body that stand for them.
   SmallVector<Value> peeled;
+  DenseMap<Value, Value> peeledYields;
   for (auto [result, yielded] :
        llvm::zip_equal(producer.getResults(), producerYield.getValues()))
-    if (yielded == reduction.getResult() &&
-        llvm::is_contained(consumer.getInputs(), result))
+    if (llvm::is_contained(consumer.getInputs(), result) &&
+        dependsOnReduction(yielded)) {
       peeled.push_back(result);
+      peeledYields[result] = yielded;
+    }
   if (peeled.empty())
     return false;
+  auto isPeeledYield = [&](Value value) {
+    return llvm::any_of(peeledYields,
+                        [&](auto entry) { return entry.second == value; });
+  };
 
   // The reduction and the ops it is computed from, up to the producer's
   // inputs and the values it writes where `stopAt` says so; the consumer
@@ -191,7 +214,7 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
   DenseMap<Value, Value> written;
   for (auto [result, yielded] :
        llvm::zip_equal(producer.getResults(), producerYield.getValues()))
-    if (yielded != reduction.getResult())
+    if (!isPeeledYield(yielded))
       written.try_emplace(yielded, result);
   enum class StopAt { Inputs, Written, WrittenAndRead };
   DenseSet<Operation *> slice;
@@ -201,14 +224,17 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
   SetVector<Value> inputs;
   ByteCount added;
   auto collectSlice = [&](StopAt stopAt) {
-    slice = {reduction};
+    slice.clear();
     sliceReads.clear();
     auto stopsAt = [&](Value result) {
       return stopAt == StopAt::Written ||
              (stopAt == StopAt::WrittenAndRead &&
               llvm::is_contained(consumer.getInputs(), result));
     };
-    SmallVector<Operation *> worklist{reduction};
+    SmallVector<Operation *> worklist;
+    for (Value yielded : llvm::make_second_range(peeledYields))
+      if (slice.insert(yielded.getDefiningOp()).second)
+        worklist.push_back(yielded.getDefiningOp());
     while (!worklist.empty())
       for (Value operand : worklist.pop_back_val()->getOperands()) {
         if (auto argument = dyn_cast<BlockArgument>(operand))
@@ -273,7 +299,7 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
   for (auto [argument, input] : llvm::zip_equal(
            consumer.getBody().front().getArguments(), consumer.getInputs()))
     consumerMap.map(argument, llvm::is_contained(peeled, input)
-                                  ? sliceMap.lookup(reduction.getResult())
+                                  ? sliceMap.lookup(peeledYields.lookup(input))
                                   : position(input));
   for (Operation &op : consumer.getBody().front().without_terminator())
     bodyBuilder.clone(op, consumerMap);
@@ -552,21 +578,6 @@ static bool mergeOnce(func::FuncOp func) {
       sortTopologically(&block);
       return true;
     }
-  }
-  return false;
-}
-
-/// Whether `value` of a segment body is computed from a reduction.
-static bool dependsOnReduction(Value value) {
-  DenseSet<Operation *> visited;
-  SmallVector<Value> worklist{value};
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val().getDefiningOp();
-    if (!op || !visited.insert(op).second)
-      continue;
-    if (isa<ReductionOp>(op))
-      return true;
-    llvm::append_range(worklist, op->getOperands());
   }
   return false;
 }

@@ -14,7 +14,10 @@
 // RUN: fuser-run %s --entry reader_not_split_for_other_shape --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry sibling_reduction_moves_into_normalization --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry sibling_reduction_stays_when_input_still_read --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry peel_value_computed_from_reduction --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry no_peel_of_sliced_reduction --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-opt --fuser-segment %s -o %t.alone.mlir
+// RUN: fuser-run %s --entry peel_value_computed_from_reduction --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry sibling_reduction_moves_into_normalization --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry reader_split_off_siblings --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry equal_slices_read_once --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
@@ -168,4 +171,37 @@ func.func @sibling_reduction_stays_when_input_still_read(%x: tensor<5x8xf32>, %y
   %n = fuser.reduction max %d [1] keepdim : tensor<10x8xi32> -> tensor<10x1xi32>
   %e = fuser.exp %h : tensor<10x8xf16>
   return %o, %t, %n, %e : tensor<8x4xbf16>, tensor<f16>, tensor<10x1xi32>, tensor<10x8xf16>
+}
+
+// Rule: the reduction moves into its reader also where the reader reads a
+// value computed from it (here its f16 rounding, cast back), which moves
+// along with it (seed 2523; the rounding stays, so results are
+// bit-identical).
+// CHECK-LABEL: fusion @peel_value_computed_from_reduction: 2 kernels, 3 segments, reads 46 bytes, writes 92 bytes
+// CHECK-NEXT: segment #0 pointwise: reads 30 bytes, writes 60 bytes
+// CHECK: segment #2 normalization: reads 16 bytes, writes 32 bytes
+func.func @peel_value_computed_from_reduction(%x: tensor<3x5xf16>) -> (tensor<3x5xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
+  %c = fuser.cast %x : tensor<3x5xf16> to tensor<3x5xf32>
+  %s = fuser.slice %c starts [0, 0] limits [2, 4] strides [1, 1] : tensor<3x5xf32> -> tensor<2x4xf32>
+  %e = fuser.exp %s : tensor<2x4xf32>
+  %m = fuser.reduction max %e [1] keepdim : tensor<2x4xf32> -> tensor<2x1xf32>
+  %h = fuser.cast %m : tensor<2x1xf32> to tensor<2x1xf16>
+  %g = fuser.cast %h : tensor<2x1xf16> to tensor<2x1xf32>
+  %o = fuser.sub %e, %g : tensor<2x4xf32>, tensor<2x1xf32> -> tensor<2x4xf32>
+  return %c, %s, %o : tensor<3x5xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// Neighbour: the reader reads a slice of the reduced rows, which is not
+// elementwise on them: no normalization, the split stays.
+// CHECK-LABEL: fusion @no_peel_of_sliced_reduction: 2 kernels, 3 segments, reads 50 bytes, writes 96 bytes
+// CHECK-NEXT: segment #0 reduction: reads 30 bytes, writes 64 bytes
+// CHECK: segment #2 pointwise: reads 20 bytes, writes 32 bytes
+func.func @no_peel_of_sliced_reduction(%x: tensor<3x5xf16>) -> (tensor<3x5xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
+  %c = fuser.cast %x : tensor<3x5xf16> to tensor<3x5xf32>
+  %s = fuser.slice %c starts [0, 0] limits [2, 4] strides [1, 1] : tensor<3x5xf32> -> tensor<2x4xf32>
+  %e = fuser.exp %s : tensor<2x4xf32>
+  %m = fuser.reduction max %e [1] keepdim : tensor<2x4xf32> -> tensor<2x1xf32>
+  %h = fuser.slice %m starts [0, 0] limits [1, 1] strides [1, 1] : tensor<2x1xf32> -> tensor<1x1xf32>
+  %o = fuser.sub %e, %h : tensor<2x4xf32>, tensor<1x1xf32> -> tensor<2x4xf32>
+  return %c, %s, %o : tensor<3x5xf32>, tensor<2x4xf32>, tensor<2x4xf32>
 }
