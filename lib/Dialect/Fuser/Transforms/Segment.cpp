@@ -165,6 +165,11 @@ struct SegmentChoices {
   /// Rule 9: a kernel joins the latest earlier kernel that takes it, not
   /// the first.
   bool latestSibling = false;
+  /// Rule 9 before rule 10 merges only kernels that read a common tensor;
+  /// others merge after rule 10 (mergeIndependentKernels), where a merge
+  /// for one launch fewer no longer keeps a kernel from joining one it
+  /// shares a tensor with.
+  bool siblingsShareInput = false;
 };
 
 class Segmenter {
@@ -173,6 +178,9 @@ public:
       : func(func), body(func.getBody().front()), choices(choices) {}
 
   LogicalResult run();
+  /// Whether rule 9, before rule 10, merged kernels that read no common
+  /// tensor (the choice `siblingsShareInput` changes something).
+  bool mergedUnrelatedSiblings() const { return mergedWithoutSharedInput; }
 
 private:
   LogicalResult classifyOps();
@@ -208,6 +216,7 @@ private:
   func::FuncOp func;
   Block &body;
   SegmentChoices choices;
+  bool mergedWithoutSharedInput = false;
   DenseMap<Operation *, unsigned> position;
   DenseMap<Operation *, OpRole> roles;
   DenseMap<Operation *, unsigned> groupOf;
@@ -519,6 +528,8 @@ void Segmenter::mergeSiblingKernels() {
     });
   };
   for (bool requireSharedInput : {true, false}) {
+    if (!requireSharedInput && choices.siblingsShareInput)
+      break;
     SmallVector<Operation *> kernels = liveGroups();
     for (auto [index, kernel] : llvm::enumerate(kernels)) {
       unsigned group = groupOf.lookup(kernel);
@@ -540,8 +551,10 @@ void Segmenter::mergeSiblingKernels() {
         });
         if (requireSharedInput && !sharesInput)
           continue;
-        if (tryMerge(earlierGroup, group))
+        if (tryMerge(earlierGroup, group)) {
+          mergedWithoutSharedInput |= !sharesInput;
           break;
+        }
       }
     }
   }
@@ -1526,12 +1539,19 @@ struct FuserSegmentPass
     // plus written, is kept (the first at a tie). Three runs, each as
     // before: the search stays linear in the runs.
     OwningOpRef<func::FuncOp> unsegmented = func.clone();
-    if (failed(segment(func, SegmentChoices())))
+    bool mergedUnrelatedSiblings = false;
+    if (failed(segment(func, SegmentChoices(), &mergedUnrelatedSiblings)))
       return signalPassFailure();
     std::pair<unsigned, ByteCount> best = getCost(func);
-    for (SegmentChoices choices :
-         {SegmentChoices{/*returnedViewsWritten=*/true, false},
-          SegmentChoices{false, /*latestSibling=*/true}}) {
+    SmallVector<SegmentChoices, 3> alternatives = {
+        SegmentChoices{/*returnedViewsWritten=*/true, false, false},
+        SegmentChoices{false, /*latestSibling=*/true, false}};
+    // A fourth run only where rule 9 merged kernels without a common
+    // tensor before rule 10 (otherwise it would repeat the first).
+    if (mergedUnrelatedSiblings)
+      alternatives.push_back(
+          SegmentChoices{false, false, /*siblingsShareInput=*/true});
+    for (SegmentChoices choices : alternatives) {
       OwningOpRef<func::FuncOp> candidate = unsegmented->clone();
       if (failed(segment(*candidate, choices)))
         continue;
@@ -1544,9 +1564,13 @@ struct FuserSegmentPass
   }
 
 private:
-  LogicalResult segment(func::FuncOp fusion, SegmentChoices choices) {
-    if (failed(Segmenter(fusion, choices).run()))
+  LogicalResult segment(func::FuncOp fusion, SegmentChoices choices,
+                        bool *mergedUnrelatedSiblings = nullptr) {
+    Segmenter segmenter(fusion, choices);
+    if (failed(segmenter.run()))
       return failure();
+    if (mergedUnrelatedSiblings)
+      *mergedUnrelatedSiblings = segmenter.mergedUnrelatedSiblings();
     if (normalization)
       formNormalizationSegments(fusion);
     return success();
