@@ -23,7 +23,11 @@ constexpr llvm::StringLiteral kNormalizationFallbackAttrName =
 /// Merges each reduction (or normalization) segment of the segmented fusion
 /// `func` with the kernel segments that read its results, while the merged
 /// body is a normalization (analyzeNormalization) whose rows or column
-/// blocks fit kNormalizationRowBudgetBytes and no cycle forms.
+/// blocks fit kNormalizationRowBudgetBytes and no cycle forms. Where the
+/// whole kernels do not merge, the reduction moves into its reader, or a
+/// pointwise reader's results that depend on it join it, when that moves no
+/// more (or, for the split, fewer) bytes; then results of other kernels move
+/// into a normalization that can compute them where fewer bytes move.
 void formNormalizationSegments(func::FuncOp func);
 
 } // namespace mlir::fuser
