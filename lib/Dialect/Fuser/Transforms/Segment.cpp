@@ -170,6 +170,13 @@ struct SegmentChoices {
   /// for one launch fewer no longer keeps a kernel from joining one it
   /// shares a tensor with.
   bool siblingsShareInput = false;
+  /// Rules 2-4 fuse a consumer with the producer of a value only if no
+  /// earlier op of the producer's kernel reads that value too (rule 10 may
+  /// recompute it for the consumer instead), and rule 9 first merges
+  /// kernels that read a common tensor into reduction kernels: a value
+  /// shared after CSE then does not pull a consumer into the kernel of
+  /// its first reader when a reduction kernel could take that reader.
+  bool reductionsBeforeSharedValues = false;
 };
 
 class Segmenter {
@@ -426,6 +433,14 @@ bool Segmenter::tryMerge(unsigned producer, unsigned consumer) {
   return true;
 }
 
+/// Whether `op` reads only fusion inputs (and scalars): recomputing it
+/// where it is read reads an input, never a value a kernel must write.
+static bool readsOnlyArguments(Operation *op) {
+  return llvm::all_of(op->getOperands(), [](Value operand) {
+    return isa<BlockArgument>(operand) || !isa<TensorType>(operand.getType());
+  });
+}
+
 void Segmenter::formKernelGroups() {
   // Greedy producer/consumer fusion in program order, trying operands in
   // order: deterministic for a given input.
@@ -441,8 +456,14 @@ void Segmenter::formKernelGroups() {
         continue;
       unsigned producer = groupOf.lookup(def);
       group = groupOf.lookup(&op);
-      if (producer != group)
-        tryMerge(producer, group);
+      if (producer == group)
+        continue;
+      if (choices.reductionsBeforeSharedValues && readsOnlyArguments(def) &&
+          llvm::any_of(def->getUsers(), [&](Operation *user) {
+            return user != &op && isInGroup(user, producer);
+          }))
+        continue;
+      tryMerge(producer, group);
     }
   }
 }
@@ -527,7 +548,13 @@ void Segmenter::mergeSiblingKernels() {
       return groups[entry.second].ops.front();
     });
   };
-  for (bool requireSharedInput : {true, false}) {
+  // Passes: (read a common tensor, one of them a reduction kernel) only
+  // with `reductionsBeforeSharedValues`, (read a common tensor), (any).
+  for (auto [requireSharedInput, requireReduction] :
+       {std::pair(true, true), std::pair(true, false),
+        std::pair(false, false)}) {
+    if (requireReduction && !choices.reductionsBeforeSharedValues)
+      continue;
     if (!requireSharedInput && choices.siblingsShareInput)
       break;
     SmallVector<Operation *> kernels = liveGroups();
@@ -550,6 +577,9 @@ void Segmenter::mergeSiblingKernels() {
           return llvm::is_contained(earlierRoots, root);
         });
         if (requireSharedInput && !sharesInput)
+          continue;
+        if (requireReduction && !groups[group].reduction &&
+            !groups[earlierGroup].reduction)
           continue;
         if (tryMerge(earlierGroup, group)) {
           mergedWithoutSharedInput |= !sharesInput;
@@ -1536,21 +1566,26 @@ struct FuserSegmentPass
     }
     // The greedy choices are tried each way, on a copy of the fusion, and
     // the segmentation with the fewest kernels, then the fewest bytes read
-    // plus written, is kept (the first at a tie). Three runs, each as
-    // before: the search stays linear in the runs.
+    // plus written, is kept (the first at a tie). Three to five runs, each
+    // as before: the search stays linear in the runs.
     OwningOpRef<func::FuncOp> unsegmented = func.clone();
     bool mergedUnrelatedSiblings = false;
     if (failed(segment(func, SegmentChoices(), &mergedUnrelatedSiblings)))
       return signalPassFailure();
     std::pair<unsigned, ByteCount> best = getCost(func);
-    SmallVector<SegmentChoices, 3> alternatives = {
-        SegmentChoices{/*returnedViewsWritten=*/true, false, false},
-        SegmentChoices{false, /*latestSibling=*/true, false}};
+    SmallVector<SegmentChoices, 4> alternatives = {
+        SegmentChoices{/*returnedViewsWritten=*/true, false, false, false},
+        SegmentChoices{false, /*latestSibling=*/true, false, false}};
     // A fourth run only where rule 9 merged kernels without a common
     // tensor before rule 10 (otherwise it would repeat the first).
     if (mergedUnrelatedSiblings)
       alternatives.push_back(
-          SegmentChoices{false, false, /*siblingsShareInput=*/true});
+          SegmentChoices{false, false, /*siblingsShareInput=*/true, false});
+    // Another only where the fusion has a reduction, whose kernel could take
+    // a reader of a shared value (fusions without one keep their runs).
+    if (!unsegmented->getOps<ReductionOp>().empty())
+      alternatives.push_back(SegmentChoices{
+          false, false, false, /*reductionsBeforeSharedValues=*/true});
     for (SegmentChoices choices : alternatives) {
       OwningOpRef<func::FuncOp> candidate = unsegmented->clone();
       if (failed(segment(*candidate, choices)))

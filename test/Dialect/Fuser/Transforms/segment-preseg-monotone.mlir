@@ -18,6 +18,9 @@
 // RUN: fuser-run %s --entry read_through_slice --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry unrelated_merge_blocks_shared --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry unrelated_siblings_merge --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry shared_value_joins_reduction --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry shared_cast_recomputed --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry shared_cast_fused --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // With normalization segments (fuser-segment's default):
 // RUN: fuser-opt --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=NORM
 // RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=NORM-PRESEG
@@ -28,6 +31,106 @@
 // RUN: fuser-run %s --entry peel_costs_more --check-against interp --against-file %t.norm.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 
 // EXEC: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok
+
+// Rules 2-4 and 9 are greedy: a value shared after preseg's CSE (or cast
+// folding) can pull its readers into the kernel of its first reader. "The
+// greedy choices are tried each way" also segments, where the fusion has a
+// reduction, with rules 2-4 not fusing a reader with the producer of a value
+// that reads only fusion inputs when an earlier op of that kernel reads the
+// value too (rule 10 recomputes it from the inputs), and with rule 9 first
+// merging kernels that read a common tensor into reduction kernels; the
+// cheapest segmentation is kept.
+// Here preseg folds cast(cast(%x)) to %x, so the f64 cast no longer reaches
+// the reduction over dim 1 through the bf16 cast, and rule 9 merged it with
+// the broadcast-back `where` kernel, which then cannot take the min
+// reduction behind the segment_set: 3 kernels. Reductions first: the cast
+// joins the reduction kernel, as without preseg: 2 kernels. Seed 3933.
+// CHECK: fusion @shared_value_joins_reduction: 2 kernels, 2 segments, reads 2592 bytes, writes 5864 bytes
+// CHECK-NEXT: segment #0 reduction: reads 1152 bytes, writes 4704 bytes
+// PRESEG: fusion @shared_value_joins_reduction: 2 kernels, 2 segments, reads 2592 bytes, writes 5864 bytes
+// PRESEG-NEXT: segment #0 reduction: reads 1152 bytes, writes 4704 bytes
+func.func @shared_value_joins_reduction(%x: tensor<4x12x12xbf16>) -> (tensor<4x12x12xbf16>, tensor<4x1x12xbf16>, tensor<f64>) {
+  %d = fuser.cast %x : tensor<4x12x12xbf16> to tensor<4x12x12xf64>
+  %b = fuser.cast %d : tensor<4x12x12xf64> to tensor<4x12x12xbf16>
+  %g = fuser.ge %b, %b : tensor<4x12x12xbf16>, tensor<4x12x12xbf16> -> tensor<4x12x12xi1>
+  %r = fuser.reduction add %b [1] keepdim : tensor<4x12x12xbf16> -> tensor<4x1x12xbf16>
+  %w = fuser.where %g, %r, %b : tensor<4x12x12xi1>, tensor<4x1x12xbf16>, tensor<4x12x12xbf16> -> tensor<4x12x12xbf16>
+  %ss = fuser.segment_set %d : tensor<4x12x12xf64>
+  %sl = fuser.slice %ss starts [1, 0, 0] limits [2, 12, 6] strides [2, 1, 3] : tensor<4x12x12xf64> -> tensor<1x12x2xf64>
+  %mn = fuser.reduction min %sl [0, 1, 2] : tensor<1x12x2xf64> -> tensor<f64>
+  return %w, %r, %mn : tensor<4x12x12xbf16>, tensor<4x1x12xbf16>, tensor<f64>
+}
+
+// After preseg the i1 -> i32 cast of %arg1 (CSE'd) was fused, through the
+// cat, with the reduction over [0, 1] into the first kernel, so the min
+// reduction of %arg0 (other axes) could not join it: %arg0 read three
+// times (448 bytes read). Not fusing the cat with the shared cast, the sum
+// recomputes the cast from %arg1 in its own kernel and the min reduction
+// joins the first kernel: 352 bytes read, as without preseg. Seed 9565.
+// CHECK: fusion @shared_cast_recomputed: 3 kernels, 4 segments, reads 352 bytes, writes 1090 bytes
+// PRESEG: fusion @shared_cast_recomputed: 3 kernels, 4 segments, reads 352 bytes, writes 1090 bytes
+func.func @shared_cast_recomputed(%arg0: tensor<8x4xi32>, %arg1: tensor<8x2x2xi1>) -> (tensor<8x2x2xi32>, tensor<8x2x1x4xi32>, tensor<1xf16>, tensor<8x2x4xi64>, tensor<f16>, tensor<8x1x4xi32>, tensor<8x1xi32>, tensor<f16>) {
+  %c-1_i32 = arith.constant -1 : i32
+  %0 = fuser.pad %arg0 low [0, 0] high [0, 0] value %c-1_i32 : tensor<8x4xi32>, i32 -> tensor<8x4xi32>
+  %1 = fuser.broadcast %arg0 [1] : tensor<8x4xi32> -> tensor<8x1x4xi32>
+  %2 = fuser.cast %1 : tensor<8x1x4xi32> to tensor<8x1x4xi64>
+  %3 = fuser.cast %2 : tensor<8x1x4xi64> to tensor<8x1x4xi32>
+  %4 = fuser.squeeze %3 [1] : tensor<8x1x4xi32> -> tensor<8x4xi32>
+  %5 = fuser.view %4 : tensor<8x4xi32> -> tensor<8x2x2xi32>
+  %6 = fuser.cat %2, %2 dim 1 : tensor<8x1x4xi64>, tensor<8x1x4xi64> -> tensor<8x2x4xi64>
+  %c-3_i64 = arith.constant -3 : i64
+  %7 = fuser.sub %6, %c-3_i64 : tensor<8x2x4xi64>, i64 -> tensor<8x2x4xi64>
+  %8 = fuser.cast %arg1 : tensor<8x2x2xi1> to tensor<8x2x2xi32>
+  %9 = fuser.sub %5, %8 : tensor<8x2x2xi32>, tensor<8x2x2xi32> -> tensor<8x2x2xi32>
+  %c3_i32 = arith.constant 3 : i32
+  %10 = fuser.ge %9, %c3_i32 : tensor<8x2x2xi32>, i32 -> tensor<8x2x2xi1>
+  %11 = fuser.cast %10 : tensor<8x2x2xi1> to tensor<8x2x2xi32>
+  %12 = fuser.where %10, %11, %9 : tensor<8x2x2xi1>, tensor<8x2x2xi32>, tensor<8x2x2xi32> -> tensor<8x2x2xi32>
+  %13 = fuser.reduction min %3 [2] keepdim : tensor<8x1x4xi32> -> tensor<8x1x1xi32>
+  %14 = fuser.minimum %3, %13 : tensor<8x1x4xi32>, tensor<8x1x1xi32> -> tensor<8x1x4xi32>
+  %15 = fuser.add %14, %14 : tensor<8x1x4xi32>, tensor<8x1x4xi32> -> tensor<8x1x4xi32>
+  %16 = fuser.cast %12 : tensor<8x2x2xi32> to tensor<8x2x2xf64>
+  %17 = fuser.cast %16 : tensor<8x2x2xf64> to tensor<8x2x2xi32>
+  %18 = fuser.reduction add %14 [2] : tensor<8x1x4xi32> -> tensor<8x1xi32>
+  %19 = fuser.cat %8, %8 dim 2 : tensor<8x2x2xi32>, tensor<8x2x2xi32> -> tensor<8x2x4xi32>
+  %20 = fuser.broadcast %19 [2] : tensor<8x2x4xi32> -> tensor<8x2x1x4xi32>
+  %21 = fuser.set %19 cache_op = streaming : tensor<8x2x4xi32>
+  %22 = fuser.slice %21 starts [0, 0, 2] limits [8, 2, 4] strides [1, 1, 2] : tensor<8x2x4xi32> -> tensor<8x2x1xi32>
+  %23 = fuser.cast %22 : tensor<8x2x1xi32> to tensor<8x2x1xf16>
+  %24 = fuser.cast %23 : tensor<8x2x1xf16> to tensor<8x2x1xf32>
+  %25 = fuser.squeeze %24 [2] : tensor<8x2x1xf32> -> tensor<8x2xf32>
+  %26 = fuser.reduction add %25 [0, 1] : tensor<8x2xf32> -> tensor<f32>
+  %27 = fuser.cast %26 : tensor<f32> to tensor<f16>
+  %28 = fuser.broadcast %27 [0, 1] : tensor<f16> -> tensor<1x1xf16>
+  %29 = fuser.set %28 cache_op = streaming : tensor<1x1xf16>
+  %30 = fuser.cast %29 : tensor<1x1xf16> to tensor<1x1xf32>
+  %31 = fuser.squeeze %30 [0, 1] : tensor<1x1xf32> -> tensor<f32>
+  %32 = fuser.cast %31 : tensor<f32> to tensor<f16>
+  %33 = fuser.broadcast %32 [0, 1] : tensor<f16> -> tensor<1x1xf16>
+  %34 = fuser.set %33 : tensor<1x1xf16>
+  %35 = fuser.cast %34 : tensor<1x1xf16> to tensor<1x1xf32>
+  %36 = fuser.squeeze %35 [0, 1] : tensor<1x1xf32> -> tensor<f32>
+  %37 = fuser.cast %36 : tensor<f32> to tensor<f16>
+  %38 = fuser.broadcast %37 [0, 1] : tensor<f16> -> tensor<1x1xf16>
+  %39 = fuser.set %38 : tensor<1x1xf16>
+  %40 = fuser.permute %39 [0, 1] : tensor<1x1xf16> -> tensor<1x1xf16>
+  %41 = fuser.view %40 : tensor<1x1xf16> -> tensor<1xf16>
+  return %17, %20, %41, %7, %37, %15, %18, %37 : tensor<8x2x2xi32>, tensor<8x2x1x4xi32>, tensor<1xf16>, tensor<8x2x4xi64>, tensor<f16>, tensor<8x1x4xi32>, tensor<8x1xi32>, tensor<f16>
+}
+
+// Must not change: nothing else wants the shared cast's readers apart, so
+// the segmentation that splits them after preseg (2 kernels) is not kept:
+// one kernel, with and without preseg.
+// CHECK: fusion @shared_cast_fused: 1 kernel, 1 segment, reads 160 bytes, writes 132 bytes
+// PRESEG: fusion @shared_cast_fused: 1 kernel, 1 segment, reads 160 bytes, writes 132 bytes
+func.func @shared_cast_fused(%x: tensor<8x4xi32>, %m: tensor<8x4xi1>) -> (tensor<8x4xi32>, tensor<f32>) {
+  %c1 = fuser.cast %m : tensor<8x4xi1> to tensor<8x4xi32>
+  %s = fuser.sub %x, %c1 : tensor<8x4xi32>, tensor<8x4xi32> -> tensor<8x4xi32>
+  %c2 = fuser.cast %m : tensor<8x4xi1> to tensor<8x4xi32>
+  %f = fuser.cast %c2 : tensor<8x4xi32> to tensor<8x4xf32>
+  %r3 = fuser.reduction add %f [0, 1] : tensor<8x4xf32> -> tensor<f32>
+  return %s, %r3 : tensor<8x4xi32>, tensor<f32>
+}
 
 // Rule 9 before rule 10 merges, for one launch fewer, kernels that read no
 // common tensor; taken early, such a merge can keep a kernel from joining
