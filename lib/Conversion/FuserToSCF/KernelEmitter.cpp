@@ -168,6 +168,11 @@ private:
   /// Computes and stores `width` elements of output `index` from `base`
   /// along its innermost axis.
   LogicalResult emitOutputAt(unsigned index, SmallVector<Value> base);
+  /// `index` of shape `from` as an index of `to`, which holds the same
+  /// elements in the same order up to extent-1 axes: the unit axes of
+  /// `from` dropped, index 0 on those of `to`.
+  SmallVector<Value> mapUnitAxes(ArrayRef<Value> index, ArrayRef<int64_t> from,
+                                 ArrayRef<int64_t> to);
   /// Every slot of output `index` a thread owns: slot `first`, then strides
   /// of `stride` slots.
   LogicalResult emitOutputSlots(unsigned index, Value first, int64_t stride);
@@ -428,6 +433,20 @@ Value KernelEmitter::linearize(ArrayRef<Value> index, ArrayRef<int64_t> shape) {
 
 static ArrayRef<int64_t> shapeOf(Value value) {
   return cast<ShapedType>(value.getType()).getShape();
+}
+
+SmallVector<Value> KernelEmitter::mapUnitAxes(ArrayRef<Value> index,
+                                              ArrayRef<int64_t> from,
+                                              ArrayRef<int64_t> to) {
+  SmallVector<Value> kept;
+  for (auto [value, size] : llvm::zip_equal(index, from))
+    if (size != 1)
+      kept.push_back(value);
+  SmallVector<Value> mapped;
+  auto next = kept.begin();
+  for (int64_t size : to)
+    mapped.push_back(size == 1 ? constant(0) : *next++);
+  return mapped;
 }
 
 SmallVector<Value> KernelEmitter::mapIndex(Operation *op,
@@ -1732,7 +1751,17 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
   }
 
   // Then the outputs, from the reduced values: elements of the source shape
-  // by the threads that folded them, reduced ones by group 0.
+  // by the threads that folded them (also rows with extent-1 axes dropped,
+  // analyzeNormalization), reduced ones by group 0.
+  SmallVector<int64_t> keptShape = splitExtents(first).first;
+  SmallVector<int64_t> keepdimShape(sourceShape);
+  for (int64_t d : structure.dims)
+    keepdimShape[d] = 1;
+  auto isRowOutput = [&](ArrayRef<int64_t> shape) {
+    return shape == sourceShape ||
+           (shape != ArrayRef(keptShape) && shape != ArrayRef(keepdimShape) &&
+            isSameShapeUpToUnitDims(shape, sourceShape));
+  };
   fillRowStages = false;
   LogicalResult emitted = emitColumnLoop(
       structure, block, structure.reductions.size(), partials, loopRoots.back(),
@@ -1741,11 +1770,15 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
         for (auto [i, result] : llvm::enumerate(yield.getValues())) {
           OpBuilder::InsertionGuard guard(b);
           width = 1;
-          if (shapeOf(result) == sourceShape) {
+          ArrayRef<int64_t> shape = shapeOf(result);
+          if (isRowOutput(shape)) {
             if (failed(forEachElement(
                     group, lane, kept, {},
                     [&](ArrayRef<Value> index, Value) -> FailureOr<Value> {
-                      if (failed(emitOutputAt(i, SmallVector<Value>(index))))
+                      if (failed(emitOutputAt(
+                              i, shape == sourceShape
+                                     ? SmallVector<Value>(index)
+                                     : mapUnitAxes(index, sourceShape, shape))))
                         return failure();
                       return Value();
                     })))
@@ -1759,7 +1792,7 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
                   .thenBlock());
           pushScope();
           SmallVector<Value> index(kept);
-          if (shapeOf(result).size() == sourceShape.size()) {
+          if (shape.size() == sourceShape.size()) {
             SmallVector<Value> zeros(structure.dims.size(), constant(0));
             index = interleaveSourceIndex(structure.reductions.front(), kept,
                                           zeros);
@@ -1804,6 +1837,8 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
   int64_t outer = sourceShape.size() - structure.dims.size();
   ArrayRef<int64_t> keptShape = sourceShape.take_front(outer);
   ArrayRef<int64_t> rowShape = sourceShape.drop_front(outer);
+  SmallVector<int64_t> keepdimShape(keptShape);
+  keepdimShape.append(structure.dims.size(), 1);
   rowOuterDims = outer;
 
   Value block = emitBlockLoop(blocks);
@@ -1864,8 +1899,18 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
     pushScope();
     for (auto [i, result] : llvm::enumerate(yield.getValues())) {
       auto type = cast<ShapedType>(result.getType());
+      ArrayRef<int64_t> shape = type.getShape();
       OpBuilder::InsertionGuard guard(b);
-      if (type.getShape() == sourceShape) {
+      // A row, or one with extent-1 axes dropped (analyzeNormalization)
+      // that is not a reduced row: its index maps from the row's, and its
+      // elements are computed apart from the row's staged walk.
+      bool exactRow = shape == sourceShape;
+      if (exactRow ||
+          (shape != keptShape && shape != ArrayRef(keepdimShape) &&
+           isSameShapeUpToUnitDims(shape, sourceShape))) {
+        // At most the schedule's vector, which divides the innermost extent
+        // of the row; a result whose innermost extent is not 1 shares that
+        // axis with the row.
         width = getOutputVectorWidth(schedule, type);
         auto loop = scf::ForOp::create(b, loc, mul(thread, constant(width)),
                                        constant(structure.rowElements),
@@ -1876,7 +1921,9 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
         llvm::append_range(index,
                            delinearize(loop.getInductionVar(), rowShape));
         // The row is walked as in the reductions when the widths agree.
-        if (width == lanes) {
+        if (!exactRow)
+          index = mapUnitAxes(index, sourceShape, shape);
+        else if (width == lanes) {
           rowLanes = Lanes();
           rowLanes->base = index;
           if (width > 1) {

@@ -187,6 +187,13 @@ static void chooseOuterTile(NormalizationStructure &structure,
   structure.sharedBytes = sharedFor(tile);
 }
 
+bool mlir::fuser::isSameShapeUpToUnitDims(ArrayRef<int64_t> shape,
+                                          ArrayRef<int64_t> other) {
+  auto isNotUnit = [](int64_t size) { return size != 1; };
+  return llvm::equal(llvm::make_filter_range(shape, isNotUnit),
+                     llvm::make_filter_range(other, isNotUnit));
+}
+
 NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
                                                          bool splitReductions) {
   NormalizationStructure structure;
@@ -275,10 +282,24 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
     fail("'" + op.getName().getStringRef() +
          "' maps a reduction result other than elementwise over its rows");
   }
+  // A yielded value may also be a row with extent-1 axes dropped that keeps
+  // the row's innermost extent: a sibling that preseg left unbroadcast
+  // (fuser-gen seed 9614). The kernel writes it at the row's index with
+  // those axes dropped. Inserted unit axes, reshaped reduced rows and a
+  // dropped innermost axis stay out: accepting them made fuser-segment
+  // alone merge siblings that preseg's spelling of the same fusion cannot
+  // (seeds 2210, 5841, 6530 of the preseg-monotone check).
+  auto isRowWithoutUnitAxes = [&](ArrayRef<int64_t> valueShape) {
+    return !valueShape.empty() && valueShape.size() < shape.size() &&
+           valueShape.back() == shape.back() &&
+           isSameShapeUpToUnitDims(valueShape, shape);
+  };
   for (Value value : body.getTerminator()->getOperands())
     if (isa<RankedTensorType>(value.getType()) &&
-        !isRowOrReduced(shapeOf(value)))
-      fail("it yields a value that is neither a row nor a reduced row");
+        !isRowOrReduced(shapeOf(value)) &&
+        !isRowWithoutUnitAxes(shapeOf(value)))
+      fail("it yields a value that is neither a row (up to dropped extent-1 "
+           "axes) nor a reduced row");
   // An outer normalization block keeps the column block of every input of
   // the source shape (but i1, which the lowering does not stage).
   if (structure.outer) {

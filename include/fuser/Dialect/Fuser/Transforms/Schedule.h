@@ -85,10 +85,17 @@ struct NormalizationStructure {
 /// every op that uses a reduction result is elementwise on the source shape
 /// or on the reduced shape (keepdim or not), or a broadcast from the one to
 /// the other over the reduced dims; every yielded value has one of those
-/// shapes. With `splitReductions` false an outer normalization's columns
+/// shapes, or is a row with extent-1 axes dropped that keeps the row's
+/// innermost extent (isSameShapeUpToUnitDims). With
+/// `splitReductions` false an outer normalization's columns
 /// are each folded by one thread (threads == tile).
 NormalizationStructure analyzeNormalization(Block &body,
                                             bool splitReductions = true);
+
+/// Whether `shape` and `other` hold the same elements in the same order up
+/// to extent-1 axes: their extents other than 1 agree, in order (an index of
+/// one maps to the other by dropping unit axes and inserting zeros).
+bool isSameShapeUpToUnitDims(ArrayRef<int64_t> shape, ArrayRef<int64_t> other);
 
 /// Whether an input of `type` is broadcast along the reduced axes of outer
 /// normalization `structure` (a per-column weight): the reduced shape, with
