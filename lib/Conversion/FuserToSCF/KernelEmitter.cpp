@@ -1767,7 +1767,10 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
       structure, block, structure.reductions.size(), partials, loopRoots.back(),
       [&](Value, Value group, Value lane,
           ArrayRef<Value> kept) -> LogicalResult {
-        for (auto [i, result] : llvm::enumerate(yield.getValues())) {
+        for (auto [output, result] : llvm::enumerate(yield.getValues())) {
+          // A named copy: lambdas may not capture structured bindings
+          // before C++20 (clang 14, the fuzz build).
+          size_t i = output;
           OpBuilder::InsertionGuard guard(b);
           width = 1;
           ArrayRef<int64_t> shape = shapeOf(result);
