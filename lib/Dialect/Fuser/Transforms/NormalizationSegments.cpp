@@ -69,12 +69,29 @@ static void computeOnce(SegmentOp merged) {
   eliminateCommonSubExpressions(rewriter, dominance, merged);
 }
 
-/// The segment that computes what `producer` and `consumer` compute, with
-/// the values between them kept inside, inserted before `consumer`. It
-/// yields the producer's results that others still read, then the
-/// consumer's.
-static SegmentOp buildMerged(SegmentOp producer, SegmentOp consumer,
-                             SmallVectorImpl<Value> &replaced) {
+/// Drops the inputs that segment bodies no longer read: a step that moves a
+/// kernel's results elsewhere may leave the kernel an input only those
+/// results read (fuser-gen seed 6733), and FusionTraffic counts every input.
+static void dropUnreadInputs(func::FuncOp func) {
+  for (SegmentOp segment : func.getBody().front().getOps<SegmentOp>()) {
+    Block &body = segment.getBody().front();
+    for (unsigned index = body.getNumArguments(); index-- > 0;) {
+      if (!body.getArgument(index).use_empty())
+        continue;
+      segment.getInputsMutable().erase(index);
+      body.eraseArgument(index);
+    }
+  }
+}
+
+/// The segment of `kind` that computes what `producer` and `consumer`
+/// compute, with the values between them kept inside, inserted before
+/// `consumer`. It yields the producer's results that others still read,
+/// then the consumer's.
+static SegmentOp
+buildMerged(SegmentOp producer, SegmentOp consumer,
+            SmallVectorImpl<Value> &replaced,
+            SegmentKind kind = SegmentKind::Normalization) {
   SetVector<Value> inputs(producer.getInputs().begin(),
                           producer.getInputs().end());
   for (Value input : consumer.getInputs())
@@ -126,8 +143,8 @@ static SegmentOp buildMerged(SegmentOp producer, SegmentOp consumer,
   llvm::append_range(replaced, consumer.getResults());
   auto merged = SegmentOp::create(
       builder, builder.getFusedLoc({producer.getLoc(), consumer.getLoc()}),
-      ValueRange(replaced).getTypes(), SegmentKind::Normalization,
-      inputs.getArrayRef(), /*schedule=*/nullptr);
+      ValueRange(replaced).getTypes(), kind, inputs.getArrayRef(),
+      /*schedule=*/nullptr);
   merged.getBody().push_back(body);
   computeOnce(merged);
   return merged;
@@ -433,8 +450,6 @@ static SegmentOp buildPart(SegmentOp segment, ArrayRef<unsigned> resultNumbers,
 /// merged body is not a normalization that fits on chip; the consumer is
 /// then left split in two, so callers try this on a copy first.
 static bool splitConsumerInto(SegmentOp producer, SegmentOp consumer) {
-  if (consumer.getKind() != SegmentKind::Pointwise)
-    return false;
   Block &body = consumer.getBody().front();
   DenseSet<Value> dependent;
   for (auto [argument, input] :
@@ -452,10 +467,20 @@ static bool splitConsumerInto(SegmentOp producer, SegmentOp consumer) {
         .push_back(number);
   if (dependentResults.empty() || independentResults.empty())
     return false;
+  auto kindOf = [&](ArrayRef<unsigned> results) {
+    return llvm::any_of(results,
+                        [&](unsigned number) {
+                          return dependsOnReduction(
+                              cast<YieldOp>(body.getTerminator())
+                                  .getValues()[number]);
+                        })
+               ? SegmentKind::Reduction
+               : SegmentKind::Pointwise;
+  };
   SegmentOp reader =
-      buildPart(consumer, dependentResults, SegmentKind::Pointwise);
+      buildPart(consumer, dependentResults, kindOf(dependentResults));
   SegmentOp rest =
-      buildPart(consumer, independentResults, SegmentKind::Pointwise);
+      buildPart(consumer, independentResults, kindOf(independentResults));
   for (auto [number, result] : llvm::enumerate(dependentResults))
     consumer.getResult(result).replaceAllUsesWith(reader.getResult(number));
   for (auto [number, result] : llvm::enumerate(independentResults))
@@ -473,10 +498,13 @@ static bool splitConsumerInto(SegmentOp producer, SegmentOp consumer) {
 }
 
 /// splitConsumerInto where that moves fewer bytes (the kernels stay two): tried
-/// on a copy of `func` first.
+/// on a copy of `func` first. A `reduction` consumer splits only where
+/// `splitReductionReaders` says so (formNormalizationSegments).
 static bool splitConsumerIfCheaper(func::FuncOp func, SegmentOp producer,
-                                   SegmentOp consumer) {
-  if (consumer.getKind() != SegmentKind::Pointwise)
+                                   SegmentOp consumer,
+                                   bool splitReductionReaders) {
+  if (consumer.getKind() != SegmentKind::Pointwise &&
+      (consumer.getKind() != SegmentKind::Reduction || !splitReductionReaders))
     return false;
   Block &block = func.getBody().front();
   auto indexOf = [&](Operation *op) {
@@ -493,6 +521,7 @@ static bool splitConsumerIfCheaper(func::FuncOp func, SegmentOp producer,
   if (!splitConsumerInto(copyProducer, copyConsumer))
     return false;
   sortTopologically(&copyBlock);
+  dropUnreadInputs(*copy);
   FusionTraffic before(func), after(*copy);
   ByteCount bytesBefore = before.getBytesRead() + before.getBytesWritten();
   ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
@@ -504,7 +533,7 @@ static bool splitConsumerIfCheaper(func::FuncOp func, SegmentOp producer,
 }
 
 /// Merges one producer with one of its consumers; false when none merges.
-static bool mergeOnce(func::FuncOp func) {
+static bool mergeOnce(func::FuncOp func, bool splitReductionReaders) {
   Block &block = func.getBody().front();
   for (SegmentOp producer : llvm::to_vector(block.getOps<SegmentOp>())) {
     if (producer.getKind() != SegmentKind::Reduction &&
@@ -549,7 +578,8 @@ static bool mergeOnce(func::FuncOp func) {
       if (!structure.whyNot.empty()) {
         merged.erase();
         if (peelReductionInto(producer, consumer) ||
-            splitConsumerIfCheaper(func, producer, consumer)) {
+            splitConsumerIfCheaper(func, producer, consumer,
+                                   splitReductionReaders)) {
           sortTopologically(&block);
           return true;
         }
@@ -672,11 +702,19 @@ static bool moveResultsInto(SegmentOp sibling, SegmentOp normalization,
   for (Value value :
        cast<YieldOp>(normalizationBody.getTerminator()).getValues())
     yielded.push_back(map.lookupOrDefault(value));
-  for (unsigned number : resultNumbers)
+  // The moved results that others than the normalization read.
+  SmallVector<Value> stillRead;
+  for (auto [number, result] : llvm::zip_equal(resultNumbers, movedResults)) {
+    if (llvm::all_of(result.getUsers(), [&](Operation *user) {
+          return user == normalization.getOperation();
+        }))
+      continue;
+    stillRead.push_back(result);
     yielded.push_back(siblingMap.lookup(siblingYield.getValues()[number]));
+  }
   YieldOp::create(bodyBuilder, normalization.getLoc(), yielded);
   SmallVector<Type> types(normalization.getResultTypes());
-  llvm::append_range(types, ValueRange(movedResults).getTypes());
+  llvm::append_range(types, ValueRange(stillRead).getTypes());
   OpBuilder builder(normalization);
   auto grown = SegmentOp::create(builder, normalization.getLoc(), types,
                                  SegmentKind::Normalization,
@@ -687,10 +725,10 @@ static bool moveResultsInto(SegmentOp sibling, SegmentOp normalization,
   for (auto [from, to] :
        llvm::zip(normalization.getResults(), grown.getResults()))
     from.replaceAllUsesWith(to);
-  for (auto [number, result] : llvm::enumerate(movedResults))
-    result.replaceAllUsesWith(
-        grown.getResult(normalization.getNumResults() + number));
   normalization.erase();
+  for (auto [number, result] : llvm::enumerate(stillRead))
+    result.replaceAllUsesWith(
+        grown.getResult(grown.getNumResults() - stillRead.size() + number));
 
   // The sibling without the moved results.
   SmallVector<unsigned> keptResults;
@@ -713,11 +751,57 @@ static bool moveResultsInto(SegmentOp sibling, SegmentOp normalization,
          sortTopologically(grown->getBlock());
 }
 
+/// Makes `kernel` compute the views that alias segments reading only its
+/// results return, writing them itself (the alias segments go): the kernel
+/// whose result preseg left unexpanded (an `expand` of a 1-element value)
+/// can then move into a normalization, which yields rows, not the 1-element
+/// value (fuser-gen seed 1707). Returns the kernel that stands for `kernel`.
+static SegmentOp inlineAliasesOf(SegmentOp kernel) {
+  auto readsOnlyKernel = [&](SegmentOp alias) {
+    return alias.getKind() == SegmentKind::Alias &&
+           llvm::all_of(alias.getInputs(), [&](Value input) {
+             return input.getDefiningOp() == kernel.getOperation();
+           });
+  };
+  SmallVector<SegmentOp> aliases;
+  for (Operation *user : kernel->getUsers())
+    if (auto alias = dyn_cast<SegmentOp>(user);
+        alias && readsOnlyKernel(alias) && !llvm::is_contained(aliases, alias))
+      aliases.push_back(alias);
+  for (SegmentOp alias : aliases) {
+    SmallVector<Value> replaced;
+    SegmentOp merged = buildMerged(kernel, alias, replaced, kernel.getKind());
+    replaceByMerged(kernel, alias, merged, replaced);
+    kernel = merged;
+  }
+  return kernel;
+}
+
+/// Moves every result of `sibling` into `normalization` on a copy of
+/// `func`, with the views of them that alias segments return: one kernel
+/// fewer, where the grown body is still a normalization on chip. The copy,
+/// or null when `sibling` does not move as a whole.
+static OwningOpRef<func::FuncOp> moveKernelInto(func::FuncOp func,
+                                                unsigned siblingIndex,
+                                                unsigned normalizationIndex) {
+  OwningOpRef<func::FuncOp> copy = func.clone();
+  auto segments = llvm::to_vector(copy->getBody().front().getOps<SegmentOp>());
+  SegmentOp normalization = segments[normalizationIndex];
+  SegmentOp sibling = inlineAliasesOf(segments[siblingIndex]);
+  SmallVector<unsigned> movable = getMovableResults(sibling);
+  if (movable.size() != sibling.getNumResults() ||
+      !moveResultsInto(sibling, normalization, movable))
+    return nullptr;
+  return copy;
+}
+
 /// Moves results of a kernel into a normalization segment that computes
 /// them from what it reads already, where (tried on a copy) that launches no
 /// more kernels and moves fewer bytes: the kernel no longer reads what only
 /// those results needed (after preseg a reduction kernel can take a row
-/// reduction that a normalization computes anyway). False when none moves.
+/// reduction that a normalization computes anyway). Where no single result
+/// moves so, a kernel moves as a whole (moveKernelInto) when that launches
+/// fewer kernels. False when nothing moves.
 static bool moveResultsOnce(func::FuncOp func) {
   Block &block = func.getBody().front();
   auto segments = llvm::to_vector(block.getOps<SegmentOp>());
@@ -725,34 +809,50 @@ static bool moveResultsOnce(func::FuncOp func) {
   ByteCount bytesBefore = before.getBytesRead() + before.getBytesWritten();
   if (bytesBefore.overflowed)
     return false;
-  for (auto [n, normalization] : llvm::enumerate(segments)) {
-    if (normalization.getKind() != SegmentKind::Normalization)
-      continue;
-    for (auto [s, sibling] : llvm::enumerate(segments)) {
-      if (s == n || sibling.getKind() == SegmentKind::Alias)
+  // (normalization, other kernel) index pairs of `segments`.
+  SmallVector<std::pair<unsigned, unsigned>> pairs;
+  for (auto [n, normalization] : llvm::enumerate(segments))
+    for (auto [s, sibling] : llvm::enumerate(segments))
+      if (normalization.getKind() == SegmentKind::Normalization && s != n &&
+          sibling.getKind() != SegmentKind::Alias)
+        pairs.emplace_back(n, s);
+  for (auto [n, s] : pairs) {
+    for (unsigned number : getMovableResults(segments[s])) {
+      OwningOpRef<func::FuncOp> copy = func.clone();
+      auto copySegments =
+          llvm::to_vector(copy->getBody().front().getOps<SegmentOp>());
+      if (!moveResultsInto(copySegments[s], copySegments[n], {number}))
         continue;
-      for (unsigned number : getMovableResults(sibling)) {
-        OwningOpRef<func::FuncOp> copy = func.clone();
-        auto copySegments =
-            llvm::to_vector(copy->getBody().front().getOps<SegmentOp>());
-        if (!moveResultsInto(copySegments[s], copySegments[n], {number}))
-          continue;
-        FusionTraffic after(*copy);
-        ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
-        if (after.getNumKernels() > before.getNumKernels() ||
-            bytesAfter.overflowed || bytesAfter.bytes >= bytesBefore.bytes)
-          continue;
-        func.getBody().takeBody(copy->getBody());
-        return true;
-      }
+      dropUnreadInputs(*copy);
+      FusionTraffic after(*copy);
+      ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
+      if (after.getNumKernels() > before.getNumKernels() ||
+          bytesAfter.overflowed || bytesAfter.bytes >= bytesBefore.bytes)
+        continue;
+      func.getBody().takeBody(copy->getBody());
+      return true;
     }
+  }
+  for (auto [n, s] : pairs) {
+    OwningOpRef<func::FuncOp> copy = moveKernelInto(func, s, n);
+    if (!copy ||
+        FusionTraffic(*copy).getNumKernels() >= before.getNumKernels())
+      continue;
+    func.getBody().takeBody(copy->getBody());
+    return true;
   }
   return false;
 }
 
 void mlir::fuser::formNormalizationSegments(func::FuncOp func) {
-  while (mergeOnce(func)) {
-  }
-  while (moveResultsOnce(func)) {
-  }
+  // Readers that are reduction kernels split only once nothing else merges:
+  // a split taken early keeps later merges from forming (fuser-gen seeds
+  // 2398, 3955, 5937, 6530, 8544, 8838, 9281), yet splitting one is what
+  // merges preseg's spelling of 3753 and 5841.
+  while (mergeOnce(func, /*splitReductionReaders=*/false))
+    dropUnreadInputs(func);
+  while (mergeOnce(func, /*splitReductionReaders=*/true))
+    dropUnreadInputs(func);
+  while (moveResultsOnce(func))
+    dropUnreadInputs(func);
 }

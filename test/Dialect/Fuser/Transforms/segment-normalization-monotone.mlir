@@ -23,6 +23,13 @@
 // RUN: fuser-run %s --entry equal_slices_read_once --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry peeled_reduction_reads_written_value --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 
+// RUN: fuser-run %s --entry kernel_moves_with_returned_expand --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry kernel_moves_with_returned_expand --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry reduction_reader_splits --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry reduction_reader_splits --check-against interp --against-file %t.alone.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-opt --fuser-preseg --fuser-segment %s | FileCheck %s --check-prefix=IR
+// RUN: fuser-run %t.mlir --entry kernel_moves_with_returned_expand --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.mlir --entry reduction_reader_splits --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // EXEC: check 0: {{.*}} ulp ok
 
 // Rule: a merged segment computes each value once (the producer's and the
@@ -204,4 +211,82 @@ func.func @no_peel_of_sliced_reduction(%x: tensor<3x5xf16>) -> (tensor<3x5xf32>,
   %h = fuser.slice %m starts [0, 0] limits [1, 1] strides [1, 1] : tensor<2x1xf32> -> tensor<1x1xf32>
   %o = fuser.sub %e, %h : tensor<2x4xf32>, tensor<1x1xf32> -> tensor<2x4xf32>
   return %c, %s, %o : tensor<3x5xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// Rule: a kernel whose results a normalization can compute moves into it as
+// a whole, with the views of them that alias segments return, when that
+// launches one kernel fewer: the normalization writes the 5-element expand
+// that the alias viewed (20 bytes, not 4), and nothing writes or reads the
+// 1-element cast between the kernels (fuser-gen seed 1707: preseg leaves
+// such a cast unexpanded).
+// CHECK-LABEL: fusion @kernel_moves_with_returned_expand: 1 kernel, 1 segment, reads 64 bytes, writes 80 bytes
+// CHECK-NEXT: segment #0 normalization: reads 64 bytes, writes 80 bytes
+// IR-LABEL: func.func @kernel_moves_with_returned_expand
+// IR: fuser.segment normalization
+// IR: %[[E:.*]] = fuser.expand %{{.*}} : tensor<1xf32> -> tensor<5xf32>
+// IR: fuser.yield %{{.*}}, %[[E]] : tensor<5x3xf32>, tensor<5xf32>
+// IR-NOT: fuser.segment
+// IR: return
+func.func @kernel_moves_with_returned_expand(%a: tensor<1xi32>, %x: tensor<5x3xf32>) -> (tensor<5xf32>, tensor<5x3xf32>) {
+  %c = fuser.cast %a : tensor<1xi32> to tensor<1xf32>
+  %e = fuser.expand %c : tensor<1xf32> -> tensor<5xf32>
+  %b = fuser.broadcast %e [1] : tensor<5xf32> -> tensor<5x1xf32>
+  %y = fuser.add %x, %b : tensor<5x3xf32>, tensor<5x1xf32> -> tensor<5x3xf32>
+  %r = fuser.reduction max %y [1] keepdim : tensor<5x3xf32> -> tensor<5x1xf32>
+  %o = fuser.sub %y, %r : tensor<5x3xf32>, tensor<5x1xf32> -> tensor<5x3xf32>
+  return %e, %o : tensor<5xf32>, tensor<5x3xf32>
+}
+
+// Neighbour: the kernel also computes a 7-element value, which is no row of
+// the normalization, so it does not move and keeps its alias.
+// CHECK-LABEL: fusion @kernel_stays_with_other_result: 2 kernels
+// IR-LABEL: func.func @kernel_stays_with_other_result
+// IR: fuser.segment pointwise
+// IR: fuser.segment alias
+// IR: fuser.segment normalization
+func.func @kernel_stays_with_other_result(%a: tensor<1xi32>, %x: tensor<5x3xf32>) -> (tensor<5xf32>, tensor<5x3xf32>, tensor<7xf32>) {
+  %c = fuser.cast %a : tensor<1xi32> to tensor<1xf32>
+  %e = fuser.expand %c : tensor<1xf32> -> tensor<5xf32>
+  %e7 = fuser.expand %c : tensor<1xf32> -> tensor<7xf32>
+  %n7 = fuser.neg %e7 : tensor<7xf32>
+  %b = fuser.broadcast %e [1] : tensor<5xf32> -> tensor<5x1xf32>
+  %y = fuser.add %x, %b : tensor<5x3xf32>, tensor<5x1xf32> -> tensor<5x3xf32>
+  %r = fuser.reduction max %y [1] keepdim : tensor<5x3xf32> -> tensor<5x1xf32>
+  %o = fuser.sub %y, %r : tensor<5x3xf32>, tensor<5x1xf32> -> tensor<5x3xf32>
+  return %e, %o, %n7 : tensor<5xf32>, tensor<5x3xf32>, tensor<7xf32>
+}
+
+// Rule: a reader that is a reduction kernel with a reduction of its own
+// splits like a pointwise one, once nothing else merges: the product with
+// the row maximum joins the maximum as a normalization, the minimum of `y`
+// stays a reduction kernel. 2 kernels either way; 29 bytes read instead of
+// 57, as the product no longer travels between them (fuser-gen seeds 3753,
+// 5841).
+// CHECK-LABEL: fusion @reduction_reader_splits: 2 kernels, 2 segments, reads 29 bytes, writes 28 bytes
+// IR-LABEL: func.func @reduction_reader_splits
+// IR: fuser.segment normalization(%arg0)
+// IR: fuser.reduction max
+// IR: fuser.mul
+// IR: fuser.segment reduction(%arg1)
+// IR: fuser.reduction min
+func.func @reduction_reader_splits(%x: tensor<6xf32>, %y: tensor<5xi1>) -> (tensor<6xf32>, tensor<i32>) {
+  %m = fuser.reduction max %x [0] keepdim : tensor<6xf32> -> tensor<1xf32>
+  %yc = fuser.cast %y : tensor<5xi1> to tensor<5xi32>
+  %s = fuser.reduction min %yc [0] : tensor<5xi32> -> tensor<i32>
+  %o = fuser.mul %x, %m : tensor<6xf32>, tensor<1xf32> -> tensor<6xf32>
+  return %o, %s : tensor<6xf32>, tensor<i32>
+}
+
+// Neighbour: the product is of 7 elements, no row of the maximum's input,
+// so the reader is not split (it would be no normalization).
+// CHECK-LABEL: fusion @reduction_reader_kept_for_other_shape: 2 kernels, 2 segments, reads 61 bytes, writes 36 bytes
+// IR-LABEL: func.func @reduction_reader_kept_for_other_shape
+// IR: fuser.segment reduction(%arg0)
+// IR: fuser.segment reduction(%arg1, %arg2, %{{.*}})
+func.func @reduction_reader_kept_for_other_shape(%x: tensor<6xf32>, %y: tensor<5xi1>, %z: tensor<7xf32>) -> (tensor<7xf32>, tensor<i32>) {
+  %m = fuser.reduction max %x [0] keepdim : tensor<6xf32> -> tensor<1xf32>
+  %yc = fuser.cast %y : tensor<5xi1> to tensor<5xi32>
+  %s = fuser.reduction min %yc [0] : tensor<5xi32> -> tensor<i32>
+  %o = fuser.mul %z, %m : tensor<7xf32>, tensor<1xf32> -> tensor<7xf32>
+  return %o, %s : tensor<7xf32>, tensor<i32>
 }
