@@ -88,10 +88,9 @@ static void dropUnreadInputs(func::FuncOp func) {
 /// compute, with the values between them kept inside, inserted before
 /// `consumer`. It yields the producer's results that others still read,
 /// then the consumer's.
-static SegmentOp
-buildMerged(SegmentOp producer, SegmentOp consumer,
-            SmallVectorImpl<Value> &replaced,
-            SegmentKind kind = SegmentKind::Normalization) {
+static SegmentOp buildMerged(SegmentOp producer, SegmentOp consumer,
+                             SmallVectorImpl<Value> &replaced,
+                             SegmentKind kind = SegmentKind::Normalization) {
   SetVector<Value> inputs(producer.getInputs().begin(),
                           producer.getInputs().end());
   for (Value input : consumer.getInputs())
@@ -460,22 +459,18 @@ static bool splitConsumerInto(SegmentOp producer, SegmentOp consumer) {
     if (llvm::any_of(op.getOperands(),
                      [&](Value v) { return dependent.contains(v); }))
       dependent.insert(op.getResults().begin(), op.getResults().end());
+  auto yield = cast<YieldOp>(body.getTerminator());
   SmallVector<unsigned> dependentResults, independentResults;
-  for (auto [number, value] :
-       llvm::enumerate(cast<YieldOp>(body.getTerminator()).getValues()))
+  for (auto [number, value] : llvm::enumerate(yield.getValues()))
     (dependent.contains(value) ? dependentResults : independentResults)
         .push_back(number);
   if (dependentResults.empty() || independentResults.empty())
     return false;
   auto kindOf = [&](ArrayRef<unsigned> results) {
-    return llvm::any_of(results,
-                        [&](unsigned number) {
-                          return dependsOnReduction(
-                              cast<YieldOp>(body.getTerminator())
-                                  .getValues()[number]);
-                        })
-               ? SegmentKind::Reduction
-               : SegmentKind::Pointwise;
+    bool reduces = llvm::any_of(results, [&](unsigned number) {
+      return dependsOnReduction(yield.getValues()[number]);
+    });
+    return reduces ? SegmentKind::Reduction : SegmentKind::Pointwise;
   };
   SegmentOp reader =
       buildPart(consumer, dependentResults, kindOf(dependentResults));
@@ -525,8 +520,7 @@ static bool splitConsumerIfCheaper(func::FuncOp func, SegmentOp producer,
   FusionTraffic before(func), after(*copy);
   ByteCount bytesBefore = before.getBytesRead() + before.getBytesWritten();
   ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
-  if (after.getNumKernels() > before.getNumKernels() ||
-      bytesAfter.overflowed ||
+  if (after.getNumKernels() > before.getNumKernels() || bytesAfter.overflowed ||
       (!bytesBefore.overflowed && bytesAfter.bytes >= bytesBefore.bytes))
     return false;
   return splitConsumerInto(producer, consumer);
@@ -693,8 +687,9 @@ static bool moveResultsInto(SegmentOp sibling, SegmentOp normalization,
     map.map(argument,
             it == movedResults.end()
                 ? Value(argumentFor(body, inputs, input))
-                : siblingMap.lookup(siblingYield.getValues()[resultNumbers
-                      [std::distance(movedResults.begin(), it)]]));
+                : siblingMap.lookup(
+                      siblingYield.getValues()[resultNumbers[std::distance(
+                          movedResults.begin(), it)]]));
   }
   for (Operation &op : normalizationBody.without_terminator())
     bodyBuilder.clone(op, map);
@@ -747,8 +742,7 @@ static bool moveResultsInto(SegmentOp sibling, SegmentOp normalization,
       sibling.getResult(result).replaceAllUsesWith(rest.getResult(number));
   }
   sibling.erase();
-  return isNormalizationOnChip(grown) &&
-         sortTopologically(grown->getBlock());
+  return isNormalizationOnChip(grown) && sortTopologically(grown->getBlock());
 }
 
 /// Makes `kernel` compute the views that alias segments reading only its
@@ -835,8 +829,7 @@ static bool moveResultsOnce(func::FuncOp func) {
   }
   for (auto [n, s] : pairs) {
     OwningOpRef<func::FuncOp> copy = moveKernelInto(func, s, n);
-    if (!copy ||
-        FusionTraffic(*copy).getNumKernels() >= before.getNumKernels())
+    if (!copy || FusionTraffic(*copy).getNumKernels() >= before.getNumKernels())
       continue;
     func.getBody().takeBody(copy->getBody());
     return true;
