@@ -1040,12 +1040,14 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
   auto isKernel = [](const PlannedSegment &segment) {
     return segment.kind != SegmentKind::Alias && !segment.members.empty();
   };
+  // The segment of each member, kept up to date as kernels merge (built
+  // once: rebuilding it for every pair made this cubic in the fusion's size).
+  DenseMap<Operation *, unsigned> segmentOf;
+  for (auto [index, segment] : llvm::enumerate(segments))
+    for (Operation *member : segment.members)
+      segmentOf[member] = index;
   auto reaches = [&](unsigned from, unsigned to) {
     // Whether `to` reads, through other segments, what `from` writes.
-    DenseMap<Operation *, unsigned> segmentOf;
-    for (auto [index, segment] : llvm::enumerate(segments))
-      for (Operation *member : segment.members)
-        segmentOf[member] = index;
     SmallVector<unsigned> worklist = {to};
     DenseSet<unsigned> visited;
     while (!worklist.empty()) {
@@ -1094,6 +1096,8 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
           continue;
         if (reaches(earlier, later) || reaches(later, earlier))
           continue;
+        for (Operation *member : from.members)
+          segmentOf[member] = earlier;
         into.members.append(from.members.begin(), from.members.end());
         llvm::sort(into.members, [&](Operation *a, Operation *b) {
           return position.lookup(a) < position.lookup(b);
