@@ -1882,8 +1882,12 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
     // reduction reads the earlier ones' values (softmax's max, LayerNorm's
     // mean).
     for (ReductionOp reduction : structure.reductions) {
+      // A reduction may spell the rows with other extent-1 axes
+      // (analyzeNormalization): its kept index maps from the row's.
+      SmallVector<Value> reductionKept =
+          mapUnitAxes(kept, keptShape, splitExtents(reduction).first);
       FailureOr<Value> combined =
-          emitBlockReduction(reduction, kept, threads, lanes, nullptr);
+          emitBlockReduction(reduction, reductionKept, threads, lanes, nullptr);
       if (failed(combined))
         return failure();
       reducedValues[reduction] = emitCast(
@@ -1942,16 +1946,19 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
         popScope();
         continue;
       }
-      // A reduced row, with or without the reduced dims.
       width = 1;
       Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           thread, constant(0));
       auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
       b.setInsertionPointToStart(ifOp.thenBlock());
       pushScope();
+      // A reduced row, with or without the reduced dims, or spelled with
+      // other extent-1 axes (analyzeNormalization).
       SmallVector<Value> index(kept);
-      if (type.getRank() == static_cast<int64_t>(sourceShape.size()))
+      if (shape == ArrayRef(keepdimShape))
         index.append(structure.dims.size(), constant(0));
+      else if (shape != keptShape)
+        index = mapUnitAxes(kept, keptShape, shape);
       if (failed(emitOutputAt(i, index)))
         return failure();
       popScope();

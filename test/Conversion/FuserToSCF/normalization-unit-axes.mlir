@@ -1,13 +1,14 @@
-// A normalization kernel also writes a row with extent-1 axes dropped that
-// keeps the row's innermost extent (docs/Lowering.md, "Normalization
-// kernels"): the same elements in the same order, written at the row's
-// index with the unit axes dropped. Preseg moves a broadcast out of the
-// fusion and leaves such a sibling unbroadcast (fuser-gen seed 9614);
-// without the rule the sibling was a kernel of its own after preseg and
-// not before.
+// A normalization kernel also writes a row spelled with other extent-1 axes
+// (docs/Lowering.md, "Normalization kernels"): the same elements in the
+// same order, written at the row's index mapped to the output's axes.
+// Preseg moves a broadcast out of the fusion and leaves such a sibling
+// unbroadcast (fuser-gen seed 9614); without the rule the sibling was a
+// kernel of its own after preseg and not before. An inner normalization
+// takes any such spelling (dropped or inserted unit axes); an outer one
+// only rows with extent-1 axes dropped that keep the innermost extent.
 // Must not fire: a sibling that permutes the row's axes, merges axes that
-// are not extent 1, inserts a unit axis, drops the row's innermost (unit)
-// axis, or reshapes a reduced row stays a kernel of its own.
+// are not extent 1, drops an outer normalization's innermost (unit) axis,
+// or reshapes a reduced row of several rows stays a kernel of its own.
 //
 // RUN: fuser-opt --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=REPORT
@@ -15,13 +16,14 @@
 // REPORT: fusion @inner_sibling: 1 kernel, 1 segment
 // REPORT: fusion @permuted_sibling: 2 kernels, 2 segments
 // REPORT: fusion @reshaped_sibling: 2 kernels, 2 segments
-// REPORT: fusion @inserted_unit_sibling: 2 kernels, 2 segments
+// REPORT: fusion @inserted_unit_sibling: 1 kernel, 1 segment
 // REPORT: fusion @dropped_innermost_sibling: 2 kernels, 2 segments
 // REPORT: fusion @reduced_sibling: 2 kernels, 2 segments
 //
 // The lowering maps the indices: the outer kernel writes the row's element
 // at [i, 0, j, k] to [i, j, k] of the 2x6x12 sibling; the inner one writes
-// a 4x16 sibling of 4x1x16 rows in vectors along the row.
+// a 4x16 sibling of 4x1x16 rows in vectors along the row, and a 4x16x1
+// one at [i, j, 0].
 // RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-schedule %s -o %t.mlir
 // RUN: fuser-opt --convert-fuser-to-scf %t.mlir | FileCheck %s
 // CHECK-LABEL: func.func @outer_sibling(
@@ -29,16 +31,20 @@
 // CHECK: memref.store {{.*}}[[[I]], %c0{{.*}}, [[J]], [[K]]] : memref<2x1x6x12xf32>
 // CHECK-LABEL: func.func @inner_sibling(
 // CHECK: vector.store {{.*}} : memref<4x16xf32>, vector<4xf32>
+// CHECK-LABEL: func.func @inserted_unit_sibling(
+// CHECK: memref.store {{.*}}[{{%[a-z0-9_]+}}, {{%[a-z0-9_]+}}, %c0{{.*}}] : memref<4x16x1xf32>
 //
 // Bit-identical to the interpreter, with and without split reductions.
 // RUN: fuser-run %t.mlir --entry outer_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.mlir --entry inner_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.mlir --entry permuted_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.mlir --entry reshaped_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.mlir --entry inserted_unit_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.mlir --entry dropped_innermost_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-opt --fuser-preseg --fuser-segment %s | fuser-opt --fuser-schedule=split-reductions=false -o %t.seq.mlir
 // RUN: fuser-run %t.seq.mlir --entry outer_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.seq.mlir --entry inner_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.seq.mlir --entry inserted_unit_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAILED
 // EXEC: check 0: {{.*}} ulp ok
 // EXEC: check 1: {{.*}} ulp ok
@@ -83,7 +89,8 @@ func.func @reshaped_sibling(%arg0: tensor<2x3x12xf32>) -> (tensor<2x3x12xf32>, t
   return %3, %1 : tensor<2x3x12xf32>, tensor<6x12xf32>
 }
 
-// Must not merge: the sibling inserts a unit axis after the row's.
+// The sibling inserts a unit axis after the row's (4x16x1 beside rows of
+// 4x1x16): written in the rows' loop at [i, j, 0], one lane at a time.
 func.func @inserted_unit_sibling(%arg0: tensor<4x16xf32>) -> (tensor<4x1x16xf32>, tensor<4x16x1xf32>) {
   %0 = fuser.broadcast %arg0 [1] : tensor<4x16xf32> -> tensor<4x1x16xf32>
   %1 = fuser.broadcast %arg0 [2] : tensor<4x16xf32> -> tensor<4x16x1xf32>
@@ -104,7 +111,7 @@ func.func @dropped_innermost_sibling(%arg0: tensor<6x5xf32>) -> (tensor<6x5x1xf3
 }
 
 // Must not merge: a sibling of the reduced rows' elements (4x1) with a unit
-// axis in front.
+// axis in front (of several rows, a reduced value keeps its spelling).
 func.func @reduced_sibling(%arg0: tensor<4x16xf32>, %arg1: tensor<4xf32>) -> (tensor<4x16xf32>, tensor<1x4xf32>) {
   %0 = fuser.reduction max %arg0 [1] keepdim : tensor<4x16xf32> -> tensor<4x1xf32>
   %w = fuser.broadcast %arg1 [1] : tensor<4xf32> -> tensor<4x1xf32>

@@ -238,9 +238,48 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
       structure.rows *= size;
     }
   }
+  // Of an inner normalization, a reduction may spell the same rows with
+  // other extent-1 axes (`min [0]` of 16 beside `add [2, 3, 4]` of
+  // 1x1x16x1x1, as preseg leaves it: fuser-gen seed 8063): the same rows
+  // and row elements in the same order, its reduced axes the innermost of
+  // its non-unit ones, and the same innermost extent (the vector lanes run
+  // along it) unless the first's is 1 (no lanes).
+  auto nonUnitExtents = [](ArrayRef<int64_t> extents) {
+    SmallVector<int64_t> nonUnit;
+    llvm::copy_if(extents, std::back_inserter(nonUnit),
+                  [](int64_t size) { return size != 1; });
+    return nonUnit;
+  };
+  auto splitByDims = [](ArrayRef<int64_t> extents, ArrayRef<int64_t> reduced) {
+    std::pair<SmallVector<int64_t>, SmallVector<int64_t>> split;
+    for (auto [d, size] : llvm::enumerate(extents))
+      (llvm::is_contained(reduced, int64_t(d)) ? split.second : split.first)
+          .push_back(size);
+    return split;
+  };
+  auto [firstKept, firstReduced] = splitByDims(shape, dims);
+  auto reducesSameRows = [&](ReductionOp reduction) {
+    ArrayRef<int64_t> otherShape = reduction.getSource().getType().getShape();
+    ArrayRef<int64_t> otherDims = reduction.getDims();
+    if (otherShape == shape && otherDims == dims)
+      return true;
+    if (structure.outer || otherDims.empty())
+      return false;
+    auto [kept, reduced] = splitByDims(otherShape, otherDims);
+    bool inner = true, reducing = false;
+    for (auto [d, size] : llvm::enumerate(otherShape)) {
+      if (size == 1)
+        continue;
+      bool isReduced = llvm::is_contained(otherDims, int64_t(d));
+      inner &= isReduced || !reducing;
+      reducing |= isReduced;
+    }
+    return inner && nonUnitExtents(kept) == nonUnitExtents(firstKept) &&
+           nonUnitExtents(reduced) == nonUnitExtents(firstReduced) &&
+           (shape.back() == 1 || otherShape[otherDims.back()] == shape.back());
+  };
   for (ReductionOp reduction : structure.reductions) {
-    if (reduction.getSource().getType().getShape() != shape ||
-        reduction.getDims() != dims)
+    if (!reducesSameRows(reduction))
       fail("its reductions differ in source shape or reduced dims");
     Type element = reduction.getType().getElementType();
     // gpu.all_reduce combines 32-bit values; f16/bf16 accumulate in f32.
@@ -254,6 +293,21 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
   auto isRowOrReduced = [&](ArrayRef<int64_t> valueShape) {
     return valueShape == shape || valueShape == ArrayRef(keptShape) ||
            valueShape == ArrayRef(droppedShape);
+  };
+  // Of an inner normalization, values may also be rows spelled with other
+  // extent-1 axes, and with a single row, its reduced values may be too
+  // (the kernels map their index). With several rows a reduced value keeps
+  // its keepdim or dropped spelling: `[1, 64]` of 64 rows would broadcast
+  // along the row, not across the rows.
+  auto isReducedUpToUnitAxes = [&](ArrayRef<int64_t> valueShape) {
+    return !structure.outer && structure.rows == 1 &&
+           getSaturatedNumElements(valueShape) == 1;
+  };
+  auto isRowOrReducedUpToUnitAxes = [&](ArrayRef<int64_t> valueShape) {
+    return isRowOrReduced(valueShape) || isReducedUpToUnitAxes(valueShape) ||
+           (!structure.outer && isSameShapeUpToUnitDims(valueShape, shape) &&
+            getSaturatedNumElements(valueShape) ==
+                uint64_t(structure.rows) * uint64_t(structure.rowElements));
   };
   DenseSet<Value> dependent;
   for (Operation &op : body.without_terminator()) {
@@ -270,11 +324,18 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
     }
     ArrayRef<int64_t> resultShape = shapeOf(op.getResult(0));
     if (isa<ElementwiseOpInterface>(op)) {
-      if (!isRowOrReduced(resultShape))
+      if (!isRowOrReducedUpToUnitAxes(resultShape))
         fail("'" + op.getName().getStringRef() +
              "' computes a reduction result into another shape");
       continue;
     }
+    // A squeeze, broadcast or view that only drops or inserts extent-1 axes
+    // of a row or a reduced row, or a set of one.
+    if (isa<SqueezeOp, BroadcastOp, ViewOp, SetOp, SegmentSetOp>(op) &&
+        isSameShapeUpToUnitDims(shapeOf(op.getOperand(0)), resultShape) &&
+        isRowOrReducedUpToUnitAxes(shapeOf(op.getOperand(0))) &&
+        isRowOrReducedUpToUnitAxes(resultShape))
+      continue;
     if (auto broadcast = dyn_cast<BroadcastOp>(op);
         broadcast && shapeOf(broadcast.getSource()) == ArrayRef(droppedShape) &&
         resultShape == ArrayRef(keptShape) && broadcast.getDims() == dims)
@@ -282,13 +343,11 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
     fail("'" + op.getName().getStringRef() +
          "' maps a reduction result other than elementwise over its rows");
   }
-  // A yielded value may also be a row with extent-1 axes dropped that keeps
-  // the row's innermost extent: a sibling that preseg left unbroadcast
-  // (fuser-gen seed 9614). The kernel writes it at the row's index with
-  // those axes dropped. Inserted unit axes, reshaped reduced rows and a
-  // dropped innermost axis stay out: accepting them made fuser-segment
-  // alone merge siblings that preseg's spelling of the same fusion cannot
-  // (seeds 2210, 5841, 6530 of the preseg-monotone check).
+  // A yielded value may be spelled so too: a sibling that preseg left
+  // unbroadcast (fuser-gen seed 9614) is written at the row's index mapped
+  // to its axes. Of an outer normalization only rows with extent-1 axes
+  // dropped that keep the innermost extent are: the outer kernel maps no
+  // other spelling.
   auto isRowWithoutUnitAxes = [&](ArrayRef<int64_t> valueShape) {
     return !valueShape.empty() && valueShape.size() < shape.size() &&
            valueShape.back() == shape.back() &&
@@ -296,10 +355,10 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
   };
   for (Value value : body.getTerminator()->getOperands())
     if (isa<RankedTensorType>(value.getType()) &&
-        !isRowOrReduced(shapeOf(value)) &&
-        !isRowWithoutUnitAxes(shapeOf(value)))
-      fail("it yields a value that is neither a row (up to dropped extent-1 "
-           "axes) nor a reduced row");
+        !isRowWithoutUnitAxes(shapeOf(value)) &&
+        !isRowOrReducedUpToUnitAxes(shapeOf(value)))
+      fail("it yields a value that is neither a row (up to extent-1 axes) "
+           "nor a reduced row");
   // An outer normalization block keeps the column block of every input of
   // the source shape (but i1, which the lowering does not stage).
   if (structure.outer) {

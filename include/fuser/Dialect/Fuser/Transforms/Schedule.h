@@ -86,7 +86,10 @@ struct NormalizationStructure {
 /// or on the reduced shape (keepdim or not), or a broadcast from the one to
 /// the other over the reduced dims; every yielded value has one of those
 /// shapes, or is a row with extent-1 axes dropped that keeps the row's
-/// innermost extent (isSameShapeUpToUnitDims). With
+/// innermost extent (isSameShapeUpToUnitDims). Of an inner normalization,
+/// "the same" and "those shapes" hold up to extent-1 axes (with several
+/// rows, not for reduced values), and squeezes, broadcasts and views that
+/// only change extent-1 axes may map them (docs/Segmentation.md). With
 /// `splitReductions` false an outer normalization's columns
 /// are each folded by one thread (threads == tile).
 NormalizationStructure analyzeNormalization(Block &body,
