@@ -201,7 +201,10 @@ static bool dependsOnReduction(Value value) {
 /// without preseg finds this split where an extent-1 reduction, which
 /// preseg removes, kept the reduction out of the producer). False, with
 /// the fusion unchanged, otherwise.
-static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
+static bool peelReductionInto(SegmentOp producer, SegmentOp consumer,
+                              SegmentOp *remaining = nullptr) {
+  if (remaining)
+    *remaining = producer;
   if (producer.getKind() != SegmentKind::Reduction)
     return false;
   Block &producerBody = producer.getBody().front();
@@ -354,6 +357,8 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
     }
   if (kept.empty()) {
     producer.erase();
+    if (remaining)
+      *remaining = nullptr;
     return true;
   }
   producerYield->setOperands(keptYields);
@@ -369,6 +374,8 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
   for (auto [from, to] : llvm::zip_equal(kept, rest.getResults()))
     from.replaceAllUsesWith(to);
   producer.erase();
+  if (remaining)
+    *remaining = rest;
   return true;
 }
 
@@ -440,15 +447,12 @@ static SegmentOp buildPart(SegmentOp segment, ArrayRef<unsigned> resultNumbers,
   return result;
 }
 
-/// When `consumer` is a pointwise kernel that reads `producer`'s results
-/// and also computes results that do not depend on them (so the two do not
-/// merge as a whole), splits it: the results that depend on the producer's
-/// join the producer as one normalization segment, the others stay a
-/// pointwise kernel (segmenting without preseg forms this split where
-/// preseg's sibling merges gave the reader more results). False when the
-/// merged body is not a normalization that fits on chip; the consumer is
-/// then left split in two, so callers try this on a copy first.
-static bool splitConsumerInto(SegmentOp producer, SegmentOp consumer) {
+/// Lists the results of `consumer` computed from `producer`'s and the
+/// others; false when either list is empty (nothing to split).
+static bool
+partitionByDependence(SegmentOp producer, SegmentOp consumer,
+                      SmallVectorImpl<unsigned> &dependentResults,
+                      SmallVectorImpl<unsigned> &independentResults) {
   Block &body = consumer.getBody().front();
   DenseSet<Value> dependent;
   for (auto [argument, input] :
@@ -459,28 +463,53 @@ static bool splitConsumerInto(SegmentOp producer, SegmentOp consumer) {
     if (llvm::any_of(op.getOperands(),
                      [&](Value v) { return dependent.contains(v); }))
       dependent.insert(op.getResults().begin(), op.getResults().end());
-  auto yield = cast<YieldOp>(body.getTerminator());
-  SmallVector<unsigned> dependentResults, independentResults;
-  for (auto [number, value] : llvm::enumerate(yield.getValues()))
+  for (auto [number, value] :
+       llvm::enumerate(cast<YieldOp>(body.getTerminator()).getValues()))
     (dependent.contains(value) ? dependentResults : independentResults)
         .push_back(number);
-  if (dependentResults.empty() || independentResults.empty())
+  return !dependentResults.empty() && !independentResults.empty();
+}
+
+/// Splits `consumer` into the part that computes its results computed from
+/// `producer`'s (the reader) and the rest, each a segment of its own
+/// (`reduction` where it computes one, else `pointwise`), in `consumer`'s
+/// place; `consumer` goes. False, with the fusion unchanged, when all or
+/// none of its results are computed from `producer`'s.
+static bool splitByDependence(SegmentOp producer, SegmentOp consumer,
+                              SegmentOp &reader, SegmentOp &rest) {
+  SmallVector<unsigned> dependentResults, independentResults;
+  if (!partitionByDependence(producer, consumer, dependentResults,
+                             independentResults))
     return false;
+  auto yield = cast<YieldOp>(consumer.getBody().front().getTerminator());
   auto kindOf = [&](ArrayRef<unsigned> results) {
     bool reduces = llvm::any_of(results, [&](unsigned number) {
       return dependsOnReduction(yield.getValues()[number]);
     });
     return reduces ? SegmentKind::Reduction : SegmentKind::Pointwise;
   };
-  SegmentOp reader =
-      buildPart(consumer, dependentResults, kindOf(dependentResults));
-  SegmentOp rest =
-      buildPart(consumer, independentResults, kindOf(independentResults));
+  reader = buildPart(consumer, dependentResults, kindOf(dependentResults));
+  rest = buildPart(consumer, independentResults, kindOf(independentResults));
   for (auto [number, result] : llvm::enumerate(dependentResults))
     consumer.getResult(result).replaceAllUsesWith(reader.getResult(number));
   for (auto [number, result] : llvm::enumerate(independentResults))
     consumer.getResult(result).replaceAllUsesWith(rest.getResult(number));
   consumer.erase();
+  return true;
+}
+
+/// When `consumer` is a kernel that reads `producer`'s results and also
+/// computes results that do not depend on them (so the two do not merge as
+/// a whole), splits it (splitByDependence): the reader joins the producer
+/// as one normalization segment, the rest stays a kernel of its own
+/// (segmenting without preseg forms this split where preseg's sibling
+/// merges gave the reader more results). False when the merged body is not
+/// a normalization that fits on chip; the consumer is then left split in
+/// two, so callers try this on a copy first.
+static bool splitConsumerInto(SegmentOp producer, SegmentOp consumer) {
+  SegmentOp reader, rest;
+  if (!splitByDependence(producer, consumer, reader, rest))
+    return false;
   SmallVector<Value> replaced;
   SegmentOp merged = buildMerged(producer, reader, replaced);
   listUnitAxesInReducedDims(merged.getBody().front());
@@ -500,6 +529,11 @@ static bool splitConsumerIfCheaper(func::FuncOp func, SegmentOp producer,
                                    bool splitReductionReaders) {
   if (consumer.getKind() != SegmentKind::Pointwise &&
       (consumer.getKind() != SegmentKind::Reduction || !splitReductionReaders))
+    return false;
+  // Cheap checks first: the copy below is the costly part.
+  SmallVector<unsigned> dependentResults, independentResults;
+  if (!partitionByDependence(producer, consumer, dependentResults,
+                             independentResults))
     return false;
   Block &block = func.getBody().front();
   auto indexOf = [&](Operation *op) {
@@ -524,6 +558,61 @@ static bool splitConsumerIfCheaper(func::FuncOp func, SegmentOp producer,
       (!bytesBefore.overflowed && bytesAfter.bytes >= bytesBefore.bytes))
     return false;
   return splitConsumerInto(producer, consumer);
+}
+
+/// Where neither step alone forms a normalization, both at once, tried on a
+/// copy of `func`: `consumer` splits (splitByDependence), the reduction of
+/// `producer` moves into the reader (peelReductionInto), and what is left of
+/// the producer, when it computes no reduction, merges with the rest of the
+/// consumer (their common input is then read once). Kept when that launches
+/// fewer kernels, or as many and moves fewer bytes (fuser-gen seed 2029: a
+/// row maximum in a kernel of pads and casts, its reader in a kernel with a
+/// column minimum).
+static bool peelAndSplitIfCheaper(func::FuncOp func, SegmentOp producer,
+                                  SegmentOp consumer) {
+  // Cheap checks first (those of peelReductionInto and splitByDependence):
+  // the copy below is the costly part.
+  SmallVector<unsigned> dependentResults, independentResults;
+  if (producer.getKind() != SegmentKind::Reduction ||
+      !llvm::hasSingleElement(
+          producer.getBody().front().getOps<ReductionOp>()) ||
+      !partitionByDependence(producer, consumer, dependentResults,
+                             independentResults))
+    return false;
+  Block &block = func.getBody().front();
+  auto indexOf = [&](Operation *op) {
+    return std::distance(block.begin(), op->getIterator());
+  };
+  OwningOpRef<func::FuncOp> copy = func.clone();
+  Block &copyBlock = copy->getBody().front();
+  auto copyProducer =
+      cast<SegmentOp>(*std::next(copyBlock.begin(), indexOf(producer)));
+  auto copyConsumer =
+      cast<SegmentOp>(*std::next(copyBlock.begin(), indexOf(consumer)));
+  SegmentOp reader, rest, remaining;
+  if (!splitByDependence(copyProducer, copyConsumer, reader, rest) ||
+      !peelReductionInto(copyProducer, reader, &remaining))
+    return false;
+  if (remaining && remaining.getKind() == SegmentKind::Pointwise &&
+      !readsThroughAnotherSegment(remaining, rest)) {
+    SmallVector<Value> replaced;
+    SegmentOp merged = buildMerged(remaining, rest, replaced, rest.getKind());
+    replaceByMerged(remaining, rest, merged, replaced);
+  }
+  if (!sortTopologically(&copyBlock))
+    return false;
+  dropUnreadInputs(*copy);
+  FusionTraffic before(func), after(*copy);
+  ByteCount bytesBefore = before.getBytesRead() + before.getBytesWritten();
+  ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
+  bool fewerKernels = after.getNumKernels() < before.getNumKernels();
+  if (!fewerKernels &&
+      (after.getNumKernels() > before.getNumKernels() ||
+       bytesAfter.overflowed ||
+       (!bytesBefore.overflowed && bytesAfter.bytes >= bytesBefore.bytes)))
+    return false;
+  func.getBody().takeBody(copy->getBody());
+  return true;
 }
 
 /// Merges one producer with one of its consumers; false when none merges.
@@ -573,8 +662,11 @@ static bool mergeOnce(func::FuncOp func, bool splitReductionReaders) {
         merged.erase();
         if (peelReductionInto(producer, consumer) ||
             splitConsumerIfCheaper(func, producer, consumer,
-                                   splitReductionReaders)) {
-          sortTopologically(&block);
+                                   splitReductionReaders) ||
+            (splitReductionReaders &&
+             peelAndSplitIfCheaper(func, producer, consumer))) {
+          // (peelAndSplitIfCheaper replaces the function's block.)
+          sortTopologically(&func.getBody().front());
           return true;
         }
         continue;
@@ -803,12 +895,24 @@ static bool moveResultsOnce(func::FuncOp func) {
   ByteCount bytesBefore = before.getBytesRead() + before.getBytesWritten();
   if (bytesBefore.overflowed)
     return false;
-  // (normalization, other kernel) index pairs of `segments`.
+  // (normalization, other kernel) index pairs of `segments` where the
+  // normalization reads something the other kernel reads or writes. Only
+  // then can a move save bytes (those reads, or the result, become free);
+  // kernels that share nothing merge by rule 9, if at all, and each try
+  // here copies the function (independent normalizations: 240 of them took
+  // 34 s, bench/segment_scaling.py).
   SmallVector<std::pair<unsigned, unsigned>> pairs;
+  auto related = [&](SegmentOp normalization, SegmentOp sibling) {
+    return llvm::any_of(normalization.getInputs(), [&](Value input) {
+      return input.getDefiningOp() == sibling.getOperation() ||
+             llvm::is_contained(sibling.getInputs(), input);
+    });
+  };
   for (auto [n, normalization] : llvm::enumerate(segments))
     for (auto [s, sibling] : llvm::enumerate(segments))
       if (normalization.getKind() == SegmentKind::Normalization && s != n &&
-          sibling.getKind() != SegmentKind::Alias)
+          sibling.getKind() != SegmentKind::Alias &&
+          related(normalization, sibling))
         pairs.emplace_back(n, s);
   for (auto [n, s] : pairs) {
     for (unsigned number : getMovableResults(segments[s])) {
