@@ -14,6 +14,7 @@
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/Transforms/Schedule.h"
+#include "fuser/Dialect/Fuser/Transforms/SegmentPruning.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
@@ -67,21 +68,6 @@ static void computeOnce(SegmentOp merged) {
   IRRewriter rewriter(merged.getContext());
   DominanceInfo dominance(merged);
   eliminateCommonSubExpressions(rewriter, dominance, merged);
-}
-
-/// Drops the inputs that segment bodies no longer read: a step that moves a
-/// kernel's results elsewhere may leave the kernel an input only those
-/// results read (fuser-gen seed 6733), and FusionTraffic counts every input.
-static void dropUnreadInputs(func::FuncOp func) {
-  for (SegmentOp segment : func.getBody().front().getOps<SegmentOp>()) {
-    Block &body = segment.getBody().front();
-    for (unsigned index = body.getNumArguments(); index-- > 0;) {
-      if (!body.getArgument(index).use_empty())
-        continue;
-      segment.getInputsMutable().erase(index);
-      body.eraseArgument(index);
-    }
-  }
 }
 
 /// The segment of `kind` that computes what `producer` and `consumer`
@@ -550,7 +536,7 @@ static bool splitConsumerIfCheaper(func::FuncOp func, SegmentOp producer,
   if (!splitConsumerInto(copyProducer, copyConsumer))
     return false;
   sortTopologically(&copyBlock);
-  dropUnreadInputs(*copy);
+  pruneSegments(*copy);
   FusionTraffic before(func), after(*copy);
   ByteCount bytesBefore = before.getBytesRead() + before.getBytesWritten();
   ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
@@ -601,7 +587,7 @@ static bool peelAndSplitIfCheaper(func::FuncOp func, SegmentOp producer,
   }
   if (!sortTopologically(&copyBlock))
     return false;
-  dropUnreadInputs(*copy);
+  pruneSegments(*copy);
   FusionTraffic before(func), after(*copy);
   ByteCount bytesBefore = before.getBytesRead() + before.getBytesWritten();
   ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
@@ -900,7 +886,7 @@ static bool moveResultsOnce(func::FuncOp func) {
   // then can a move save bytes (those reads, or the result, become free);
   // kernels that share nothing merge by rule 9, if at all, and each try
   // here copies the function (independent normalizations: 240 of them took
-  // 34 s, bench/segment_scaling.py).
+  // 34 s, bench/segment_scaling.py, now 2 s).
   SmallVector<std::pair<unsigned, unsigned>> pairs;
   auto related = [&](SegmentOp normalization, SegmentOp sibling) {
     return llvm::any_of(normalization.getInputs(), [&](Value input) {
@@ -921,7 +907,7 @@ static bool moveResultsOnce(func::FuncOp func) {
           llvm::to_vector(copy->getBody().front().getOps<SegmentOp>());
       if (!moveResultsInto(copySegments[s], copySegments[n], {number}))
         continue;
-      dropUnreadInputs(*copy);
+      pruneSegments(*copy);
       FusionTraffic after(*copy);
       ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
       if (after.getNumKernels() > before.getNumKernels() ||
@@ -947,9 +933,9 @@ void mlir::fuser::formNormalizationSegments(func::FuncOp func) {
   // 2398, 3955, 5937, 6530, 8544, 8838, 9281), yet splitting one is what
   // merges preseg's spelling of 3753 and 5841.
   while (mergeOnce(func, /*splitReductionReaders=*/false))
-    dropUnreadInputs(func);
+    pruneSegments(func);
   while (mergeOnce(func, /*splitReductionReaders=*/true))
-    dropUnreadInputs(func);
+    pruneSegments(func);
   while (moveResultsOnce(func))
-    dropUnreadInputs(func);
+    pruneSegments(func);
 }

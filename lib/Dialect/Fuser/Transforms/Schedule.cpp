@@ -257,7 +257,12 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
           .push_back(size);
     return split;
   };
-  auto [firstKept, firstReduced] = splitByDims(shape, dims);
+  // Named, not bound: lambdas may not capture structured bindings before
+  // C++20 (clang 14, the fuzz build).
+  std::pair<SmallVector<int64_t>, SmallVector<int64_t>> firstSplit =
+      splitByDims(shape, dims);
+  SmallVector<int64_t> firstKept = firstSplit.first,
+                       firstReduced = firstSplit.second;
   auto reducesSameRows = [&](ReductionOp reduction) {
     ArrayRef<int64_t> otherShape = reduction.getSource().getType().getShape();
     ArrayRef<int64_t> otherDims = reduction.getDims();

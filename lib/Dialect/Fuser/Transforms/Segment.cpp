@@ -11,6 +11,7 @@
 #include "fuser/Dialect/Fuser/IR/StridedView.h"
 #include "fuser/Dialect/Fuser/Transforms/NormalizationSegments.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/Fuser/Transforms/SegmentPruning.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -1610,6 +1611,7 @@ private:
       return failure();
     if (mergedUnrelatedSiblings)
       *mergedUnrelatedSiblings = segmenter.mergedUnrelatedSiblings();
+    pruneSegments(fusion);
     if (normalization)
       formNormalizationSegments(fusion);
     return success();
