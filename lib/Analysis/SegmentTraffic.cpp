@@ -202,3 +202,25 @@ SmallVector<FusionValueReader> FusionTraffic::getReaders(Value value) const {
           {FusionValueReader::Kind::Return, operand.getOperandNumber()});
   return readers;
 }
+
+SegmentationCost fuser::getSegmentationCost(const FusionTraffic &traffic) {
+  return {traffic.getNumKernels(),
+          traffic.getBytesRead() + traffic.getBytesWritten()};
+}
+
+/// Whether `lhs` is fewer bytes than `rhs`; a count beyond 64 bits is not.
+static bool isFewer(ByteCount lhs, ByteCount rhs) {
+  return !lhs.overflowed && (rhs.overflowed || lhs.bytes < rhs.bytes);
+}
+
+bool fuser::isCheaper(const SegmentationCost &lhs,
+                      const SegmentationCost &rhs) {
+  if (lhs.kernels != rhs.kernels)
+    return lhs.kernels < rhs.kernels;
+  return isFewer(lhs.bytes, rhs.bytes);
+}
+
+bool fuser::movesFewerBytes(const SegmentationCost &lhs,
+                            const SegmentationCost &rhs) {
+  return lhs.kernels <= rhs.kernels && isFewer(lhs.bytes, rhs.bytes);
+}

@@ -196,12 +196,6 @@ std::string compareResults(ArrayRef<Buffer> expected, ArrayRef<Buffer> actual,
   return text;
 }
 
-/// What a segmentation costs: kernels, and bytes read plus written.
-struct SegmentationCost {
-  unsigned kernels = 0;
-  ByteCount bytes;
-};
-
 /// The cost of the segmented @fusion of `module`, or nullopt when it is not
 /// segmented.
 std::optional<SegmentationCost> getSegmentationCost(ModuleOp module) {
@@ -211,8 +205,7 @@ std::optional<SegmentationCost> getSegmentationCost(ModuleOp module) {
   FusionTraffic traffic(function);
   if (!traffic.isSegmented())
     return std::nullopt;
-  return SegmentationCost{traffic.getNumKernels(),
-                          traffic.getBytesRead() + traffic.getBytesWritten()};
+  return fuser::getSegmentationCost(traffic);
 }
 
 /// Whether `lhs` is more than `rhs`. A count beyond 64 bits is more than

@@ -158,6 +158,23 @@ private:
   ByteCount bytesWritten;
 };
 
+/// What segmentation minimizes, in this order: kernels launched, then bytes
+/// read plus written.
+struct SegmentationCost {
+  unsigned kernels = 0;
+  ByteCount bytes;
+};
+
+/// The cost of the segmented fusion `traffic` describes.
+SegmentationCost getSegmentationCost(const FusionTraffic &traffic);
+
+/// Whether `lhs` launches fewer kernels than `rhs`, or as many and moves
+/// fewer bytes (a count beyond 64 bits is never fewer).
+bool isCheaper(const SegmentationCost &lhs, const SegmentationCost &rhs);
+
+/// Whether `lhs` launches no more kernels than `rhs` and moves fewer bytes.
+bool movesFewerBytes(const SegmentationCost &lhs, const SegmentationCost &rhs);
+
 } // namespace mlir::fuser
 
 #endif // FUSER_ANALYSIS_SEGMENTTRAFFIC_H

@@ -162,19 +162,25 @@ static bool isNormalizationOnChip(SegmentOp merged) {
          structure.sharedBytes <= kNormalizationRowBudgetBytes;
 }
 
-/// Whether `value` of a segment body is computed from a reduction.
-static bool dependsOnReduction(Value value) {
+/// Whether `value` of a segment body is computed from an op of type `OpTy`
+/// (itself included).
+template <typename OpTy> static bool isComputedFrom(Value value) {
   DenseSet<Operation *> visited;
   SmallVector<Value> worklist{value};
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val().getDefiningOp();
     if (!op || !visited.insert(op).second)
       continue;
-    if (isa<ReductionOp>(op))
+    if (isa<OpTy>(op))
       return true;
     llvm::append_range(worklist, op->getOperands());
   }
   return false;
+}
+
+/// Whether `value` of a segment body is computed from a reduction.
+static bool dependsOnReduction(Value value) {
+  return isComputedFrom<ReductionOp>(value);
 }
 
 /// When `producer` is a reduction kernel that computes more than rows (so it
@@ -507,6 +513,26 @@ static bool splitConsumerInto(SegmentOp producer, SegmentOp consumer) {
   return true;
 }
 
+/// A copy of `func` and, in `counterparts`, its segments that stand for
+/// `segments`: the costly steps are tried on a copy first.
+static OwningOpRef<func::FuncOp>
+cloneWithCounterparts(func::FuncOp func, ArrayRef<SegmentOp> segments,
+                      SmallVectorImpl<SegmentOp> &counterparts) {
+  Block &block = func.getBody().front();
+  OwningOpRef<func::FuncOp> copy = func.clone();
+  Block &copyBlock = copy->getBody().front();
+  for (SegmentOp segment : segments)
+    counterparts.push_back(cast<SegmentOp>(
+        *std::next(copyBlock.begin(),
+                   std::distance(block.begin(), segment->getIterator()))));
+  return copy;
+}
+
+/// The cost of `func` (getSegmentationCost).
+static SegmentationCost getCost(func::FuncOp func) {
+  return getSegmentationCost(FusionTraffic(func));
+}
+
 /// splitConsumerInto where that moves fewer bytes (the kernels stay two): tried
 /// on a copy of `func` first. A `reduction` consumer splits only where
 /// `splitReductionReaders` says so (formNormalizationSegments).
@@ -521,27 +547,14 @@ static bool splitConsumerIfCheaper(func::FuncOp func, SegmentOp producer,
   if (!partitionByDependence(producer, consumer, dependentResults,
                              independentResults))
     return false;
-  Block &block = func.getBody().front();
-  auto indexOf = [&](Operation *op) {
-    return std::distance(block.begin(), op->getIterator());
-  };
-  auto producerIndex = indexOf(producer);
-  auto consumerIndex = indexOf(consumer);
-  OwningOpRef<func::FuncOp> copy = func.clone();
-  Block &copyBlock = copy->getBody().front();
-  auto copyProducer =
-      cast<SegmentOp>(*std::next(copyBlock.begin(), producerIndex));
-  auto copyConsumer =
-      cast<SegmentOp>(*std::next(copyBlock.begin(), consumerIndex));
-  if (!splitConsumerInto(copyProducer, copyConsumer))
+  SmallVector<SegmentOp> copied;
+  OwningOpRef<func::FuncOp> copy =
+      cloneWithCounterparts(func, {producer, consumer}, copied);
+  if (!splitConsumerInto(copied[0], copied[1]))
     return false;
-  sortTopologically(&copyBlock);
+  sortTopologically(&copy->getBody().front());
   pruneSegments(*copy);
-  FusionTraffic before(func), after(*copy);
-  ByteCount bytesBefore = before.getBytesRead() + before.getBytesWritten();
-  ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
-  if (after.getNumKernels() > before.getNumKernels() || bytesAfter.overflowed ||
-      (!bytesBefore.overflowed && bytesAfter.bytes >= bytesBefore.bytes))
+  if (!movesFewerBytes(getCost(*copy), getCost(func)))
     return false;
   return splitConsumerInto(producer, consumer);
 }
@@ -565,19 +578,12 @@ static bool peelAndSplitIfCheaper(func::FuncOp func, SegmentOp producer,
       !partitionByDependence(producer, consumer, dependentResults,
                              independentResults))
     return false;
-  Block &block = func.getBody().front();
-  auto indexOf = [&](Operation *op) {
-    return std::distance(block.begin(), op->getIterator());
-  };
-  OwningOpRef<func::FuncOp> copy = func.clone();
-  Block &copyBlock = copy->getBody().front();
-  auto copyProducer =
-      cast<SegmentOp>(*std::next(copyBlock.begin(), indexOf(producer)));
-  auto copyConsumer =
-      cast<SegmentOp>(*std::next(copyBlock.begin(), indexOf(consumer)));
+  SmallVector<SegmentOp> copied;
+  OwningOpRef<func::FuncOp> copy =
+      cloneWithCounterparts(func, {producer, consumer}, copied);
   SegmentOp reader, rest, remaining;
-  if (!splitByDependence(copyProducer, copyConsumer, reader, rest) ||
-      !peelReductionInto(copyProducer, reader, &remaining))
+  if (!splitByDependence(copied[0], copied[1], reader, rest) ||
+      !peelReductionInto(copied[0], reader, &remaining))
     return false;
   if (remaining && remaining.getKind() == SegmentKind::Pointwise &&
       !readsThroughAnotherSegment(remaining, rest)) {
@@ -585,17 +591,10 @@ static bool peelAndSplitIfCheaper(func::FuncOp func, SegmentOp producer,
     SegmentOp merged = buildMerged(remaining, rest, replaced, rest.getKind());
     replaceByMerged(remaining, rest, merged, replaced);
   }
-  if (!sortTopologically(&copyBlock))
+  if (!sortTopologically(&copy->getBody().front()))
     return false;
   pruneSegments(*copy);
-  FusionTraffic before(func), after(*copy);
-  ByteCount bytesBefore = before.getBytesRead() + before.getBytesWritten();
-  ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
-  bool fewerKernels = after.getNumKernels() < before.getNumKernels();
-  if (!fewerKernels &&
-      (after.getNumKernels() > before.getNumKernels() ||
-       bytesAfter.overflowed ||
-       (!bytesBefore.overflowed && bytesAfter.bytes >= bytesBefore.bytes)))
+  if (!isCheaper(getCost(*copy), getCost(func)))
     return false;
   func.getBody().takeBody(copy->getBody());
   return true;
@@ -691,22 +690,9 @@ static bool mergeOnce(func::FuncOp func, bool splitReductionReaders) {
 static SmallVector<unsigned> getMovableResults(SegmentOp sibling) {
   auto yield = cast<YieldOp>(sibling.getBody().front().getTerminator());
   SmallVector<unsigned> movable;
-  for (auto [number, yielded] : llvm::enumerate(yield.getValues())) {
-    if (isa<BlockArgument>(yielded))
-      continue;
-    bool hasSegmentSet = false;
-    DenseSet<Operation *> visited;
-    SmallVector<Value> worklist{yielded};
-    while (!hasSegmentSet && !worklist.empty()) {
-      Operation *op = worklist.pop_back_val().getDefiningOp();
-      if (!op || !visited.insert(op).second)
-        continue;
-      hasSegmentSet = isa<SegmentSetOp>(op);
-      llvm::append_range(worklist, op->getOperands());
-    }
-    if (!hasSegmentSet)
+  for (auto [number, yielded] : llvm::enumerate(yield.getValues()))
+    if (!isa<BlockArgument>(yielded) && !isComputedFrom<SegmentSetOp>(yielded))
       movable.push_back(number);
-  }
   return movable;
 }
 
@@ -853,13 +839,13 @@ static SegmentOp inlineAliasesOf(SegmentOp kernel) {
 /// `func`, with the views of them that alias segments return: one kernel
 /// fewer, where the grown body is still a normalization on chip. The copy,
 /// or null when `sibling` does not move as a whole.
-static OwningOpRef<func::FuncOp> moveKernelInto(func::FuncOp func,
-                                                unsigned siblingIndex,
-                                                unsigned normalizationIndex) {
-  OwningOpRef<func::FuncOp> copy = func.clone();
-  auto segments = llvm::to_vector(copy->getBody().front().getOps<SegmentOp>());
-  SegmentOp normalization = segments[normalizationIndex];
-  SegmentOp sibling = inlineAliasesOf(segments[siblingIndex]);
+static OwningOpRef<func::FuncOp>
+moveKernelInto(func::FuncOp func, SegmentOp sibling, SegmentOp normalization) {
+  SmallVector<SegmentOp> copied;
+  OwningOpRef<func::FuncOp> copy =
+      cloneWithCounterparts(func, {normalization, sibling}, copied);
+  normalization = copied[0];
+  sibling = inlineAliasesOf(copied[1]);
   SmallVector<unsigned> movable = getMovableResults(sibling);
   if (movable.size() != sibling.getNumResults() ||
       !moveResultsInto(sibling, normalization, movable))
@@ -875,51 +861,47 @@ static OwningOpRef<func::FuncOp> moveKernelInto(func::FuncOp func,
 /// moves so, a kernel moves as a whole (moveKernelInto) when that launches
 /// fewer kernels. False when nothing moves.
 static bool moveResultsOnce(func::FuncOp func) {
-  Block &block = func.getBody().front();
-  auto segments = llvm::to_vector(block.getOps<SegmentOp>());
-  FusionTraffic before(func);
-  ByteCount bytesBefore = before.getBytesRead() + before.getBytesWritten();
-  if (bytesBefore.overflowed)
+  SegmentationCost before = getCost(func);
+  if (before.bytes.overflowed)
     return false;
-  // (normalization, other kernel) index pairs of `segments` where the
-  // normalization reads something the other kernel reads or writes. Only
-  // then can a move save bytes (those reads, or the result, become free);
-  // kernels that share nothing merge by rule 9, if at all, and each try
-  // here copies the function (independent normalizations: 240 of them took
-  // 34 s, bench/segment_scaling.py, now 2 s).
-  SmallVector<std::pair<unsigned, unsigned>> pairs;
+  // (normalization, other kernel) pairs where the normalization reads
+  // something the other kernel reads or writes. Only then can a move save
+  // bytes (those reads, or the result, become free); kernels that share
+  // nothing merge by rule 9, if at all, and each try here copies the
+  // function (independent normalizations: 240 of them took 34 s,
+  // bench/segment_scaling.py, now 2 s).
   auto related = [&](SegmentOp normalization, SegmentOp sibling) {
     return llvm::any_of(normalization.getInputs(), [&](Value input) {
       return input.getDefiningOp() == sibling.getOperation() ||
              llvm::is_contained(sibling.getInputs(), input);
     });
   };
-  for (auto [n, normalization] : llvm::enumerate(segments))
-    for (auto [s, sibling] : llvm::enumerate(segments))
-      if (normalization.getKind() == SegmentKind::Normalization && s != n &&
-          sibling.getKind() != SegmentKind::Alias &&
+  auto segments = llvm::to_vector(func.getBody().front().getOps<SegmentOp>());
+  SmallVector<std::pair<SegmentOp, SegmentOp>> pairs;
+  for (SegmentOp normalization : segments)
+    for (SegmentOp sibling : segments)
+      if (normalization.getKind() == SegmentKind::Normalization &&
+          sibling != normalization && sibling.getKind() != SegmentKind::Alias &&
           related(normalization, sibling))
-        pairs.emplace_back(n, s);
-  for (auto [n, s] : pairs) {
-    for (unsigned number : getMovableResults(segments[s])) {
-      OwningOpRef<func::FuncOp> copy = func.clone();
-      auto copySegments =
-          llvm::to_vector(copy->getBody().front().getOps<SegmentOp>());
-      if (!moveResultsInto(copySegments[s], copySegments[n], {number}))
+        pairs.emplace_back(normalization, sibling);
+  for (auto [normalization, sibling] : pairs) {
+    for (unsigned number : getMovableResults(sibling)) {
+      SmallVector<SegmentOp> copied;
+      OwningOpRef<func::FuncOp> copy =
+          cloneWithCounterparts(func, {normalization, sibling}, copied);
+      if (!moveResultsInto(copied[1], copied[0], {number}))
         continue;
       pruneSegments(*copy);
-      FusionTraffic after(*copy);
-      ByteCount bytesAfter = after.getBytesRead() + after.getBytesWritten();
-      if (after.getNumKernels() > before.getNumKernels() ||
-          bytesAfter.overflowed || bytesAfter.bytes >= bytesBefore.bytes)
+      if (!movesFewerBytes(getCost(*copy), before))
         continue;
       func.getBody().takeBody(copy->getBody());
       return true;
     }
   }
-  for (auto [n, s] : pairs) {
-    OwningOpRef<func::FuncOp> copy = moveKernelInto(func, s, n);
-    if (!copy || FusionTraffic(*copy).getNumKernels() >= before.getNumKernels())
+  for (auto [normalization, sibling] : pairs) {
+    OwningOpRef<func::FuncOp> copy =
+        moveKernelInto(func, sibling, normalization);
+    if (!copy || getCost(*copy).kernels >= before.kernels)
       continue;
     func.getBody().takeBody(copy->getBody());
     return true;

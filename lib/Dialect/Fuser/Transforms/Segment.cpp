@@ -1577,7 +1577,7 @@ struct FuserSegmentPass
     bool mergedUnrelatedSiblings = false;
     if (failed(segment(func, SegmentChoices(), &mergedUnrelatedSiblings)))
       return signalPassFailure();
-    std::pair<unsigned, ByteCount> best = getCost(func);
+    SegmentationCost best = getSegmentationCost(FusionTraffic(func));
     SmallVector<SegmentChoices, 4> alternatives = {
         SegmentChoices{/*returnedViewsWritten=*/true, false, false, false},
         SegmentChoices{false, /*latestSibling=*/true, false, false}};
@@ -1595,7 +1595,7 @@ struct FuserSegmentPass
       OwningOpRef<func::FuncOp> candidate = unsegmented->clone();
       if (failed(segment(*candidate, choices)))
         continue;
-      std::pair<unsigned, ByteCount> cost = getCost(*candidate);
+      SegmentationCost cost = getSegmentationCost(FusionTraffic(*candidate));
       if (!isCheaper(cost, best))
         continue;
       best = cost;
@@ -1615,19 +1615,6 @@ private:
     if (normalization)
       formNormalizationSegments(fusion);
     return success();
-  }
-  static std::pair<unsigned, ByteCount> getCost(func::FuncOp fusion) {
-    FusionTraffic traffic(fusion);
-    return {traffic.getNumKernels(),
-            traffic.getBytesRead() + traffic.getBytesWritten()};
-  }
-  static bool isCheaper(std::pair<unsigned, ByteCount> lhs,
-                        std::pair<unsigned, ByteCount> rhs) {
-    if (lhs.first != rhs.first)
-      return lhs.first < rhs.first;
-    if (lhs.second.overflowed || rhs.second.overflowed)
-      return !lhs.second.overflowed;
-    return lhs.second.bytes < rhs.second.bytes;
   }
 };
 } // namespace
