@@ -283,6 +283,10 @@ private:
   Value rowPosition;
   /// The number of kept (outer) dims of the rows' shape.
   int64_t rowOuterDims = 0;
+  /// The shape the staged rows are indexed in (inner normalizations): a
+  /// reduction that spells the rows with other extent-1 axes walks them in
+  /// its own shape, and its row lanes map to this one.
+  SmallVector<int64_t> rowSpelling;
   /// Outer normalization kernels keep a column's element of each input
   /// broadcast along the reduced axes (a per-column weight) in workgroup
   /// memory: group 0 loads it in the loop before the first that reads it
@@ -1157,6 +1161,11 @@ FailureOr<Value> KernelEmitter::emitBlockReduction(
       at.dim = dims.back();
     }
     rowLanes = at;
+    if (!rowSpelling.empty() && ArrayRef(rowSpelling) != sourceShape) {
+      rowLanes->base = mapUnitAxes(at.base, sourceShape, rowSpelling);
+      if (lanes > 1)
+        rowLanes->dim = rowSpelling.size() - 1;
+    }
     rowPosition = loop.getInductionVar();
     FailureOr<Value> element = eval(reduction.getSource(), at);
     rowLanes.reset();
@@ -1843,6 +1852,7 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
   SmallVector<int64_t> keepdimShape(keptShape);
   keepdimShape.append(structure.dims.size(), 1);
   rowOuterDims = outer;
+  rowSpelling.assign(sourceShape.begin(), sourceShape.end());
 
   Value block = emitBlockLoop(blocks);
 

@@ -36,6 +36,13 @@
 // RUN: fuser-run %t.seq.mlir --entry rows_spelled_apart_in_vectors --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 //
+// The second reduction reads the rows the first staged on chip, whatever
+// its spelling: the input is read once.
+// RUN: fuser-run %t.mlir --entry rows_spelled_apart_in_vectors --backend cpu --memory-report | FileCheck %s --check-prefix=MEMORY
+// RUN: fuser-run %t.mlir --entry one_row_spelled_apart --backend cpu --memory-report | FileCheck %s --check-prefix=MEMORY-ONE
+// MEMORY: loaded: 256 bytes (minimum 256, 1.000x)
+// MEMORY-ONE: loaded: 64 bytes (minimum 64, 1.000x)
+//
 // PTX for sm_90: one kernel per fusion (two for the one that must not
 // merge), nothing in local memory.
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=isa" | FileCheck %s --check-prefix=PTX --implicit-check-not=.local
