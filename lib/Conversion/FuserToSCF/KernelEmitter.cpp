@@ -208,6 +208,11 @@ private:
   LogicalResult emitReducedOutputs(const ReductionStructure &structure,
                                    ArrayRef<Value> kept);
   LogicalResult emitNormalizationKernel();
+  /// The last thread loop of a normalization block: the outputs that are
+  /// neither rows nor reduced rows (`besideRows`, computed from no
+  /// reduction), a grid-stride loop over all threads of all blocks.
+  LogicalResult emitOutputsBesideRows(const NormalizationStructure &structure,
+                                      Value block);
   /// An outer normalization: a block per `threads / split` consecutive
   /// columns, `split` thread groups sharing each column's reduced elements
   /// (docs/Lowering.md, "Outer normalizations").
@@ -1660,7 +1665,11 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
   SmallVector<SmallVector<Value>> loopRoots;
   for (ReductionOp reduction : structure.reductions)
     loopRoots.push_back({reduction.getSource()});
-  loopRoots.push_back(llvm::to_vector(yield.getValues()));
+  SmallVector<Value> outputRoots;
+  for (auto [number, value] : llvm::enumerate(yield.getValues()))
+    if (!llvm::is_contained(structure.besideRows, number))
+      outputRoots.push_back(value);
+  loopRoots.push_back(outputRoots);
   // Inputs broadcast along the reduced axes (not i1) are staged by group 0
   // in the loop before the one that reads them first; for those the first
   // loop reads, that is a loop of their own before it.
@@ -1780,6 +1789,8 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
           // A named copy: lambdas may not capture structured bindings
           // before C++20 (clang 14, the fuzz build).
           size_t i = output;
+          if (llvm::is_contained(structure.besideRows, i))
+            continue;
           OpBuilder::InsertionGuard guard(b);
           width = 1;
           ArrayRef<int64_t> shape = shapeOf(result);
@@ -1816,8 +1827,31 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
         }
         return success();
       });
+  if (succeeded(emitted))
+    emitted = emitOutputsBesideRows(structure, block);
   popScope();
   return emitted;
+}
+
+LogicalResult
+KernelEmitter::emitOutputsBesideRows(const NormalizationStructure &structure,
+                                     Value block) {
+  if (structure.besideRows.empty())
+    return success();
+  int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
+  OpBuilder::InsertionGuard guard(b);
+  scf::ParallelOp threadLoop =
+      createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
+  ++rowLoop;
+  fillRowStages = false;
+  pushScope();
+  Value slot =
+      add(mul(block, constant(threads)), threadLoop.getInductionVars()[0]);
+  for (unsigned i : structure.besideRows)
+    if (failed(emitOutputSlots(i, slot, blocks * threads)))
+      return failure();
+  popScope();
+  return success();
 }
 
 LogicalResult KernelEmitter::emitNormalizationKernel() {
@@ -1842,10 +1876,11 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
            << structure.rows << " rows), got " << blocks << " blocks";
   int64_t rowsPerBlock = structure.rows / blocks;
   ArrayRef<int64_t> sourceShape = structure.sourceShape;
-  if (sourceShape.back() % lanes != 0)
+  if (structure.laneExtent % lanes != 0)
     return segment.emitError("the vector width ")
-           << lanes << " does not divide the row's innermost extent "
-           << sourceShape.back();
+           << lanes << " does not divide the innermost extent "
+           << structure.laneExtent
+           << " along which every reduction walks the row";
   int64_t outer = sourceShape.size() - structure.dims.size();
   ArrayRef<int64_t> keptShape = sourceShape.take_front(outer);
   ArrayRef<int64_t> rowShape = sourceShape.drop_front(outer);
@@ -1915,6 +1950,8 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
     fillRowStages = r + 1 < rowsPerBlock;
     pushScope();
     for (auto [i, result] : llvm::enumerate(yield.getValues())) {
+      if (llvm::is_contained(structure.besideRows, i))
+        continue;
       auto type = cast<ShapedType>(result.getType());
       ArrayRef<int64_t> shape = type.getShape();
       OpBuilder::InsertionGuard guard(b);
@@ -1975,6 +2012,8 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
     }
     popScope();
   }
+  if (failed(emitOutputsBesideRows(structure, block)))
+    return failure();
   popScope();
   return success();
 }

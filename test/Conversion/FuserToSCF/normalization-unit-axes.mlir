@@ -6,9 +6,12 @@
 // kernel of its own after preseg and not before. An inner normalization
 // takes any such spelling (dropped or inserted unit axes); an outer one
 // only rows with extent-1 axes dropped that keep the innermost extent.
-// Must not fire: a sibling that permutes the row's axes, merges axes that
-// are not extent 1, drops an outer normalization's innermost (unit) axis,
-// or reshapes a reduced row of several rows stays a kernel of its own.
+// Must not fire: a value computed from the reduction that permutes the
+// row's axes, merges axes that are not extent 1, drops an outer
+// normalization's innermost (unit) axis, or reshapes a reduced row of
+// several rows stays in a kernel of its own. (Siblings computed from no
+// reduction merge whatever their shape: they are written beside the rows,
+// normalization-beside-rows.mlir.)
 //
 // RUN: fuser-opt --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=REPORT
@@ -69,23 +72,25 @@ func.func @inner_sibling(%arg0: tensor<4x16xf32>) -> (tensor<4x1x16xf32>, tensor
   return %3, %1 : tensor<4x1x16xf32>, tensor<4x16xf32>
 }
 
-// Must not merge: the sibling's elements are the row's permuted.
+// Must not merge: the normalized row's elements permuted (and doubled, so
+// not a view of the written row).
 func.func @permuted_sibling(%arg0: tensor<2x6x12xf32>) -> (tensor<2x1x6x12xf32>, tensor<2x12x6xf32>) {
   %0 = fuser.broadcast %arg0 [1] : tensor<2x6x12xf32> -> tensor<2x1x6x12xf32>
-  %1 = fuser.add %0, %0 : tensor<2x1x6x12xf32>, tensor<2x1x6x12xf32> -> tensor<2x1x6x12xf32>
-  %2 = fuser.squeeze %1 [1] : tensor<2x1x6x12xf32> -> tensor<2x6x12xf32>
-  %p = fuser.permute %2 [0, 2, 1] : tensor<2x6x12xf32> -> tensor<2x12x6xf32>
   %3 = fuser.reduction min %0 [2] keepdim : tensor<2x1x6x12xf32> -> tensor<2x1x1x12xf32>
   %4 = fuser.sub %0, %3 : tensor<2x1x6x12xf32>, tensor<2x1x1x12xf32> -> tensor<2x1x6x12xf32>
-  return %4, %p : tensor<2x1x6x12xf32>, tensor<2x12x6xf32>
+  %2 = fuser.squeeze %4 [1] : tensor<2x1x6x12xf32> -> tensor<2x6x12xf32>
+  %p = fuser.permute %2 [0, 2, 1] : tensor<2x6x12xf32> -> tensor<2x12x6xf32>
+  %q = fuser.add %p, %p : tensor<2x12x6xf32>, tensor<2x12x6xf32> -> tensor<2x12x6xf32>
+  return %4, %q : tensor<2x1x6x12xf32>, tensor<2x12x6xf32>
 }
 
-// Must not merge: the sibling merges axes 2x3 (not extent 1) into 6.
+// Must not merge: the normalized rows with axes 2x3 (not extent 1) merged
+// into 6.
 func.func @reshaped_sibling(%arg0: tensor<2x3x12xf32>) -> (tensor<2x3x12xf32>, tensor<6x12xf32>) {
-  %0 = fuser.add %arg0, %arg0 : tensor<2x3x12xf32>, tensor<2x3x12xf32> -> tensor<2x3x12xf32>
-  %1 = fuser.view %0 : tensor<2x3x12xf32> -> tensor<6x12xf32>
   %2 = fuser.reduction max %arg0 [2] keepdim : tensor<2x3x12xf32> -> tensor<2x3x1xf32>
   %3 = fuser.sub %arg0, %2 : tensor<2x3x12xf32>, tensor<2x3x1xf32> -> tensor<2x3x12xf32>
+  %0 = fuser.add %3, %3 : tensor<2x3x12xf32>, tensor<2x3x12xf32> -> tensor<2x3x12xf32>
+  %1 = fuser.view %0 : tensor<2x3x12xf32> -> tensor<6x12xf32>
   return %3, %1 : tensor<2x3x12xf32>, tensor<6x12xf32>
 }
 
@@ -100,24 +105,25 @@ func.func @inserted_unit_sibling(%arg0: tensor<4x16xf32>) -> (tensor<4x1x16xf32>
   return %4, %2 : tensor<4x1x16xf32>, tensor<4x16x1xf32>
 }
 
-// Must not merge (seed 6530): the sibling drops the row's innermost axis,
+// Must not merge: the normalized columns without the row's innermost axis,
 // an extent-1 one, of an outer normalization of 6x5x1 columns.
 func.func @dropped_innermost_sibling(%arg0: tensor<6x5xf32>) -> (tensor<6x5x1xf32>, tensor<6x5xf32>) {
   %0 = fuser.broadcast %arg0 [2] : tensor<6x5xf32> -> tensor<6x5x1xf32>
-  %1 = fuser.mul %arg0, %arg0 : tensor<6x5xf32>, tensor<6x5xf32> -> tensor<6x5xf32>
   %2 = fuser.reduction min %0 [0] keepdim : tensor<6x5x1xf32> -> tensor<1x5x1xf32>
   %3 = fuser.sub %0, %2 : tensor<6x5x1xf32>, tensor<1x5x1xf32> -> tensor<6x5x1xf32>
+  %4 = fuser.squeeze %3 [2] : tensor<6x5x1xf32> -> tensor<6x5xf32>
+  %1 = fuser.mul %4, %4 : tensor<6x5xf32>, tensor<6x5xf32> -> tensor<6x5xf32>
   return %3, %1 : tensor<6x5x1xf32>, tensor<6x5xf32>
 }
 
-// Must not merge: a sibling of the reduced rows' elements (4x1) with a unit
-// axis in front (of several rows, a reduced value keeps its spelling).
+// Must not merge: the reduced rows' elements (4x1) with a unit axis in
+// front (of several rows, a reduced value keeps its spelling).
 func.func @reduced_sibling(%arg0: tensor<4x16xf32>, %arg1: tensor<4xf32>) -> (tensor<4x16xf32>, tensor<1x4xf32>) {
   %0 = fuser.reduction max %arg0 [1] keepdim : tensor<4x16xf32> -> tensor<4x1xf32>
   %w = fuser.broadcast %arg1 [1] : tensor<4xf32> -> tensor<4x1xf32>
   %1 = fuser.add %0, %w : tensor<4x1xf32>, tensor<4x1xf32> -> tensor<4x1xf32>
   %2 = fuser.sub %arg0, %1 : tensor<4x16xf32>, tensor<4x1xf32> -> tensor<4x16xf32>
-  %3 = fuser.mul %w, %w : tensor<4x1xf32>, tensor<4x1xf32> -> tensor<4x1xf32>
+  %3 = fuser.mul %1, %1 : tensor<4x1xf32>, tensor<4x1xf32> -> tensor<4x1xf32>
   %4 = fuser.view %3 : tensor<4x1xf32> -> tensor<1x4xf32>
   return %2, %4 : tensor<4x16xf32>, tensor<1x4xf32>
 }

@@ -45,6 +45,43 @@ static bool readsThroughAnotherSegment(SegmentOp producer, SegmentOp consumer) {
   });
 }
 
+/// The values of `consumer`'s body computed from `producer`'s results read
+/// through a `segment_set`: one the producer yields, or one in `consumer`'s
+/// body of views of what it reads from `producer`, which is a view of
+/// written memory only while the two are apart. A segment_set stays a hard
+/// boundary (rule 1): where the two merge, these values stay out (fuser-gen
+/// seed 9507). A segment_set that `consumer` computes is its own, written
+/// and not read there.
+static DenseSet<Value> getReadThroughSegmentSet(SegmentOp producer,
+                                                SegmentOp consumer) {
+  auto producerYield =
+      cast<YieldOp>(producer.getBody().front().getTerminator());
+  Block &body = consumer.getBody().front();
+  DenseSet<Value> views, through;
+  for (auto [input, argument] :
+       llvm::zip_equal(consumer.getInputs(), body.getArguments())) {
+    auto result = dyn_cast<OpResult>(input);
+    if (!result || result.getOwner() != producer.getOperation())
+      continue;
+    if (producerYield.getValues()[result.getResultNumber()]
+            .getDefiningOp<SegmentSetOp>())
+      through.insert(argument);
+    else
+      views.insert(argument);
+  }
+  for (Operation &op : body.without_terminator()) {
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return through.contains(v); })) {
+      through.insert(op.getResults().begin(), op.getResults().end());
+      continue;
+    }
+    auto meta = dyn_cast<MetaOpInterface>(op);
+    if (meta && views.contains(meta.getSource()))
+      (isa<SegmentSetOp>(op) ? through : views).insert(op.getResult(0));
+  }
+  return through;
+}
+
 /// A segment body with one argument per value of `inputs`.
 static Block *createBody(const SetVector<Value> &inputs) {
   Block *body = new Block();
@@ -439,7 +476,8 @@ static SegmentOp buildPart(SegmentOp segment, ArrayRef<unsigned> resultNumbers,
   return result;
 }
 
-/// Lists the results of `consumer` computed from `producer`'s and the
+/// Lists the results of `consumer` computed from `producer`'s, but not from
+/// any it reads through a segment_set (getReadThroughSegmentSet), and the
 /// others; false when either list is empty (nothing to split).
 static bool
 partitionByDependence(SegmentOp producer, SegmentOp consumer,
@@ -455,9 +493,11 @@ partitionByDependence(SegmentOp producer, SegmentOp consumer,
     if (llvm::any_of(op.getOperands(),
                      [&](Value v) { return dependent.contains(v); }))
       dependent.insert(op.getResults().begin(), op.getResults().end());
+  DenseSet<Value> through = getReadThroughSegmentSet(producer, consumer);
   for (auto [number, value] :
        llvm::enumerate(cast<YieldOp>(body.getTerminator()).getValues()))
-    (dependent.contains(value) ? dependentResults : independentResults)
+    (dependent.contains(value) && !through.contains(value) ? dependentResults
+                                                           : independentResults)
         .push_back(number);
   return !dependentResults.empty() && !independentResults.empty();
 }
@@ -474,11 +514,16 @@ static bool splitByDependence(SegmentOp producer, SegmentOp consumer,
                              independentResults))
     return false;
   auto yield = cast<YieldOp>(consumer.getBody().front().getTerminator());
+  // A part of a normalization that reduces is one too (it computes what
+  // the normalization's block computed for its results).
+  SegmentKind reducing = consumer.getKind() == SegmentKind::Normalization
+                             ? SegmentKind::Normalization
+                             : SegmentKind::Reduction;
   auto kindOf = [&](ArrayRef<unsigned> results) {
     bool reduces = llvm::any_of(results, [&](unsigned number) {
       return dependsOnReduction(yield.getValues()[number]);
     });
-    return reduces ? SegmentKind::Reduction : SegmentKind::Pointwise;
+    return reduces ? reducing : SegmentKind::Pointwise;
   };
   reader = buildPart(consumer, dependentResults, kindOf(dependentResults));
   rest = buildPart(consumer, independentResults, kindOf(independentResults));
@@ -534,13 +579,13 @@ static SegmentationCost getCost(func::FuncOp func) {
 }
 
 /// splitConsumerInto where that moves fewer bytes (the kernels stay two): tried
-/// on a copy of `func` first. A `reduction` consumer splits only where
-/// `splitReductionReaders` says so (formNormalizationSegments).
+/// on a copy of `func` first. A `reduction` or `normalization` consumer
+/// splits only where `splitReductionReaders` says so
+/// (formNormalizationSegments).
 static bool splitConsumerIfCheaper(func::FuncOp func, SegmentOp producer,
                                    SegmentOp consumer,
                                    bool splitReductionReaders) {
-  if (consumer.getKind() != SegmentKind::Pointwise &&
-      (consumer.getKind() != SegmentKind::Reduction || !splitReductionReaders))
+  if (consumer.getKind() != SegmentKind::Pointwise && !splitReductionReaders)
     return false;
   // Cheap checks first: the copy below is the costly part.
   SmallVector<unsigned> dependentResults, independentResults;
@@ -617,27 +662,18 @@ static bool mergeOnce(func::FuncOp func, bool splitReductionReaders) {
       return lhs->isBeforeInBlock(rhs);
     });
     for (SegmentOp consumer : ordered) {
-      // A segment_set stays a hard boundary (rule 1): its readers never
-      // share its producer's kernel.
-      auto producerYield =
-          cast<YieldOp>(producer.getBody().front().getTerminator());
-      bool readsSegmentSet = llvm::any_of(
-          llvm::zip_equal(consumer.getInputs(),
-                          consumer.getBody().front().getArguments()),
-          [&](auto pair) {
-            auto [input, argument] = pair;
-            auto result = dyn_cast<OpResult>(input);
-            if (!result || result.getOwner() != producer.getOperation())
-              return false;
-            return static_cast<bool>(
-                       producerYield.getValues()[result.getResultNumber()]
-                           .template getDefiningOp<SegmentSetOp>()) ||
-                   llvm::any_of(argument.getUsers(), [](Operation *user) {
-                     return isa<SegmentSetOp>(user);
-                   });
-          });
-      if (readsSegmentSet || readsThroughAnotherSegment(producer, consumer))
+      if (readsThroughAnotherSegment(producer, consumer))
         continue;
+      // Results read through a segment_set of the producer's stay out of
+      // its kernel (rule 1); the consumer's others may still join it.
+      if (!getReadThroughSegmentSet(producer, consumer).empty()) {
+        if (splitConsumerIfCheaper(func, producer, consumer,
+                                   splitReductionReaders)) {
+          sortTopologically(&block);
+          return true;
+        }
+        continue;
+      }
       SmallVector<Value> replaced;
       SegmentOp merged = buildMerged(producer, consumer, replaced);
       listUnitAxesInReducedDims(merged.getBody().front());

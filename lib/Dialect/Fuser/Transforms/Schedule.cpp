@@ -242,8 +242,10 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
   // other extent-1 axes (`min [0]` of 16 beside `add [2, 3, 4]` of
   // 1x1x16x1x1, as preseg leaves it: fuser-gen seed 8063): the same rows
   // and row elements in the same order, its reduced axes the innermost of
-  // its non-unit ones, and the same innermost extent (the vector lanes run
-  // along it) unless the first's is 1 (no lanes).
+  // its non-unit ones. The vector lanes run along the innermost extent
+  // where every reduction's is the same (`laneExtent`), else one element at
+  // a time (`[0, 1]` of 6x4 beside `[0, 1, 2]` of 6x4x1: fuser-gen seed
+  // 4648).
   auto nonUnitExtents = [](ArrayRef<int64_t> extents) {
     SmallVector<int64_t> nonUnit;
     llvm::copy_if(extents, std::back_inserter(nonUnit),
@@ -280,12 +282,15 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
       reducing |= isReduced;
     }
     return inner && nonUnitExtents(kept) == nonUnitExtents(firstKept) &&
-           nonUnitExtents(reduced) == nonUnitExtents(firstReduced) &&
-           (shape.back() == 1 || otherShape[otherDims.back()] == shape.back());
+           nonUnitExtents(reduced) == nonUnitExtents(firstReduced);
   };
+  structure.laneExtent = shape.empty() ? 1 : shape.back();
   for (ReductionOp reduction : structure.reductions) {
     if (!reducesSameRows(reduction))
       fail("its reductions differ in source shape or reduced dims");
+    ArrayRef<int64_t> otherShape = reduction.getSource().getType().getShape();
+    if ((otherShape.empty() ? 1 : otherShape.back()) != structure.laneExtent)
+      structure.laneExtent = 1;
     Type element = reduction.getType().getElementType();
     // gpu.all_reduce combines 32-bit values; f16/bf16 accumulate in f32.
     if (!element.isF32() && !element.isF16() && !element.isBF16() &&
@@ -358,12 +363,21 @@ NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
            valueShape.back() == shape.back() &&
            isSameShapeUpToUnitDims(valueShape, shape);
   };
-  for (Value value : body.getTerminator()->getOperands())
-    if (isa<RankedTensorType>(value.getType()) &&
-        !isRowWithoutUnitAxes(shapeOf(value)) &&
-        !isRowOrReducedUpToUnitAxes(shapeOf(value)))
-      fail("it yields a value that is neither a row (up to extent-1 axes) "
-           "nor a reduced row");
+  // A yielded value computed from no reduction may have any shape: the
+  // kernel writes it beside the rows (a sibling that rule 9 merged into the
+  // reduction's kernel, fuser-gen seed 9281).
+  for (auto [number, value] :
+       llvm::enumerate(body.getTerminator()->getOperands())) {
+    if (!isa<RankedTensorType>(value.getType()) ||
+        isRowWithoutUnitAxes(shapeOf(value)) ||
+        isRowOrReducedUpToUnitAxes(shapeOf(value)))
+      continue;
+    if (dependent.contains(value))
+      fail("it yields a value computed from a reduction that is neither a "
+           "row (up to extent-1 axes) nor a reduced row");
+    else
+      structure.besideRows.push_back(number);
+  }
   // An outer normalization block keeps the column block of every input of
   // the source shape (but i1, which the lowering does not stage).
   if (structure.outer) {
@@ -453,9 +467,9 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
     if (!splitReductions)
       return ScheduleAttr::get(context, ScheduleKind::Normalization, 1, 1, 1,
                                rows);
-    // 16 bytes of the widest input that varies along the row.
-    int64_t innermost =
-        structure.sourceShape.empty() ? 1 : structure.sourceShape.back();
+    // 16 bytes of the widest input that varies along the row, where every
+    // reduction walks the row along the same innermost extent.
+    int64_t innermost = structure.laneExtent;
     int64_t widest = 1;
     for (Type type : segment.getInputs().getTypes())
       if (auto tensor = dyn_cast<RankedTensorType>(type);

@@ -34,6 +34,31 @@
 // RUN: fuser-run %s --entry peel_and_split --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // EXEC: check 0: {{.*}} ulp ok
 
+// The result and kernel moves (rules above) on fusions that still need them
+// now that results computed from no reduction join a normalization beside
+// its rows. fuser-gen seed 1309: a reduction kernel gives the normalization
+// a result it can compute, and stops reading the 720 bytes that only that
+// result needed (without the move: 5770 bytes read, 5050 written).
+// RUN: fuser-gen --seed 1309 > %t.1309.mlir
+// RUN: fuser-opt --fuser-segment --fuser-segment-report %t.1309.mlir -o %t.1309.seg.mlir | FileCheck %s --check-prefix=MOVE-RESULT
+// RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %t.1309.mlir -o /dev/null | FileCheck %s --check-prefix=MOVE-RESULT
+// RUN: fuser-run %t.1309.mlir --entry fusion --check-against interp --against-file %t.1309.seg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// MOVE-RESULT: fusion @fusion: 2 kernels, 2 segments, reads 5050 bytes, writes 4330 bytes
+// fuser-gen seed 146: a kernel all of whose results the normalization can
+// compute moves into it as a whole, one launch fewer (without the move: 3
+// kernels, 5 segments).
+// RUN: fuser-gen --seed 146 > %t.146.mlir
+// RUN: fuser-opt --fuser-segment --fuser-segment-report %t.146.mlir -o %t.146.seg.mlir | FileCheck %s --check-prefix=MOVE-KERNEL
+// RUN: fuser-run %t.146.mlir --entry fusion --check-against interp --against-file %t.146.seg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// MOVE-KERNEL: fusion @fusion: 2 kernels, 3 segments, reads 30 bytes, writes 244 bytes
+// fuser-gen seed 992: a reduction moves into the kernel that reads it back
+// (without: 1012 bytes read, 744 written), with and without preseg.
+// RUN: fuser-gen --seed 992 > %t.992.mlir
+// RUN: fuser-opt --fuser-segment --fuser-segment-report %t.992.mlir -o %t.992.seg.mlir | FileCheck %s --check-prefix=PEEL
+// RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %t.992.mlir -o /dev/null | FileCheck %s --check-prefix=PEEL
+// RUN: fuser-run %t.992.mlir --entry fusion --check-against interp --against-file %t.992.seg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// PEEL: fusion @fusion: 3 kernels, 3 segments, reads 1008 bytes, writes 732 bytes
+
 // Rule: a merged segment computes each value once (the producer's and the
 // consumer's bodies recompute the same ops from a shared input), so an input
 // read through two equal slices is read once: 2 x 4 bytes, not 16 (seed 791).
@@ -67,18 +92,14 @@ func.func @different_slices_both_read(%x: tensor<4x8xi32>) -> (tensor<2xbf16>, t
   return %o, %e : tensor<2xbf16>, tensor<1xf64>
 }
 
-// Rule: when the reduction moves into its reader, the ops it is computed
-// from stop at the producer's inputs, at every value the producer writes, or
-// at the written values the reader already reads, whichever reads fewest
-// bytes more. Here the reader already reads the 2-byte mask %m: it reads
-// that, not the 16-byte %b (which the mask is cast from) nor the 64-byte
-// written %w (seed 4558).
-// CHECK-LABEL: fusion @peeled_reduction_reads_written_value: 2 kernels, 2 segments, reads 82 bytes, writes 324 bytes
-// CHECK-NEXT: segment #0 pointwise: reads 48 bytes, writes 68 bytes
-// CHECK: segment #1 normalization: reads 34 bytes, writes 256 bytes
-// CHECK-NEXT: in  %arg0: tensor<16x2xi1>, 32 bytes
-// CHECK-NEXT: in  #0.0: tensor<1x2xi1>, 2 bytes
-// CHECK-NEXT: out #1.0: tensor<32x2xi32>, 256 bytes -> return 1
+// Rule: the reduction kernel's slice of the mask and the mask itself are
+// computed from no reduction, so they are written beside the rows
+// (normalization-beside-rows.mlir) and the kernel and its reader merge
+// whole: one kernel reads %a and %b once (seed 4558; before outputs beside
+// the rows, the reduction moved into its reader, which read the 2-byte mask
+// the producer wrote: 2 kernels, 82 bytes read, 324 written).
+// CHECK-LABEL: fusion @peeled_reduction_reads_written_value: 1 kernel, 1 segment, reads 48 bytes, writes 322 bytes
+// CHECK-NEXT: segment #0 normalization: reads 48 bytes, writes 322 bytes
 func.func @peeled_reduction_reads_written_value(%a: tensor<16x2xi1>, %b: tensor<1x2xf64>) -> (tensor<32x2xi1>, tensor<32x2xi32>, tensor<1x1xf16>) {
   %false = arith.constant false
   %c = fuser.cat %a, %a dim 0 : tensor<16x2xi1>, tensor<16x2xi1> -> tensor<32x2xi1>
@@ -99,12 +120,12 @@ func.func @peeled_reduction_reads_written_value(%a: tensor<16x2xi1>, %b: tensor<
 // reduction as a normalization, the others stay a pointwise kernel, when the
 // kernels stay as many and fewer bytes move (the 4-byte sum is neither
 // written nor read again; seeds 3797, 8323).
-// CHECK-LABEL: fusion @reader_split_off_siblings: 3 kernels, 3 segments, reads 22 bytes, writes 53 bytes
+// The siblings then join the other normalization, beside its rows.
+// CHECK-LABEL: fusion @reader_split_off_siblings: 2 kernels, 2 segments, reads 18 bytes, writes 53 bytes
 // CHECK-NEXT: segment #0 normalization: reads 4 bytes, writes 32 bytes
 // CHECK-NEXT: in  %arg0: tensor<4xi1>, 4 bytes
 // CHECK-NEXT: out #0.0: tensor<8xi32>, 32 bytes -> return 2
-// CHECK-NEXT: segment #1 pointwise: reads 14 bytes, writes 13 bytes
-// CHECK: segment #2 normalization: reads 4 bytes, writes 8 bytes
+// CHECK-NEXT: segment #1 normalization: reads 14 bytes, writes 21 bytes
 func.func @reader_split_off_siblings(%a: tensor<4xi1>, %b: tensor<5xf16>) -> (tensor<4xf16>, tensor<5xi1>, tensor<8xi32>, tensor<4xf16>) {
   %z = arith.constant 0.0 : f16
   %h = fuser.cast %a : tensor<4xi1> to tensor<4xf16>
@@ -121,10 +142,14 @@ func.func @reader_split_off_siblings(%a: tensor<4xi1>, %b: tensor<5xf16>) -> (te
 
 // Neighbour: the result that depends on the sum is a slice of the row, not a
 // row, so the reduction and its reader are no normalization: no split.
-// CHECK-LABEL: fusion @reader_not_split_for_other_shape: 3 kernels, 3 segments, reads 26 bytes, writes 37 bytes
+// (The reader, computed from no reduction of its own kernel, joins the
+// other normalization beside its rows.)
+// CHECK-LABEL: fusion @reader_not_split_for_other_shape: 2 kernels, 2 segments, reads 22 bytes, writes 37 bytes
 // CHECK-NEXT: segment #0 reduction: reads 4 bytes, writes 4 bytes
-// CHECK: segment #1 pointwise: reads 18 bytes, writes 25 bytes
-// CHECK: segment #2 normalization: reads 4 bytes, writes 8 bytes
+// CHECK: segment #1 normalization: reads 18 bytes, writes 33 bytes
+// CHECK-NEXT: in  %arg0: tensor<4xi1>, 4 bytes
+// CHECK-NEXT: in  %arg1: tensor<5xf16>, 10 bytes
+// CHECK-NEXT: in  #0.0: tensor<1xi32>, 4 bytes
 func.func @reader_not_split_for_other_shape(%a: tensor<4xi1>, %b: tensor<5xf16>) -> (tensor<4xf16>, tensor<5xi1>, tensor<3xi32>, tensor<4xf16>) {
   %z = arith.constant 0.0 : f16
   %h = fuser.cast %a : tensor<4xi1> to tensor<4xf16>
@@ -140,15 +165,17 @@ func.func @reader_not_split_for_other_shape(%a: tensor<4xi1>, %b: tensor<5xf16>)
   return %n, %g, %t, %h : tensor<4xf16>, tensor<5xi1>, tensor<3xi32>, tensor<4xf16>
 }
 
-// Rule: a result of another kernel moves into a normalization segment that
-// can compute it (here the row minimum, which the normalization computes
-// anyway), when the kernels stay as many and fewer bytes move: the other
-// kernel no longer reads %arg0 (160 bytes; seed 7050).
-// CHECK-LABEL: fusion @sibling_reduction_moves_into_normalization: 3 kernels, 3 segments, reads 724 bytes, writes 126 bytes
-// CHECK-NEXT: segment #0 pointwise: reads 64 bytes, writes 64 bytes
+// Rule: the row minimum, which the normalization computes anyway, is
+// computed there and written for the kernel that takes the maximum over
+// all of it (seed 7050); the exponent of %arg1, computed from no
+// reduction, is written beside the rows (before outputs beside the rows it
+// was a kernel of its own, and a result move took the minimum out of the
+// other kernel: 3 kernels, the same bytes). The move itself, which this
+// case exercised then: fuser-gen seed 1309 below.
+// CHECK-LABEL: fusion @sibling_reduction_moves_into_normalization: 2 kernels, 2 segments, reads 724 bytes, writes 126 bytes
+// CHECK-NEXT: segment #0 normalization: reads 544 bytes, writes 124 bytes
 // CHECK-NEXT: in  %arg1: tensor<8x4xbf16>, 64 bytes
-// CHECK: segment #1 normalization: reads 480 bytes, writes 60 bytes
-// CHECK: segment #2 reduction: reads 180 bytes, writes 2 bytes
+// CHECK: segment #1 reduction: reads 180 bytes, writes 2 bytes
 func.func @sibling_reduction_moves_into_normalization(%x: tensor<5x8xf32>, %y: tensor<8x4xbf16>, %w: tensor<10x8xi32>) -> (tensor<8x4xbf16>, tensor<f16>, tensor<10x1xi32>) {
   %o = fuser.exp %y : tensor<8x4xbf16>
   %c = fuser.cat %x, %x dim 0 : tensor<5x8xf32>, tensor<5x8xf32> -> tensor<10x8xf32>
@@ -164,10 +191,11 @@ func.func @sibling_reduction_moves_into_normalization(%x: tensor<5x8xf32>, %y: t
 
 // Neighbour: the other kernel also returns exp(%h), so it reads %arg0
 // anyway; moving the minimum alone saves nothing and it stays.
-// CHECK-LABEL: fusion @sibling_reduction_stays_when_input_still_read: 3 kernels, 3 segments, reads 884 bytes, writes 286 bytes
-// CHECK-NEXT: segment #0 reduction: reads 224 bytes, writes 244 bytes
+// Now exp(%h) is written beside the normalization's rows, which reads
+// %arg0 anyway (3 kernels and 884 bytes read before).
+// CHECK-LABEL: fusion @sibling_reduction_stays_when_input_still_read: 2 kernels, 2 segments, reads 724 bytes, writes 286 bytes
+// CHECK-NEXT: segment #0 normalization: reads 544 bytes, writes 284 bytes
 // CHECK: segment #1 reduction: reads 180 bytes, writes 2 bytes
-// CHECK: segment #2 normalization: reads 480 bytes, writes 40 bytes
 func.func @sibling_reduction_stays_when_input_still_read(%x: tensor<5x8xf32>, %y: tensor<8x4xbf16>, %w: tensor<10x8xi32>) -> (tensor<8x4xbf16>, tensor<f16>, tensor<10x1xi32>, tensor<10x8xf16>) {
   %o = fuser.exp %y : tensor<8x4xbf16>
   %c = fuser.cat %x, %x dim 0 : tensor<5x8xf32>, tensor<5x8xf32> -> tensor<10x8xf32>
@@ -182,13 +210,13 @@ func.func @sibling_reduction_stays_when_input_still_read(%x: tensor<5x8xf32>, %y
   return %o, %t, %n, %e : tensor<8x4xbf16>, tensor<f16>, tensor<10x1xi32>, tensor<10x8xf16>
 }
 
-// Rule: the reduction moves into its reader also where the reader reads a
-// value computed from it (here its f16 rounding, cast back), which moves
-// along with it (seed 2523; the rounding stays, so results are
-// bit-identical).
-// CHECK-LABEL: fusion @peel_value_computed_from_reduction: 2 kernels, 3 segments, reads 46 bytes, writes 92 bytes
-// CHECK-NEXT: segment #0 pointwise: reads 30 bytes, writes 60 bytes
-// CHECK: segment #2 normalization: reads 16 bytes, writes 32 bytes
+// Rule: the reader reads a value computed from the reduction (its f16
+// rounding, cast back); the cast of %x is written beside the rows, so the
+// whole is one normalization (seed 2523; the rounding stays, so results are
+// bit-identical; before outputs beside the rows the reduction moved into
+// the reader: 2 kernels, 46 bytes read).
+// CHECK-LABEL: fusion @peel_value_computed_from_reduction: 1 kernel, 2 segments, reads 30 bytes, writes 92 bytes
+// CHECK-NEXT: segment #0 normalization: reads 30 bytes, writes 92 bytes
 func.func @peel_value_computed_from_reduction(%x: tensor<3x5xf16>) -> (tensor<3x5xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
   %c = fuser.cast %x : tensor<3x5xf16> to tensor<3x5xf32>
   %s = fuser.slice %c starts [0, 0] limits [2, 4] strides [1, 1] : tensor<3x5xf32> -> tensor<2x4xf32>
@@ -215,20 +243,20 @@ func.func @no_peel_of_sliced_reduction(%x: tensor<3x5xf16>) -> (tensor<3x5xf32>,
   return %c, %s, %o : tensor<3x5xf32>, tensor<2x4xf32>, tensor<2x4xf32>
 }
 
-// Rule: a kernel whose results a normalization can compute moves into it as
-// a whole, with the views of them that alias segments return, when that
-// launches one kernel fewer: the normalization writes the 5-element expand
-// that the alias viewed (20 bytes, not 4), and nothing writes or reads the
-// 1-element cast between the kernels (fuser-gen seed 1707: preseg leaves
-// such a cast unexpanded).
-// CHECK-LABEL: fusion @kernel_moves_with_returned_expand: 1 kernel, 1 segment, reads 64 bytes, writes 80 bytes
-// CHECK-NEXT: segment #0 normalization: reads 64 bytes, writes 80 bytes
+// Rule: the 1-element cast that preseg leaves unexpanded (fuser-gen seed
+// 1707) is computed from no reduction: the normalization writes it beside
+// the rows, and its 5-element expand is an alias of that write (before
+// outputs beside the rows, the cast's kernel moved into the normalization
+// as a whole, which then wrote the expand: 20 bytes, not 4; that move:
+// fuser-gen seed 146 below).
+// CHECK-LABEL: fusion @kernel_moves_with_returned_expand: 1 kernel, 2 segments, reads 64 bytes, writes 64 bytes
+// CHECK-NEXT: segment #0 normalization: reads 64 bytes, writes 64 bytes
 // IR-LABEL: func.func @kernel_moves_with_returned_expand
-// IR: fuser.segment normalization
-// IR: %[[E:.*]] = fuser.expand %{{.*}} : tensor<1xf32> -> tensor<5xf32>
-// IR: fuser.yield %{{.*}}, %[[E]] : tensor<5x3xf32>, tensor<5xf32>
-// IR-NOT: fuser.segment
-// IR: return
+// IR: %[[N:.*]]:2 = fuser.segment normalization
+// IR: fuser.yield %{{.*}}, %{{.*}} : tensor<1xf32>, tensor<5x3xf32>
+// IR: %[[A:.*]] = fuser.segment alias(%[[N]]#0)
+// IR: fuser.expand %{{.*}} : tensor<1xf32> -> tensor<5xf32>
+// IR: return %[[A]], %[[N]]#1
 func.func @kernel_moves_with_returned_expand(%a: tensor<1xi32>, %x: tensor<5x3xf32>) -> (tensor<5xf32>, tensor<5x3xf32>) {
   %c = fuser.cast %a : tensor<1xi32> to tensor<1xf32>
   %e = fuser.expand %c : tensor<1xf32> -> tensor<5xf32>
@@ -239,13 +267,15 @@ func.func @kernel_moves_with_returned_expand(%a: tensor<1xi32>, %x: tensor<5x3xf
   return %e, %o : tensor<5xf32>, tensor<5x3xf32>
 }
 
-// Neighbour: the kernel also computes a 7-element value, which is no row of
-// the normalization, so it does not move and keeps its alias.
-// CHECK-LABEL: fusion @kernel_stays_with_other_result: 2 kernels
+// A 7-element value beside it, no row of the normalization, is written
+// beside the rows too (it kept the cast's kernel apart before: 2 kernels).
+// After preseg, both expands are aliases of 1-element writes (68 bytes
+// written); alone, the negated 7-element expand is written (92).
+// CHECK-LABEL: fusion @kernel_stays_with_other_result: 1 kernel
 // IR-LABEL: func.func @kernel_stays_with_other_result
-// IR: fuser.segment pointwise
-// IR: fuser.segment alias
 // IR: fuser.segment normalization
+// IR: fuser.segment alias
+// IR: fuser.segment alias
 func.func @kernel_stays_with_other_result(%a: tensor<1xi32>, %x: tensor<5x3xf32>) -> (tensor<5xf32>, tensor<5x3xf32>, tensor<7xf32>) {
   %c = fuser.cast %a : tensor<1xi32> to tensor<1xf32>
   %e = fuser.expand %c : tensor<1xf32> -> tensor<5xf32>

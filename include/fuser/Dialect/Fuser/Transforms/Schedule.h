@@ -58,6 +58,10 @@ struct NormalizationStructure {
   SmallVector<int64_t> sourceShape, dims;
   /// Whether the innermost non-unit axis is kept (an outer normalization).
   bool outer = false;
+  /// Inner normalizations: the innermost source extent of every reduction,
+  /// along which a thread's vector lanes run; 1 where the reductions' differ
+  /// (rows spelled with other extent-1 axes), so one element at a time.
+  int64_t laneExtent = 1;
   /// Rows (kept elements) and elements per row (reduced elements); in an
   /// outer normalization a kept element's "row" is its column of reduced
   /// elements.
@@ -75,6 +79,11 @@ struct NormalizationStructure {
   /// 32-bit value per warp, 128 bytes; outer: one 32-bit partial per
   /// thread, and a tile of each input broadcast along the reduced axes).
   int64_t sharedBytes = 0;
+  /// The yielded values (by position) that depend on no reduction and are
+  /// neither rows nor reduced rows: any shape. The kernel writes them beside
+  /// the rows, in a grid-stride loop of all its threads (as a reduction
+  /// kernel writes its outputs that do not need the reduction).
+  SmallVector<unsigned> besideRows;
   /// Why the body is not a normalization (empty when it is).
   std::string whyNot;
 };
@@ -84,9 +93,10 @@ struct NormalizationStructure {
 /// or ones that keep the innermost non-unit axis), 32-bit accumulation;
 /// every op that uses a reduction result is elementwise on the source shape
 /// or on the reduced shape (keepdim or not), or a broadcast from the one to
-/// the other over the reduced dims; every yielded value has one of those
-/// shapes, or is a row with extent-1 axes dropped that keeps the row's
-/// innermost extent (isSameShapeUpToUnitDims). Of an inner normalization,
+/// the other over the reduced dims; every yielded value computed from a
+/// reduction has one of those shapes, or is a row with extent-1 axes dropped
+/// that keeps the row's innermost extent (isSameShapeUpToUnitDims); the
+/// others may have any shape (`besideRows`). Of an inner normalization,
 /// "the same" and "those shapes" hold up to extent-1 axes (with several
 /// rows, not for reduced values), and squeezes, broadcasts and views that
 /// only change extent-1 axes may map them (docs/Segmentation.md). With
