@@ -31,6 +31,14 @@ moving the same bytes. It checks our output bit for bit against eager
     compute-sanitizer --tool memcheck python3 bench/gpu_bench.py \
       --launch OUT/launch.json --runs 1 --no-compile
 
+With --against-interp FILE (`fuser-run FUSION --json`, the interpreter's
+results on the same inputs), every output of any fusion is checked against
+the interpreter's value by value, within --ulp-tolerance units in the last
+place for floats (0, bit for bit, unless the fusion has transcendental
+ops); a fusion without a torch computation stops after the check:
+
+    python3 bench/gpu_bench.py --launch OUT/launch.json --against-interp interp.json
+
 `--self-check` needs neither a GPU nor torch (CI, `make check`): it parses
 the arguments, loads launch.json and the cubins (ELF magic, sizes, steps),
 computes the reference of the fusion on the deterministic inputs in pure
@@ -154,6 +162,29 @@ def fnv1a64_u16(values):
         h = ((h ^ (v & 0xFF)) * 0x100000001B3) & MASK64
         h = ((h ^ (v >> 8)) * 0x100000001B3) & MASK64
     return h
+
+
+def deterministic_numpy(shape, dtype, arg, seed=0):
+    """PRODUCT.md's deterministic input of any element type, in numpy: float64
+    values for floats (exact in every float type), int64 for integers, bool
+    for i1."""
+    import numpy as np
+
+    count = 1
+    for e in shape:
+        count *= e
+    base = (seed * 0x9E3779B97F4A7C15 + arg * 0x100000001B3) & MASK64
+    z = np.arange(count, dtype=np.uint64) + np.uint64((base + 0x9E3779B97F4A7C15) & MASK64)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    h = z ^ (z >> np.uint64(31))
+    if dtype == "i1":
+        values = (h & np.uint64(1)).astype(bool)
+    elif dtype.startswith("i"):
+        values = (h % np.uint64(201)).astype(np.int64) - 100
+    else:
+        values = ((h % np.uint64(129)).astype(np.int64) - 64) / 8.0
+    return values.reshape(shape)
 
 
 def mistral_shapes(launch):
@@ -321,9 +352,9 @@ def bench(args):
                          "(--self-check runs without one)")
 
     launch, binaries = load_launch(args.launch)
-    if launch["function"] not in REFERENCES:
-        raise CheckError(f"no torch computation for '{launch['function']}'")
-    _, torch_ref = REFERENCES[launch["function"]]
+    if launch["function"] not in REFERENCES and not args.against_interp:
+        raise CheckError(f"no torch computation for '{launch['function']}' "
+                         "(--against-interp checks any fusion)")
     drv = Driver()
     lib = drv.lib
     modules, functions = [], {}
@@ -350,7 +381,12 @@ def bench(args):
         if a["role"] != "input":
             continue
         if a["kind"] == "buffer":
-            t = deterministic_torch(torch, a["shape"], torch_dtype(torch, a["dtype"]), a["index"])
+            dtype = torch_dtype(torch, a["dtype"])
+            if dtype.is_floating_point:
+                t = deterministic_torch(torch, a["shape"], dtype, a["index"])
+            else:
+                t = torch.from_numpy(deterministic_numpy(a["shape"], a["dtype"], a["index"])).to(
+                    device="cuda", dtype=dtype)
             typed(a["buffer"]).copy_(t)
             inputs.append(t)
         else:
@@ -389,6 +425,17 @@ def bench(args):
                 buffers[step["dst"]][step["dst_offset"]:step["dst_offset"] + n].copy_(
                     buffers[step["src"]][step["src_offset"]:step["src_offset"] + n])
 
+    run_ours()
+    torch.cuda.synchronize()
+    if args.against_interp:
+        outputs = [buffers[a["buffer"]].cpu().numpy().tobytes()
+                   for a in launch["arguments"] if a["role"] == "output"]
+        with open(args.against_interp) as f:
+            lines, matches = compare_with_interp(outputs, json.load(f)["results"], args.ulp_tolerance)
+        print("\n".join(lines))
+        if launch["function"] not in REFERENCES:
+            return 0 if matches else 1
+    _, torch_ref = REFERENCES[launch["function"]]
     kv = mistral_shapes(launch)[3]
     x = inputs[0]
     eager = lambda: torch_ref(x, kv)
@@ -417,8 +464,6 @@ def bench(args):
         times.sort()
         return times[len(times) // 2], times[0]
 
-    run_ours()
-    torch.cuda.synchronize()
     ours = typed(out_index).clone()
     reference = eager()
     same = torch.equal(ours.contiguous().view(torch.int16 if ours.element_size() == 2 else torch.uint8),
@@ -444,6 +489,68 @@ def bench(args):
     return 0 if same else 1
 
 
+FLOAT_DTYPES = ("f16", "bf16", "f32", "f64")
+NUMPY_BITS = {"f16": "<i2", "bf16": "<i2", "f32": "<i4", "f64": "<i8",
+              "i1": "u1", "i32": "<i4", "i64": "<i8"}
+
+
+def interp_bits(result):
+    """The bits of one `fuser-run --json` result, as a numpy integer array
+    (floats rounded to their type: the printed decimal reads back exactly)."""
+    import numpy as np
+
+    dtype = result["dtype"]
+    values = np.array(result["values"], dtype=np.float64 if dtype in FLOAT_DTYPES else None)
+    if dtype == "bf16":
+        import ml_dtypes
+        typed = values.astype(ml_dtypes.bfloat16)
+    elif dtype in FLOAT_DTYPES:
+        typed = values.astype({"f16": np.float16, "f32": np.float32, "f64": np.float64}[dtype])
+    else:
+        typed = values.astype({"i1": np.uint8, "i32": np.int32, "i64": np.int64}[dtype])
+    return typed.reshape(result["shape"]).view(NUMPY_BITS[dtype])
+
+
+def compare_with_interp(outputs, expected, tolerance):
+    """Compares raw little-endian output bytes (one `bytes` per result) with
+    the interpreter's results (`fuser-run --json`'s "results"): equal bits,
+    NaN for NaN, or, for floats, at most `tolerance` units in the last place
+    apart (-0.0 and 0.0 are 1 apart). Returns a line per result and whether
+    all match."""
+    import numpy as np
+
+    if len(outputs) != len(expected):
+        raise CheckError(f"{len(expected)} interpreter results, {len(outputs)} outputs")
+    lines, matches = [], True
+    for raw, ref in zip(outputs, expected):
+        want = interp_bits(ref).astype(np.int64).ravel()
+        got = np.frombuffer(raw, dtype=NUMPY_BITS[ref["dtype"]]).astype(np.int64)
+        if got.size != want.size:
+            raise CheckError(f"result {ref['index']}: {got.size} elements, expected {want.size}")
+        if ref["dtype"] in FLOAT_DTYPES:
+            width = 8 * np.dtype(NUMPY_BITS[ref["dtype"]]).itemsize
+            magnitude = (1 << (width - 1)) - 1
+            exponent = {"f16": 0x7C00, "bf16": 0x7F80, "f32": 0x7F800000,
+                        "f64": 0x7FF0000000000000}[ref["dtype"]]
+            nan = lambda v: ((v & exponent) == exponent) & ((v & magnitude) != exponent)
+            # Sign-magnitude to a line where adjacent floats are 1 apart:
+            # -0.0 at -1, 0.0 at 0.
+            order = lambda v: np.where(v < 0, -(v & magnitude) - 1, v)
+            ulps = np.abs(order(got) - order(want))
+            ulps[nan(got) & nan(want)] = 0
+            worst = int(ulps.max()) if ulps.size else 0
+            ok = worst <= tolerance and not (nan(got) != nan(want)).any()
+            detail = f"max_ulp={worst}"
+        else:
+            differ = int((got != want).sum())
+            ok = differ == 0
+            detail = f"{differ} elements differ"
+        matches &= ok
+        lines.append(f"result {ref['index']}: {ref['type']} {detail} {'ok' if ok else 'MISMATCH'}")
+    lines.append(f"against the interpreter: {'yes' if matches else 'NO'}")
+    return lines, matches
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--launch", required=True, help="launch.json from fuser-translate --fuser-export-launch")
@@ -454,6 +561,10 @@ def main(argv=None):
                         help="CPU only: check launch.json, the cubins and the reference computation")
     parser.add_argument("--expect-fuser-run", metavar="FILE",
                         help="--self-check: fuser-run's output on the same fusion, to compare checksums")
+    parser.add_argument("--against-interp", metavar="FILE",
+                        help="with a GPU: check every output against fuser-run --json's values")
+    parser.add_argument("--ulp-tolerance", type=int, default=0,
+                        help="--against-interp: units in the last place floats may differ")
     args = parser.parse_args(argv)
     if args.runs < 1 or args.warmup < 0:
         parser.error("--runs must be at least 1 and --warmup at least 0")

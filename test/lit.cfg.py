@@ -75,6 +75,8 @@ config.fuser_python = cmake_cache.get("FUSER_PYTHON_EXECUTABLE", "")
 config.substitutions.append(
     ("%fuser_python", "env PYTHONPATH=%s %s" % (
         os.path.join(config.fuser_obj_root, "python_packages"), config.fuser_python)))
+if config.fuser_python:
+    config.available_features.add("fuser-python")
 # A sanitizer build's libraries need the sanitizer runtime loaded first:
 # they cannot be loaded into the stock mlir-opt or linked by an
 # uninstrumented consumer, so the plugin and package tests do not run there.

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuser/Dialect/Fuser/IR/FuserDialect.h"
 #include "fuser/ExecutionEngine/CUDALaunch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -87,8 +88,10 @@ void mlir::fuser::cuda::registerExportLaunchTranslation() {
         return success();
       },
       [](DialectRegistry &registry) {
-        registry.insert<arith::ArithDialect, func::FuncDialect,
-                        gpu::GPUDialect, LLVM::LLVMDialect,
+        // The fuser dialect for what the lowering keeps of it: preseg puts a
+        // `set`'s cache_op on the fusion argument (#fuser<cache_op ...>).
+        registry.insert<arith::ArithDialect, fuser::FuserDialect,
+                        func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
                         memref::MemRefDialect, NVVM::NVVMDialect>();
       });
 }

@@ -19,3 +19,13 @@
 // Errors: a function that is not there.
 // RUN: not fuser-translate --fuser-export-launch --fuser-export-function=g --fuser-export-dir=%t %t/lowered.mlir 2>&1 | FileCheck %s --check-prefix=ERR
 // ERR: error: the lowered module has no function 'g'
+
+// The lowered module may hold fuser attributes (preseg moves a set's
+// cache_op onto the fusion argument): exported like any other (fuser-gen
+// seed 5007 failed to parse before).
+// RUN: fuser-opt %S/Inputs/export-cache-op.mlir --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=bin" -o %t/cache-op.mlir
+// RUN: FileCheck %s --check-prefix=CACHE-OP-IR < %t/cache-op.mlir
+// RUN: fuser-translate --fuser-export-launch --fuser-export-dir=%t %t/cache-op.mlir | FileCheck %s --check-prefix=CACHE-OP
+// CACHE-OP-IR: fuser.cache_op = #fuser<cache_op streaming>
+// CACHE-OP: "function": "streamed",
+// CACHE-OP: {"op": "launch", "binary": 0, "kernel": "streamed_kernel"
