@@ -230,10 +230,7 @@ static bool dependsOnReduction(Value value) {
 /// without preseg finds this split where an extent-1 reduction, which
 /// preseg removes, kept the reduction out of the producer). False, with
 /// the fusion unchanged, otherwise.
-static bool peelReductionInto(SegmentOp producer, SegmentOp consumer,
-                              SegmentOp *remaining = nullptr) {
-  if (remaining)
-    *remaining = producer;
+static bool peelReductionInto(SegmentOp producer, SegmentOp consumer) {
   if (producer.getKind() != SegmentKind::Reduction)
     return false;
   Block &producerBody = producer.getBody().front();
@@ -386,8 +383,6 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer,
     }
   if (kept.empty()) {
     producer.erase();
-    if (remaining)
-      *remaining = nullptr;
     return true;
   }
   producerYield->setOperands(keptYields);
@@ -403,8 +398,6 @@ static bool peelReductionInto(SegmentOp producer, SegmentOp consumer,
   for (auto [from, to] : llvm::zip_equal(kept, rest.getResults()))
     from.replaceAllUsesWith(to);
   producer.erase();
-  if (remaining)
-    *remaining = rest;
   return true;
 }
 
@@ -604,47 +597,6 @@ static bool splitConsumerIfCheaper(func::FuncOp func, SegmentOp producer,
   return splitConsumerInto(producer, consumer);
 }
 
-/// Where neither step alone forms a normalization, both at once, tried on a
-/// copy of `func`: `consumer` splits (splitByDependence), the reduction of
-/// `producer` moves into the reader (peelReductionInto), and what is left of
-/// the producer, when it computes no reduction, merges with the rest of the
-/// consumer (their common input is then read once). Kept when that launches
-/// fewer kernels, or as many and moves fewer bytes (fuser-gen seed 2029: a
-/// row maximum in a kernel of pads and casts, its reader in a kernel with a
-/// column minimum).
-static bool peelAndSplitIfCheaper(func::FuncOp func, SegmentOp producer,
-                                  SegmentOp consumer) {
-  // Cheap checks first (those of peelReductionInto and splitByDependence):
-  // the copy below is the costly part.
-  SmallVector<unsigned> dependentResults, independentResults;
-  if (producer.getKind() != SegmentKind::Reduction ||
-      !llvm::hasSingleElement(
-          producer.getBody().front().getOps<ReductionOp>()) ||
-      !partitionByDependence(producer, consumer, dependentResults,
-                             independentResults))
-    return false;
-  SmallVector<SegmentOp> copied;
-  OwningOpRef<func::FuncOp> copy =
-      cloneWithCounterparts(func, {producer, consumer}, copied);
-  SegmentOp reader, rest, remaining;
-  if (!splitByDependence(copied[0], copied[1], reader, rest) ||
-      !peelReductionInto(copied[0], reader, &remaining))
-    return false;
-  if (remaining && remaining.getKind() == SegmentKind::Pointwise &&
-      !readsThroughAnotherSegment(remaining, rest)) {
-    SmallVector<Value> replaced;
-    SegmentOp merged = buildMerged(remaining, rest, replaced, rest.getKind());
-    replaceByMerged(remaining, rest, merged, replaced);
-  }
-  if (!sortTopologically(&copy->getBody().front()))
-    return false;
-  pruneSegments(*copy);
-  if (!isCheaper(getCost(*copy), getCost(func)))
-    return false;
-  func.getBody().takeBody(copy->getBody());
-  return true;
-}
-
 /// Merges one producer with one of its consumers; false when none merges.
 static bool mergeOnce(func::FuncOp func, bool splitReductionReaders) {
   Block &block = func.getBody().front();
@@ -683,11 +635,8 @@ static bool mergeOnce(func::FuncOp func, bool splitReductionReaders) {
         merged.erase();
         if (peelReductionInto(producer, consumer) ||
             splitConsumerIfCheaper(func, producer, consumer,
-                                   splitReductionReaders) ||
-            (splitReductionReaders &&
-             peelAndSplitIfCheaper(func, producer, consumer))) {
-          // (peelAndSplitIfCheaper replaces the function's block.)
-          sortTopologically(&func.getBody().front());
+                                   splitReductionReaders)) {
+          sortTopologically(&block);
           return true;
         }
         continue;

@@ -323,20 +323,21 @@ func.func @reduction_reader_kept_for_other_shape(%x: tensor<6xf32>, %y: tensor<5
   return %o, %s : tensor<7xf32>, tensor<i32>
 }
 
-// Rule: where neither the reduction's move into its reader nor the reader's
-// split forms a normalization, both at once do, and what is left of the
-// producer (pads and casts) merges with the rest of the reader (the column
-// minimum): the row maximum and its difference are one normalization, the
-// rest one reduction kernel, and the input is read twice, not three times
-// (fuser-gen seed 2029: 768 bytes read and 768 written more after preseg).
+// Rule: the reader splits (its column minimum is a reduction of other
+// axes) and its difference joins the row maximum, whose kernel's pads and
+// casts are written beside the rows: one normalization and one reduction
+// kernel, the input read twice, not three times (fuser-gen seed 2029: 768
+// bytes read and 768 written more after preseg, before a step that did the
+// split and the reduction's move at once; now the split alone does it).
 // CHECK-LABEL: fusion @peel_and_split: 2 kernels, 2 segments, reads 6144 bytes (6 KiB), writes 6592 bytes
 // IR-LABEL: func.func @peel_and_split
 // IR: fuser.segment normalization(%arg0)
 // IR: fuser.reduction max
+// IR: fuser.pad %{{.*}} low [1, 0, 0]
 // IR: fuser.sub
 // IR: fuser.segment reduction(%arg0)
-// IR: fuser.pad
-// IR: fuser.reduction min
+// IR-NEXT: ^bb0
+// IR-NEXT: fuser.reduction min
 func.func @peel_and_split(%x: tensor<16x4x12xi32>) -> (tensor<17x4x12xi32>, tensor<16x4x12xi32>, tensor<4x16xi32>) {
   %c = arith.constant -2 : i32
   %0 = fuser.pad %x low [0, 0, 0] high [0, 0, 0] value %c : tensor<16x4x12xi32>, i32 -> tensor<16x4x12xi32>
