@@ -1187,7 +1187,8 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
     }
     // A copy writes the smallest value on its chain of which the result is
     // a strided view, and the result is an alias of it: an `expand` after
-    // the `view` that makes the chain non-strided is not written.
+    // the `view` that makes the chain non-strided is not written. So is a
+    // returned copy on the chain (written anyway for its return).
     Value written = result;
     SmallVector<Operation *> chain;
     for (Value link = result; link != root;) {
@@ -1197,8 +1198,9 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
       if (link == root)
         break;
       std::optional<StridedView> view = getChainView(link, chain);
-      if (view && getSaturatedNumElements(link.getType()) <
-                      getSaturatedNumElements(written.getType()))
+      if (view && ((returned.contains(link) && !getView(link)) ||
+                   getSaturatedNumElements(link.getType()) <
+                       getSaturatedNumElements(written.getType())))
         written = link;
     }
     if (!llvm::is_contained(copies[root], written.getDefiningOp()))
@@ -1532,7 +1534,79 @@ LogicalResult Segmenter::materialize(std::vector<PlannedSegment> &segments) {
   return success();
 }
 
+/// Whether `value` is a chain of meta ops that is no strided view of the
+/// value it starts from (a fusion input, or a computed value written
+/// contiguously): returned, it is written by a kernel of its own (rule 6).
+static bool isCopy(Value value) {
+  SmallVector<Operation *> chain;
+  Value root = value;
+  while (Operation *def = root.getDefiningOp()) {
+    auto meta = dyn_cast<MetaOpInterface>(def);
+    if (!meta)
+      break;
+    if (isa<SegmentSetOp>(def))
+      return false;
+    chain.push_back(def);
+    root = meta.getSource();
+  }
+  if (chain.empty())
+    return false;
+  std::optional<StridedView> view =
+      StridedView::getContiguous(cast<TensorType>(root.getType()).getShape());
+  for (Operation *op : llvm::reverse(chain))
+    if (view)
+      view = applyMetaOp(op, *view);
+  return !view;
+}
+
+/// Whether `value` only leaves the fusion, directly or through meta ops.
+static bool isOnlyReturnedThroughMetaOps(Value value) {
+  return llvm::all_of(value.getUsers(), [](Operation *user) {
+    if (isa<func::ReturnOp>(user))
+      return true;
+    return isa<MetaOpInterface>(user) && !isa<SegmentSetOp>(user) &&
+           isOnlyReturnedThroughMetaOps(user->getResult(0));
+  });
+}
+
+/// Views of the same value where one is a returned copy (isCopy): the
+/// others, where they only leave the fusion (through meta ops), become views
+/// of that one, which its kernel writes, so they are aliases of that write
+/// instead of copies of their own (preseg folds a cast round trip between
+/// two reshapes of one `permute` and leaves them siblings: fuser-gen seeds
+/// 11268, 19869, and 26013 through a `permute`).
+static void reshapeReturnedCopies(Block &body) {
+  DenseSet<Value> returned(body.getTerminator()->operand_begin(),
+                           body.getTerminator()->operand_end());
+  SmallVector<ViewOp> copies;
+  for (auto view : body.getOps<ViewOp>())
+    if (returned.contains(view.getResult()) && isCopy(view))
+      copies.push_back(view);
+  DenseSet<Operation *> erased;
+  for (ViewOp copy : copies) {
+    if (erased.contains(copy))
+      continue;
+    SmallVector<ViewOp> siblings;
+    for (Operation *user : copy.getSource().getUsers())
+      if (auto sibling = dyn_cast<ViewOp>(user);
+          sibling && sibling != copy &&
+          isOnlyReturnedThroughMetaOps(sibling.getResult()))
+        siblings.push_back(sibling);
+    for (ViewOp sibling : siblings) {
+      // The copy reads only its source, which every sibling reads too.
+      if (sibling->isBeforeInBlock(copy))
+        copy->moveBefore(sibling);
+      OpBuilder builder(sibling);
+      sibling.getResult().replaceAllUsesWith(ViewOp::create(
+          builder, sibling.getLoc(), sibling.getType(), copy.getResult()));
+      erased.insert(sibling);
+      sibling.erase();
+    }
+  }
+}
+
 LogicalResult Segmenter::run() {
+  reshapeReturnedCopies(body);
   // Dead ops would become kernels that write nothing anyone reads.
   SmallVector<Operation *> ops =
       llvm::to_vector(llvm::make_pointer_range(body.without_terminator()));
