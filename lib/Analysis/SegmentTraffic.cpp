@@ -208,8 +208,7 @@ SegmentationCost fuser::getSegmentationCost(const FusionTraffic &traffic) {
           traffic.getBytesRead() + traffic.getBytesWritten()};
 }
 
-/// Whether `lhs` is fewer bytes than `rhs`; a count beyond 64 bits is not.
-static bool isFewer(ByteCount lhs, ByteCount rhs) {
+bool fuser::isFewer(ByteCount lhs, ByteCount rhs) {
   return !lhs.overflowed && (rhs.overflowed || lhs.bytes < rhs.bytes);
 }
 

@@ -208,14 +208,6 @@ std::optional<SegmentationCost> getSegmentationCost(ModuleOp module) {
   return fuser::getSegmentationCost(traffic);
 }
 
-/// Whether `lhs` is more than `rhs`. A count beyond 64 bits is more than
-/// any that fits; two such counts are not ordered.
-bool isMore(ByteCount lhs, ByteCount rhs) {
-  if (lhs.overflowed || rhs.overflowed)
-    return lhs.overflowed && !rhs.overflowed;
-  return lhs.bytes > rhs.bytes;
-}
-
 std::string describe(const SegmentationCost &cost) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -289,7 +281,8 @@ std::string SeedChecker::checkMonotone() {
     return "the fusion is not segmented after the pipeline and fuser-segment";
   if (injectWorseOption)
     ++after->kernels;
-  if (after->kernels <= before->kernels && !isMore(after->bytes, before->bytes))
+  if (after->kernels <= before->kernels &&
+      !isFewer(before->bytes, after->bytes))
     return {};
   return "segmentation is worse after the pipeline: " + describe(*after) +
          " instead of " + describe(*before) + " (fuser-segment alone)";

@@ -168,6 +168,10 @@ struct SegmentationCost {
 /// The cost of the segmented fusion `traffic` describes.
 SegmentationCost getSegmentationCost(const FusionTraffic &traffic);
 
+/// Whether `lhs` is fewer bytes than `rhs`; a count beyond 64 bits is never
+/// fewer, and two such counts are not ordered.
+bool isFewer(ByteCount lhs, ByteCount rhs);
+
 /// Whether `lhs` launches fewer kernels than `rhs`, or as many and moves
 /// fewer bytes (a count beyond 64 bits is never fewer).
 bool isCheaper(const SegmentationCost &lhs, const SegmentationCost &rhs);

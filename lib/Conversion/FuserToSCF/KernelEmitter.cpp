@@ -188,8 +188,12 @@ private:
   static SmallVector<Value> interleaveSourceIndex(ReductionOp reduction,
                                                   ArrayRef<Value> kept,
                                                   ArrayRef<Value> reduced);
+  /// Inside a thread loop: outputs `indices`, a grid-stride loop over all
+  /// threads of all blocks (outputs that need no block's reduction).
+  LogicalResult emitGridStrideOutputs(ArrayRef<unsigned> indices, Value block,
+                                      Value thread);
   /// Inside a thread loop of a split kernel: the outputs that do not need
-  /// the reduction, a grid-stride loop over all threads of all blocks.
+  /// the reduction (emitGridStrideOutputs).
   LogicalResult emitOutputsBesideReduction(const ReductionStructure &structure,
                                            Value block, Value thread);
   LogicalResult emitSplitKernel();
@@ -1252,17 +1256,25 @@ SmallVector<Value> KernelEmitter::interleaveSourceIndex(
   return index;
 }
 
+LogicalResult KernelEmitter::emitGridStrideOutputs(ArrayRef<unsigned> indices,
+                                                   Value block, Value thread) {
+  int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
+  Value slot = add(mul(block, constant(threads)), thread);
+  for (unsigned i : indices)
+    if (failed(emitOutputSlots(i, slot, blocks * threads)))
+      return failure();
+  return success();
+}
+
 LogicalResult
 KernelEmitter::emitOutputsBesideReduction(const ReductionStructure &structure,
                                           Value block, Value thread) {
-  int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
-  Value slot = add(mul(block, constant(threads)), thread);
   auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+  SmallVector<unsigned> indices;
   for (auto [i, result] : llvm::enumerate(yield.getValues()))
-    if (!structure.metaChains.count(result) &&
-        failed(emitOutputSlots(i, slot, blocks * threads)))
-      return failure();
-  return success();
+    if (!structure.metaChains.count(result))
+      indices.push_back(i);
+  return emitGridStrideOutputs(indices, block, thread);
 }
 
 LogicalResult KernelEmitter::emitSplitKernel() {
@@ -1838,20 +1850,16 @@ KernelEmitter::emitOutputsBesideRows(const NormalizationStructure &structure,
                                      Value block) {
   if (structure.besideRows.empty())
     return success();
-  int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
   OpBuilder::InsertionGuard guard(b);
-  scf::ParallelOp threadLoop =
-      createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
+  scf::ParallelOp threadLoop = createMappedLoop(b, loc, {schedule.getThreads()},
+                                                {gpu::Processor::ThreadX});
   ++rowLoop;
   fillRowStages = false;
   pushScope();
-  Value slot =
-      add(mul(block, constant(threads)), threadLoop.getInductionVars()[0]);
-  for (unsigned i : structure.besideRows)
-    if (failed(emitOutputSlots(i, slot, blocks * threads)))
-      return failure();
+  LogicalResult emitted = emitGridStrideOutputs(
+      structure.besideRows, block, threadLoop.getInductionVars()[0]);
   popScope();
-  return success();
+  return emitted;
 }
 
 LogicalResult KernelEmitter::emitNormalizationKernel() {

@@ -497,7 +497,8 @@ partitionByDependence(SegmentOp producer, SegmentOp consumer,
 
 /// Splits `consumer` into the part that computes its results computed from
 /// `producer`'s (the reader) and the rest, each a segment of its own
-/// (`reduction` where it computes one, else `pointwise`), in `consumer`'s
+/// (`reduction` or, of a normalization, `normalization` where it computes a
+/// reduction, else `pointwise`), in `consumer`'s
 /// place; `consumer` goes. False, with the fusion unchanged, when all or
 /// none of its results are computed from `producer`'s.
 static bool splitByDependence(SegmentOp producer, SegmentOp consumer,

@@ -1549,14 +1549,7 @@ static bool isCopy(Value value) {
     chain.push_back(def);
     root = meta.getSource();
   }
-  if (chain.empty())
-    return false;
-  std::optional<StridedView> view =
-      StridedView::getContiguous(cast<TensorType>(root.getType()).getShape());
-  for (Operation *op : llvm::reverse(chain))
-    if (view)
-      view = applyMetaOp(op, *view);
-  return !view;
+  return !chain.empty() && !getChainView(root, chain);
 }
 
 /// Whether `value` only leaves the fusion, directly or through meta ops.
