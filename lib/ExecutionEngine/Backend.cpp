@@ -1,12 +1,19 @@
 //===- Backend.cpp - the backend interface --------------------------------===//
 
 #include "fuser/ExecutionEngine/Backend.h"
+#include "fuser/ExecutionEngine/FloatingPointEnvironment.h"
 
 using namespace mlir;
 using namespace mlir::fuser;
 
 // Anchors the vtable in this library.
 Backend::~Backend() = default;
+
+FailureOr<SmallVector<Buffer>> Backend::run(func::FuncOp func,
+                                            ArrayRef<Buffer> inputs) {
+  ScopedDefaultFloatingPointEnvironment defaultEnvironment;
+  return runFusion(func, inputs);
+}
 
 LogicalResult mlir::fuser::checkBackendInputs(func::FuncOp func,
                                               ArrayRef<Buffer> inputs) {

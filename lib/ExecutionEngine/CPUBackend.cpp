@@ -25,15 +25,15 @@ public:
   explicit CPUBackend(const BackendOptions &options)
       : Backend("cpu"), options(options) {}
 
-  FailureOr<SmallVector<Buffer>> run(func::FuncOp func,
-                                     ArrayRef<Buffer> inputs) override;
-
 private:
+  FailureOr<SmallVector<Buffer>> runFusion(func::FuncOp func,
+                                           ArrayRef<Buffer> inputs) override;
+
   BackendOptions options;
 };
 
-FailureOr<SmallVector<Buffer>> CPUBackend::run(func::FuncOp func,
-                                               ArrayRef<Buffer> inputs) {
+FailureOr<SmallVector<Buffer>> CPUBackend::runFusion(func::FuncOp func,
+                                                     ArrayRef<Buffer> inputs) {
   if (failed(checkBackendInputs(func, inputs)))
     return failure();
 

@@ -31,6 +31,7 @@
 #include "fuser/ExecutionEngine/CPUBackend.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "fuser/ExecutionEngine/Elements.h"
+#include "fuser/ExecutionEngine/FloatingPointEnvironment.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -53,6 +54,9 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
 
 #include <cstdlib>
 #include <mutex>
@@ -744,24 +748,40 @@ CPUKernelModule::CPUKernelModule(std::unique_ptr<ExecutionEngine> engine,
 
 CPUKernelModule::~CPUKernelModule() = default;
 
-FailureOr<std::unique_ptr<CPUKernelModule>>
-CPUKernelModule::compile(
-    ModuleOp module, const BackendOptions &options,
-    ArrayRef<std::pair<std::string, void *>> extraSymbols) {
+ArrayRef<StringRef> mlir::fuser::getCPUBackendDisabledX86Features() {
+  static const StringRef features[] = {"avx512bf16", "avxneconvert",
+                                       "avx512fp16"};
+  return features;
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+mlir::fuser::createCPUBackendTargetMachine() {
   if (const std::optional<std::string> &error = initializeNativeTarget())
-    return module.emitError("the CPU backend cannot run: ") << *error;
-  if (failed(checkSignatures(module)) ||
-      failed(checkAllocations(module, options.maxBufferBytes)) ||
-      failed(checkNoI1VectorAccesses(module)))
-    return failure();
+    return llvm::createStringError(*error);
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> machineBuilder =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder)
+    return machineBuilder.takeError();
+  if (machineBuilder->getTargetTriple().isX86()) {
+    // The host's features, each named once, less the disabled ones.
+    llvm::SubtargetFeatures features;
+    ArrayRef<StringRef> disabled = getCPUBackendDisabledX86Features();
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      if (!llvm::is_contained(disabled, feature.getKey()))
+        features.AddFeature(feature.getKey(), feature.getValue());
+    for (StringRef feature : disabled)
+      features.AddFeature(feature, /*Enable=*/false);
+    machineBuilder->setFeatures(features.getString());
+  }
+  // A multiply and an add stay two roundings even where IR would allow
+  // fusing them (llvm.fmuladd); the IR asks for fma explicitly when it
+  // wants one rounding.
+  machineBuilder->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict;
+  return machineBuilder->createTargetMachine();
+}
 
-  llvm::StringMap<FunctionInfo> functions;
-  for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isExternal())
-      functions.try_emplace(func.getSymName(),
-                            FunctionInfo{func.getFunctionType(), func.getLoc()});
-
-  MLIRContext *context = module.getContext();
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::fuser::lowerKernelModuleToLLVM(ModuleOp module) {
   OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
   // The declarations of the helpers may only be added to a module that has
   // the func dialect loaded, which it has: it holds func.func ops.
@@ -772,7 +792,7 @@ CPUKernelModule::compile(
   stripWorkgroupMemorySpace(*lowered);
   dropThreadLoopBarriers(*lowered);
 
-  PassManager pm(context, ModuleOp::getOperationName());
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
   buildCPUKernelToLLVMPipeline(pm);
   if (failed(pm.run(*lowered)))
     return module.emitError(
@@ -791,7 +811,41 @@ CPUKernelModule::compile(
   });
   if (leftover.wasInterrupted())
     return failure();
+  return lowered;
+}
 
+FailureOr<std::unique_ptr<CPUKernelModule>>
+CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
+                         ArrayRef<std::pair<std::string, void *>> extraSymbols,
+                         std::unique_ptr<llvm::TargetMachine> targetMachine) {
+  // LLVM and MLIR constant-fold some math calls with the host's libm.
+  ScopedDefaultFloatingPointEnvironment defaultEnvironment;
+  if (const std::optional<std::string> &error = initializeNativeTarget())
+    return module.emitError("the CPU backend cannot run: ") << *error;
+  if (failed(checkSignatures(module)) ||
+      failed(checkAllocations(module, options.maxBufferBytes)) ||
+      failed(checkNoI1VectorAccesses(module)))
+    return failure();
+
+  llvm::StringMap<FunctionInfo> functions;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      functions.try_emplace(func.getSymName(),
+                            FunctionInfo{func.getFunctionType(), func.getLoc()});
+
+  FailureOr<OwningOpRef<ModuleOp>> lowered = lowerKernelModuleToLLVM(module);
+  if (failed(lowered))
+    return failure();
+
+  if (!targetMachine) {
+    llvm::Expected<std::unique_ptr<llvm::TargetMachine>> host =
+        createCPUBackendTargetMachine();
+    if (!host)
+      return module.emitError("the CPU backend cannot target this host: ")
+             << errorMessage(host.takeError());
+    targetMachine = std::move(*host);
+  }
+  MLIRContext *context = module.getContext();
   registerBuiltinDialectTranslation(*context);
   registerLLVMDialectTranslation(*context);
   ExecutionEngineOptions engineOptions;
@@ -802,26 +856,9 @@ CPUKernelModule::compile(
   engineOptions.transformer = transformer;
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
-  // The host CPU, without the instructions that convert to f16/bf16 other
-  // than the interpreter does (AVX512-BF16's vcvtneps2bf16 flushes
-  // subnormals): conversions LLVM introduces itself go through the libcalls
-  // registered below instead.
-  llvm::Expected<llvm::orc::JITTargetMachineBuilder> machineBuilder =
-      llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!machineBuilder)
-    return module.emitError("the CPU backend cannot target this host: ")
-           << errorMessage(machineBuilder.takeError());
-  if (machineBuilder->getTargetTriple().isX86())
-    for (StringRef feature : {"avx512bf16", "avxneconvert", "avx512fp16"})
-      machineBuilder->getFeatures().AddFeature(feature, /*Enable=*/false);
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
-      machineBuilder->createTargetMachine();
-  if (!targetMachine)
-    return module.emitError("the CPU backend cannot target this host: ")
-           << errorMessage(targetMachine.takeError());
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(*lowered, engineOptions,
-                              std::move(*targetMachine));
+      ExecutionEngine::create(**lowered, engineOptions,
+                              std::move(targetMachine));
   if (!engine)
     return module.emitError("could not JIT-compile the kernel module: ")
            << errorMessage(engine.takeError());
@@ -867,6 +904,7 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
            << name << "'";
   FunctionType type = it->getValue().type;
   Location loc = it->getValue().loc;
+  ScopedDefaultFloatingPointEnvironment defaultEnvironment;
   if (inputs.size() > type.getNumInputs())
     return emitError(loc, "function '")
            << name << "' takes " << type.getNumInputs() << " arguments but "

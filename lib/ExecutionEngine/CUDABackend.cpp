@@ -102,8 +102,9 @@ public:
     return llvm::toString(driver.takeError());
   }
 
-  FailureOr<SmallVector<Buffer>> run(func::FuncOp func,
-                                     ArrayRef<Buffer> inputs) override {
+private:
+  FailureOr<SmallVector<Buffer>> runFusion(func::FuncOp func,
+                                           ArrayRef<Buffer> inputs) override {
     if (failed(checkBackendInputs(func, inputs)))
       return failure();
     FailureOr<LoadedFusion> loaded = loadFusion(func, options);
@@ -112,7 +113,6 @@ public:
     return runLoaded(func, *loaded, inputs);
   }
 
-private:
   BackendOptions options;
 };
 

@@ -18,6 +18,7 @@
 #include "fuser/Dialect/Fuser/IR/StridedView.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "fuser/ExecutionEngine/Elements.h"
+#include "fuser/ExecutionEngine/FloatingPointEnvironment.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -816,6 +817,7 @@ mlir::fuser::interpret(func::FuncOp func, ArrayRef<Buffer> inputs,
              << input.bytes.size() << " bytes does not fit argument type "
              << argType;
   }
+  ScopedDefaultFloatingPointEnvironment defaultEnvironment;
   Evaluator evaluator(options);
   return evaluator.runBlock(func.getBody().front(),
                             SmallVector<Buffer>(inputs.begin(), inputs.end()));
@@ -827,12 +829,12 @@ public:
   explicit InterpreterBackend(const BackendOptions &options)
       : Backend("interp"), options(options) {}
 
-  FailureOr<SmallVector<Buffer>> run(func::FuncOp func,
-                                     ArrayRef<Buffer> inputs) override {
+private:
+  FailureOr<SmallVector<Buffer>> runFusion(func::FuncOp func,
+                                           ArrayRef<Buffer> inputs) override {
     return interpret(func, inputs, options);
   }
 
-private:
   BackendOptions options;
 };
 } // namespace

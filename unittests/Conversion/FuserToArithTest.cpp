@@ -395,14 +395,20 @@ protected:
   void runCases() {
     ASSERT_TRUE(succeeded(verify(fusions)));
     ASSERT_TRUE(succeeded(verify(kernels)));
-    // The CPU backend's lowering, but without its f16/bf16 rewrites: what
-    // is under test is how LLVM lowers the ops the emitter produces.
+    // The CPU backend's lowering and target machine, but without its
+    // f16/bf16 rewrites: what is under test is how LLVM lowers the ops the
+    // emitter produces, on a target without host-specific conversions (the
+    // GPU's cvt.rn conversions are IEEE's too).
     PassManager pm(&context);
     buildCPUKernelToLLVMPipeline(pm);
     ASSERT_TRUE(succeeded(pm.run(kernels)));
 
+    auto targetMachine = createCPUBackendTargetMachine();
+    ASSERT_TRUE(static_cast<bool>(targetMachine))
+        << llvm::toString(targetMachine.takeError());
     ExecutionEngineOptions options;
-    auto engine = ExecutionEngine::create(kernels, options);
+    auto engine =
+        ExecutionEngine::create(kernels, options, std::move(*targetMachine));
     ASSERT_TRUE(static_cast<bool>(engine))
         << llvm::toString(engine.takeError());
     (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {

@@ -54,11 +54,17 @@ public:
 
   /// Runs `func` on `inputs`, which must match its argument types. Errors
   /// (unsupported ops, oversized buffers, mismatched inputs) are reported
-  /// as diagnostics located on the offending op and give failure.
-  virtual FailureOr<SmallVector<Buffer>> run(func::FuncOp func,
-                                             ArrayRef<Buffer> inputs) = 0;
+  /// as diagnostics located on the offending op and give failure. The run,
+  /// its compilation included, is in the IEEE default floating-point
+  /// environment whatever the caller's (FloatingPointEnvironment.h).
+  FailureOr<SmallVector<Buffer>> run(func::FuncOp func,
+                                     ArrayRef<Buffer> inputs);
 
 private:
+  /// What run() does, called in the default environment.
+  virtual FailureOr<SmallVector<Buffer>> runFusion(func::FuncOp func,
+                                                   ArrayRef<Buffer> inputs) = 0;
+
   std::string name;
 };
 

@@ -22,7 +22,10 @@
 #include "fuser/ExecutionEngine/Backend.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <memory>
 #include <string>
@@ -43,6 +46,27 @@ namespace fuser {
 /// convert-cf-to-llvm, reconcile-unrealized-casts.
 void buildCPUKernelToLLVMPipeline(OpPassManager &pm);
 
+/// The module of kernels `module` (in the shared-lowering form) lowered to
+/// the LLVM dialect as the CPU backend JIT-compiles it: cloned, rewritten so
+/// that no f16/bf16 arithmetic or conversion is left (each is the
+/// interpreter's, in integer arithmetic or a registered helper), then
+/// buildCPUKernelToLLVMPipeline. `module` is left unchanged; an op the
+/// passes cannot lower is a located error.
+FailureOr<OwningOpRef<ModuleOp>> lowerKernelModuleToLLVM(ModuleOp module);
+
+/// The x86 features the CPU backend does not compile for: instructions that
+/// convert to f16/bf16 other than the interpreter does (AVX512-BF16's and
+/// AVX-NE-CONVERT's vcvtneps2bf16 flush subnormals; AVX512-FP16 would
+/// compute in f16 natively).
+ArrayRef<StringRef> getCPUBackendDisabledX86Features();
+
+/// The machine the CPU backend compiles for: the host CPU and its features
+/// less getCPUBackendDisabledX86Features(), with floating-point operation
+/// fusion off (llvm::FPOpFusion::Strict). So the bits of a run do not
+/// depend on the host (docs/Lowering.md, "Same bits on every host").
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createCPUBackendTargetMachine();
+
 /// A module of kernels in the shared-lowering form, lowered to LLVM and
 /// JIT-compiled once; its functions may then run any number of times.
 class CPUKernelModule {
@@ -54,9 +78,14 @@ public:
   /// `extraSymbols` are further host functions the module may call (name,
   /// address), registered with the engine next to the backend's own helpers
   /// (the memory report's recording function, MemoryReport.h).
+  /// `targetMachine` replaces createCPUBackendTargetMachine() (tests compile
+  /// for the host's full feature set to show the rewrites suffice alone).
+  /// Compilation and runs are in the IEEE default floating-point
+  /// environment, whatever the caller's (FloatingPointEnvironment.h).
   static FailureOr<std::unique_ptr<CPUKernelModule>>
   compile(ModuleOp module, const BackendOptions &options,
-          ArrayRef<std::pair<std::string, void *>> extraSymbols = {});
+          ArrayRef<std::pair<std::string, void *>> extraSymbols = {},
+          std::unique_ptr<llvm::TargetMachine> targetMachine = nullptr);
 
   ~CPUKernelModule();
 

@@ -1,0 +1,41 @@
+//===- FloatingPointEnvironment.h - IEEE default mode for a run -*- C++ -*-===//
+//
+// The interpreter and the CPU backend compute with the host's floating-point
+// unit in the caller's thread, so the caller's mode would change their bits:
+// flush-to-zero / denormals-are-zero (`torch.set_flush_denormal(True)`, a
+// library built with -ffast-math), a directed rounding mode or trapping
+// exceptions. Every run therefore switches the thread to the IEEE default
+// for its duration and gives the caller's mode back afterwards
+// (docs/Lowering.md, "Same bits on every host").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_EXECUTIONENGINE_FLOATINGPOINTENVIRONMENT_H
+#define FUSER_EXECUTIONENGINE_FLOATINGPOINTENVIRONMENT_H
+
+#include <cfenv>
+
+namespace mlir::fuser {
+
+/// For its lifetime, the calling thread runs in the IEEE default
+/// floating-point environment: round to nearest even, subnormals kept (x86
+/// MXCSR FTZ and DAZ clear, AArch64 FPCR FZ clear), every exception masked.
+/// The destructor restores the environment the thread had before, exception
+/// flags included.
+class ScopedDefaultFloatingPointEnvironment {
+public:
+  ScopedDefaultFloatingPointEnvironment();
+  ~ScopedDefaultFloatingPointEnvironment();
+
+  ScopedDefaultFloatingPointEnvironment(
+      const ScopedDefaultFloatingPointEnvironment &) = delete;
+  ScopedDefaultFloatingPointEnvironment &
+  operator=(const ScopedDefaultFloatingPointEnvironment &) = delete;
+
+private:
+  std::fenv_t saved;
+};
+
+} // namespace mlir::fuser
+
+#endif // FUSER_EXECUTIONENGINE_FLOATINGPOINTENVIRONMENT_H
