@@ -16,7 +16,9 @@ ByteCount fuser::getTransferBytes(Type type) {
   return *bytes;
 }
 
-std::optional<AliasView> fuser::getAliasView(Value yielded) {
+std::optional<AliasView>
+fuser::getAliasView(Value yielded,
+                    const std::optional<StridedView> &inputLayout) {
   SmallVector<Operation *> chain;
   Value value = yielded;
   while (Operation *def = value.getDefiningOp()) {
@@ -30,7 +32,9 @@ std::optional<AliasView> fuser::getAliasView(Value yielded) {
   auto tensorType = dyn_cast<TensorType>(argument.getType());
   if (!tensorType)
     return std::nullopt;
-  StridedView view = StridedView::getContiguous(tensorType.getShape());
+  StridedView view = inputLayout
+                         ? *inputLayout
+                         : StridedView::getContiguous(tensorType.getShape());
   for (Operation *op : llvm::reverse(chain)) {
     std::optional<StridedView> next = applyMetaOp(op, view);
     if (!next)

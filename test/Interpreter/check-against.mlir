@@ -16,7 +16,7 @@
 
 // TOL: check 0: max_abs_err=4.76837e-07 max_ulp=1 tolerance=1 ulp ok
 
-// JSON: "check": {"max_abs_err": 4.76837158203125e-07, "max_ulp": 1, "tolerance_ulp": 0, "passed": false}
+// JSON: "check": {"max_abs_err": 4.76837158203125e-07, "max_ulp": 1, "tolerance_ulp": 0, "passed": false, "verdict": "FAILED"}
 // JSON: exit=1
 
 // TRANS: check 0: max_abs_err=0 max_ulp=0 tolerance=4 ulp ok

@@ -50,8 +50,12 @@ struct AliasView {
 /// The view that `yielded`, a value a segment body yields, has of a block
 /// argument of that body (a segment input) when it is computed from it by
 /// meta ops only; nullopt when it is computed otherwise or is not a strided
-/// view of the input.
-std::optional<AliasView> getAliasView(Value yielded);
+/// view of the input. The input is laid out as `inputLayout` (its
+/// row-major contiguous layout when nullopt; the lowering passes the view
+/// an earlier alias made of it).
+std::optional<AliasView>
+getAliasView(Value yielded,
+             const std::optional<StridedView> &inputLayout = std::nullopt);
 
 //===----------------------------------------------------------------------===//
 // The analysis

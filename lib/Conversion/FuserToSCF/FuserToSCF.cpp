@@ -10,6 +10,7 @@
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,16 +28,6 @@ using namespace mlir::fuser;
 /// The attribute that records how many trailing arguments of a lowered
 /// fusion are its outputs.
 static constexpr StringLiteral kOutputsAttrName = "fuser.outputs";
-
-static bool isFusion(func::FuncOp func) {
-  if (func.isExternal())
-    return false;
-  WalkResult result = func.walk([](Operation *op) {
-    return isa<FuserDialect>(op->getDialect()) ? WalkResult::interrupt()
-                                               : WalkResult::advance();
-  });
-  return result.wasInterrupted();
-}
 
 /// The memref that holds a value of `type`: a rank-0 one for a scalar.
 static MemRefType getMemRefType(Type type) {
@@ -72,17 +63,47 @@ static LogicalResult checkSegmented(func::FuncOp func) {
   return success();
 }
 
+/// The layout of `type` (static strides and offset), or nullopt.
+static std::optional<StridedView> getLayout(MemRefType type) {
+  StridedView layout;
+  if (failed(type.getStridesAndOffset(layout.strides, layout.offset)) ||
+      ShapedType::isDynamic(layout.offset) ||
+      llvm::any_of(layout.strides, ShapedType::isDynamic))
+    return std::nullopt;
+  layout.sizes.assign(type.getShape().begin(), type.getShape().end());
+  return layout;
+}
+
 /// The strided memref through which alias result `yielded` of `segment`
-/// views its input.
-static FailureOr<Value> createAliasView(OpBuilder &b, SegmentOp segment,
-                                        Value yielded, ValueRange inputs) {
+/// views its input. An input that an earlier alias made a view is viewed
+/// through both views composed; where they compose to no strided view, the
+/// input is copied into a contiguous buffer first (appended to
+/// `contiguousCopies`, to be freed at the end).
+static FailureOr<Value>
+createAliasView(OpBuilder &b, SegmentOp segment, Value yielded,
+                ValueRange inputs, SmallVectorImpl<Value> &contiguousCopies) {
   std::optional<AliasView> alias = getAliasView(yielded);
   if (!alias)
     return segment.emitError("alias result is not a strided view of an input");
   Value source = inputs[alias->inputIndex];
   auto sourceType = cast<MemRefType>(source.getType());
-  if (!sourceType.getLayout().isIdentity())
-    return segment.emitError("alias of a strided view is not supported");
+  if (!sourceType.getLayout().isIdentity()) {
+    std::optional<StridedView> layout = getLayout(sourceType);
+    std::optional<AliasView> composed =
+        layout ? getAliasView(yielded, layout) : std::nullopt;
+    if (composed) {
+      alias = std::move(composed);
+    } else {
+      auto contiguousType = MemRefType::get(sourceType.getShape(),
+                                            sourceType.getElementType());
+      Value contiguous = memref::AllocOp::create(
+          b, segment.getLoc(), contiguousType,
+          /*alignment=*/b.getI64IntegerAttr(16));
+      memref::CopyOp::create(b, segment.getLoc(), source, contiguous);
+      contiguousCopies.push_back(contiguous);
+      source = contiguous;
+    }
+  }
   const StridedView &view = alias->view;
   auto type = MemRefType::get(
       view.sizes, sourceType.getElementType(),
@@ -143,7 +164,8 @@ static LogicalResult convertFusion(func::FuncOp func) {
     if (segment.getKind() == SegmentKind::Alias) {
       for (auto [result, yielded] :
            llvm::zip_equal(segment.getResults(), yield.getValues())) {
-        FailureOr<Value> view = createAliasView(b, segment, yielded, inputs);
+        FailureOr<Value> view = createAliasView(b, segment, yielded, inputs,
+                                                freeAfter[returnOp]);
         if (failed(view))
           return failure();
         mapping.map(result, *view);

@@ -86,12 +86,22 @@ bool mlir::fuser::isFusion(Operation *op) {
   auto func = dyn_cast<func::FuncOp>(op);
   if (!func || func.isExternal())
     return false;
+  // Null where no fuser op was ever parsed or built.
   Dialect *fuserDialect = func.getContext()->getLoadedDialect<FuserDialect>();
-  if (!fuserDialect)
-    return false;
+  bool onlyScalars = true;
   WalkResult result = func.getBody().walk([&](Operation *nested) {
-    return nested->getDialect() == fuserDialect ? WalkResult::interrupt()
-                                                : WalkResult::advance();
+    if (fuserDialect && nested->getDialect() == fuserDialect)
+      return WalkResult::interrupt();
+    onlyScalars &=
+        isa<func::ReturnOp>(nested) ||
+        (isa_and_nonnull<arith::ArithDialect>(nested->getDialect()) &&
+         llvm::none_of(nested->getResultTypes(), llvm::IsaPred<ShapedType>));
+    return WalkResult::advance();
   });
-  return result.wasInterrupted();
+  if (result.wasInterrupted())
+    return true;
+  // A fusion whose ops all folded away (permute(permute(x)) -> x) returns
+  // tensors it did not compute.
+  return onlyScalars && llvm::any_of(func.getFunctionType().getResults(),
+                                     llvm::IsaPred<RankedTensorType>);
 }
