@@ -755,7 +755,7 @@ ArrayRef<StringRef> mlir::fuser::getCPUBackendDisabledX86Features() {
 }
 
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-mlir::fuser::createCPUBackendTargetMachine() {
+mlir::fuser::createCPUBackendTargetMachine(llvm::CodeGenOptLevel level) {
   if (const std::optional<std::string> &error = initializeNativeTarget())
     return llvm::createStringError(*error);
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> machineBuilder =
@@ -777,6 +777,7 @@ mlir::fuser::createCPUBackendTargetMachine() {
   // fusing them (llvm.fmuladd); the IR asks for fma explicitly when it
   // wants one rounding.
   machineBuilder->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict;
+  machineBuilder->setCodeGenOptLevel(level);
   return machineBuilder->createTargetMachine();
 }
 
@@ -814,6 +815,10 @@ mlir::fuser::lowerKernelModuleToLLVM(ModuleOp module) {
   return lowered;
 }
 
+/// The LLVM-dialect ops of a module above which its machine code is
+/// generated without optimization (CodeGenOptLevel::None).
+constexpr int64_t kFastCodeGenOps = 20000;
+
 FailureOr<std::unique_ptr<CPUKernelModule>>
 CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
                          ArrayRef<std::pair<std::string, void *>> extraSymbols,
@@ -838,8 +843,16 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
     return failure();
 
   if (!targetMachine) {
+    // The greedy register allocator takes time quadratic in the calls of
+    // one block (a 10000-op chain of sigmoids: 17 s); the fast one does
+    // not, and code quality matters less than compile time there.
+    int64_t llvmOps = 0;
+    (*lowered)->walk([&](Operation *) { ++llvmOps; });
+    llvm::CodeGenOptLevel level = llvmOps > kFastCodeGenOps
+                                      ? llvm::CodeGenOptLevel::None
+                                      : llvm::CodeGenOptLevel::Default;
     llvm::Expected<std::unique_ptr<llvm::TargetMachine>> host =
-        createCPUBackendTargetMachine();
+        createCPUBackendTargetMachine(level);
     if (!host)
       return module.emitError("the CPU backend cannot target this host: ")
              << errorMessage(host.takeError());

@@ -62,10 +62,11 @@ ArrayRef<StringRef> getCPUBackendDisabledX86Features();
 
 /// The machine the CPU backend compiles for: the host CPU and its features
 /// less getCPUBackendDisabledX86Features(), with floating-point operation
-/// fusion off (llvm::FPOpFusion::Strict). So the bits of a run do not
-/// depend on the host (docs/Lowering.md, "Same bits on every host").
+/// fusion off (llvm::FPOpFusion::Strict), generating code at `level`. So
+/// the bits of a run do not depend on the host (docs/Lowering.md, "Same bits on every host").
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createCPUBackendTargetMachine();
+createCPUBackendTargetMachine(
+    llvm::CodeGenOptLevel level = llvm::CodeGenOptLevel::Default);
 
 /// A module of kernels in the shared-lowering form, lowered to LLVM and
 /// JIT-compiled once; its functions may then run any number of times.

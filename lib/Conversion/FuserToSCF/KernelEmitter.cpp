@@ -146,12 +146,25 @@ private:
   FailureOr<Value> evalScalar(Value value);
   /// `value` (a tensor of the segment) at lanes `at`, as a vector of
   /// `width` elements.
+  /// Chains of elementwise and meta ops are walked with an explicit stack,
+  /// so a fusion may chain any number of them; pad, cat and reductions
+  /// recurse, at most kMaxNestedEvaluations deep.
   FailureOr<Value> eval(Value value, const Lanes &at);
-  FailureOr<Value> evalUncached(Value value, const Lanes &at);
+  /// The value computed for `value` at `at` in this scope or an enclosing
+  /// one, or null.
+  Value lookUpEvaluated(Value value, const Lanes &at);
+  /// The op whose operands eval() evaluates on its stack (a meta op that
+  /// reads its source one to one, or an elementwise op) when it defines
+  /// `value`, or null.
+  Operation *getChainedOp(Value value);
+  /// The lanes at which chained op `op` reads operand `index` for lanes
+  /// `at` of its result.
+  Lanes getOperandLanes(Operation *op, unsigned index, const Lanes &at);
+  /// `value` at `at` when getChainedOp(value) is null.
+  FailureOr<Value> evalUnchained(Value value, const Lanes &at);
   FailureOr<Value> evalPad(PadOp op, const Lanes &at);
   FailureOr<Value> evalCat(CatOp op, const Lanes &at);
   FailureOr<Value> evalReduction(ReductionOp op, const Lanes &at);
-  FailureOr<Value> evalElementwise(Operation *op, const Lanes &at);
   /// A load of `memref` at lanes `at`, from the row's shared buffer where
   /// it is staged.
   Value load(Value memref, const Lanes &at);
@@ -264,6 +277,10 @@ private:
   OpBuilder::InsertPoint scalarPoint;
   /// In split schedules: the block's value of the reduction, per reduction.
   DenseMap<Operation *, Value> reducedValues;
+  /// How deep evalUnchained's pad, cat and reduction cases nest now, and
+  /// how deep they may (each level costs a few C++ frames).
+  unsigned nestedEvaluations = 0;
+  static constexpr unsigned kMaxNestedEvaluations = 200;
 
   /// Normalization kernels keep the block's row of each input in shared
   /// memory: the thread loop that first reads an element of a row input
@@ -663,27 +680,37 @@ Value KernelEmitter::laneCondition(
 //===----------------------------------------------------------------------===//
 
 FailureOr<Value> KernelEmitter::evalScalar(Value value) {
-  if (Value bound = bindings.lookupOrNull(value))
-    return bound;
-  Operation *op = value.getDefiningOp();
-  if (!op || op->getNumRegions() != 0 || op->getNumResults() != 1)
-    return emitError(value.getLoc(), "cannot compute this scalar in a kernel");
-  SmallVector<Value> operands;
-  for (Value operand : op->getOperands()) {
-    FailureOr<Value> scalar = evalScalar(operand);
-    if (failed(scalar))
+  // Depth first, operands in order, on an explicit stack: scalar chains
+  // may be long too.
+  SmallVector<std::pair<Value, bool>> stack = {{value, false}};
+  while (!stack.empty()) {
+    auto [scalar, operandsDone] = stack.pop_back_val();
+    if (bindings.contains(scalar))
+      continue;
+    Operation *op = scalar.getDefiningOp();
+    if (!op || op->getNumRegions() != 0 || op->getNumResults() != 1)
+      return emitError(scalar.getLoc(),
+                       "cannot compute this scalar in a kernel");
+    if (!operandsDone) {
+      stack.push_back({scalar, true});
+      for (Value operand : llvm::reverse(op->getOperands()))
+        stack.push_back({operand, false});
+      continue;
+    }
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(bindings.lookup(operand));
+    OpBuilder::InsertionGuard guard(b);
+    b.restoreInsertionPoint(scalarPoint);
+    FailureOr<Value> result = emitScalarOp(b, op, operands);
+    if (failed(result))
       return failure();
-    operands.push_back(*scalar);
+    bindings.map(scalar, *result);
   }
-  OpBuilder::InsertionGuard guard(b);
-  b.restoreInsertionPoint(scalarPoint);
-  FailureOr<Value> result = emitScalarOp(b, op, operands);
-  if (succeeded(result))
-    bindings.map(value, *result);
-  return result;
+  return bindings.lookup(value);
 }
 
-FailureOr<Value> KernelEmitter::eval(Value value, const Lanes &at) {
+Value KernelEmitter::lookUpEvaluated(Value value, const Lanes &at) {
   for (Scope &scope : llvm::reverse(scopes)) {
     auto it = scope.values.find(value);
     if (it == scope.values.end())
@@ -692,13 +719,86 @@ FailureOr<Value> KernelEmitter::eval(Value value, const Lanes &at) {
       if (lanes == at)
         return result;
   }
-  FailureOr<Value> result = evalUncached(value, at);
-  if (succeeded(result))
-    scopes.back().values[value].push_back({at, *result});
-  return result;
+  return Value();
 }
 
-FailureOr<Value> KernelEmitter::evalUncached(Value value, const Lanes &at) {
+Operation *KernelEmitter::getChainedOp(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (!op || !isa<RankedTensorType>(value.getType()) ||
+      bindings.contains(value) || reducedValues.contains(op))
+    return nullptr;
+  if (isa<ViewOp, PermuteOp, SqueezeOp, BroadcastOp, ExpandOp, SliceOp, SetOp,
+          SegmentSetOp, ElementwiseOpInterface>(op))
+    return op;
+  return nullptr;
+}
+
+Lanes KernelEmitter::getOperandLanes(Operation *op, unsigned index,
+                                     const Lanes &at) {
+  if (!isa<ElementwiseOpInterface>(op))
+    return mapLanes(op, at);
+  Value operand = op->getOperand(index);
+  if (!isa<RankedTensorType>(operand.getType()))
+    return at;
+  return broadcastLanes(at, shapeOf(operand), shapeOf(op->getResult(0)));
+}
+
+FailureOr<Value> KernelEmitter::eval(Value value, const Lanes &at) {
+  if (Value cached = lookUpEvaluated(value, at))
+    return cached;
+  // One frame per value being evaluated: its operands are evaluated in
+  // order, each after its own operands (as a recursion would, so the IR is
+  // emitted in the same order).
+  struct Frame {
+    Value value;
+    Lanes at;
+    Operation *op;
+    SmallVector<Value> operands;
+  };
+  SmallVector<Frame> stack;
+  stack.push_back({value, at, getChainedOp(value), {}});
+  while (true) {
+    Frame &frame = stack.back();
+    Value result;
+    if (!frame.op) {
+      FailureOr<Value> unchained = evalUnchained(frame.value, frame.at);
+      if (failed(unchained))
+        return failure();
+      result = *unchained;
+    } else {
+      // Meta ops read their source only.
+      unsigned count =
+          isa<ElementwiseOpInterface>(frame.op) ? frame.op->getNumOperands() : 1;
+      if (frame.operands.size() < count) {
+        Value operand = frame.op->getOperand(frame.operands.size());
+        Lanes lanes = getOperandLanes(frame.op, frame.operands.size(), frame.at);
+        if (Value cached = lookUpEvaluated(operand, lanes)) {
+          frame.operands.push_back(cached);
+          continue;
+        }
+        Operation *chained = getChainedOp(operand);
+        stack.push_back({operand, std::move(lanes), chained, {}});
+        continue;
+      }
+      if (isa<ElementwiseOpInterface>(frame.op)) {
+        FailureOr<Value> computed =
+            emitElementwise(b, loc, frame.op, frame.operands);
+        if (failed(computed))
+          return failure();
+        result = *computed;
+      } else {
+        result = frame.operands.front();
+      }
+    }
+    scopes.back().values[frame.value].push_back({frame.at, result});
+    stack.pop_back();
+    if (stack.empty())
+      return result;
+    stack.back().operands.push_back(result);
+  }
+}
+
+FailureOr<Value> KernelEmitter::evalUnchained(Value value, const Lanes &at) {
   if (!isa<RankedTensorType>(value.getType())) {
     FailureOr<Value> scalar = evalScalar(value);
     if (failed(scalar))
@@ -722,26 +822,32 @@ FailureOr<Value> KernelEmitter::evalUncached(Value value, const Lanes &at) {
   Operation *op = value.getDefiningOp();
   if (Value reduced = reducedValues.lookup(op))
     return splat(reduced);
-  return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
-      .Case<ViewOp, PermuteOp, SqueezeOp, BroadcastOp, ExpandOp, SliceOp, SetOp,
-            SegmentSetOp>([&](Operation *meta) {
-        return eval(meta->getOperand(0), mapLanes(meta, at));
-      })
-      .Case([&](PadOp pad) { return evalPad(pad, at); })
-      .Case([&](CatOp cat) { return evalCat(cat, at); })
-      .Case([&](FullOp full) -> FailureOr<Value> {
-        FailureOr<Value> scalar = evalScalar(full.getValue());
-        if (failed(scalar))
-          return failure();
-        return splat(*scalar);
-      })
-      .Case([&](ReductionOp reduction) { return evalReduction(reduction, at); })
-      .Default([&](Operation *op) -> FailureOr<Value> {
-        if (isa<ElementwiseOpInterface>(op))
-          return evalElementwise(op, at);
-        return op->emitError("the kernel lowering does not support '")
-               << op->getName() << "'";
-      });
+  if (isa<FullOp>(op)) {
+    FailureOr<Value> scalar = evalScalar(cast<FullOp>(op).getValue());
+    if (failed(scalar))
+      return failure();
+    return splat(*scalar);
+  }
+  if (!isa<PadOp, CatOp, ReductionOp>(op))
+    return op->emitError("the kernel lowering does not support '")
+           << op->getName() << "'";
+  // These evaluate their operands from inside their own structure (loops,
+  // selects between operands), recursively.
+  if (nestedEvaluations == kMaxNestedEvaluations)
+    return op->emitError("the kernel lowering nests pad, cat and reduction "
+                         "evaluations at most ")
+           << kMaxNestedEvaluations
+           << " deep in one kernel; split the fusion here (fuser.segment_set)";
+  ++nestedEvaluations;
+  FailureOr<Value> result =
+      llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
+          .Case([&](PadOp pad) { return evalPad(pad, at); })
+          .Case([&](CatOp cat) { return evalCat(cat, at); })
+          .Case([&](ReductionOp reduction) {
+            return evalReduction(reduction, at);
+          });
+  --nestedEvaluations;
+  return result;
 }
 
 FailureOr<Value> KernelEmitter::evalPad(PadOp pad, const Lanes &at) {
@@ -829,22 +935,6 @@ FailureOr<Value> KernelEmitter::evalCat(CatOp cat, const Lanes &at) {
     result = arith::SelectOp::create(b, loc, past, *value, result);
   }
   return result;
-}
-
-FailureOr<Value> KernelEmitter::evalElementwise(Operation *op,
-                                                const Lanes &at) {
-  ArrayRef<int64_t> resultShape = shapeOf(op->getResult(0));
-  SmallVector<Value> operands;
-  for (Value operand : op->getOperands()) {
-    FailureOr<Value> value =
-        isa<RankedTensorType>(operand.getType())
-            ? eval(operand, broadcastLanes(at, shapeOf(operand), resultShape))
-            : eval(operand, at);
-    if (failed(value))
-      return failure();
-    operands.push_back(*value);
-  }
-  return emitElementwise(b, loc, op, operands);
 }
 
 FailureOr<Value> KernelEmitter::evalReduction(ReductionOp op, const Lanes &at) {
