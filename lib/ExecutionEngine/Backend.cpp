@@ -3,6 +3,11 @@
 #include "fuser/ExecutionEngine/Backend.h"
 #include "fuser/ExecutionEngine/FloatingPointEnvironment.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::fuser;
 
@@ -27,6 +32,43 @@ LogicalResult mlir::fuser::checkBackendInputs(func::FuncOp func,
              << i << " has type " << input.getType() << " but argument " << i
              << " has type " << argType;
   return success();
+}
+
+uint64_t mlir::fuser::getDefaultMaxTotalBytes() {
+  static const uint64_t bytes = [] {
+    uint64_t available = UINT64_MAX;
+    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && pageSize > 0)
+      available = uint64_t(pages) * uint64_t(pageSize);
+    for (int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+      struct rlimit limit;
+      if (getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        available = std::min<uint64_t>(available, limit.rlim_cur);
+    }
+    return available / 4 * 3;
+  }();
+  return bytes;
+}
+
+LogicalResult mlir::fuser::reserveRunBytes(Location loc,
+                                           const BackendOptions &options,
+                                           uint64_t &heldBytes, uint64_t bytes,
+                                           const Twine &what, Type type) {
+  if (bytes <= options.maxTotalBytes &&
+      heldBytes <= options.maxTotalBytes - bytes) {
+    heldBytes += bytes;
+    return success();
+  }
+  InFlightDiagnostic diagnostic = emitError(loc);
+  diagnostic << what << " of type " << type << " takes " << bytes << " bytes";
+  if (heldBytes != 0)
+    diagnostic << "; with the " << heldBytes
+               << " bytes the run holds already, that is";
+  else
+    diagnostic << ",";
+  diagnostic << " more than the limit of " << options.maxTotalBytes
+             << " bytes for all its buffers together (--max-total-bytes)";
+  return diagnostic;
 }
 
 LogicalResult mlir::fuser::adoptKernelOutputs(func::FuncOp func,

@@ -673,7 +673,8 @@ LogicalResult checkSignatures(ModuleOp module) {
 //===----------------------------------------------------------------------===//
 
 /// Bytes aligned to 64, so that the kernels' aligned vector accesses (16
-/// bytes on the GPU) are aligned on the host too.
+/// bytes on the GPU) are aligned on the host too; `data` is null when they
+/// could not be allocated.
 class AlignedBytes {
 public:
   explicit AlignedBytes(size_t size)
@@ -833,10 +834,19 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
     return failure();
 
   llvm::StringMap<FunctionInfo> functions;
-  for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isExternal())
-      functions.try_emplace(func.getSymName(),
-                            FunctionInfo{func.getFunctionType(), func.getLoc()});
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    uint64_t intermediateBytes = 0;
+    func.walk([&](memref::AllocOp alloc) {
+      if (FailureOr<uint64_t> bytes = getMemRefByteSize(alloc.getType());
+          succeeded(bytes))
+        intermediateBytes = llvm::SaturatingAdd(intermediateBytes, *bytes);
+    });
+    functions.try_emplace(func.getSymName(),
+                          FunctionInfo{func.getFunctionType(), func.getLoc(),
+                                       intermediateBytes});
+  }
 
   FailureOr<OwningOpRef<ModuleOp>> lowered = lowerKernelModuleToLLVM(module);
   if (failed(lowered))
@@ -923,6 +933,15 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
            << name << "' takes " << type.getNumInputs() << " arguments but "
            << inputs.size() << " inputs were given";
 
+  // What the run holds: its copies of the inputs, the outputs (twice: in
+  // aligned storage, then copied into Buffers) and the function's
+  // intermediates.
+  uint64_t heldBytes = 0;
+  if (failed(reserveRunBytes(loc, options, heldBytes,
+                             it->getValue().intermediateBytes,
+                             "the intermediates of '" + name + "'",
+                             NoneType::get(loc.getContext()))))
+    return failure();
   // Inputs: copied into aligned storage (a kernel may read them with
   // aligned vector loads); scalars passed by value.
   std::vector<AlignedBytes> storage;
@@ -949,7 +968,13 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
       return emitError(loc, "input ")
              << i << " holds " << input.bytes.size() << " bytes, not "
              << bytes;
+    if (failed(reserveRunBytes(loc, options, heldBytes, bytes,
+                               "input " + Twine(i), input.getType())))
+      return failure();
     storage.emplace_back(bytes);
+    if (!storage.back().data)
+      return emitError(loc, "out of memory: could not allocate ")
+             << bytes << " bytes for input " << i;
     std::memcpy(storage.back().data, input.bytes.data(), bytes);
   }
   SmallVector<Buffer> outputs;
@@ -965,7 +990,13 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
              << (i - inputs.size()) << " of type " << memref << " takes "
              << bytes << " bytes, more than the limit of "
              << options.maxBufferBytes << " bytes";
+    if (failed(reserveRunBytes(loc, options, heldBytes, bytes,
+                               "output " + Twine(i - inputs.size()), memref)))
+      return failure();
     storage.emplace_back(bytes);
+    if (!storage.back().data)
+      return emitError(loc, "out of memory: could not allocate ")
+             << bytes << " bytes for output " << (i - inputs.size());
     // Outputs start zeroed, so that an element a kernel misses shows as a
     // mismatch rather than as whatever the allocator held.
     std::memset(storage.back().data, 0, bytes);
@@ -992,9 +1023,14 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
     return emitError(loc, "could not run function '")
            << name << "': " << errorMessage(std::move(error));
 
-  for (auto [output, bytes] :
-       llvm::zip(outputs, ArrayRef(storage).drop_front(inputs.size())))
+  for (auto [i, output, bytes] : llvm::enumerate(
+           outputs, ArrayRef(storage).drop_front(inputs.size()))) {
+    if (failed(reserveRunBytes(loc, options, heldBytes, bytes.size,
+                               "the copy of output " + Twine(i),
+                               output.getType())))
+      return failure();
     output.bytes.assign(bytes.data, bytes.data + bytes.size);
+  }
   return outputs;
 }
 

@@ -347,6 +347,8 @@ private:
   DenseMap<Value, Buffer> values;
   /// Uses of each bound value not yet evaluated; at zero it is released.
   DenseMap<Value, unsigned> pendingUses;
+  /// The bytes of the bound values, against options.maxTotalBytes.
+  uint64_t heldBytes = 0;
 };
 
 FailureOr<Buffer> Evaluator::allocate(Operation *op, Type type) {
@@ -379,14 +381,19 @@ FailureOr<Buffer> Evaluator::describe(Operation *op, Type type) {
     return op->emitError("a value of type ")
            << type << " takes " << bytes << " bytes, more than the limit of "
            << options.maxBufferBytes << " bytes";
+  uint64_t held = heldBytes;
+  if (failed(reserveRunBytes(op->getLoc(), options, held, bytes, "a value",
+                             type)))
+    return failure();
   return buffer;
 }
 
 Buffer Evaluator::take(Value value) {
   auto it = values.find(value);
-  if (pendingUses.lookup(value) == 1)
-    return std::move(it->second);
-  return it->second;
+  if (pendingUses.lookup(value) != 1)
+    return it->second;
+  heldBytes -= it->second.bytes.size();
+  return std::move(it->second);
 }
 
 void Evaluator::bind(Value value, Buffer buffer) {
@@ -394,6 +401,7 @@ void Evaluator::bind(Value value, Buffer buffer) {
   if (uses == 0)
     return;
   pendingUses[value] = uses;
+  heldBytes += buffer.bytes.size();
   values[value] = std::move(buffer);
 }
 
@@ -404,9 +412,13 @@ FailureOr<SmallVector<Buffer>> Evaluator::runBlock(Block &block,
   for (Operation &op : block.without_terminator()) {
     if (failed(evaluate(&op)))
       return failure();
-    for (Value operand : op.getOperands())
-      if (--pendingUses[operand] == 0)
-        values.erase(operand);
+    for (Value operand : op.getOperands()) {
+      if (--pendingUses[operand] != 0)
+        continue;
+      auto it = values.find(operand);
+      heldBytes -= it->second.bytes.size();
+      values.erase(it);
+    }
   }
   SmallVector<Buffer> results;
   for (Value operand : block.getTerminator()->getOperands())
@@ -817,6 +829,13 @@ mlir::fuser::interpret(func::FuncOp func, ArrayRef<Buffer> inputs,
              << input.bytes.size() << " bytes does not fit argument type "
              << argType;
   }
+  // The interpreter holds a copy of its inputs.
+  uint64_t inputBytes = 0;
+  for (auto [i, input] : llvm::enumerate(inputs))
+    if (failed(reserveRunBytes(func.getLoc(), options, inputBytes,
+                               input.bytes.size(), "input " + Twine(i),
+                               input.getType())))
+      return failure();
   ScopedDefaultFloatingPointEnvironment defaultEnvironment;
   Evaluator evaluator(options);
   return evaluator.runBlock(func.getBody().front(),

@@ -3,7 +3,8 @@
 // fuser-run FILE [--entry NAME] [--seed N] [--backend interp|cpu|cuda]
 //           [--check-against BACKEND [--against-file FILE]]
 //           [--split-reductions=false]
-//           [--print-values] [--json] [--max-bytes N] [--ulp-tolerance N]
+//           [--print-values] [--json] [--max-bytes N] [--max-total-bytes N]
+//           [--ulp-tolerance N]
 //           [--bench N] (with --backend cuda)
 //           [--memory-report [--cuda-toolkit DIR]]
 //
@@ -66,6 +67,12 @@ cl::opt<uint64_t> maxBytes("max-bytes", cl::cat(fuserRunCategory),
                            cl::desc("largest input, intermediate or result, "
                                     "in bytes"),
                            cl::init(BackendOptions().maxBufferBytes));
+cl::opt<uint64_t> maxTotalBytes(
+    "max-total-bytes", cl::cat(fuserRunCategory),
+    cl::desc("largest total of the buffers a run holds at once (the "
+             "inputs, and each backend's copies, intermediates and results), "
+             "in bytes (default: 3/4 of the memory this process may use)"),
+    cl::init(getDefaultMaxTotalBytes()));
 cl::opt<unsigned> ulpTolerance(
     "ulp-tolerance", cl::cat(fuserRunCategory),
     cl::desc("allowed ulp distance for --check-against (default: 0, or "
@@ -100,6 +107,7 @@ cl::opt<unsigned> benchRuns(
 BackendOptions getBackendOptions() {
   BackendOptions options;
   options.maxBufferBytes = maxBytes;
+  options.maxTotalBytes = maxTotalBytes;
   options.splitReductions = splitReductions;
   return options;
 }
@@ -157,6 +165,7 @@ func::FuncOp findEntry(ModuleOp module, StringRef filename) {
 /// Checks that every argument can be generated: a static shape, a fuser
 /// element type and a size within the limit.
 LogicalResult checkArguments(func::FuncOp func) {
+  uint64_t inputBytes = 0;
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     FailureOr<unsigned> width = getElementByteWidth(getElementTypeOrSelf(type));
@@ -177,6 +186,9 @@ LogicalResult checkArguments(func::FuncOp func) {
              << i << " of type " << type << " takes " << bytes
              << " bytes, more than the limit of " << maxBytes.getValue()
              << " bytes (--max-bytes)";
+    if (failed(reserveRunBytes(func.getLoc(), getBackendOptions(), inputBytes,
+                               bytes, "argument " + Twine(i), type)))
+      return failure();
   }
   return success();
 }

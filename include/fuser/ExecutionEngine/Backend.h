@@ -17,10 +17,21 @@
 
 namespace mlir::fuser {
 
+/// The default budget for all the buffers of one run together: three
+/// quarters of what this process may hold, the smallest of the machine's
+/// physical memory and the address-space and data-segment limits
+/// (`ulimit -v`, `ulimit -d`), so that a run that needs more gets a clear
+/// error rather than an allocation failure.
+uint64_t getDefaultMaxTotalBytes();
+
 /// Options every backend honours.
 struct BackendOptions {
   /// Largest allowed size of any input, intermediate or result, in bytes.
   uint64_t maxBufferBytes = 2ull << 30;
+  /// Largest allowed size of the buffers a run holds at once (its inputs,
+  /// intermediates and results, and the backend's copies of them), in
+  /// bytes.
+  uint64_t maxTotalBytes = getDefaultMaxTotalBytes();
   /// Kernel backends: whether threads may split reductions. Splitting
   /// reassociates a reduction, which changes the rounding of reductions of
   /// inexact values; without it every output is reduced by one thread in
@@ -31,6 +42,13 @@ struct BackendOptions {
 /// Checks that `inputs` match the argument types of `func`, with a located
 /// error otherwise: what every backend's run() checks first.
 LogicalResult checkBackendInputs(func::FuncOp func, ArrayRef<Buffer> inputs);
+
+/// Adds `bytes` to `heldBytes`, the bytes a run holds, or says (located at
+/// `loc`: "<what> of type <type> takes ...") that they would exceed
+/// options.maxTotalBytes.
+LogicalResult reserveRunBytes(Location loc, const BackendOptions &options,
+                              uint64_t &heldBytes, uint64_t bytes,
+                              const Twine &what, Type type);
 
 /// Turns the output buffers of `func`'s lowered host function (one memref
 /// per result; rank-0 for a scalar result) into `func`'s results, or gives a

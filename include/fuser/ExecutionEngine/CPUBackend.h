@@ -101,6 +101,9 @@ private:
   struct FunctionInfo {
     FunctionType type;
     Location loc;
+    /// What the function's memref.allocs take together: at most what it
+    /// holds of intermediates at once.
+    uint64_t intermediateBytes;
   };
   CPUKernelModule(std::unique_ptr<ExecutionEngine> engine,
                   const BackendOptions &options, Location moduleLoc);
