@@ -60,7 +60,8 @@ LogicalResult mlir::fuser::reserveRunBytes(Location loc,
     return success();
   }
   InFlightDiagnostic diagnostic = emitError(loc);
-  diagnostic << what << " of type " << type << " takes " << bytes << " bytes";
+  diagnostic << what << " of type " << type << " takes "
+             << formatByteSize(bytes);
   if (heldBytes != 0)
     diagnostic << "; with the " << heldBytes
                << " bytes the run holds already, that is";

@@ -629,7 +629,8 @@ LogicalResult checkAllocations(ModuleOp module, uint64_t maxBytes) {
     FailureOr<uint64_t> bytes = getMemRefByteSize(type);
     if (succeeded(bytes) && *bytes > maxBytes) {
       op->emitError("intermediate of type ")
-          << type << " takes " << *bytes << " bytes, more than the limit of "
+          << type << " takes " << formatByteSize(*bytes)
+          << ", more than the limit of "
           << maxBytes << " bytes";
       return WalkResult::interrupt();
     }
@@ -961,8 +962,9 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
                             : *getElementByteWidth(argType);
     if (bytes > options.maxBufferBytes)
       return emitError(loc, "input ")
-             << i << " of type " << input.getType() << " takes " << bytes
-             << " bytes, more than the limit of " << options.maxBufferBytes
+             << i << " of type " << input.getType() << " takes "
+             << formatByteSize(bytes) << ", more than the limit of "
+             << options.maxBufferBytes
              << " bytes";
     if (input.bytes.size() != bytes)
       return emitError(loc, "input ")
@@ -988,7 +990,7 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
     if (bytes > options.maxBufferBytes)
       return emitError(loc, "output ")
              << (i - inputs.size()) << " of type " << memref << " takes "
-             << bytes << " bytes, more than the limit of "
+             << formatByteSize(bytes) << ", more than the limit of "
              << options.maxBufferBytes << " bytes";
     if (failed(reserveRunBytes(loc, options, heldBytes, bytes,
                                "output " + Twine(i - inputs.size()), memref)))

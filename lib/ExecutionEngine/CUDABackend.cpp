@@ -55,8 +55,8 @@ FailureOr<LoadedFusion> loadFusion(func::FuncOp func,
   for (const LaunchPlan::DeviceBuffer &buffer : loaded.plan.buffers)
     if (buffer.bytes > options.maxBufferBytes)
       return func.emitError("a device buffer of type ")
-             << buffer.type << " takes " << buffer.bytes
-             << " bytes, more than the limit of " << options.maxBufferBytes
+             << buffer.type << " takes " << formatByteSize(buffer.bytes)
+             << ", more than the limit of " << options.maxBufferBytes
              << " bytes";
   llvm::Expected<std::unique_ptr<Executable>> executable =
       Executable::load(loaded.plan, *driver);

@@ -379,7 +379,8 @@ FailureOr<Buffer> Evaluator::describe(Operation *op, Type type) {
   uint64_t bytes = *getValueByteSize(type);
   if (bytes > options.maxBufferBytes)
     return op->emitError("a value of type ")
-           << type << " takes " << bytes << " bytes, more than the limit of "
+           << type << " takes " << formatByteSize(bytes)
+           << ", more than the limit of "
            << options.maxBufferBytes << " bytes";
   uint64_t held = heldBytes;
   if (failed(reserveRunBytes(op->getLoc(), options, held, bytes, "a value",

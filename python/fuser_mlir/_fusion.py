@@ -643,6 +643,15 @@ def _to_bytes(value, shape, dtype, what):
             return np.asarray(value, dtype=np_dtype).tobytes(), device
         except (OverflowError, ValueError) as error:
             raise ValueError("%s: %s" % (what, error)) from None
+    if tuple(shape) == () and isinstance(value, np.generic):
+        # A 0-d tensor input may be given as a numpy scalar of its dtype,
+        value = np.asarray(value)
+    elif tuple(shape) == () and isinstance(value, (bool, int, float)):
+        # or as a Python number, which takes the input's dtype.
+        try:
+            value = np.asarray(value, dtype=np_dtype)
+        except (OverflowError, ValueError) as error:
+            raise ValueError("%s: %s" % (what, error)) from None
     if not isinstance(value, np.ndarray):
         raise TypeError("%s: expected a numpy array or torch tensor of %s, got %s"
                         % (what, dtype, type(value).__name__))

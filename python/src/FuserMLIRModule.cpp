@@ -160,11 +160,18 @@ public:
     Type elementType = parseDType(dtype);
     Type type = elementType;
     if (shape) {
-      for (int64_t extent : *shape)
-        if (extent < 0)
+      for (int64_t extent : *shape) {
+        if (extent == -1)
           throw nb::value_error(
               "dynamic (symbolic) extents are not supported yet: give every "
               "extent as a number");
+        if (extent < 0)
+          throw nb::value_error(
+              ("extent " + std::to_string(extent) +
+               " is negative: extents are sizes (>= 0), or -1 for a "
+               "symbolic one")
+                  .c_str());
+      }
       type = RankedTensorType::get(*shape, elementType);
     }
     return add(getFunction().addInput(type));

@@ -153,6 +153,9 @@ def test_construction_errors(rmsnorm):
                 "dynamic (symbolic) extents are not supported yet: give every extent as a number")):
             other.define_tensor(shape=[-1, 4], dtype=DataType.Float)
         with pytest.raises(ValueError, match=exactly(
+                "extent -5 is negative: extents are sizes (>= 0), or -1 for a symbolic one")):
+            other.define_tensor(shape=[4, -5], dtype=DataType.Float)
+        with pytest.raises(ValueError, match=exactly(
                 "define_tensor's contiguity has 1 entries for a tensor of rank 2")):
             other.define_tensor(shape=[2, 4], contiguity=[True], dtype=DataType.Float)
         with pytest.raises(TypeError, match=located(
@@ -218,3 +221,17 @@ def test_execute_scalar_input_errors(dtype, value, match):
         scalar_input.add_output(scalar_input.ops.full([2], s, dtype))
     with pytest.raises(ValueError, match=exactly(match)):
         scalar_input.execute([value])
+
+
+def test_scalar_for_a_zero_dim_input():
+    """A 0-d tensor input takes a numpy or Python scalar of its dtype (it was
+    refused with "expected ... float32, got float32"); a wrong dtype still
+    names both."""
+    with FusionDefinition() as fd:
+        t = fd.define_tensor(shape=[], dtype=DataType.Float)
+        fd.add_output(fd.ops.mul(t, t))
+    for value in (np.float32(1.5), 1.5, np.array(1.5, dtype=np.float32)):
+        (out,) = fd.execute([value])
+        assert out.shape == () and out == np.float32(2.25)
+    with pytest.raises(TypeError, match=exactly("inputs[0]: expected dtype float32, got float64")):
+        fd.execute([np.float64(1.5)])

@@ -31,7 +31,7 @@
 // TOOBIG: error: a value of type 'tensor<3xf32>' takes 12 bytes, more than the limit of 8 bytes
 // TOOBIG: exit=2
 
-// BIGARG: error: argument 0 of type 'tensor<1000000000000x1000000000000xf64>' takes 18446744073709551615 bytes, more than the limit of 1000 bytes (--max-bytes)
+// BIGARG: error: argument 0 of type 'tensor<1000000000000x1000000000000xf64>' takes more than 18446744073709551615 bytes (the size overflows 64 bits), more than the limit of 1000 bytes (--max-bytes)
 // BIGARG: exit=2
 
 // CUDA: backend cuda is not available: no CUDA driver found{{.*}}

@@ -183,8 +183,8 @@ LogicalResult checkArguments(func::FuncOp func) {
     uint64_t bytes = *getValueByteSize(type);
     if (bytes > maxBytes)
       return func.emitError("argument ")
-             << i << " of type " << type << " takes " << bytes
-             << " bytes, more than the limit of " << maxBytes.getValue()
+             << i << " of type " << type << " takes " << formatByteSize(bytes)
+             << ", more than the limit of " << maxBytes.getValue()
              << " bytes (--max-bytes)";
     if (failed(reserveRunBytes(func.getLoc(), getBackendOptions(), inputBytes,
                                bytes, "argument " + Twine(i), type)))

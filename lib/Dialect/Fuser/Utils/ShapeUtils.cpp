@@ -62,6 +62,13 @@ FailureOr<uint64_t> fuser::getValueByteSize(Type type) {
                                   getSaturatedNumElements(type));
 }
 
+std::string fuser::formatByteSize(uint64_t bytes) {
+  if (bytes == UINT64_MAX)
+    return "more than " + std::to_string(bytes) +
+           " bytes (the size overflows 64 bits)";
+  return std::to_string(bytes) + " bytes";
+}
+
 fuser::ByteCount &fuser::ByteCount::operator+=(ByteCount other) {
   bool sumOverflowed = false;
   bytes = llvm::SaturatingAdd(bytes, other.bytes, &sumOverflowed);

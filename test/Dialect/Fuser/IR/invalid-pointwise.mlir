@@ -4,7 +4,7 @@
 
 // Float-only unary ops reject integers.
 func.func @exp_int(%a: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{'fuser.exp' op operand #0 must be floating-point tensor or scalar, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'fuser.exp' op operand #0 must be floating-point tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xi32>'}}
   %0 = fuser.exp %a : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
@@ -13,7 +13,7 @@ func.func @exp_int(%a: tensor<4xi32>) -> tensor<4xi32> {
 
 // Numeric unary ops reject i1.
 func.func @neg_bool(%a: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error @+1 {{'fuser.neg' op operand #0 must be numeric (non-i1) tensor or scalar, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'fuser.neg' op operand #0 must be numeric (non-i1) tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xi1>'}}
   %0 = fuser.neg %a : tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -88,7 +88,7 @@ func.func @binary_scalar_result(%a: f32, %b: f32) -> tensor<f32> {
 
 // Arithmetic on i1 is not defined.
 func.func @binary_bool(%a: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error @+1 {{'fuser.minimum' op operand #0 must be numeric (non-i1) tensor or scalar, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'fuser.minimum' op operand #0 must be numeric (non-i1) tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xi1>'}}
   %0 = fuser.minimum %a, %a : tensor<4xi1>, tensor<4xi1> -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -96,7 +96,7 @@ func.func @binary_bool(%a: tensor<4xi1>) -> tensor<4xi1> {
 // -----
 
 func.func @compare_result_i1(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'fuser.lt' op result #0 must be i1 tensor or scalar, but got 'tensor<4xf32>'}}
+  // expected-error @+1 {{'fuser.lt' op result #0 must be i1 tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xf32>'}}
   %0 = fuser.lt %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -122,7 +122,7 @@ func.func @compare_size(%a: tensor<4xf32>, %b: tensor<5xf32>) -> tensor<4xi1> {
 // -----
 
 func.func @where_condition_i1(%c: tensor<4xf32>, %a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'fuser.where' op operand #0 must be i1 tensor or scalar, but got 'tensor<4xf32>'}}
+  // expected-error @+1 {{'fuser.where' op operand #0 must be i1 tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xf32>'}}
   %0 = fuser.where %c, %a, %a : tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }

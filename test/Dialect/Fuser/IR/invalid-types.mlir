@@ -19,7 +19,7 @@ func.func @dynamic_result(%a: tensor<4x8xf32>) -> tensor<?xf32> {
 // -----
 
 func.func @dynamic_pointwise(%a: tensor<?xf32>) -> tensor<?xf32> {
-  // expected-error @+1 {{'fuser.exp' op operand #0 must be floating-point tensor or scalar, but got 'tensor<?xf32>'}}
+  // expected-error @+1 {{'fuser.exp' op operand #0 must be floating-point tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<?xf32>'}}
   %0 = fuser.exp %a : tensor<?xf32>
   return %0 : tensor<?xf32>
 }
@@ -27,7 +27,7 @@ func.func @dynamic_pointwise(%a: tensor<?xf32>) -> tensor<?xf32> {
 // -----
 
 func.func @dynamic_binary(%a: tensor<?xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'fuser.add' op operand #0 must be numeric (non-i1) tensor or scalar, but got 'tensor<?xf32>'}}
+  // expected-error @+1 {{'fuser.add' op operand #0 must be numeric (non-i1) tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<?xf32>'}}
   %0 = fuser.add %a, %b : tensor<?xf32>, tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -51,7 +51,7 @@ func.func @i8_tensor(%a: tensor<4xi8>) -> tensor<2x2xi8> {
 // -----
 
 func.func @f8_tensor(%a: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
-  // expected-error @+1 {{'fuser.abs' op operand #0 must be numeric (non-i1) tensor or scalar, but got 'tensor<4xf8E4M3FN>'}}
+  // expected-error @+1 {{'fuser.abs' op operand #0 must be numeric (non-i1) tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xf8E4M3FN>'}}
   %0 = fuser.abs %a : tensor<4xf8E4M3FN>
   return %0 : tensor<4xf8E4M3FN>
 }
@@ -59,7 +59,7 @@ func.func @f8_tensor(%a: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
 // -----
 
 func.func @i8_scalar(%a: tensor<4xi32>, %s: i8) -> tensor<4xi32> {
-  // expected-error @+1 {{'fuser.mul' op operand #1 must be numeric (non-i1) tensor or scalar, but got 'i8'}}
+  // expected-error @+1 {{'fuser.mul' op operand #1 must be numeric (non-i1) tensor with static extents (dynamic extents are not supported) or scalar, but got 'i8'}}
   %0 = fuser.mul %a, %s : tensor<4xi32>, i8 -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
@@ -75,7 +75,7 @@ func.func @unsigned(%a: tensor<4xui32>) -> tensor<4xui32> {
 // -----
 
 func.func @complex(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
-  // expected-error @+1 {{'fuser.neg' op operand #0 must be numeric (non-i1) tensor or scalar, but got 'tensor<4xcomplex<f32>>'}}
+  // expected-error @+1 {{'fuser.neg' op operand #0 must be numeric (non-i1) tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xcomplex<f32>>'}}
   %0 = fuser.neg %a : tensor<4xcomplex<f32>>
   return %0 : tensor<4xcomplex<f32>>
 }

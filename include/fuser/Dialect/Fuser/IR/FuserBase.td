@@ -54,9 +54,13 @@ def Fuser_BoolTensor : StaticShapeTensorOf<[I1]>;
 def Fuser_Value : AnyTypeOf<[Fuser_Tensor, Fuser_ElementType],
     "statically shaped tensor or scalar of a fuser element type">;
 def Fuser_FloatValue : AnyTypeOf<[Fuser_FloatTensor, Fuser_FloatType],
-    "floating-point tensor or scalar">;
+    "floating-point tensor with static extents (dynamic extents are not "
+    "supported) or scalar">;
 def Fuser_NumericValue : AnyTypeOf<[Fuser_NumericTensor, Fuser_NumericType],
-    "numeric (non-i1) tensor or scalar">;
-def Fuser_BoolValue : AnyTypeOf<[Fuser_BoolTensor, I1], "i1 tensor or scalar">;
+    "numeric (non-i1) tensor with static extents (dynamic extents are not "
+    "supported) or scalar">;
+def Fuser_BoolValue : AnyTypeOf<[Fuser_BoolTensor, I1],
+    "i1 tensor with static extents (dynamic extents are not supported) or "
+    "scalar">;
 
 #endif // FUSER_DIALECT_FUSER_IR_FUSERBASE_TD

@@ -11,6 +11,8 @@
 #define FUSER_DIALECT_FUSER_UTILS_SHAPEUTILS_H
 
 #include "mlir/IR/Types.h"
+
+#include <string>
 #include "mlir/Support/LLVM.h"
 
 #include <cstdint>
@@ -36,6 +38,10 @@ FailureOr<unsigned> getElementByteWidth(Type elementType);
 /// fuser element type) takes, saturating at UINT64_MAX instead of wrapping;
 /// failure for any other type.
 FailureOr<uint64_t> getValueByteSize(Type type);
+
+/// "<bytes> bytes", for a size getValueByteSize gave: a saturated one reads
+/// "more than 18446744073709551615 bytes (the size overflows 64 bits)".
+std::string formatByteSize(uint64_t bytes);
 
 /// A number of bytes that saturates at UINT64_MAX and remembers that it
 /// did: a saturated count alone cannot tell "exactly UINT64_MAX" from "more
