@@ -5,7 +5,8 @@ LLVM_PREFIX ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?=
 
 .PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
-        check-python check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-long check-preseg-monotone
+        check-python check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-long check-preseg-monotone \
+        check-stress
 
 all: build
 
@@ -96,6 +97,17 @@ check-sanitizers: setup $(ASAN_BUILD_DIR)/build.ninja
 	ASAN_OPTIONS=allow_user_poisoning=0 $(ASAN_BUILD_DIR)/bin/fuser-unittests
 	ASAN_OPTIONS=allow_user_poisoning=0 $(ASAN_BUILD_DIR)/bin/fuser-diff --seeds 1..2000 \
 	  --pipeline 'builtin.module(fuser-preseg,func.func(fuser-segment))'
+
+# The stress family (scripts/stress.py, docs/Testing.md): 10^5-op chains and
+# DAGs, wide and large fusions, zero extents, long nvFuser prints, through
+# every tool and backend; then the small size under ASan and UBSan. Outside
+# `make check`: the release run takes about 10 minutes, the sanitizer build
+# as long as a full build.
+check-stress: build $(ASAN_BUILD_DIR)/build.ninja
+	python3 scripts/stress.py --build $(BUILD_DIR) --size full
+	cmake --build $(ASAN_BUILD_DIR) --target fuser-opt fuser-run fuser-translate
+	ASAN_OPTIONS=allow_user_poisoning=0 python3 scripts/stress.py \
+	  --build $(ASAN_BUILD_DIR) --size small --sanitizer
 
 check-lit:
 	cmake --build $(BUILD_DIR) --target check-fuser
