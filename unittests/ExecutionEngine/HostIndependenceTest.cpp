@@ -48,9 +48,9 @@ using namespace mlir::fuser;
 namespace {
 
 // Every conversion to and from f16/bf16 the lowering emits, plus arithmetic
-// on them, on 37 elements (vector bodies and a scalar tail), and a product
-// that an FMA would contract.
-constexpr int64_t kCount = 37;
+// on them, and a product that an FMA would contract. Written for tensors of
+// 37 elements, which the kernel computes one at a time; the tests also run
+// it on 64, two at a time (vector<2> of every type).
 constexpr const char *kConversionsFusion = R"mlir(
 !f32 = tensor<37xf32>
 !f64 = tensor<37xf64>
@@ -97,12 +97,13 @@ func.func @conversions(%f32: !f32, %f64: !f64, %bf16: !bf16, %f16: !f16,
 }
 )mlir";
 
-template <typename T> Buffer cycled(Type elementType, ArrayRef<T> values) {
+template <typename T>
+Buffer cycled(Type elementType, int64_t count, ArrayRef<T> values) {
   Buffer buffer;
   buffer.elementType = elementType;
-  buffer.shape = {kCount};
-  buffer.bytes.resize(kCount * sizeof(T));
-  for (int64_t i = 0; i < kCount; ++i)
+  buffer.shape = {count};
+  buffer.bytes.resize(count * sizeof(T));
+  for (int64_t i = 0; i < count; ++i)
     std::memcpy(buffer.bytes.data() + i * sizeof(T), &values[i % values.size()],
                 sizeof(T));
   return buffer;
@@ -118,7 +119,7 @@ template <typename To, typename From> To bits(From from) {
 /// Inputs that a flushing or a double-rounding conversion gets wrong:
 /// subnormals of every type (the smallest, the largest, halfway cases),
 /// the smallest normals, rounding midpoints, NaN, infinities, -0.0.
-SmallVector<Buffer> makeSpecialInputs(MLIRContext &context) {
+SmallVector<Buffer> makeSpecialInputs(MLIRContext &context, int64_t count) {
   Builder b(&context);
   float floats[] = {1e-40f,
                     bits<float>(0x00000001u),
@@ -159,17 +160,18 @@ SmallVector<Buffer> makeSpecialInputs(MLIRContext &context) {
   float squares[std::size(floats)];
   for (size_t i = 0; i < std::size(floats); ++i)
     squares[i] = floats[i] * floats[i];
-  return {cycled<float>(b.getF32Type(), floats),
-          cycled<double>(b.getF64Type(), doubles),
-          cycled<uint16_t>(b.getBF16Type(), bf16s),
-          cycled<uint16_t>(b.getF16Type(), f16s),
-          cycled<int32_t>(b.getI32Type(), i32s),
-          cycled<int64_t>(b.getI64Type(), i64s),
-          cycled<uint8_t>(b.getI1Type(), i1s),
-          cycled<float>(b.getF32Type(), squares)};
+  return {cycled<float>(b.getF32Type(), count, floats),
+          cycled<double>(b.getF64Type(), count, doubles),
+          cycled<uint16_t>(b.getBF16Type(), count, bf16s),
+          cycled<uint16_t>(b.getF16Type(), count, f16s),
+          cycled<int32_t>(b.getI32Type(), count, i32s),
+          cycled<int64_t>(b.getI64Type(), count, i64s),
+          cycled<uint8_t>(b.getI1Type(), count, i1s),
+          cycled<float>(b.getF32Type(), count, squares)};
 }
 
-class HostIndependenceTest : public ::testing::Test {
+/// Parameter: the number of elements of the fusion's tensors.
+class HostIndependenceTest : public ::testing::TestWithParam<int64_t> {
 protected:
   static void SetUpTestSuite() {
     llvm::InitializeNativeTarget();
@@ -178,12 +180,20 @@ protected:
 
   HostIndependenceTest() {
     context.loadDialect<FuserDialect, func::FuncDialect, arith::ArithDialect>();
-    module = parseSourceString<ModuleOp>(kConversionsFusion, &context);
+    std::string source = kConversionsFusion;
+    std::string from = "37x", to = std::to_string(GetParam()) + "x";
+    for (size_t at = source.find(from); at != std::string::npos;
+         at = source.find(from, at + to.size()))
+      source.replace(at, from.size(), to);
+    module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module) << diagnostics;
   }
 
   func::FuncOp getFusion() {
     return module->lookupSymbol<func::FuncOp>("conversions");
+  }
+  SmallVector<Buffer> getInputs() {
+    return makeSpecialInputs(context, GetParam());
   }
 
   static void expectSameBits(ArrayRef<Buffer> actual, ArrayRef<Buffer> expected,
@@ -212,7 +222,7 @@ bool isHalf(Type type) {
 // Host-independent: a half value may only be loaded, stored, moved between
 // vectors or reinterpreted; any other LLVM op on one is an instruction the
 // host would choose.
-TEST_F(HostIndependenceTest, NoHalfConversionOrArithmeticReachesLLVM) {
+TEST_P(HostIndependenceTest, NoHalfConversionOrArithmeticReachesLLVM) {
   FailureOr<OwningOpRef<ModuleOp>> loops =
       lowerFusionToKernelLoops(getFusion(), BackendOptions());
   ASSERT_TRUE(succeeded(loops)) << diagnostics;
@@ -246,7 +256,7 @@ TEST_F(HostIndependenceTest, NoHalfConversionOrArithmeticReachesLLVM) {
 
 // Host-independent: the target machine names the features it leaves out,
 // and contracts no multiply-add.
-TEST_F(HostIndependenceTest, TargetMachineLeavesOutHalfConversionFeatures) {
+TEST_P(HostIndependenceTest, TargetMachineLeavesOutHalfConversionFeatures) {
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
       createCPUBackendTargetMachine();
   ASSERT_TRUE(static_cast<bool>(machine))
@@ -268,7 +278,7 @@ TEST_F(HostIndependenceTest, TargetMachineLeavesOutHalfConversionFeatures) {
 // the rewrites alone keep the interpreter's bits (without them LLVM selects
 // vcvtneps2bf16, which flushes subnormals). Elsewhere the host's own
 // features run, which is the same check on fewer instructions.
-TEST_F(HostIndependenceTest, ConversionsExactWithTheHostsFullFeatureSet) {
+TEST_P(HostIndependenceTest, ConversionsExactWithTheHostsFullFeatureSet) {
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
       llvm::orc::JITTargetMachineBuilder::detectHost();
   ASSERT_TRUE(static_cast<bool>(builder))
@@ -288,7 +298,7 @@ TEST_F(HostIndependenceTest, ConversionsExactWithTheHostsFullFeatureSet) {
       << llvm::toString(machine.takeError());
 
   func::FuncOp fusion = getFusion();
-  SmallVector<Buffer> inputs = makeSpecialInputs(context);
+  SmallVector<Buffer> inputs = getInputs();
   FailureOr<SmallVector<Buffer>> expected = interpret(fusion, inputs);
   ASSERT_TRUE(succeeded(expected)) << diagnostics;
   FailureOr<OwningOpRef<ModuleOp>> loops =
@@ -341,9 +351,9 @@ private:
 // The default mode's bits under FTZ, DAZ and round-toward-zero, on both the
 // interpreter and the CPU backend (its compilation included); the caller's
 // mode is back after each run.
-TEST_F(HostIndependenceTest, RunsIgnoreTheCallersFloatingPointMode) {
+TEST_P(HostIndependenceTest, RunsIgnoreTheCallersFloatingPointMode) {
   func::FuncOp fusion = getFusion();
-  SmallVector<Buffer> inputs = makeSpecialInputs(context);
+  SmallVector<Buffer> inputs = getInputs();
   std::unique_ptr<Backend> interpreter =
       createInterpreterBackend(BackendOptions());
   std::unique_ptr<Backend> cpu = createCPUBackend(BackendOptions());
@@ -383,6 +393,9 @@ TEST_F(HostIndependenceTest, RunsIgnoreTheCallersFloatingPointMode) {
   expectSameBits(*ran, *expected, "runKernelModule");
   EXPECT_TRUE(hostile.isCurrent());
 }
+
+INSTANTIATE_TEST_SUITE_P(OneAndTwoLanes, HostIndependenceTest,
+                         ::testing::Values(37, 64));
 
 // The guard restores exactly what the caller had, flags included.
 TEST(FloatingPointEnvironmentTest, RestoresTheCallersEnvironment) {
