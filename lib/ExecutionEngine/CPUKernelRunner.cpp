@@ -977,7 +977,9 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
     if (!storage.back().data)
       return emitError(loc, "out of memory: could not allocate ")
              << bytes << " bytes for input " << i;
-    std::memcpy(storage.back().data, input.bytes.data(), bytes);
+    // An input without elements has no data pointer to copy from.
+    if (bytes != 0)
+      std::memcpy(storage.back().data, input.bytes.data(), bytes);
   }
   SmallVector<Buffer> outputs;
   for (unsigned i = inputs.size(); i < type.getNumInputs(); ++i) {
