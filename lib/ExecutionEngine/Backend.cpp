@@ -60,8 +60,10 @@ LogicalResult mlir::fuser::reserveRunBytes(Location loc,
     return success();
   }
   InFlightDiagnostic diagnostic = emitError(loc);
-  diagnostic << what << " of type " << type << " takes "
-             << formatByteSize(bytes);
+  diagnostic << what;
+  if (type)
+    diagnostic << " of type " << type;
+  diagnostic << " takes " << formatByteSize(bytes);
   if (heldBytes != 0)
     diagnostic << "; with the " << heldBytes
                << " bytes the run holds already, that is";

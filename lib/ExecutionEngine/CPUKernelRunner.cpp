@@ -940,8 +940,8 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
   uint64_t heldBytes = 0;
   if (failed(reserveRunBytes(loc, options, heldBytes,
                              it->getValue().intermediateBytes,
-                             "the intermediates of '" + name + "'",
-                             NoneType::get(loc.getContext()))))
+                             "the intermediates of '" + name + "' together",
+                             Type())))
     return failure();
   // Inputs: copied into aligned storage (a kernel may read them with
   // aligned vector loads); scalars passed by value.

@@ -44,8 +44,8 @@ struct BackendOptions {
 LogicalResult checkBackendInputs(func::FuncOp func, ArrayRef<Buffer> inputs);
 
 /// Adds `bytes` to `heldBytes`, the bytes a run holds, or says (located at
-/// `loc`: "<what> of type <type> takes ...") that they would exceed
-/// options.maxTotalBytes.
+/// `loc`: "<what> of type <type> takes ...", without the type when it is
+/// null) that they would exceed options.maxTotalBytes.
 LogicalResult reserveRunBytes(Location loc, const BackendOptions &options,
                               uint64_t &heldBytes, uint64_t bytes,
                               const Twine &what, Type type);
