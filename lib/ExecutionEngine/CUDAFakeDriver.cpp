@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -61,11 +62,13 @@ std::string name(CUdeviceptr address) {
   return buffer;
 }
 
-struct Module {
-  std::string image;
-};
 struct Function {
   std::string name;
+};
+/// Owns its functions, as a CUDA module does: they go with cuModuleUnload.
+struct Module {
+  std::string image;
+  std::vector<std::unique_ptr<Function>> functions;
 };
 struct Event {
   double ms = 0;
@@ -178,7 +181,9 @@ CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
   LOG("cuModuleGetFunction(%s) -> %s", name, found ? "found" : "not found");
   if (!found)
     return kNotFound;
-  *function = new Function{name};
+  auto *owner = static_cast<Module *>(module);
+  owner->functions.push_back(std::make_unique<Function>(Function{name}));
+  *function = owner->functions.back().get();
   return kSuccess;
 }
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
