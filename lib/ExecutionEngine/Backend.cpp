@@ -11,13 +11,37 @@
 using namespace mlir;
 using namespace mlir::fuser;
 
-// Anchors the vtable in this library.
+CompiledFusion::CompiledFusion(func::FuncOp fusion)
+    : module(ModuleOp::create(fusion.getLoc())) {
+  func = cast<func::FuncOp>(fusion->clone());
+  module->getBody()->push_back(func);
+}
+
+// Anchors the vtables in this library.
+CompiledFusion::~CompiledFusion() = default;
 Backend::~Backend() = default;
+
+FailureOr<SmallVector<Buffer>> CompiledFusion::run(ArrayRef<Buffer> inputs) {
+  if (failed(checkBackendInputs(func, inputs)))
+    return failure();
+  ScopedDefaultFloatingPointEnvironment defaultEnvironment;
+  return runCompiled(inputs);
+}
+
+FailureOr<std::unique_ptr<CompiledFusion>>
+Backend::compile(func::FuncOp func) {
+  ScopedDefaultFloatingPointEnvironment defaultEnvironment;
+  return compileFusion(func);
+}
 
 FailureOr<SmallVector<Buffer>> Backend::run(func::FuncOp func,
                                             ArrayRef<Buffer> inputs) {
-  ScopedDefaultFloatingPointEnvironment defaultEnvironment;
-  return runFusion(func, inputs);
+  if (failed(checkBackendInputs(func, inputs)))
+    return failure();
+  FailureOr<std::unique_ptr<CompiledFusion>> compiled = compile(func);
+  if (failed(compiled))
+    return failure();
+  return (*compiled)->run(inputs);
 }
 
 LogicalResult mlir::fuser::checkBackendInputs(func::FuncOp func,

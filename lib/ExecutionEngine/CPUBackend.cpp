@@ -20,43 +20,48 @@ using namespace mlir::fuser;
 
 namespace {
 
+/// All kernels of a fusion in one JIT-compiled engine.
+class CPUCompiledFusion : public CompiledFusion {
+public:
+  CPUCompiledFusion(func::FuncOp func,
+                    std::unique_ptr<CPUKernelModule> kernels)
+      : CompiledFusion(func), kernels(std::move(kernels)) {}
+
+private:
+  FailureOr<SmallVector<Buffer>>
+  runCompiled(ArrayRef<Buffer> inputs) override {
+    FailureOr<SmallVector<Buffer>> outputs =
+        kernels->run(getFunc().getSymName(), inputs);
+    if (failed(outputs) || failed(adoptKernelOutputs(getFunc(), *outputs)))
+      return failure();
+    return outputs;
+  }
+
+  std::unique_ptr<CPUKernelModule> kernels;
+};
+
 class CPUBackend : public Backend {
 public:
   explicit CPUBackend(const BackendOptions &options)
       : Backend("cpu"), options(options) {}
 
 private:
-  FailureOr<SmallVector<Buffer>> runFusion(func::FuncOp func,
-                                           ArrayRef<Buffer> inputs) override;
+  FailureOr<std::unique_ptr<CompiledFusion>>
+  compileFusion(func::FuncOp func) override {
+    FailureOr<OwningOpRef<ModuleOp>> lowered =
+        lowerFusionToKernelLoops(func, options);
+    if (failed(lowered))
+      return failure();
+    FailureOr<std::unique_ptr<CPUKernelModule>> kernels =
+        CPUKernelModule::compile(**lowered, options);
+    if (failed(kernels))
+      return failure();
+    return std::unique_ptr<CompiledFusion>(
+        std::make_unique<CPUCompiledFusion>(func, std::move(*kernels)));
+  }
 
   BackendOptions options;
 };
-
-FailureOr<SmallVector<Buffer>> CPUBackend::runFusion(func::FuncOp func,
-                                                     ArrayRef<Buffer> inputs) {
-  if (failed(checkBackendInputs(func, inputs)))
-    return failure();
-
-  FailureOr<OwningOpRef<ModuleOp>> lowered =
-      lowerFusionToKernelLoops(func, options);
-  if (failed(lowered))
-    return failure();
-  OwningOpRef<ModuleOp> module = std::move(*lowered);
-
-  // One compiled module per run: all kernels of the fusion in one engine.
-  FailureOr<std::unique_ptr<CPUKernelModule>> compiled =
-      CPUKernelModule::compile(*module, options);
-  if (failed(compiled))
-    return failure();
-  FailureOr<SmallVector<Buffer>> outputs =
-      (*compiled)->run(func.getSymName(), inputs);
-  if (failed(outputs))
-    return failure();
-
-  if (failed(adoptKernelOutputs(func, *outputs)))
-    return failure();
-  return outputs;
-}
 } // namespace
 
 FailureOr<OwningOpRef<ModuleOp>>

@@ -90,6 +90,21 @@ runLoaded(func::FuncOp func, LoadedFusion &loaded, ArrayRef<Buffer> inputs) {
   return std::move(*outputs);
 }
 
+/// The fusion's kernels loaded on the device, with its launch plan.
+class LoadedCUDAFusion : public CompiledFusion {
+public:
+  LoadedCUDAFusion(func::FuncOp func, LoadedFusion loaded)
+      : CompiledFusion(func), loaded(std::move(loaded)) {}
+
+private:
+  FailureOr<SmallVector<Buffer>>
+  runCompiled(ArrayRef<Buffer> inputs) override {
+    return runLoaded(getFunc(), loaded, inputs);
+  }
+
+  LoadedFusion loaded;
+};
+
 class CUDABackend : public Backend {
 public:
   explicit CUDABackend(const BackendOptions &options)
@@ -103,14 +118,13 @@ public:
   }
 
 private:
-  FailureOr<SmallVector<Buffer>> runFusion(func::FuncOp func,
-                                           ArrayRef<Buffer> inputs) override {
-    if (failed(checkBackendInputs(func, inputs)))
-      return failure();
+  FailureOr<std::unique_ptr<CompiledFusion>>
+  compileFusion(func::FuncOp func) override {
     FailureOr<LoadedFusion> loaded = loadFusion(func, options);
     if (failed(loaded))
       return failure();
-    return runLoaded(func, *loaded, inputs);
+    return std::unique_ptr<CompiledFusion>(
+        std::make_unique<LoadedCUDAFusion>(func, std::move(*loaded)));
   }
 
   BackendOptions options;

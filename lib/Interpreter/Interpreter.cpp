@@ -844,15 +844,31 @@ mlir::fuser::interpret(func::FuncOp func, ArrayRef<Buffer> inputs,
 }
 
 namespace {
+/// The interpreter compiles nothing: it walks its copy of the fusion.
+class InterpretedFusion : public CompiledFusion {
+public:
+  InterpretedFusion(func::FuncOp func, const BackendOptions &options)
+      : CompiledFusion(func), options(options) {}
+
+private:
+  FailureOr<SmallVector<Buffer>>
+  runCompiled(ArrayRef<Buffer> inputs) override {
+    return interpret(getFunc(), inputs, options);
+  }
+
+  BackendOptions options;
+};
+
 class InterpreterBackend : public Backend {
 public:
   explicit InterpreterBackend(const BackendOptions &options)
       : Backend("interp"), options(options) {}
 
 private:
-  FailureOr<SmallVector<Buffer>> runFusion(func::FuncOp func,
-                                           ArrayRef<Buffer> inputs) override {
-    return interpret(func, inputs, options);
+  FailureOr<std::unique_ptr<CompiledFusion>>
+  compileFusion(func::FuncOp func) override {
+    return std::unique_ptr<CompiledFusion>(
+        std::make_unique<InterpretedFusion>(func, options));
   }
 
   BackendOptions options;

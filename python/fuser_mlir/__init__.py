@@ -6,9 +6,12 @@ See docs/Python.md; `python -m fuser_mlir.nvfuser_compat SCRIPT.py` runs an
 unmodified nvFuser repro script.
 """
 
-from ._fusion import (DataType, FusionDefinition, Scalar, Segment, Tensor,
-                      UnsupportedOpError)
+from ._cache import FusionCache
+from ._errors import FusionError, FusionTypeError, FusionValueError, UnsupportedOpError
 from ._fuser_mlir import fnv1a64
+from ._fusion import FusionDefinition, Segment
+from ._states import DataType, Scalar, Tensor, Vector
 
-__all__ = ["DataType", "FusionDefinition", "Scalar", "Segment", "Tensor",
-           "UnsupportedOpError", "fnv1a64"]
+__all__ = ["DataType", "FusionCache", "FusionDefinition", "FusionError", "FusionTypeError",
+           "FusionValueError", "Scalar", "Segment", "Tensor", "UnsupportedOpError", "Vector",
+           "fnv1a64"]

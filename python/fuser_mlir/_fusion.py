@@ -1,56 +1,31 @@
-"""nvFuser's FusionDefinition API over fuser IR (docs/Python.md).
+"""nvFuser's FusionDefinition over fuser IR (docs/Python.md).
 
-Every `fd.ops.*` call builds what nvFuser builds for it, through the C++
-FusionBuilder (include/fuser/FusionBuilder/FusionBuilder.h), one fuser op per
-nvFuser op; nothing is simplified here (`fd.preseg()` does that).
+A definition records what the program asks for, one record per call, as
+nvFuser's FusionState does; every `fd.ops.*` call builds what nvFuser builds
+for it, through the C++ FusionBuilder, one fuser op per nvFuser op (nothing is
+simplified here: `fd.preseg()` does that). Records are built at once into the
+provisional IR (_build.py) and again, with real extents, for every input
+signature that `execute` sees; each signature's fusion is compiled once and
+cached (_cache.py).
 """
 
-import enum
-import operator
 import os
 import sys
 
-from . import _fuser_mlir as _native
+from . import _arrays
+from ._build import PLACEHOLDER_EXTENT, Build
+from ._cache import FusionCache
+from ._errors import FusionError, FusionTypeError, FusionValueError, translate
+from ._ops import Ops
+from ._printer import format_definition, format_repro_script
+from ._states import DTYPE_NAMES, DataType, Scalar, Tensor, Vector, dtype_name
 
-__all__ = ["DataType", "FusionDefinition", "Tensor", "Scalar", "Segment",
-           "UnsupportedOpError"]
+__all__ = ["FusionDefinition", "Segment"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
-class DataType(enum.Enum):
-    """nvFuser's DataType; the value is the dtype's numpy-style name."""
-    Double = "float64"
-    Float = "float32"
-    Half = "float16"
-    BFloat16 = "bfloat16"
-    Int = "int64"
-    Int32 = "int32"
-    Bool = "bool"
-    ComplexFloat = "complex64"
-    ComplexDouble = "complex128"
-    Null = "null"
-
-    def __repr__(self):
-        return "DataType." + self.name
-
-    __str__ = __repr__
-
-
-_DTYPE_NAMES = {dtype.value: dtype for dtype in DataType}
-
-
-class UnsupportedOpError(AttributeError):
-    """An nvFuser operation that fuser_mlir does not model."""
-
-    def __init__(self, op, filename=None, line=None):
-        self.op, self.filename, self.line = op, filename, line
-        where = "%s:%s: " % (filename, line) if filename else ""
-        super().__init__("%snvFuser operation 'fd.ops.%s' is not supported by "
-                         "fuser_mlir (docs/Python.md lists the ops)" % (where, op))
-
-
-def _caller_location():
+def caller_location():
     """The first frame outside this package: the script line of the call."""
     frame = sys._getframe(1)
     while frame is not None and \
@@ -61,79 +36,14 @@ def _caller_location():
     return frame.f_code.co_filename, frame.f_lineno
 
 
-def _dtype_name(dtype, what):
-    if isinstance(dtype, DataType):
-        return dtype.value
-    raise TypeError("%s must be a DataType, got %r" % (what, dtype))
+class Record:
+    """One call of a definition: what `repr(fd)` prints and every build
+    replays."""
+    __slots__ = ("out", "call", "args", "kwargs", "location", "apply")
 
-
-class _Value:
-    __slots__ = ("fd", "_id")
-
-    def __init__(self, fd, value_id):
-        self.fd = fd
-        self._id = value_id
-
-    @property
-    def dtype(self):
-        return _DTYPE_NAMES[self.fd._native.value_type(self._id)[1]]
-
-
-class Tensor(_Value):
-    """A tensor of a FusionDefinition (nvFuser's Tensor)."""
-    __slots__ = ()
-
-    @property
-    def shape(self):
-        return tuple(self.fd._native.value_type(self._id)[0])
-
-    @property
-    def ndim(self):
-        return len(self.shape)
-
-    def size(self, dim):
-        return self.shape[dim]
-
-    def __repr__(self):
-        return "Tensor(shape=%s, dtype=%r)" % (list(self.shape), self.dtype)
-
-    # Python operators, as nvFuser's Tensor has them.
-    def __add__(self, other):
-        return self.fd.ops.add(self, other)
-
-    def __radd__(self, other):
-        return self.fd.ops.add(other, self)
-
-    def __sub__(self, other):
-        return self.fd.ops.sub(self, other)
-
-    def __rsub__(self, other):
-        return self.fd.ops.sub(other, self)
-
-    def __mul__(self, other):
-        return self.fd.ops.mul(self, other)
-
-    def __rmul__(self, other):
-        return self.fd.ops.mul(other, self)
-
-    # `/` is true division, as in Python and nvFuser (truediv: integers
-    # become f32 first); fd.ops.div of integers truncates.
-    def __truediv__(self, other):
-        return self.fd.ops.truediv(self, other)
-
-    def __rtruediv__(self, other):
-        return self.fd.ops.truediv(other, self)
-
-    def __neg__(self):
-        return self.fd.ops.neg(self)
-
-
-class Scalar(_Value):
-    """A scalar of a FusionDefinition: a constant or a scalar input."""
-    __slots__ = ()
-
-    def __repr__(self):
-        return "Scalar(dtype=%r)" % self.dtype
+    def __init__(self, out, call, args, kwargs, location, apply):
+        self.out, self.call, self.args, self.kwargs = out, call, args, kwargs
+        self.location, self.apply = location, apply
 
 
 class Segment:
@@ -158,300 +68,67 @@ class Segment:
 def _describe(type_info, byte_count):
     shape, dtype = type_info
     return {"shape": None if shape is None else tuple(shape),
-            "dtype": _DTYPE_NAMES[dtype], "bytes": byte_count}
+            "dtype": DTYPE_NAMES[dtype], "bytes": byte_count}
 
-
-_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
-
-
-def _as_list(values, what):
-    """A list of int64s (extents, dims, widths): an int alone is a list of
-    one; floats, strings and the like are refused, not truncated."""
-    try:
-        items = [operator.index(values)] if not hasattr(values, "__iter__") \
-            else [operator.index(v) for v in values]
-    except TypeError:
-        raise TypeError("%s must be an integer or a list of integers, got %r" % (what, values)) from None
-    for item in items:
-        if not _INT64_MIN <= item <= _INT64_MAX:
-            raise ValueError("%s: %d does not fit in 64 bits" % (what, item))
-    return items
-
-
-class _Ops:
-    """`fd.ops`: the operations, as nvFuser's Python frontend names them."""
-
-    def __init__(self, fd):
-        self._fd = fd
-
-    def __getattr__(self, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        filename, line = _caller_location()
-        raise UnsupportedOpError(name, filename, line)
-
-    # Operands ---------------------------------------------------------------
-
-    def _native(self):
-        return self._fd._begin_call()
-
-    def _tensor(self, value, what):
-        if not isinstance(value, Tensor):
-            raise TypeError("%s must be a Tensor of this FusionDefinition, got %r"
-                            % (what, value))
-        if value.fd is not self._fd:
-            raise ValueError("%s belongs to another FusionDefinition" % what)
-        return value._id
-
-    def _operand(self, value, what):
-        if isinstance(value, _Value):
-            if value.fd is not self._fd:
-                raise ValueError("%s belongs to another FusionDefinition" % what)
-            return ("value", value._id)
-        # numpy scalars (and 0-d arrays) are numbers too.
-        if getattr(value, "shape", None) == () and hasattr(value, "item"):
-            value = value.item()
-        if isinstance(value, (bool, int, float)):
-            return value
-        raise TypeError("%s must be a Tensor, a Scalar or a Python number, got %r"
-                        % (what, value))
-
-    def _wrap(self, value_id):
-        shape, _ = self._fd._native.value_type(value_id)
-        return (Scalar if shape is None else Tensor)(self._fd, value_id)
-
-    # Pointwise --------------------------------------------------------------
-
-    def _unary(self, name, x):
-        native = self._native()
-        return self._wrap(native.unary(name, self._operand(x, "the operand of %s" % name)))
-
-    def _binary(self, name, lhs, rhs):
-        native = self._native()
-        return self._wrap(native.binary(name, self._operand(lhs, "the first operand of %s" % name),
-                                        self._operand(rhs, "the second operand of %s" % name)))
-
-    def where(self, condition, lhs, rhs):
-        native = self._native()
-        return self._wrap(native.where(self._operand(condition, "the condition of where"),
-                                       self._operand(lhs, "the second operand of where"),
-                                       self._operand(rhs, "the third operand of where")))
-
-    def cast(self, arg, dtype):
-        native = self._native()
-        if isinstance(arg, _Value):
-            return self._wrap(native.cast(self._operand(arg, "the operand of cast")[1],
-                                          _dtype_name(dtype, "cast's dtype")))
-        # A Python number cast to a dtype is a constant of that dtype.
-        return self._wrap(native.define_constant(self._operand(arg, "the operand of cast"),
-                                                 _dtype_name(dtype, "cast's dtype")))
-
-    def full(self, shape, fill_value, dtype):
-        native = self._native()
-        return self._wrap(native.full(_as_list(shape, "full's shape"),
-                                      self._operand(fill_value, "full's fill_value"),
-                                      _dtype_name(dtype, "full's dtype")))
-
-    # Data movement ----------------------------------------------------------
-
-    def reshape(self, arg, *shapes, new_shape=None, original_shape=None):
-        # reshape(T, new_shape) and the older reshape(T, original_shape, new_shape).
-        if new_shape is None:
-            if not shapes:
-                raise TypeError("reshape needs new_shape")
-            new_shape = shapes[-1]
-        native = self._native()
-        return self._wrap(native.reshape(self._tensor(arg, "reshape's operand"),
-                                         _as_list(new_shape, "reshape's new_shape")))
-
-    view = reshape
-
-    def squeeze(self, arg, *dims_or_shape, dims=None, original_shape=None,
-                squeeze_expanded=False):
-        # squeeze(T, dims) and the older squeeze(T, original_shape, dims).
-        positional = list(dims_or_shape)
-        if positional and isinstance(positional[-1], bool):
-            squeeze_expanded = positional.pop()
-        if dims is None:
-            if not positional:
-                raise TypeError("squeeze needs dims")
-            dims = positional[-1]
-        native = self._native()
-        return self._wrap(native.squeeze(self._tensor(arg, "squeeze's operand"),
-                                         _as_list(dims, "squeeze's dims")))
-
-    def broadcast(self, arg, is_broadcast_dim):
-        native = self._native()
-        return self._wrap(native.broadcast(self._tensor(arg, "broadcast's operand"),
-                                           [bool(flag) for flag in is_broadcast_dim]))
-
-    def expand(self, arg, shape):
-        native = self._native()
-        return self._wrap(native.expand(self._tensor(arg, "expand's operand"),
-                                        _as_list(shape, "expand's shape")))
-
-    def broadcast_in_dim(self, arg, shape=None, broadcast_dims=None, *, output_shape=None):
-        # output_shape is the keyword of nvFuser releases before 2023-06.
-        if shape is None:
-            shape = output_shape
-        if shape is None or broadcast_dims is None:
-            raise TypeError("broadcast_in_dim needs shape and broadcast_dims")
-        native = self._native()
-        return self._wrap(native.broadcast_in_dim(
-            self._tensor(arg, "broadcast_in_dim's operand"),
-            _as_list(shape, "broadcast_in_dim's shape"),
-            _as_list(broadcast_dims, "broadcast_in_dim's broadcast_dims")))
-
-    def permute(self, arg, dims):
-        native = self._native()
-        return self._wrap(native.permute(self._tensor(arg, "permute's operand"),
-                                         _as_list(dims, "permute's dims")))
-
-    def stride_order(self, arg, stride_order):
-        """nvFuser's stride_order changes the memory layout only, which
-        fusions do not model: a fuser.set (checked to be a permutation)."""
-        tensor = self._tensor(arg, "stride_order's operand")
-        order = _as_list(stride_order, "stride_order's stride_order")
-        if sorted(order) != list(range(len(self._fd._native.value_type(tensor)[0]))):
-            raise ValueError("stride_order %r is not a permutation of the tensor's dims" % order)
-        return self.set(arg)
-
-    def size(self, arg, dim):
-        """An extent: a Python int, as every extent is static here."""
-        shape = self._fd._native.value_type(self._tensor(arg, "size's operand"))[0]
-        if not -len(shape) <= dim < len(shape):
-            raise ValueError("size: dim %d is out of range for a tensor of rank %d"
-                             % (dim, len(shape)))
-        return shape[dim]
-
-    def shape(self, arg):
-        """The extents: Python ints, as every extent is static here."""
-        return list(self._fd._native.value_type(self._tensor(arg, "shape's operand"))[0])
-
-    def set(self, arg):
-        native = self._native()
-        return self._wrap(native.set(self._tensor(arg, "set's operand")))
-
-    def segment_set(self, arg):
-        native = self._native()
-        return self._wrap(native.segment_set(self._tensor(arg, "segment_set's operand")))
-
-    def slice(self, arg, start_indices, end_indices, strides=None,
-              manual_normalization=False):
-        native = self._native()
-        return self._wrap(native.slice(
-            self._tensor(arg, "slice's operand"),
-            _as_list(start_indices, "slice's start_indices"),
-            _as_list(end_indices, "slice's end_indices"),
-            [] if strides is None else _as_list(strides, "slice's strides")))
-
-    def pad(self, arg, pad_widths, value=None):
-        native = self._native()
-        return self._wrap(native.pad(
-            self._tensor(arg, "pad's operand"), _as_list(pad_widths, "pad's pad_widths"),
-            None if value is None else self._operand(value, "pad's value")))
-
-    def cat(self, tensors, dim=0, manual_padding=False):
-        native = self._native()
-        ids = [self._tensor(t, "cat's tensors[%d]" % i) for i, t in enumerate(tensors)]
-        (dim,) = _as_list(dim, "cat's dim")
-        return self._wrap(native.cat(ids, dim))
-
-    # Reductions -------------------------------------------------------------
-
-    def _reduction(self, kind, arg, dims, keepdim, dtype, axes):
-        native = self._native()
-        tensor = self._tensor(arg, "the operand of the reduction")
-        if dims is None:
-            dims = axes
-        if dims is None:
-            dims = list(range(len(native.value_type(tensor)[0])))
-        if dtype is None or dtype is DataType.Null:
-            dtype_name = None
-        else:
-            dtype_name = _dtype_name(dtype, "the reduction's dtype")
-        return self._wrap(native.reduction(kind, tensor, _as_list(dims, "the reduction's dims"),
-                                           bool(keepdim), dtype_name))
-
-    def sum(self, arg, dims=None, keepdim=False, dtype=DataType.Null, *, axes=None):
-        return self._reduction("add", arg, dims, keepdim, dtype, axes)
-
-    def prod(self, arg, dims=None, keepdim=False, dtype=DataType.Null, *, axes=None):
-        return self._reduction("mul", arg, dims, keepdim, dtype, axes)
-
-    def max(self, arg, dims=None, keepdim=False, dtype=DataType.Null, *, axes=None):
-        return self._reduction("max", arg, dims, keepdim, dtype, axes)
-
-    def min(self, arg, dims=None, keepdim=False, dtype=DataType.Null, *, axes=None):
-        return self._reduction("min", arg, dims, keepdim, dtype, axes)
-
-
-def _make_unary(name):
-    def op(self, arg):
-        return self._unary(name, arg)
-    op.__name__ = name
-    op.__doc__ = "fuser.%s" % name
-    return op
-
-
-def _make_binary(name):
-    def op(self, lhs, rhs):
-        return self._binary(name, lhs, rhs)
-    op.__name__ = name
-    op.__doc__ = "fuser.%s" % name if name != "truediv" else \
-        "fuser.div after integer operands become f32"
-    return op
-
-
-# The elementwise ops of the dialect (ElementwiseOps.def), whose mnemonics
-# are nvFuser's Python names, plus nvFuser's truediv.
-_UNARY_OPS, _BINARY_OPS = _native.elementwise_ops()
-for _name in _UNARY_OPS:
-    setattr(_Ops, _name, _make_unary(_name))
-for _name in _BINARY_OPS + ["truediv"]:
-    setattr(_Ops, _name, _make_binary(_name))
 
 # Called with every FusionDefinition whose definition is complete
 # (nvfuser_compat collects them).
-_definition_hook = None
+definition_hook = None
 # Set when a `with` block or definition() ends in an exception: the error
 # happened while building a fusion (nvfuser_compat tells it from errors
 # after the fusions were built).
-_definition_failed = False
+definition_failed = False
 
-
-def _numpy_dtype(name):
-    import numpy as np
-    if name == "bfloat16":
-        import ml_dtypes
-        return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(name)
+# execute()'s keyword arguments of nvFuser's two APIs that change nothing
+# here (docs/Python.md says why for each).
+_IGNORED_EXECUTE_OPTIONS = frozenset([
+    "device", "override_user_schedule", "capture_debug_output", "print_repro",
+    "profile", "save_repro_inputs", "_enable_options", "_disable_options",
+    "auto_schedule", "is_cpu",
+])
 
 
 class FusionDefinition:
     """nvFuser's FusionDefinition: `with FusionDefinition() as fd: ...`, or a
     subclass that overrides definition()."""
 
+    # What repr(fd) names the definition and its module (nvfuser_direct
+    # overrides both).
+    _function_name = "nvfuser_fusion_id0"
+    _module_name = "nvfuser"
+
     def __init__(self, *args, name="fusion", **kwargs):
         self._name = name
-        self._native = None
+        self._records = []
+        self._inputs = []          # input handles, in definition order
+        self._input_specs = {}     # position -> (extents, dtype) of a tensor input
+        self._scalar_dtypes = {}   # position -> dtype of a scalar input
+        self._vector_inputs = {}   # vector state index -> input position
+        self._shape_inputs = set()  # positions of inputs whose values decide shapes
+        self._outputs = []         # (handle, stride_order, alias input position)
+        self._symbolic_extents = False
+        self._provisional = None
+        self._provisional_error = None
+        self._started = False
         self._complete = False
-        self.ops = _Ops(self)
+        self._concretized = []     # builds made by execute/concretize, in order
+        self.ops = Ops(self)
 
     # Construction -----------------------------------------------------------
 
     def __enter__(self):
-        if self._native is not None:
-            raise RuntimeError("this FusionDefinition is already defined")
-        self._native = _native.Fusion(self._name)
+        if self._started:
+            raise FusionError("this FusionDefinition is already defined")
+        self._started = True
+        self._provisional = Build(self, None, None)
         return self
 
     def __exit__(self, exc_type, exc, traceback):
-        global _definition_failed
+        global definition_failed
         if exc_type is None:
             self._finish()
         else:
-            _definition_failed = True
+            definition_failed = True
         return False
 
     def definition(self):
@@ -463,224 +140,609 @@ class FusionDefinition:
 
     def _finish(self):
         self._complete = True
-        if _definition_hook is not None:
-            _definition_hook(self)
+        if definition_hook is not None:
+            definition_hook(self)
 
     def _ensure_defined(self):
-        if self._native is None:
+        if not self._started:
             if type(self).definition is FusionDefinition.definition:
-                raise RuntimeError("this FusionDefinition has no fusion yet: define it "
-                                   "in a `with` block or override definition()")
+                raise FusionError("this FusionDefinition has no fusion yet: define it "
+                                  "in a `with` block or override definition()")
             with self:
                 self.definition()
-        return self._native
 
-    def _begin_call(self):
-        if self._native is None:
-            raise RuntimeError("fusion ops are called inside `with FusionDefinition() "
-                               "as fd:` or definition()")
+    def _record(self, out_kind, call, args, kwargs, apply, out_args=()):
+        """Records one call and builds it into the provisional IR. apply(build,
+        out) builds it into any build; out_kind makes its result handle."""
+        location = caller_location()
+        if not self._started:
+            raise FusionError("fusion ops are called inside `with FusionDefinition() "
+                              "as fd:` or definition()")
         if self._complete:
-            raise RuntimeError("this FusionDefinition is complete (its `with` block or "
-                               "definition() has ended, or it came from a pipeline)")
-        self._native.set_location(*_caller_location())
-        return self._native
+            raise FusionError("this FusionDefinition is complete (its `with` block or "
+                              "definition() has ended, or it came from a pipeline)")
+        index = len(self._records)
+        out = None if out_kind is None else out_kind(self, index, *out_args)
+        record = Record(out, call, args, kwargs, location, apply)
+        self._records.append(record)
+        if self._provisional is not None:
+            try:
+                self._provisional.location = location
+                apply(self._provisional, out)
+            except FusionError as error:
+                if not self.is_symbolic():
+                    self._records.pop()
+                    raise
+                # Placeholder extents may disagree where real ones agree: the
+                # error, if real, comes again when inputs concretize it.
+                self._provisional, self._provisional_error = None, error
+        return out
+
+    def _type_of(self, state):
+        """(extents or None, dtype) of a Tensor or Scalar; extents of a
+        symbolic definition are placeholders (only their count is real)."""
+        if self._provisional is None:
+            raise FusionError("the type of %s is known once inputs concretize this "
+                              "definition (%s)" % (state.name, self._provisional_error))
+        if isinstance(state, Tensor):
+            return tuple(self._provisional.tensor_type(state)[0]), \
+                self._provisional.tensor_type(state)[1]
+        return None, self._provisional.scalar_dtype(state)
+
+    def is_symbolic(self):
+        """Whether extents are known only with the inputs: a -1 extent, a
+        vector input, or a scalar input used as an extent."""
+        return self._symbolic_extents or bool(self._vector_inputs) or bool(self._shape_inputs)
 
     def define_tensor(self, shape=None, contiguity=None, dtype=DataType.Float,
                       is_cpu=False, stride_order=None, *, sizes=None, strides=None,
                       symbolic_sizes=None, static_sizes=False):
         """nvFuser's define_tensor: (shape, contiguity, dtype, is_cpu,
-        stride_order) or (sizes, strides, dtype). The memory layout
-        (contiguity, strides, stride_order) is checked but not modeled:
-        tensors are logical values."""
-        native = self._begin_call()
+        stride_order) or (sizes, strides, dtype). -1 is a symbolic extent, 1
+        a broadcast. The memory layout (contiguity, strides, stride_order)
+        is checked but not modeled: tensors are logical values, and inputs
+        of any layout are accepted."""
         if shape is None:
             shape = sizes if sizes is not None else symbolic_sizes
         if shape is None:
-            raise TypeError("define_tensor needs shape (or sizes)")
-        shape = _as_list(shape, "define_tensor's shape")
-        rank = len(shape)
+            raise FusionTypeError("define_tensor needs shape (or sizes)")
+        extents = _int_list(shape, "define_tensor's shape")
+        rank = len(extents)
+        for extent in extents:
+            if extent < -1:
+                raise FusionValueError("extent %d is negative: extents are sizes (>= 0), "
+                                       "or -1 for a symbolic one" % extent)
         if contiguity is not None and not isinstance(contiguity, bool) \
                 and len(contiguity) != rank:
-            raise ValueError("define_tensor's contiguity has %d entries for a tensor of rank %d"
-                             % (len(contiguity), rank))
+            raise FusionValueError("define_tensor's contiguity has %d entries for a tensor "
+                                   "of rank %d" % (len(contiguity), rank))
         if strides is not None and len(strides) != rank:
-            raise ValueError("define_tensor's strides has %d entries for a tensor of rank %d"
-                             % (len(strides), rank))
+            raise FusionValueError("define_tensor's strides has %d entries for a tensor of "
+                                   "rank %d" % (len(strides), rank))
         if stride_order is not None and sorted(stride_order) != list(range(rank)):
-            raise ValueError("define_tensor's stride_order %r is not a permutation of the %d dims"
-                             % (list(stride_order), rank))
-        value_id = native.define_input(shape, _dtype_name(dtype, "define_tensor's dtype"))
-        return Tensor(self, value_id)
+            raise FusionValueError("define_tensor's stride_order %r is not a permutation of "
+                                   "the %d dims" % (list(stride_order), rank))
+        dtype_text = dtype_name(dtype, "define_tensor's dtype")
+        position = len(self._inputs)
+        kwargs = {"shape": extents}
+        if contiguity is not None:
+            kwargs["contiguity"] = contiguity if isinstance(contiguity, bool) \
+                else list(contiguity)
+        kwargs["dtype"] = dtype
+        kwargs["is_cpu"] = bool(is_cpu)
+        if stride_order is not None:
+            kwargs["stride_order"] = list(stride_order)
+
+        def apply(build, out):
+            shape = extents if build.shapes is None else build.shapes[position]
+            shape = [PLACEHOLDER_EXTENT if e == -1 else e for e in shape]
+            build.ids[out.index] = build.call(build.native.define_input, shape, dtype_text)
+
+        tensor = self._record(Tensor, "define_tensor", (), kwargs, apply)
+        self._inputs.append(tensor)
+        self._input_specs[position] = (extents, dtype_text)
+        self._symbolic_extents |= -1 in extents
+        return tensor
 
     def define_scalar(self, value=None, dtype=None):
-        """A constant (with a value) or a scalar input of the fusion."""
-        native = self._begin_call()
+        """A constant (with a value) or a scalar input of the fusion (no value,
+        or a DataType as the only argument)."""
+        if isinstance(value, DataType) and dtype is None:
+            value, dtype = None, value
         if value is None:
             dtype = DataType.Double if dtype is None else dtype
-            return Scalar(self, native.define_input(None, _dtype_name(dtype, "define_scalar's dtype")))
+            dtype_text = dtype_name(dtype, "define_scalar's dtype")
+            position = len(self._inputs)
+            self._scalar_dtypes[position] = dtype_text
+
+            def apply_input(build, out):
+                build.define_scalar_input(out, position)
+
+            scalar = self._record(Scalar, "define_scalar", (None,), {"dtype": dtype},
+                                  apply_input)
+            self._inputs.append(scalar)
+            return scalar
+        if hasattr(value, "item") and getattr(value, "shape", None) == ():
+            value = value.item()
+        if not isinstance(value, (bool, int, float)):
+            raise FusionTypeError("define_scalar's value must be a Python number")
         if dtype is None:
             dtype = DataType.Bool if isinstance(value, bool) else \
                 DataType.Int if isinstance(value, int) else DataType.Double
-        literal = self.ops._operand(value, "define_scalar's value")
-        if isinstance(literal, tuple):
-            raise TypeError("define_scalar's value must be a Python number")
-        return Scalar(self, native.define_constant(literal, _dtype_name(dtype, "define_scalar's dtype")))
+        dtype_text = dtype_name(dtype, "define_scalar's dtype")
+
+        def apply_constant(build, out):
+            build.ids[out.index] = build.call(build.native.define_constant, value, dtype_text)
+            build.values[out.index] = value
+
+        return self._record(Scalar, "define_scalar", (value,), {"dtype": dtype},
+                            apply_constant)
 
     define_constant = define_scalar
 
     def define_vector(self, values, dtype=DataType.Int):
-        """A shape vector: Python ints (fd.ops.size and fd.ops.shape give
-        them), since every extent is static here."""
-        if isinstance(values, int):
-            raise ValueError("define_vector of a symbolic length is not supported")
-        return _as_list(values, "define_vector's values")
+        """A vector of extents: of ints and Scalars, or, given a length, a
+        vector input (its values come with the inputs and decide shapes)."""
+        if isinstance(values, int) and not isinstance(values, bool):
+            if values < 0:
+                raise FusionValueError("define_vector's length %d is negative" % values)
+            position = len(self._inputs)
+
+            def apply_input(build, out):
+                pass
+
+            vector = self._record(Vector, "define_vector", (values,), {"dtype": dtype},
+                                  apply_input, out_args=(None, values))
+            self._vector_inputs[vector.index] = position
+            self._inputs.append(vector)
+            return vector
+        if isinstance(values, Vector):
+            return values
+        elements = list(values)
+        for element in elements:
+            if not isinstance(element, (int, Scalar)) or isinstance(element, bool):
+                raise FusionTypeError("define_vector's values must be ints or Scalars, got %r"
+                                      % (element,))
+
+        def apply_elements(build, out):
+            build.vectors[out.index] = elements
+
+        return self._record(Vector, "define_vector", (elements,), {"dtype": dtype},
+                            apply_elements, out_args=(elements, len(elements)))
 
     def add_output(self, output, stride_order=None, alias_input=None):
-        native = self._begin_call()
+        """A fusion output. nvFuser's add_output(output, alias_input) writes
+        the output into that input (in place: it is not returned); with
+        stride_order the returned tensor has that memory layout."""
+        if isinstance(stride_order, Tensor) and alias_input is None:
+            stride_order, alias_input = None, stride_order
+        self.ops._tensor(output, "add_output's output")
+        alias_position = None
         if alias_input is not None:
-            raise ValueError("add_output's alias_input is not supported")
-        native.add_output(self.ops._tensor(output, "add_output's output"))
+            if not isinstance(alias_input, Tensor) or \
+                    not any(alias_input is t for t in self._inputs):
+                raise FusionValueError("add_output's alias_input must be a tensor input of "
+                                       "this definition, got %r" % (alias_input,))
+            alias_position = next(p for p, t in enumerate(self._inputs) if t is alias_input)
+        if stride_order is not None:
+            stride_order = _int_list(stride_order, "add_output's stride_order")
+        args = (output,) if alias_input is None else (output, alias_input)
+        kwargs = {} if stride_order is None else {"stride_order": stride_order}
+
+        def apply(build, out):
+            if stride_order is not None and \
+                    sorted(stride_order) != list(range(len(build.tensor_type(output)[0]))):
+                raise FusionValueError("add_output's stride_order %r is not a permutation "
+                                       "of the output's dims" % (stride_order,))
+            if alias_input is not None and \
+                    build.tensor_type(output) != build.tensor_type(alias_input):
+                raise FusionValueError(
+                    "%s:%d: add_output: output %s of type %s cannot be written into input %s "
+                    "of type %s" % (build.location + (
+                        output.name, _tensor_type_text(build.tensor_type(output)),
+                        alias_input.name, _tensor_type_text(build.tensor_type(alias_input)))))
+            build.call(build.native.add_output, build.ids[output.index])
+
+        self._record(None, "add_output", args, kwargs, apply)
+        self._outputs.append((output, stride_order, alias_position))
+
+    def from_pytorch(self, tensor, static_sizes=False):
+        """An input defined like `tensor` (a torch tensor or numpy array):
+        its dtype, rank, contiguity and stride order; extents symbolic (-1)
+        unless static_sizes, size-1 dims broadcast."""
+        array = _arrays.as_numpy(tensor) if _arrays.is_torch(tensor) else tensor
+        dtype = DTYPE_NAMES.get(getattr(getattr(array, "dtype", None), "name", None))
+        if dtype is None:
+            raise FusionTypeError("from_pytorch takes a tensor of a supported dtype, got %r"
+                                  % (type(tensor).__name__,))
+        shape = list(array.shape)
+        sizes = [1 if e == 1 else (e if static_sizes else -1) for e in shape]
+        stride_order = _arrays.stride_order_of(array)
+        return self.define_tensor(shape=sizes, contiguity=_contiguity(array, stride_order),
+                                  dtype=dtype, is_cpu=False, stride_order=stride_order)
+
+    # What nvFuser prints ----------------------------------------------------
+
+    def __repr__(self):
+        self._ensure_defined()
+        return format_definition(self._function_name, self._records)
+
+    __str__ = __repr__
+
+    def repro_script_for(self, inputs):
+        """A complete runnable script: this definition, inputs like `inputs`
+        and the execute call (nvFuser's repro_script_for)."""
+        self._ensure_defined()
+        return format_repro_script(self._module_name, self._function_name, self._records,
+                                   list(inputs))
 
     # Beyond nvFuser ---------------------------------------------------------
 
-    def mlir(self):
-        """The fusion as MLIR text (a module with one func.func)."""
-        return self._ensure_defined().mlir()
+    def _static_build(self, inputs, shapes, what):
+        """The build for `inputs` (or `shapes`), or the provisional one of a
+        definition without symbolic extents."""
+        self._ensure_defined()
+        if inputs is not None or shapes is not None:
+            return self._concretize(inputs, shapes)
+        if self.is_symbolic():
+            raise FusionValueError(
+                "%s of a definition with symbolic extents needs its inputs or shapes: "
+                "fd.%s(inputs) or fd.%s(shapes=[...]) (one shape per tensor input, one "
+                "value per scalar or vector input)" % (what, what, what))
+        return self._provisional
 
-    __str__ = mlir
+    def mlir(self, inputs=None, *, shapes=None):
+        """The fusion as MLIR text (a module with one func.func); a symbolic
+        definition for `inputs` or `shapes`."""
+        return self._static_build(inputs, shapes, "mlir").native.mlir()
+
+    def concretize(self, inputs=None, *, shapes=None):
+        """A new, complete definition: this one with the extents of `inputs`
+        (or `shapes`: one list per tensor input, the value of each scalar or
+        vector input)."""
+        return self._derived(self._static_build(inputs, shapes, "concretize").native)
 
     def _derived(self, native):
-        derived = FusionDefinition(name=self._name)
-        derived._native = native
-        derived._complete = True
+        derived = _DerivedDefinition(self._name, native)
         return derived
 
-    def preseg(self):
+    def preseg(self, inputs=None, *, shapes=None):
         """A new definition: this one after fuser-preseg."""
-        return self._derived(self._ensure_defined().run_pipeline("preseg"))
+        return self._derived(self._native_for(inputs, shapes, "preseg").run_pipeline("preseg"))
 
-    def segment(self):
+    def segment(self, inputs=None, *, shapes=None):
         """A new definition: this one after fuser-preseg and fuser-segment
         (the fusion as fuser.segment ops)."""
-        return self._derived(self._ensure_defined().run_pipeline("segment"))
+        return self._derived(self._native_for(inputs, shapes, "segment").run_pipeline("segment"))
 
-    def segments(self):
+    def _native_for(self, inputs, shapes, what):
+        return self._static_build(inputs, shapes, what).native
+
+    def segments(self, inputs=None, *, shapes=None):
         """The segments of this fusion after preseg and segmentation (or as
         it is, where it is segmented already): kinds, shapes, bytes."""
-        native = self._ensure_defined()
+        native = self._native_for(inputs, shapes, "segments")
         if not native.is_segmented():
             native = native.run_pipeline("segment")
         return [Segment(i, data) for i, data in enumerate(native.segments())]
 
-    def kernels(self, chip="sm_90"):
+    def kernels(self, chip="sm_90", inputs=None, *, shapes=None):
         """The GPU kernels --fuser-lower-to-nvvm makes of this fusion (after
         preseg and segmentation unless it is segmented already), as PTX:
         one dict per gpu.binary with its name, target, entry points and
         `ptx` text."""
         kernels = []
-        for name, target, ptx in self._ensure_defined().kernels(chip):
+        native = self._native_for(inputs, shapes, "kernels")
+        for name, target, ptx in _call(native.kernels, chip):
             entries = [line.split()[-1].rstrip("(") for line in ptx.splitlines()
                        if line.lstrip().startswith((".entry", ".visible .entry"))]
             kernels.append({"name": name, "target": target, "entries": entries, "ptx": ptx})
         return kernels
 
-    def deterministic_inputs(self, seed=0):
+    def deterministic_inputs(self, seed=0, *, shapes=None):
         """The inputs fuser-run uses (PRODUCT.md), as numpy arrays."""
-        import numpy as np
-        native = self._ensure_defined()
+        native = self._native_for(None, shapes, "deterministic_inputs")
         arrays = []
         for index, (shape, dtype) in enumerate(native.input_types()):
-            data = np.frombuffer(native.deterministic_input(index, seed),
-                                 dtype=_numpy_dtype(dtype))
-            arrays.append(data.reshape(()) if shape is None else data.reshape(shape))
+            data = _arrays.numpy_dtype(dtype)
+            import numpy as np
+            array = np.frombuffer(_call(native.deterministic_input, index, seed), dtype=data)
+            arrays.append(array.reshape(()) if shape is None else array.reshape(shape))
         return arrays
 
-    # Execution --------------------------------------------------------------
+    def cache_info(self):
+        """(hits, misses, variants) of this definition in the fusion cache:
+        a hit runs a compiled fusion again; each variant is one compiled
+        input signature."""
+        self._ensure_defined()
+        return FusionCache.get().info(repr(self))
 
-    def execute(self, inputs, *, device=None, backend=None, **kwargs):
+    # Concretization and execution --------------------------------------------
+
+    def _check_inputs(self, inputs, options={}):
+        """The inputs as (arrays or values per position, torch device or None)."""
+        _check_call(inputs, len(self._inputs), options)
+        checked, device = [], None
+        for position, (value, handle) in enumerate(zip(inputs, self._inputs)):
+            what = "inputs[%d]" % position
+            if isinstance(handle, Tensor):
+                value, value_device = _check_tensor_input(value, *self._input_specs[position],
+                                                          what)
+                device = device or value_device
+                checked.append(value)
+            elif isinstance(handle, Scalar):
+                checked.append(_arrays.check_scalar(value, self._scalar_dtypes[position], what))
+            else:
+                values = _int_list(value, what)
+                if len(values) != handle.length:
+                    raise FusionValueError("%s: expected a vector of %d extents, got %d"
+                                           % (what, handle.length, len(values)))
+                checked.append(values)
+        return checked, device
+
+    def _signature(self, checked):
+        """What decides the compiled fusion: dtypes, extents and layouts of
+        the tensors, the values of inputs that decide shapes."""
+        signature = []
+        for position, value in enumerate(checked):
+            handle = self._inputs[position]
+            if isinstance(handle, Tensor):
+                signature.append((value.dtype.name, value.shape,
+                                  value.flags.c_contiguous or tuple(_arrays.stride_order_of(value))))
+            elif position in self._shape_inputs:
+                signature.append(value.item() if hasattr(value, "item") else tuple(value))
+            else:
+                signature.append(None)
+        return tuple(signature)
+
+    def _concretize(self, inputs, shapes):
+        if shapes is not None:
+            if len(shapes) != len(self._inputs):
+                raise FusionValueError("shapes has %d entries for %d inputs"
+                                       % (len(shapes), len(self._inputs)))
+            tensor_shapes, values = {}, {}
+            for position, (entry, handle) in enumerate(zip(shapes, self._inputs)):
+                if isinstance(handle, Tensor):
+                    tensor_shapes[position] = _int_list(entry, "shapes[%d]" % position)
+                    _check_extents(tuple(tensor_shapes[position]),
+                                   self._input_specs[position][0], "shapes[%d]" % position)
+                else:
+                    values[position] = entry
+            return self._build(tensor_shapes, values)
+        checked, _ = self._check_inputs(inputs)
+        return self._build_for(checked)
+
+    def _build_for(self, checked):
+        shapes = {p: list(v.shape) for p, v in enumerate(checked)
+                  if isinstance(self._inputs[p], Tensor)}
+        values = {p: (v.item() if hasattr(v, "item") else v) for p, v in enumerate(checked)
+                  if not isinstance(self._inputs[p], Tensor)}
+        return self._build(shapes, values)
+
+    def _build(self, shapes, values):
+        if not self.is_symbolic() and self._provisional is not None:
+            return self._provisional
+        build = Build(self, shapes, values)
+        for record in self._records:
+            build.location = record.location
+            record.apply(build, record.out)
+        self._concretized.append(build)
+        return build
+
+    def execute(self, inputs, *, backend=None, **options):
         """Runs the fusion: numpy arrays (bf16 through ml_dtypes) or torch
-        tensors in, numpy arrays (torch tensors for torch inputs) out. CPU
-        data runs on the reference interpreter, CUDA tensors on the CUDA
-        backend."""
-        native = self._ensure_defined()
-        expected = native.input_types()
-        if not isinstance(inputs, (list, tuple)):
-            raise TypeError("execute() takes a list of inputs, got %s" % type(inputs).__name__)
-        if len(inputs) != len(expected):
-            raise ValueError("execute() expects %d inputs, got %d"
-                             % (len(expected), len(inputs)))
-        converted, torch_device = [], None
-        for index, (value, (shape, dtype)) in enumerate(zip(inputs, expected)):
-            data, value_device = _to_bytes(value, shape, dtype, "inputs[%d]" % index)
-            torch_device = torch_device or value_device
-            converted.append((dtype, shape, data))
+        tensors in, numpy arrays (torch tensors for torch inputs) out, for
+        every output not written into an input. CPU data runs on the reference
+        interpreter unless `backend` says otherwise (interp, cpu, cuda); CUDA
+        tensors on the CUDA backend. Each input signature compiles once."""
+        self._ensure_defined()
+        checked, device = self._check_inputs(inputs, options)
         if backend is None:
-            backend = "cuda" if torch_device is not None and torch_device.type == "cuda" \
-                else "interp"
-        results = native.execute(converted, backend)
-        arrays = [_from_bytes(dtype, shape, data) for dtype, shape, data in results]
-        if torch_device is not None:
-            return [_to_torch(array, torch_device) for array in arrays]
-        return arrays
+            backend = "cuda" if device is not None and device.type == "cuda" else "interp"
+        cache = FusionCache.get()
+        key = repr(self)
+        compiled = cache.lookup(key, backend, self._signature(checked))
+        if compiled is None:
+            build = self._build_for(checked)
+            compiled = _call(build.native.compile, backend)
+            # The build marks the inputs that decide shapes: the signature
+            # is complete after it.
+            cache.store(key, backend, self._signature(checked), compiled)
+        native_inputs = []
+        for position, value in enumerate(checked):
+            handle = self._inputs[position]
+            if isinstance(handle, Tensor):
+                native_inputs.append(_arrays.to_native(value, self._input_specs[position][1],
+                                                       value.shape))
+            elif isinstance(handle, Scalar):
+                native_inputs.append(_arrays.to_native(value, self._scalar_dtypes[position],
+                                                       None))
+        results = [_arrays.from_native(r) for r in _call(compiled.run, native_inputs)]
+        outputs = []
+        for result, (_, stride_order, alias) in zip(results, self._outputs):
+            if alias is not None:
+                _write_into(inputs[alias], checked[alias], result)
+                continue
+            result = _arrays.with_stride_order(result, stride_order)
+            outputs.append(result if device is None and not _any_torch(inputs)
+                           else _arrays.to_torch(result, device))
+        return outputs
+
+    def validate(self, inputs, reference_outputs, *, rtol=None, atol=None, **options):
+        """Runs the fusion and checks every output against
+        `reference_outputs` (nvFuser's validate): torch.testing's default
+        tolerances for the dtype, or rtol/atol. Raises AssertionError on a
+        mismatch."""
+        import numpy as np
+        outputs = self.execute(inputs, **options)
+        if len(outputs) != len(reference_outputs):
+            raise AssertionError("the fusion has %d outputs, %d references were given"
+                                 % (len(outputs), len(reference_outputs)))
+        for index, (output, reference) in enumerate(zip(outputs, reference_outputs)):
+            actual = _arrays.as_numpy(output) if _arrays.is_torch(output) else output
+            expected = _arrays.as_numpy(reference) if _arrays.is_torch(reference) else \
+                np.asarray(reference)
+            if actual.shape != expected.shape:
+                raise AssertionError("output %d: shape %s, the reference's %s"
+                                     % (index, actual.shape, expected.shape))
+            default_rtol, default_atol = _default_tolerances(actual.dtype.name)
+            np.testing.assert_allclose(
+                actual.astype(np.float64) if actual.dtype.name == "bfloat16" else actual,
+                expected.astype(np.float64) if expected.dtype.name == "bfloat16" else expected,
+                rtol=default_rtol if rtol is None else rtol,
+                atol=default_atol if atol is None else atol, equal_nan=True,
+                err_msg="output %d" % index)
+        return outputs
 
 
-def _to_bytes(value, shape, dtype, what):
-    """(bytes, torch device or None) of one input, checked against the
-    fusion's (shape, dtype)."""
-    import numpy as np
-    np_dtype = _numpy_dtype(dtype)
+class _DerivedDefinition(FusionDefinition):
+    """A complete definition from a pipeline or a concretization: its IR is
+    given, it records nothing."""
+
+    def __init__(self, name, native):
+        super().__init__(name=name)
+        self._started = self._complete = True
+        self._fixed = native
+
+    def __repr__(self):
+        return "<fuser_mlir FusionDefinition from a pipeline: print fd.mlir()>"
+
+    __str__ = __repr__
+
+    def mlir(self, inputs=None, *, shapes=None):
+        return self._fixed.mlir()
+
+    def _native_for(self, inputs, shapes, what):
+        return self._fixed
+
+    def cache_info(self):
+        return FusionCache.get().info(self._fixed.mlir())
+
+    def execute(self, inputs, *, backend=None, **options):
+        types = self._fixed.input_types()
+        _check_call(inputs, len(types), options)
+        native_inputs, device = [], None
+        for position, (value, (shape, dtype)) in enumerate(zip(inputs, types)):
+            what = "inputs[%d]" % position
+            if shape is None:
+                native_inputs.append(_arrays.to_native(
+                    _arrays.check_scalar(value, dtype, what), dtype, None))
+                continue
+            value, value_device = _check_tensor_input(value, shape, dtype, what)
+            device = device or value_device
+            native_inputs.append(_arrays.to_native(value, dtype, value.shape))
+        if backend is None:
+            backend = "cuda" if device is not None and device.type == "cuda" else "interp"
+        cache = FusionCache.get()
+        key = self._fixed.mlir()
+        compiled = cache.lookup(key, backend, ())
+        if compiled is None:
+            compiled = _call(self._fixed.compile, backend)
+            cache.store(key, backend, (), compiled)
+        results = [_arrays.from_native(r) for r in _call(compiled.run, native_inputs)]
+        if device is None and not _any_torch(inputs):
+            return results
+        return [_arrays.to_torch(result, device) for result in results]
+
+
+def _call(fn, *args):
+    try:
+        return fn(*args)
+    except (TypeError, ValueError, RuntimeError) as error:
+        raise translate(error) from None
+
+
+def _int_list(values, what):
+    import operator
+    try:
+        items = [operator.index(values)] if not hasattr(values, "__iter__") \
+            else [operator.index(v) for v in values]
+    except TypeError:
+        raise FusionTypeError("%s must be an integer or a list of integers, got %r"
+                              % (what, values)) from None
+    for item in items:
+        if not -2**63 <= item < 2**63:
+            raise FusionValueError("%s: %d does not fit in 64 bits" % (what, item))
+    return items
+
+
+def _check_call(inputs, count, options):
+    """execute()'s arguments: a list of `count` inputs, known options."""
+    unknown = sorted(set(options) - _IGNORED_EXECUTE_OPTIONS)
+    if unknown:
+        raise FusionTypeError("execute() got an unexpected keyword argument '%s'" % unknown[0])
+    if not isinstance(inputs, (list, tuple)):
+        raise FusionTypeError("execute() takes a list of inputs, got %s" % type(inputs).__name__)
+    if len(inputs) != count:
+        raise FusionValueError("execute() expects %d inputs, got %d" % (count, len(inputs)))
+
+
+def _check_tensor_input(value, extents, dtype, what):
+    """(numpy array, torch device or None) of a tensor input."""
     device = None
-    if type(value).__module__.startswith("torch"):
+    if _arrays.is_torch(value):
         device = value.device
-        value = _torch_to_numpy(value)
-    if shape is None:
-        if isinstance(value, np.ndarray) and value.ndim != 0:
-            raise ValueError("%s: expected a scalar, got an array of shape %s"
-                             % (what, value.shape))
-        if not isinstance(value, (bool, int, float, np.ndarray, np.generic)):
-            raise TypeError("%s: expected a %s scalar, got %r" % (what, dtype, value))
-        try:
-            return np.asarray(value, dtype=np_dtype).tobytes(), device
-        except (OverflowError, ValueError) as error:
-            raise ValueError("%s: %s" % (what, error)) from None
-    if tuple(shape) == () and isinstance(value, np.generic):
-        # A 0-d tensor input may be given as a numpy scalar of its dtype,
-        value = np.asarray(value)
-    elif tuple(shape) == () and isinstance(value, (bool, int, float)):
-        # or as a Python number, which takes the input's dtype.
-        try:
-            value = np.asarray(value, dtype=np_dtype)
-        except (OverflowError, ValueError) as error:
-            raise ValueError("%s: %s" % (what, error)) from None
-    if not isinstance(value, np.ndarray):
-        raise TypeError("%s: expected a numpy array or torch tensor of %s, got %s"
-                        % (what, dtype, type(value).__name__))
-    if value.dtype != np_dtype:
-        raise TypeError("%s: expected dtype %s, got %s" % (what, dtype, value.dtype))
-    if tuple(value.shape) != tuple(shape):
-        raise ValueError("%s: expected shape %s, got %s"
-                         % (what, tuple(shape), tuple(value.shape)))
-    return np.ascontiguousarray(value).tobytes(), device
+        value = _arrays.as_numpy(value)
+    elif not extents and type(value) in (bool, int, float):
+        # A 0-d tensor input may be given as a Python number.
+        value = _arrays.check_scalar(value, dtype, what)
+    value = _arrays.check_array(value, dtype, what)
+    _check_extents(value.shape, extents, what)
+    return value, device
 
 
-def _from_bytes(dtype, shape, data):
+def _check_extents(shape, extents, what):
+    """An input's shape against its definition: -1 takes any extent."""
+    if len(shape) != len(extents) or any(e != -1 and e != s for s, e in zip(shape, extents)):
+        expected = tuple(extents) if -1 not in extents else \
+            "(%s)" % ", ".join("?" if e == -1 else str(e) for e in extents)
+        raise FusionValueError("%s: expected shape %s, got %s" % (what, expected, tuple(shape)))
+
+
+def _contiguity(array, stride_order):
+    """nvFuser's contiguity of an array: None for a broadcast (size-1) dim,
+    else whether the dim's stride is the next inner dim's stride times its
+    extent (1 for the innermost)."""
+    rank = array.ndim
+    itemsize = array.itemsize
+    inner_first = sorted(range(rank), key=lambda d: stride_order[d])
+    contiguity = [None] * rank
+    inner_stride = None
+    for dim in inner_first:
+        if array.shape[dim] == 1:
+            continue
+        stride = array.strides[dim] // itemsize
+        contiguity[dim] = stride == (1 if inner_stride is None else inner_stride)
+        inner_stride = stride * array.shape[dim]
+    return contiguity
+
+
+def _write_into(original, checked, result):
+    """An aliased output: written into the input's own memory."""
     import numpy as np
-    array = np.frombuffer(data, dtype=_numpy_dtype(dtype)).copy()
-    return array.reshape(() if shape is None else shape)
+    if _arrays.is_torch(original) and original.device.type != "cpu":
+        original.copy_(_arrays.to_torch(result, None))
+        return
+    target = _arrays.as_numpy(original) if _arrays.is_torch(original) else original
+    if not isinstance(target, np.ndarray) or not target.flags.writeable:
+        raise FusionValueError("an output aliases an input that cannot be written "
+                               "(%s)" % type(original).__name__)
+    np.copyto(target, result)
 
 
-def _torch_to_numpy(tensor):
-    import torch
-    import ml_dtypes
-    tensor = tensor.detach().to("cpu").contiguous()
-    if tensor.dtype == torch.bfloat16:
-        return tensor.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
-    return tensor.numpy()
+def _tensor_type_text(type_info):
+    """An (extents, dtype) pair as the MLIR type the native messages name."""
+    shape, dtype = type_info
+    element = {"float64": "f64", "float32": "f32", "float16": "f16", "bfloat16": "bf16",
+               "int64": "i64", "int32": "i32", "bool": "i1"}[dtype]
+    return "tensor<%s>" % "x".join([str(e) for e in shape] + [element])
 
 
-def _to_torch(array, device):
-    import torch
-    import numpy as np
-    if array.dtype.name == "bfloat16":
-        return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16).to(device)
-    return torch.from_numpy(array).to(device)
+def _any_torch(inputs):
+    return any(_arrays.is_torch(value) for value in inputs)
+
+
+def _default_tolerances(dtype):
+    """torch.testing.assert_close's defaults per dtype."""
+    return {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5),
+            "float64": (1e-7, 1e-7)}.get(dtype, (0, 0))

@@ -1,15 +1,21 @@
 """Runs an unmodified nvFuser repro script against fuser_mlir.
 
     python -m fuser_mlir.nvfuser_compat SCRIPT.py [--preseg] [--segment] [-o FILE]
+                                        [--no-cpu-fallback]
 
 The script's `import nvfuser` gets a stand-in module that maps to fuser_mlir
-(FusionDefinition, DataType). Every fusion the script defines is printed as
-MLIR; a script that only defines `def nvfuser_fusion_idN(fd):` functions has
-them called in a `with FusionDefinition() as fd:` block. With --preseg the
-IR is printed after fuser-preseg; with --segment after fuser-preseg and
-fuser-segment (fd.segment()). Exit status 2 when the
-script cannot be run: an op fuser_mlir does not model (named with the script
-line), torch missing, or an error building the fusion.
+(FusionDefinition, DataType, FusionCache), `import nvfuser_direct` the
+module fuser_mlir.nvfuser_direct. Every fusion the script defines is printed
+as MLIR: a definition with symbolic extents as the script's fd.execute
+concretized it, once per input signature; a script that only defines
+`def nvfuser_fusion_idN(fd):` functions has them called in a `with
+FusionDefinition() as fd:` block. With --preseg the IR is printed after
+fuser-preseg; with --segment after fuser-preseg and fuser-segment
+(fd.segment()). Where no CUDA device exists, the CUDA tensors the script
+makes are made on the CPU instead (said on stderr; --no-cpu-fallback turns it
+off), so its fd.execute runs here. Exit status 2 when the script cannot be
+run: an op fuser_mlir does not model (named with the script line), torch
+missing, the 2022 torch._C._nvfuser API, or an error building the fusion.
 """
 
 import argparse
@@ -18,22 +24,30 @@ import sys
 import traceback
 import types
 
-from . import _fusion
-from ._fusion import DataType, FusionDefinition, UnsupportedOpError
+from . import _fusion, nvfuser_direct
+from ._cache import FusionCache
+from ._errors import UnsupportedOpError
+from ._fusion import FusionDefinition
+from ._states import DataType
 
 
 STAND_IN_NAMES = ("nvfuser", "nvfuser_direct")
 
 
 def make_nvfuser_module():
-    """The `nvfuser` stand-in: what repro scripts import from it."""
+    """The legacy `nvfuser` stand-in: what repro scripts import from it."""
     module = types.ModuleType("nvfuser")
     module.FusionDefinition = FusionDefinition
     module.DataType = DataType
+    module.FusionCache = FusionCache
     module.__version__ = "fuser_mlir"
     module.version = lambda: "fuser_mlir"
     module.__doc__ = "fuser_mlir's stand-in for nvFuser (fuser_mlir.nvfuser_compat)"
     return module
+
+
+def _stand_in(name):
+    return make_nvfuser_module() if name == "nvfuser" else nvfuser_direct
 
 
 def _fail(message):
@@ -65,12 +79,16 @@ def _report(error, script, definitions):
             and error.name.split(".")[0] == "torch":
         return _fail("%s needs torch, which is not installed here (pip install torch), "
                      "line %s" % (script, line))
+    if "_nvfuser" in str(error) and isinstance(error, (AttributeError, ImportError)):
+        return _fail("%s:%s: the script uses torch._C._nvfuser, nvFuser's 2022 API inside "
+                     "torch, which fuser_mlir does not provide: port it to `from nvfuser "
+                     "import FusionDefinition, DataType`" % (script, line))
     message = str(error)
     # Errors of the native builder carry the script location already.
     if not message.startswith(script + ":"):
         message = "%s:%s: %s" % (script, line, message)
     message = "%s (%s)" % (message, type(error).__name__)
-    if definitions and not _fusion._definition_failed:
+    if definitions and not _fusion.definition_failed:
         print("nvfuser_compat: warning: %s; printing the %d fusion(s) defined before it"
               % (message, len(definitions)), file=sys.stderr)
         return 0
@@ -88,10 +106,65 @@ def _fusion_functions(namespace, script):
         if len(parameters) != 1:
             continue
         annotation = parameters[0].annotation
-        if name.startswith("nvfuser_fusion") or annotation is FusionDefinition \
-                or annotation == "FusionDefinition":
+        if name.startswith("nvfuser_fusion") or annotation == "FusionDefinition" or \
+                (isinstance(annotation, type) and issubclass(annotation, FusionDefinition)):
             functions.append((name, value))
     return functions
+
+
+def _static_definitions(fd):
+    """What the runner prints of a definition: itself, or, with symbolic
+    extents, each concretization the script's execute made of it."""
+    if not fd.is_symbolic():
+        return [fd]
+    if not fd._concretized:
+        raise ValueError("a fusion has symbolic extents and the script never executes it, "
+                         "so no shapes concretize it")
+    return [fd._derived(build.native) for build in fd._concretized]
+
+
+def _cpu_fallback(source):
+    """A torch function mode that makes CUDA tensors on the CPU, when the
+    script uses torch and no CUDA device exists; None otherwise."""
+    if "torch" not in source:
+        return None
+    try:
+        import torch
+        from torch.overrides import TorchFunctionMode
+    except ImportError:
+        return None
+    if torch.cuda.is_available():
+        return None
+
+    def on_cpu(device):
+        text = str(device) if device is not None else ""
+        return "cpu" if text.startswith("cuda") or isinstance(device, int) else device
+
+    class CUDAOnCPU(TorchFunctionMode):
+        warned = False
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = dict(kwargs or {})
+            name = getattr(func, "__name__", "")
+            if name == "cuda":
+                self.warn()
+                return args[0]
+            if "device" in kwargs and on_cpu(kwargs["device"]) == "cpu":
+                self.warn()
+                kwargs["device"] = "cpu"
+            if name == "to" and len(args) > 1 and isinstance(args[1], (str, torch.device)) \
+                    and str(args[1]).startswith("cuda"):
+                self.warn()
+                args = (args[0], "cpu") + tuple(args[2:])
+            return func(*args, **kwargs)
+
+        def warn(self):
+            if not CUDAOnCPU.warned:
+                CUDAOnCPU.warned = True
+                print("nvfuser_compat: no CUDA device here: the script's CUDA tensors are "
+                      "made on the CPU (--no-cpu-fallback keeps them on CUDA)", file=sys.stderr)
+
+    return CUDAOnCPU()
 
 
 def main(argv=None):
@@ -103,6 +176,8 @@ def main(argv=None):
     parser.add_argument("--segment", action="store_true",
                         help="print the IR after fuser-preseg and fuser-segment")
     parser.add_argument("-o", "--output", help="write the IR here instead of stdout")
+    parser.add_argument("--no-cpu-fallback", action="store_true",
+                        help="keep CUDA tensors on CUDA even where no CUDA device exists")
     args = parser.parse_args(argv)
 
     try:
@@ -112,18 +187,21 @@ def main(argv=None):
         return _fail("cannot read %s: %s" % (args.script, error.strerror))
 
     definitions = []
-    _fusion._definition_failed = False
-    previous_hook = _fusion._definition_hook
+    _fusion.definition_failed = False
+    previous_hook = _fusion.definition_hook
     # nvFuser's module and its newer direct bindings, which repro scripts
     # import with the same names.
     previous_modules = {name: sys.modules.get(name) for name in STAND_IN_NAMES}
-    _fusion._definition_hook = definitions.append
+    _fusion.definition_hook = definitions.append
     for name in STAND_IN_NAMES:
-        sys.modules[name] = make_nvfuser_module()
+        sys.modules[name] = _stand_in(name)
     namespace = {"__name__": "__main__", "__file__": args.script}
+    fallback = None if args.no_cpu_fallback else _cpu_fallback(source)
     try:
         try:
             try:
+                if fallback is not None:
+                    fallback.__enter__()
                 exec(compile(source, args.script, "exec"), namespace)
             except SystemExit:
                 pass  # sys.exit() in the script ends it; the fusions stay.
@@ -140,7 +218,7 @@ def main(argv=None):
                          "and no function taking a FusionDefinition)" % args.script)
 
         texts = []
-        for fd in definitions:
+        for fd in [fixed for fd in definitions for fixed in _static_definitions(fd)]:
             try:
                 # fd.segment() runs fuser-preseg first.
                 if args.segment:
@@ -151,7 +229,9 @@ def main(argv=None):
             except (ValueError, RuntimeError) as error:
                 return _fail("%s: %s" % (args.script, error))
     finally:
-        _fusion._definition_hook = previous_hook
+        if fallback is not None:
+            fallback.__exit__(None, None, None)
+        _fusion.definition_hook = previous_hook
         for name, module in previous_modules.items():
             if module is None:
                 sys.modules.pop(name, None)

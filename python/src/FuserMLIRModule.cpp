@@ -29,6 +29,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -162,9 +163,8 @@ public:
     if (shape) {
       for (int64_t extent : *shape) {
         if (extent == -1)
-          throw nb::value_error(
-              "dynamic (symbolic) extents are not supported yet: give every "
-              "extent as a number");
+          throw nb::value_error("extent -1 is symbolic: fuser_mlir's "
+                                "FusionDefinition concretizes it first");
         if (extent < 0)
           throw nb::value_error(
               ("extent " + std::to_string(extent) +
@@ -415,10 +415,8 @@ public:
     return result;
   }
 
-  /// Runs the fusion on `inputs`, (dtype, shape or None, bytes) each, on
-  /// `backendName`; results in the same form.
-  std::vector<nb::tuple> execute(std::vector<nb::tuple> inputs,
-                                 const std::string &backendName) {
+  /// The fusion compiled by `backendName`, to run many times.
+  std::unique_ptr<CompiledFusion> compile(const std::string &backendName) {
     DiagnosticCollector diagnostics;
     if (failed(verify(getModule())))
       throw std::runtime_error(diagnostics.take());
@@ -430,38 +428,11 @@ public:
     if (std::optional<std::string> reason = backend->getUnavailableReason())
       throw std::runtime_error("backend '" + backendName +
                                "' is not available: " + *reason);
-    SmallVector<Buffer> buffers;
-    for (nb::handle input : inputs) {
-      Buffer buffer;
-      buffer.elementType = parseDType(nb::cast<std::string>(input[0]));
-      nb::handle shape = input[1];
-      buffer.isScalar = shape.is_none();
-      if (!buffer.isScalar)
-        for (nb::handle extent : shape)
-          buffer.shape.push_back(nb::cast<int64_t>(extent));
-      nb::bytes data = nb::cast<nb::bytes>(input[2]);
-      const auto *begin = reinterpret_cast<const uint8_t *>(data.c_str());
-      buffer.bytes.assign(begin, begin + data.size());
-      buffers.push_back(std::move(buffer));
-    }
-    // The GIL stays held: the one context has multithreading disabled (no
-    // locks), and the kernel backends build IR and types in it while they
-    // run, as another Python thread building a fusion would.
-    FailureOr<SmallVector<Buffer>> results = backend->run(getFunc(), buffers);
-    if (failed(results))
+    FailureOr<std::unique_ptr<CompiledFusion>> compiled =
+        backend->compile(getFunc());
+    if (failed(compiled))
       throw std::runtime_error(diagnostics.take());
-    std::vector<nb::tuple> outputs;
-    for (const Buffer &result : *results) {
-      nb::object shape = nb::none();
-      if (!result.isScalar)
-        shape = nb::cast(
-            std::vector<int64_t>(result.shape.begin(), result.shape.end()));
-      outputs.push_back(nb::make_tuple(
-          printDType(result.elementType), shape,
-          nb::bytes(reinterpret_cast<const char *>(result.bytes.data()),
-                    result.bytes.size())));
-    }
-    return outputs;
+    return std::move(*compiled);
   }
 
   /// The deterministic input of PRODUCT.md for argument `index`.
@@ -545,6 +516,54 @@ private:
   std::vector<Value> values;
 };
 
+/// Bytes of a C-contiguous array, as the Python side passes every tensor
+/// (any dtype viewed as uint8, so that ml_dtypes' bfloat16 crosses too).
+using ByteArray = nb::ndarray<const uint8_t, nb::ndim<1>, nb::c_contig,
+                              nb::device::cpu>;
+
+/// Runs `compiled` on `inputs`, (dtype, shape or None, ByteArray) each;
+/// results as (dtype, shape or None, uint8 numpy array owning the backend's
+/// bytes, no copy).
+std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
+                                   std::vector<nb::tuple> inputs) {
+  DiagnosticCollector diagnostics;
+  SmallVector<Buffer> buffers;
+  for (nb::handle input : inputs) {
+    Buffer buffer;
+    buffer.elementType = parseDType(nb::cast<std::string>(input[0]));
+    nb::handle shape = input[1];
+    buffer.isScalar = shape.is_none();
+    if (!buffer.isScalar)
+      for (nb::handle extent : shape)
+        buffer.shape.push_back(nb::cast<int64_t>(extent));
+    auto data = nb::cast<ByteArray>(input[2]);
+    buffer.bytes.assign(data.data(), data.data() + data.size());
+    buffers.push_back(std::move(buffer));
+  }
+  // The GIL stays held: the one context has multithreading disabled (no
+  // locks), and the kernel backends build IR and types in it while they
+  // run, as another Python thread building a fusion would.
+  FailureOr<SmallVector<Buffer>> results = compiled.run(buffers);
+  if (failed(results))
+    throw std::runtime_error(diagnostics.take());
+  std::vector<nb::tuple> outputs;
+  for (Buffer &result : *results) {
+    nb::object shape = nb::none();
+    if (!result.isScalar)
+      shape = nb::cast(
+          std::vector<int64_t>(result.shape.begin(), result.shape.end()));
+    auto *bytes = new std::vector<uint8_t>(std::move(result.bytes));
+    nb::capsule owner(bytes, [](void *p) noexcept {
+      delete static_cast<std::vector<uint8_t> *>(p);
+    });
+    nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>> array(
+        bytes->data(), {bytes->size()}, owner);
+    outputs.push_back(nb::make_tuple(printDType(result.elementType), shape,
+                                     nb::cast(array)));
+  }
+  return outputs;
+}
+
 } // namespace
 
 NB_MODULE(_fuser_mlir, m) {
@@ -583,8 +602,10 @@ NB_MODULE(_fuser_mlir, m) {
       .def("run_pipeline", &Fusion::runPipeline)
       .def("segments", &Fusion::segments)
       .def("kernels", &Fusion::kernels)
-      .def("execute", &Fusion::execute)
+      .def("compile", &Fusion::compile, nb::arg("backend"))
       .def("deterministic_input", &Fusion::deterministicInput);
+  nb::class_<CompiledFusion>(m, "CompiledFusion")
+      .def("run", &runCompiled, nb::arg("inputs"));
   // The mnemonics of the unary ops, and of the binary and compare ops.
   m.def("elementwise_ops", [] {
     std::vector<std::string> unary, binary;

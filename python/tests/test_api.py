@@ -105,7 +105,7 @@ def test_define_tensor_forms():
         b = forms.define_tensor([2, 3], [True, True], DataType.Int32)
         c = forms.define_tensor(sizes=[2, 3], strides=[3, 1], dtype=DataType.Bool)
         forms.add_output(forms.ops.where(c, a, b))
-    assert [t.shape for t in (a, b, c)] == [(2, 3)] * 3
+    assert [t.shape() for t in (a, b, c)] == [[2, 3]] * 3
     assert [t.dtype for t in (a, b, c)] == [DataType.Half, DataType.Int32, DataType.Bool]
 
 
@@ -118,7 +118,7 @@ def test_older_op_signatures():
         expanded = old_forms.ops.broadcast_in_dim(squeezed, output_shape=[3, 4], broadcast_dims=[1])
         old_forms.add_output(old_forms.ops.reshape(expanded, [3, 4], [12]))
         expanded_squeeze = old_forms.ops.squeeze(t, [0], True)
-    assert (squeezed.shape, expanded.shape, expanded_squeeze.shape) == ((4,), (3, 4), (4,))
+    assert (squeezed.shape(), expanded.shape(), expanded_squeeze.shape()) == ([4], [3, 4], [4])
 
 
 @pytest.mark.parametrize("error_type, inputs, match", [
@@ -149,9 +149,6 @@ def test_construction_errors(rmsnorm):
         with pytest.raises(ValueError, match=located(
                 "'fuser.pad' op dim 0: padded size overflows int64")):
             other.ops.pad(b, [2**62, 2**62])
-        with pytest.raises(ValueError, match=exactly(
-                "dynamic (symbolic) extents are not supported yet: give every extent as a number")):
-            other.define_tensor(shape=[-1, 4], dtype=DataType.Float)
         with pytest.raises(ValueError, match=exactly(
                 "extent -5 is negative: extents are sizes (>= 0), or -1 for a symbolic one")):
             other.define_tensor(shape=[4, -5], dtype=DataType.Float)

@@ -40,19 +40,23 @@ DEFINITION_ERRORS = [
      exactly("define_tensor's stride_order [0, 0] is not a permutation of the 2 dims")),
     (TypeError, lambda v: v.fd.define_scalar(v.f),
      exactly("define_scalar's value must be a Python number")),
-    (ValueError, lambda v: v.fd.define_vector(3),
-     exactly("define_vector of a symbolic length is not supported")),
-    (ValueError, lambda v: v.fd.add_output(v.f, alias_input=v.f),
-     exactly("add_output's alias_input is not supported")),
+    (ValueError, lambda v: v.fd.define_vector(-1),
+     exactly("define_vector's length -1 is negative")),
+    (ValueError, lambda v: v.fd.add_output(v.f, alias_input=v.fd.ops.neg(v.f)),
+     exactly("add_output's alias_input must be a tensor input of this definition, got "
+             "Tensor(T5, ndim=2, dtype=DataType.Float)")),
+    (ValueError, lambda v: v.fd.add_output(v.f, alias_input=v.row),
+     located("add_output: output T0 of type tensor<2x3xf32> cannot be written into input T3 "
+             "of type tensor<4xf32>")),
     (TypeError, lambda v: v.fd.add_output(v.s),
      exactly("add_output's output must be a Tensor of this FusionDefinition, "
-             "got Scalar(dtype=DataType.Double)")),
+             "got Scalar(S4, dtype=DataType.Double)")),
     # Operands.
     (TypeError, lambda v: v.fd.ops.neg("x"),
      exactly("the operand of neg must be a Tensor, a Scalar or a Python number, got 'x'")),
     (TypeError, lambda v: v.fd.ops.permute(v.s, [0]),
      exactly("permute's operand must be a Tensor of this FusionDefinition, "
-             "got Scalar(dtype=DataType.Double)")),
+             "got Scalar(S4, dtype=DataType.Double)")),
     # Pointwise.
     (TypeError, lambda v: v.fd.ops.add(v.b, v.b), located("'add' needs numeric operands, found i1")),
     (TypeError, lambda v: v.fd.ops.where(v.f, v.f, v.f),

@@ -12,6 +12,11 @@
 
 #include "fuser/ExecutionEngine/Buffer.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -56,6 +61,35 @@ LogicalResult reserveRunBytes(Location loc, const BackendOptions &options,
 LogicalResult adoptKernelOutputs(func::FuncOp func,
                                  MutableArrayRef<Buffer> outputs);
 
+/// A fusion as a backend compiled it: run it any number of times on inputs
+/// of its argument types, with no pass, JIT or PTX step again (what
+/// nvFuser's FusionExecutorCache keeps per input signature). It owns a copy
+/// of the fusion, so the IR it came from may change or go.
+class CompiledFusion {
+public:
+  virtual ~CompiledFusion();
+
+  /// The fusion it runs (its own copy).
+  func::FuncOp getFunc() { return func; }
+
+  /// Runs it on `inputs`, which must match its argument types; errors as
+  /// Backend::run. In the IEEE default floating-point environment whatever
+  /// the caller's (FloatingPointEnvironment.h).
+  FailureOr<SmallVector<Buffer>> run(ArrayRef<Buffer> inputs);
+
+protected:
+  /// Copies `fusion` into a module of its own.
+  explicit CompiledFusion(func::FuncOp fusion);
+
+private:
+  /// What run() does, with checked inputs, in the default environment.
+  virtual FailureOr<SmallVector<Buffer>>
+  runCompiled(ArrayRef<Buffer> inputs) = 0;
+
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp func;
+};
+
 class Backend {
 public:
   explicit Backend(std::string name) : name(std::move(name)) {}
@@ -70,18 +104,22 @@ public:
     return std::nullopt;
   }
 
-  /// Runs `func` on `inputs`, which must match its argument types. Errors
-  /// (unsupported ops, oversized buffers, mismatched inputs) are reported
-  /// as diagnostics located on the offending op and give failure. The run,
-  /// its compilation included, is in the IEEE default floating-point
-  /// environment whatever the caller's (FloatingPointEnvironment.h).
+  /// Compiles `func` for this backend. Errors (unsupported ops, oversized
+  /// intermediates) are diagnostics located on the offending op and give
+  /// failure. In the IEEE default floating-point environment.
+  FailureOr<std::unique_ptr<CompiledFusion>> compile(func::FuncOp func);
+
+  /// Compiles `func` and runs it once on `inputs`, which must match its
+  /// argument types (checked before compiling). Errors (unsupported ops,
+  /// oversized buffers, mismatched inputs) are reported as diagnostics
+  /// located on the offending op and give failure.
   FailureOr<SmallVector<Buffer>> run(func::FuncOp func,
                                      ArrayRef<Buffer> inputs);
 
 private:
-  /// What run() does, called in the default environment.
-  virtual FailureOr<SmallVector<Buffer>> runFusion(func::FuncOp func,
-                                                   ArrayRef<Buffer> inputs) = 0;
+  /// What compile() does, called in the default environment.
+  virtual FailureOr<std::unique_ptr<CompiledFusion>>
+  compileFusion(func::FuncOp func) = 0;
 
   std::string name;
 };

@@ -1,0 +1,122 @@
+"""Tensors in and out of a run: numpy arrays (bf16 through ml_dtypes) and
+torch tensors, without copies where the layout allows.
+
+An input crosses to the native module as a C-contiguous uint8 view of its
+elements: a row-major numpy array or torch CPU tensor is passed as it is
+(torch through `Tensor.numpy()`, which shares its memory); any other layout is
+copied to row-major once. Results come back as numpy arrays that own the
+backend's buffer.
+"""
+
+from ._errors import FusionTypeError, FusionValueError
+
+__all__ = ["numpy_dtype", "is_torch", "as_numpy", "to_native", "from_native",
+           "with_stride_order", "to_torch", "stride_order_of"]
+
+
+def numpy_dtype(name):
+    import numpy as np
+    if name == "bfloat16":
+        import ml_dtypes
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+def is_torch(value):
+    return type(value).__module__.startswith("torch")
+
+
+def as_numpy(tensor):
+    """A torch tensor as a numpy array sharing its memory where it is on the
+    CPU (bf16 as ml_dtypes' bfloat16); a CUDA tensor is copied to the host."""
+    import torch
+    tensor = tensor.detach()
+    if tensor.device.type != "cpu":
+        tensor = tensor.to("cpu")
+    if tensor.dtype == torch.bfloat16:
+        import ml_dtypes
+        return tensor.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    return tensor.numpy()
+
+
+def stride_order_of(array):
+    """nvFuser's stride_order of an array: entry i is the rank of dim i's
+    stride, 0 for the fastest-moving dim (ties by dim: later is faster)."""
+    rank = array.ndim
+    by_stride = sorted(range(rank), key=lambda d: (array.strides[d], -d))
+    order = [0] * rank
+    for position, dim in enumerate(by_stride):
+        order[dim] = position
+    return order
+
+
+def to_native(array, dtype, shape):
+    """(dtype, shape or None, uint8 view) of one checked input."""
+    import numpy as np
+    if shape is None:
+        return (dtype, None, np.asarray(array, dtype=numpy_dtype(dtype)).reshape(1).view(np.uint8))
+    contiguous = np.ascontiguousarray(array)
+    return (dtype, list(shape), contiguous.reshape(-1).view(np.uint8))
+
+
+def from_native(result):
+    """A numpy array of one native result, owning the backend's bytes."""
+    dtype, shape, data = result
+    array = data.view(numpy_dtype(dtype))
+    return array.reshape(() if shape is None else shape)
+
+
+def with_stride_order(array, stride_order):
+    """`array`'s values laid out with nvFuser's `stride_order` (one copy)."""
+    import numpy as np
+    rank = array.ndim
+    if stride_order is None or list(stride_order) == list(range(rank - 1, -1, -1)):
+        return array
+    outer_first = sorted(range(rank), key=lambda d: -stride_order[d])
+    laid_out = np.ascontiguousarray(array.transpose(outer_first))
+    return laid_out.transpose(np.argsort(outer_first))
+
+
+def to_torch(array, device):
+    """A torch tensor of a result: sharing the array's memory on the CPU."""
+    import numpy as np
+    import torch
+    if array.dtype.name == "bfloat16":
+        tensor = torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
+    else:
+        tensor = torch.from_numpy(array)
+    return tensor if device is None or device.type == "cpu" else tensor.to(device)
+
+
+def check_array(value, dtype, what):
+    """A numpy array of `dtype` for input `what` (numpy scalars of the dtype
+    become 0-d arrays)."""
+    import numpy as np
+    if isinstance(value, np.generic):
+        value = np.asarray(value)
+    if not isinstance(value, np.ndarray):
+        raise FusionTypeError("%s: expected a numpy array or torch tensor of %s, got %s"
+                              % (what, dtype, type(value).__name__))
+    if value.dtype != numpy_dtype(dtype):
+        raise FusionTypeError("%s: expected dtype %s, got %s" % (what, dtype, value.dtype))
+    return value
+
+
+def check_scalar(value, dtype, what):
+    """A Python or numpy scalar for a scalar input of `dtype`, as a numpy
+    scalar of that dtype."""
+    import numpy as np
+    if isinstance(value, np.ndarray) and value.ndim != 0:
+        raise FusionValueError("%s: expected a scalar, got an array of shape %s"
+                               % (what, value.shape))
+    if is_torch(value):
+        value = as_numpy(value)
+        if value.ndim != 0:
+            raise FusionValueError("%s: expected a scalar, got a tensor of shape %s"
+                                   % (what, value.shape))
+    if not isinstance(value, (bool, int, float, np.ndarray, np.generic)):
+        raise FusionTypeError("%s: expected a %s scalar, got %r" % (what, dtype, value))
+    try:
+        return np.asarray(value, dtype=numpy_dtype(dtype))
+    except (OverflowError, ValueError) as error:
+        raise FusionValueError("%s: %s" % (what, error)) from None

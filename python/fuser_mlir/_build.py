@@ -1,0 +1,180 @@
+"""One build of a FusionDefinition into fuser IR (a native Fusion).
+
+A definition is a list of records (_fusion.py); a build replays them with
+the input shapes and the values of the scalar inputs that decide shapes. The
+provisional build, made while the user defines, gives every symbolic extent
+and size scalar the placeholder PLACEHOLDER_EXTENT, so that dtypes, ranks and
+most errors are known at the call; concretization builds again with the
+inputs' values, which gives the static IR the passes see.
+
+A scalar has two forms, each made when first asked for: its Python value
+(constants, extents, sizes and integer arithmetic on them: what shapes are
+made of) and its IR value (what a tensor op consumes). Asking for the value
+of a scalar input marks it as deciding shapes, which puts its value in the
+cache key.
+"""
+
+import operator
+
+from . import _fuser_mlir as _native
+from ._errors import FusionTypeError, FusionValueError, translate
+from ._states import Scalar, Tensor, Vector
+
+__all__ = ["Build", "PLACEHOLDER_EXTENT"]
+
+# An extent the provisional build assumes for -1: not 1 (a broadcast).
+PLACEHOLDER_EXTENT = 2
+
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+
+
+def _trunc_div(lhs, rhs):
+    if rhs == 0:
+        raise FusionValueError("division by zero in an extent")
+    quotient = abs(lhs) // abs(rhs)
+    return quotient if (lhs < 0) == (rhs < 0) else -quotient
+
+
+def _trunc_mod(lhs, rhs):
+    return lhs - rhs * _trunc_div(lhs, rhs)
+
+
+# Scalar ops on Python values, with C++'s integer semantics (nvFuser computes
+# extents in int64).
+PYTHON_SCALAR_OPS = {
+    "add": operator.add, "sub": operator.sub, "mul": operator.mul,
+    "div": lambda a, b: _trunc_div(a, b) if isinstance(a, int) and isinstance(b, int) else a / b,
+    "fmod": _trunc_mod, "mod": _trunc_mod,
+    "maximum": max, "minimum": min,
+    "ceilDiv": lambda a, b: -_trunc_div(-a, b),
+    "neg": operator.neg, "abs": abs,
+}
+
+
+class Build:
+    """The IR of one definition for one input signature."""
+
+    def __init__(self, fd, shapes, scalar_values):
+        """`shapes`: input position -> the extents of that tensor input;
+        `scalar_values`: input position -> the value of that scalar or vector
+        input; None for the provisional build."""
+        self.fd = fd
+        self.native = _native.Fusion(fd._name)
+        self.provisional = shapes is None
+        self.shapes = shapes
+        self.scalar_values = scalar_values
+        self.ids = {}      # state index -> native value id
+        self.values = {}   # state index -> Python value of a scalar
+        self.lazy = {}     # state index -> (python_fn, native_fn, location)
+        self.vectors = {}  # state index -> list of elements (ints or Scalars)
+        self.location = ("<unknown>", 0)  # of the record being built
+
+    # Calls into the native builder -----------------------------------------
+
+    def call(self, fn, *args):
+        """fn(*args) of the native builder, located at the current record."""
+        self.native.set_location(*self.location)
+        try:
+            return fn(*args)
+        except (TypeError, ValueError, RuntimeError) as error:
+            raise translate(error) from None
+
+    def tensor_type(self, tensor):
+        return self.native.value_type(self.ids[tensor.index])
+
+    # Scalars ------------------------------------------------------------------
+
+    def define_scalar_input(self, scalar, position):
+        self.ids[scalar.index] = self.call(self.native.define_input, None,
+                                           self.fd._scalar_dtypes[position])
+        self.lazy[scalar.index] = (lambda: self.scalar_input_value(position), None,
+                                   self.location)
+
+    def define_lazy(self, scalar, python_fn, native_fn):
+        """A scalar whose Python value (python_fn, or None where it has none)
+        and IR value (native_fn; None: an int64 constant of its value) are
+        made when first asked for."""
+        self.lazy[scalar.index] = (python_fn, native_fn, self.location)
+
+    def scalar_input_value(self, position):
+        self.fd._shape_inputs.add(position)
+        if self.provisional:
+            if self.fd._scalar_dtypes[position] not in ("int64", "int32"):
+                raise FusionTypeError("scalar input %d is a %s; an extent is an integer"
+                                      % (position, self.fd._scalar_dtypes[position]))
+            return PLACEHOLDER_EXTENT
+        return self.scalar_values[position]
+
+    def value(self, item):
+        """The Python value of a scalar operand (an int or float, a Scalar)."""
+        if not isinstance(item, Scalar):
+            return item
+        if item.index not in self.values:
+            python_fn, _, _ = self.lazy[item.index]
+            if python_fn is None:
+                raise FusionTypeError("%s is not known before the fusion runs, so it cannot "
+                                      "be an extent" % item.name)
+            self.values[item.index] = python_fn()
+        return self.values[item.index]
+
+    def operand(self, item):
+        """A tensor-op operand: ("value", id) or a Python number."""
+        if isinstance(item, (Tensor, Scalar)):
+            return ("value", self.native_id(item))
+        return item
+
+    def native_id(self, item):
+        if item.index not in self.ids:
+            _, native_fn, location = self.lazy[item.index]
+            current, self.location = self.location, location
+            try:
+                if native_fn is None:
+                    # An extent: an int64 constant of its value.
+                    self.ids[item.index] = self.call(self.native.define_constant,
+                                                     self.value(item), "int64")
+                else:
+                    self.ids[item.index] = self.call(native_fn)
+            finally:
+                self.location = current
+        return self.ids[item.index]
+
+    def scalar_dtype(self, scalar):
+        if scalar.index in self.ids or self.lazy[scalar.index][1] is not None:
+            return self.native.value_type(self.native_id(scalar))[1]
+        return "int64"
+
+    # Shapes ---------------------------------------------------------------------
+
+    def extents(self, values, what):
+        """A list of int64s from ints, Scalars and Vectors (a shape, dims,
+        widths): an int or Scalar alone is a list of one; floats, strings and
+        the like are refused, not truncated."""
+        if isinstance(values, Vector):
+            items = self.vector(values)
+        elif isinstance(values, (Scalar, int)) or not hasattr(values, "__iter__"):
+            items = [values]
+        else:
+            items = []
+            for value in values:
+                items.extend(self.vector(value) if isinstance(value, Vector) else [value])
+        result = []
+        for item in items:
+            value = self.value(item)
+            try:
+                value = operator.index(value)
+            except TypeError:
+                raise FusionTypeError("%s must be an integer or a list of integers, got %r"
+                                      % (what, values)) from None
+            if not _INT64_MIN <= value <= _INT64_MAX:
+                raise FusionValueError("%s: %d does not fit in 64 bits" % (what, value))
+            result.append(value)
+        return result
+
+    def vector(self, vector):
+        if vector.index in self.vectors:
+            return self.vectors[vector.index]
+        position = self.fd._vector_inputs[vector.index]
+        self.fd._shape_inputs.add(position)
+        if self.provisional:
+            return [PLACEHOLDER_EXTENT] * vector.length
+        return list(self.scalar_values[position])

@@ -1,0 +1,41 @@
+"""The exceptions of fuser_mlir.
+
+nvFuser raises RuntimeError for every error in a definition or a run, so code
+written for it catches RuntimeError; the precise Python type (TypeError for a
+wrong kind of argument, ValueError for a wrong value) is kept as a second base.
+"""
+
+__all__ = ["FusionError", "FusionTypeError", "FusionValueError", "UnsupportedOpError"]
+
+
+class FusionError(RuntimeError):
+    """An error of a fusion definition, its concretization or its run."""
+
+
+class FusionTypeError(FusionError, TypeError):
+    """An argument of the wrong kind (a dtype where a Tensor belongs, ...)."""
+
+
+class FusionValueError(FusionError, ValueError):
+    """An argument of the right kind with a wrong value (shape, dims, ...)."""
+
+
+class UnsupportedOpError(FusionError, AttributeError):
+    """An nvFuser operation that fuser_mlir does not model."""
+
+    def __init__(self, op, filename=None, line=None):
+        self.op, self.filename, self.line = op, filename, line
+        where = "%s:%s: " % (filename, line) if filename else ""
+        super().__init__("%snvFuser operation 'fd.ops.%s' is not supported by "
+                         "fuser_mlir (docs/Python.md lists the ops)" % (where, op))
+
+
+def translate(error):
+    """The fuser_mlir exception for an exception of the native module."""
+    if isinstance(error, FusionError):
+        return error
+    if isinstance(error, TypeError):
+        return FusionTypeError(str(error))
+    if isinstance(error, ValueError):
+        return FusionValueError(str(error))
+    return FusionError(str(error))

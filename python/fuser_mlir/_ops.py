@@ -1,0 +1,348 @@
+"""`fd.ops`: the operations, as nvFuser's Python frontend names them.
+
+Each call checks what it can without extents, records itself (what repr(fd)
+prints) and builds into the provisional IR; every build replays the same
+apply function (_build.py). Elementwise ops come from the dialect's op table
+(ElementwiseOps.def, through the native module), as nvFuser's Python names.
+"""
+
+from . import _fuser_mlir as _native
+from ._build import PYTHON_SCALAR_OPS
+from ._errors import FusionTypeError, FusionValueError, UnsupportedOpError
+from ._states import DataType, Scalar, State, Tensor, Vector, dtype_name
+
+__all__ = ["Ops"]
+
+
+class Ops:
+    def __init__(self, fd):
+        self._fd = fd
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        from ._fusion import caller_location
+        filename, line = caller_location()
+        raise UnsupportedOpError(name, filename, line)
+
+    # Operands -------------------------------------------------------------------
+
+    def _check_own(self, value, what):
+        if isinstance(value, State) and value.fd is not self._fd:
+            raise FusionValueError("%s belongs to another FusionDefinition" % what)
+        return value
+
+    def _tensor(self, value, what):
+        if not isinstance(value, Tensor):
+            raise FusionTypeError("%s must be a Tensor of this FusionDefinition, got %r"
+                                  % (what, value))
+        return self._check_own(value, what)
+
+    def _operand(self, value, what):
+        if isinstance(value, (Tensor, Scalar)):
+            return self._check_own(value, what)
+        # numpy scalars (and 0-d arrays) are numbers too.
+        if getattr(value, "shape", None) == () and hasattr(value, "item"):
+            value = value.item()
+        if isinstance(value, (bool, int, float)):
+            return value
+        raise FusionTypeError("%s must be a Tensor, a Scalar or a Python number, got %r"
+                              % (what, value))
+
+    def _extents_arg(self, values, what):
+        """A shape-like argument, checked for kinds (its values may depend
+        on the inputs)."""
+        if isinstance(values, (Vector, Scalar)):
+            return self._check_own(values, what)
+        if isinstance(values, bool) or isinstance(values, float) or isinstance(values, str):
+            raise FusionTypeError("%s must be an integer or a list of integers, got %r"
+                                  % (what, values))
+        if not hasattr(values, "__iter__"):
+            return values
+        items = list(values)
+        for item in items:
+            if isinstance(item, State):
+                self._check_own(item, what)
+            elif isinstance(item, (bool, float, str)) or not hasattr(item, "__index__"):
+                raise FusionTypeError("%s must be an integer or a list of integers, got %r"
+                                      % (what, values))
+        return items
+
+    def _record(self, call, args, kwargs, apply, result=Tensor):
+        return self._fd._record(result, "ops." + call, args, kwargs, apply)
+
+    def _tensor_op(self, call, args, kwargs, build_fn):
+        """An op with a tensor result: build_fn(build) gives its native id."""
+        def apply(build, out):
+            build.ids[out.index] = build_fn(build)
+        return self._record(call, args, kwargs, apply)
+
+    # Pointwise --------------------------------------------------------------
+
+    def _elementwise(self, name, operands, native_call):
+        """An elementwise op: a Tensor when an operand is one, else a Scalar
+        (a computation on scalars, with a Python value where the operands
+        have one: what extents are made of)."""
+        ordinals = ["the operand"] if len(operands) == 1 else \
+            ["the first operand", "the second operand", "the third operand"]
+        if name == "where":
+            ordinals[0] = "the condition"
+        operands = [self._operand(x, "%s of %s" % (ordinal, name))
+                    for ordinal, x in zip(ordinals, operands)]
+
+        def build_native(build):
+            return build.call(native_call, build, *[build.operand(x) for x in operands])
+
+        if any(isinstance(x, Tensor) for x in operands):
+            return self._tensor_op(name, operands, {}, build_native)
+
+        python_op = PYTHON_SCALAR_OPS.get(name)
+
+        def apply(build, out):
+            python_fn = None if python_op is None else \
+                (lambda: python_op(*[build.value(x) for x in operands]))
+            build.define_lazy(out, python_fn, lambda: build_native(build))
+
+        return self._record(name, operands, {}, apply, result=Scalar)
+
+    def where(self, condition, lhs, rhs):
+        return self._elementwise("where", [condition, lhs, rhs],
+                                 lambda build, c, l, r: build.native.where(c, l, r))
+
+    def cast(self, arg, dtype):
+        dtype_text = dtype_name(dtype, "cast's dtype")
+        arg = self._operand(arg, "the operand of cast")
+        if isinstance(arg, Tensor):
+            return self._tensor_op("cast", (arg, dtype), {}, lambda build: build.call(
+                build.native.cast, build.native_id(arg), dtype_text))
+        if not isinstance(arg, Scalar):
+            # A Python number cast to a dtype is a constant of that dtype.
+            def apply_constant(build, out):
+                build.ids[out.index] = build.call(build.native.define_constant, arg, dtype_text)
+                build.values[out.index] = arg
+            return self._record("cast", (arg, dtype), {}, apply_constant, result=Scalar)
+
+        def apply(build, out):
+            convert = int if dtype_text.startswith("int") else \
+                bool if dtype_text == "bool" else float
+            build.define_lazy(out, lambda: convert(build.value(arg)), lambda: build.call(
+                build.native.cast, build.native_id(arg), dtype_text))
+        return self._record("cast", (arg, dtype), {}, apply, result=Scalar)
+
+    def full(self, shape, fill_value, dtype):
+        shape = self._extents_arg(shape, "full's shape")
+        fill_value = self._operand(fill_value, "full's fill_value")
+        dtype_text = dtype_name(dtype, "full's dtype")
+        return self._tensor_op("full", (), {"shape": shape, "fill_value": fill_value,
+                                            "dtype": dtype},
+                               lambda build: build.call(
+                                   build.native.full, build.extents(shape, "full's shape"),
+                                   build.operand(fill_value), dtype_text))
+
+    # Data movement ----------------------------------------------------------
+
+    def reshape(self, arg, *shapes, new_shape=None, original_shape=None):
+        # reshape(T, new_shape) and the older reshape(T, original_shape, new_shape).
+        if new_shape is None:
+            if not shapes:
+                raise FusionTypeError("reshape needs new_shape")
+            new_shape = shapes[-1]
+        arg = self._tensor(arg, "reshape's operand")
+        new_shape = self._extents_arg(new_shape, "reshape's new_shape")
+
+        def build_reshape(build):
+            return build.call(build.native.reshape, build.native_id(arg),
+                              build.extents(new_shape, "reshape's new_shape"))
+
+        return self._tensor_op("reshape", (arg,), {"new_shape": new_shape}, build_reshape)
+
+    view = reshape
+
+    def squeeze(self, arg, *dims_or_shape, dims=None, original_shape=None,
+                squeeze_expanded=False):
+        # squeeze(T, dims) and the older squeeze(T, original_shape, dims).
+        positional = list(dims_or_shape)
+        if positional and isinstance(positional[-1], bool):
+            squeeze_expanded = positional.pop()
+        if dims is None:
+            if not positional:
+                raise FusionTypeError("squeeze needs dims")
+            dims = positional[-1]
+        arg = self._tensor(arg, "squeeze's operand")
+        dims = self._extents_arg(dims, "squeeze's dims")
+        return self._tensor_op("squeeze", (arg,), {"dims": dims}, lambda build: build.call(
+            build.native.squeeze, build.native_id(arg), build.extents(dims, "squeeze's dims")))
+
+    def broadcast(self, arg, is_broadcast_dim):
+        arg = self._tensor(arg, "broadcast's operand")
+        flags = [bool(flag) for flag in is_broadcast_dim]
+        return self._tensor_op("broadcast", (arg, flags), {}, lambda build: build.call(
+            build.native.broadcast, build.native_id(arg), flags))
+
+    def expand(self, arg, shape):
+        arg = self._tensor(arg, "expand's operand")
+        shape = self._extents_arg(shape, "expand's shape")
+        return self._tensor_op("expand", (arg,), {"shape": shape}, lambda build: build.call(
+            build.native.expand, build.native_id(arg), build.extents(shape, "expand's shape")))
+
+    def broadcast_in_dim(self, arg, shape=None, broadcast_dims=None, *, output_shape=None):
+        # output_shape is the keyword of nvFuser releases before 2023-06.
+        if shape is None:
+            shape = output_shape
+        if shape is None or broadcast_dims is None:
+            raise FusionTypeError("broadcast_in_dim needs shape and broadcast_dims")
+        arg = self._tensor(arg, "broadcast_in_dim's operand")
+        shape = self._extents_arg(shape, "broadcast_in_dim's shape")
+        broadcast_dims = self._extents_arg(broadcast_dims, "broadcast_in_dim's broadcast_dims")
+        return self._tensor_op(
+            "broadcast_in_dim", (arg,), {"shape": shape, "broadcast_dims": broadcast_dims},
+            lambda build: build.call(
+                build.native.broadcast_in_dim, build.native_id(arg),
+                build.extents(shape, "broadcast_in_dim's shape"),
+                build.extents(broadcast_dims, "broadcast_in_dim's broadcast_dims")))
+
+    def permute(self, arg, dims):
+        arg = self._tensor(arg, "permute's operand")
+        dims = self._extents_arg(dims, "permute's dims")
+        return self._tensor_op("permute", (arg,), {"dims": dims}, lambda build: build.call(
+            build.native.permute, build.native_id(arg), build.extents(dims, "permute's dims")))
+
+    def stride_order(self, arg, stride_order):
+        """nvFuser's stride_order changes the memory layout only, which
+        fusions do not model: a fuser.set (checked to be a permutation)."""
+        arg = self._tensor(arg, "stride_order's operand")
+        order = self._extents_arg(stride_order, "stride_order's stride_order")
+
+        def build_set(build):
+            extents = build.extents(order, "stride_order's stride_order")
+            if sorted(extents) != list(range(len(build.tensor_type(arg)[0]))):
+                raise FusionValueError("stride_order %r is not a permutation of the "
+                                       "tensor's dims" % extents)
+            return build.call(build.native.set, build.native_id(arg))
+
+        return self._tensor_op("stride_order", (arg, order), {}, build_set)
+
+    def size(self, arg, dim):
+        """An extent: a Python int in a definition without symbolic extents,
+        else a Scalar whose value comes with the inputs."""
+        arg = self._tensor(arg, "size's operand")
+        rank = len(self._fd._type_of(arg)[0])
+        if not -rank <= dim < rank:
+            raise FusionValueError("size: dim %d is out of range for a tensor of rank %d"
+                                   % (dim, rank))
+        if not self._fd.is_symbolic():
+            return self._fd._type_of(arg)[0][dim]
+
+        def apply(build, out):
+            build.define_lazy(out, lambda: build.tensor_type(arg)[0][dim], None)
+
+        return self._record("size", (arg,), {"dim": dim}, apply, result=Scalar)
+
+    def shape(self, arg):
+        """The extents: Python ints in a definition without symbolic extents,
+        else Scalars (fd.ops.size)."""
+        arg = self._tensor(arg, "shape's operand")
+        return [self.size(arg, dim) for dim in range(len(self._fd._type_of(arg)[0]))]
+
+    tensor_sizes = shape
+
+    def set(self, arg):
+        arg = self._tensor(arg, "set's operand")
+        return self._tensor_op("set", (arg,), {}, lambda build: build.call(
+            build.native.set, build.native_id(arg)))
+
+    def segment_set(self, arg):
+        arg = self._tensor(arg, "segment_set's operand")
+        return self._tensor_op("segment_set", (arg,), {}, lambda build: build.call(
+            build.native.segment_set, build.native_id(arg)))
+
+    def slice(self, arg, start_indices, end_indices, strides=None,
+              manual_normalization=False):
+        arg = self._tensor(arg, "slice's operand")
+        starts = self._extents_arg(start_indices, "slice's start_indices")
+        ends = self._extents_arg(end_indices, "slice's end_indices")
+        steps = None if strides is None else self._extents_arg(strides, "slice's strides")
+        kwargs = {"start_indices": starts, "end_indices": ends}
+        if steps is not None:
+            kwargs["strides"] = steps
+        return self._tensor_op("slice", (arg,), kwargs, lambda build: build.call(
+            build.native.slice, build.native_id(arg),
+            build.extents(starts, "slice's start_indices"),
+            build.extents(ends, "slice's end_indices"),
+            [] if steps is None else build.extents(steps, "slice's strides")))
+
+    def pad(self, arg, pad_widths, value=None):
+        arg = self._tensor(arg, "pad's operand")
+        widths = self._extents_arg(pad_widths, "pad's pad_widths")
+        value = None if value is None else self._operand(value, "pad's value")
+        kwargs = {"pad_widths": widths}
+        if value is not None:
+            kwargs["value"] = value
+        return self._tensor_op("pad", (arg,), kwargs, lambda build: build.call(
+            build.native.pad, build.native_id(arg), build.extents(widths, "pad's pad_widths"),
+            None if value is None else build.operand(value)))
+
+    def cat(self, tensors, dim=0, manual_padding=False):
+        tensors = [self._tensor(t, "cat's tensors[%d]" % i) for i, t in enumerate(tensors)]
+        dim = self._extents_arg(dim, "cat's dim")
+        return self._tensor_op("cat", (tensors,), {"dim": dim}, lambda build: build.call(
+            build.native.cat, [build.native_id(t) for t in tensors],
+            build.extents(dim, "cat's dim")[0]))
+
+    # Reductions -------------------------------------------------------------
+
+    def _reduction(self, name, kind, arg, dims, keepdim, dtype, axes):
+        arg = self._tensor(arg, "the operand of the reduction")
+        if dims is None:
+            dims = axes
+        if dims is None:
+            dims = list(range(len(self._fd._type_of(arg)[0])))
+        dims = self._extents_arg(dims, "the reduction's dims")
+        if dtype is None or dtype is DataType.Null:
+            dtype, dtype_text = DataType.Null, None
+        else:
+            dtype_text = dtype_name(dtype, "the reduction's dtype")
+        return self._tensor_op(
+            name, (arg,), {"dims": dims, "keepdim": bool(keepdim), "dtype": dtype},
+            lambda build: build.call(build.native.reduction, kind, build.native_id(arg),
+                                     build.extents(dims, "the reduction's dims"),
+                                     bool(keepdim), dtype_text))
+
+    def sum(self, arg, dims=None, keepdim=False, dtype=DataType.Null, *, axes=None):
+        return self._reduction("sum", "add", arg, dims, keepdim, dtype, axes)
+
+    def prod(self, arg, dims=None, keepdim=False, dtype=DataType.Null, *, axes=None):
+        return self._reduction("prod", "mul", arg, dims, keepdim, dtype, axes)
+
+    def max(self, arg, dims=None, keepdim=False, dtype=DataType.Null, *, axes=None):
+        return self._reduction("max", "max", arg, dims, keepdim, dtype, axes)
+
+    def min(self, arg, dims=None, keepdim=False, dtype=DataType.Null, *, axes=None):
+        return self._reduction("min", "min", arg, dims, keepdim, dtype, axes)
+
+
+def _make_unary(name):
+    def op(self, arg):
+        return self._elementwise(name, [arg], lambda build, x: build.native.unary(name, x))
+    op.__name__ = name
+    op.__doc__ = "fuser.%s" % name
+    return op
+
+
+def _make_binary(name):
+    def op(self, lhs, rhs):
+        return self._elementwise(name, [lhs, rhs],
+                                 lambda build, l, r: build.native.binary(name, l, r))
+    op.__name__ = name
+    op.__doc__ = "fuser.%s" % name if name != "truediv" else \
+        "fuser.div after integer operands become f32"
+    return op
+
+
+# The elementwise ops of the dialect (ElementwiseOps.def), whose mnemonics
+# are nvFuser's Python names, plus nvFuser's truediv.
+UNARY_OPS, BINARY_OPS = _native.elementwise_ops()
+for _name in UNARY_OPS:
+    setattr(Ops, _name, _make_unary(_name))
+for _name in BINARY_OPS + ["truediv"]:
+    setattr(Ops, _name, _make_binary(_name))
