@@ -82,6 +82,51 @@ class Build:
     def tensor_type(self, tensor):
         return self.native.value_type(self.ids[tensor.index])
 
+    def stand_in(self, extents, dtype):
+        """A provisional value of that type where the op itself cannot be
+        built with placeholder extents."""
+        fill = False if dtype == "bool" else 0
+        return self.call(self.native.full, [max(e, 0) for e in extents], fill, dtype)
+
+    def with_common_shape(self, tensors, build_fn):
+        """build_fn(self) with each of `tensors` replaced by a stand-in of
+        its dtype and the largest extent of every (right-aligned) dim."""
+        shapes = [self.tensor_type(t)[0] for t in tensors]
+        rank = max(len(shape) for shape in shapes)
+        common = [max([shape[d - rank + len(shape)] for shape in shapes
+                       if d - rank + len(shape) >= 0]) for d in range(rank)]
+        saved = {t.index: self.ids[t.index] for t in tensors}
+        try:
+            for t in tensors:
+                shape = self.tensor_type(t)[0]
+                self.ids[t.index] = self.stand_in(common[rank - len(shape):],
+                                                  self.tensor_type(t)[1])
+            return build_fn(self)
+        finally:
+            self.ids.update(saved)
+
+    def check_broadcasts(self, name, operands, out):
+        """nvFuser's rule for symbolic extents: a -1 extent is never a
+        broadcast, even where it is 1 at run time. Fuser ops broadcast every
+        size-1 dim, so a concrete build checks that each operand dim it
+        broadcasts was 1 in the provisional build too (a static 1: a
+        broadcast dim)."""
+        provisional = self.fd._provisional
+        if self.provisional or provisional is None:
+            return
+        result = self.tensor_type(out)[0]
+        for operand in operands:
+            concrete = self.tensor_type(operand)[0]
+            placeholder = provisional.tensor_type(operand)[0]
+            offset = len(result) - len(concrete)
+            for dim, extent in enumerate(concrete):
+                if extent == 1 and result[offset + dim] != 1 and placeholder[dim] != 1:
+                    raise FusionValueError(
+                        "%s:%d: '%s' cannot broadcast dim %d of %s: its extent is symbolic "
+                        "(-1), 1 in these inputs, %d in the result; nvFuser broadcasts only "
+                        "dims defined as 1 or made by broadcast ops"
+                        % (self.location + (name, dim, operand.name, result[offset + dim])))
+
     # Scalars ------------------------------------------------------------------
 
     def define_scalar_input(self, scalar, position):

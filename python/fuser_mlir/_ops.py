@@ -94,7 +94,19 @@ class Ops:
             return build.call(native_call, build, *[build.operand(x) for x in operands])
 
         if any(isinstance(x, Tensor) for x in operands):
-            return self._tensor_op(name, operands, {}, build_native)
+            def apply_tensor(build, out):
+                try:
+                    build.ids[out.index] = build_native(build)
+                except FusionValueError:
+                    if not (build.provisional and self._fd.is_symbolic()):
+                        raise
+                    # A placeholder extent against a static one: the
+                    # provisional build goes on with operands of one shape.
+                    build.ids[out.index] = build.with_common_shape(
+                        [x for x in operands if isinstance(x, Tensor)], build_native)
+                build.check_broadcasts(name, [x for x in operands if isinstance(x, Tensor)],
+                                       out)
+            return self._record(name, operands, {}, apply_tensor)
 
         python_op = PYTHON_SCALAR_OPS.get(name)
 
@@ -151,8 +163,12 @@ class Ops:
         new_shape = self._extents_arg(new_shape, "reshape's new_shape")
 
         def build_reshape(build):
-            return build.call(build.native.reshape, build.native_id(arg),
-                              build.extents(new_shape, "reshape's new_shape"))
+            extents = build.extents(new_shape, "reshape's new_shape")
+            if build.provisional and self._fd.is_symbolic():
+                # Placeholder extents rarely multiply out: the provisional
+                # build needs only the result's rank and dtype.
+                return build.stand_in(extents, build.tensor_type(arg)[1])
+            return build.call(build.native.reshape, build.native_id(arg), extents)
 
         return self._tensor_op("reshape", (arg,), {"new_shape": new_shape}, build_reshape)
 

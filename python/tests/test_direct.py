@@ -1,0 +1,72 @@
+"""nvFuser's current API, nvfuser_direct: from_pytorch, validate, the forms
+of define_scalar, Tensor.shape()/ndim, execute's keyword arguments, and the
+exception types nvFuser's callers catch."""
+import numpy as np
+import pytest
+
+from fuser_mlir import FusionError, FusionTypeError, FusionValueError, UnsupportedOpError
+from fuser_mlir.nvfuser_direct import DataType, FusionDefinition
+
+
+def test_from_pytorch_defines_like_the_array():
+    x = np.zeros((4, 1, 6), np.float32)
+    with FusionDefinition() as fd:
+        t = fd.from_pytorch(x)
+        s = fd.from_pytorch(np.zeros((4, 1, 6), np.float64)[:, :, ::2], static_sizes=True)
+        c = fd.from_pytorch(np.asfortranarray(np.zeros((2, 3), np.float32)))
+        fd.add_output(fd.ops.add(t, fd.ops.cast(s, DataType.Float)))
+        fd.add_output(c)
+    lines = repr(fd).splitlines()
+    assert lines[0] == "def nvfuser_fusion(fd : FusionDefinition) -> None :"
+    assert lines[1] == ("    T0 = fd.define_tensor(shape=[-1, 1, -1], contiguity=[True, None, "
+                        "True], dtype=DataType.Float, is_cpu=False, stride_order=[2, 1, 0])")
+    assert lines[2] == ("    T1 = fd.define_tensor(shape=[4, 1, 3], contiguity=[True, None, "
+                        "False], dtype=DataType.Double, is_cpu=False, stride_order=[2, 1, 0])")
+    assert lines[3] == ("    T2 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], "
+                        "dtype=DataType.Float, is_cpu=False, stride_order=[0, 1])")
+    assert (t.ndim, s.ndim, t.dtype) == (3, 3, DataType.Float)
+
+
+def test_execute_and_validate():
+    with FusionDefinition() as fd:
+        t = fd.from_pytorch(np.zeros((2, 3), np.float32))
+        n = fd.define_scalar(DataType.Double)
+        fd.add_output(fd.ops.mul(t, n))
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    (out,) = fd.execute([x, 2.0], device=0, profile=False, _enable_options=[])
+    np.testing.assert_array_equal(out, 2 * x)
+    fd.validate([x, 2.0], [2 * x])
+    with pytest.raises(AssertionError, match="output 0"):
+        fd.validate([x, 2.0], [3 * x])
+    with pytest.raises(TypeError, match="execute\\(\\) got an unexpected keyword argument "
+                                        "'fast'"):
+        fd.execute([x, 2.0], fast=True)
+
+
+def test_shape_and_size():
+    with FusionDefinition() as fd:
+        t = fd.define_tensor(shape=[-1, 8], dtype=DataType.Float)
+        rows, cols = t.shape()
+        assert cols.dtype == DataType.Int and t.size(1).dtype == DataType.Int
+        fd.add_output(fd.ops.reshape(t, [fd.ops.mul(rows, 2), fd.ops.div(cols, 2)]))
+    (out,) = fd.execute([np.zeros((3, 8), np.float32)])
+    assert out.shape == (6, 4)
+
+
+def test_exception_types():
+    """nvFuser raises RuntimeError; the precise type is a second base."""
+    assert issubclass(FusionTypeError, RuntimeError) and issubclass(FusionTypeError, TypeError)
+    assert issubclass(FusionValueError, RuntimeError) and issubclass(FusionValueError, ValueError)
+    assert issubclass(UnsupportedOpError, RuntimeError)
+    with FusionDefinition() as fd:
+        a = fd.define_tensor(shape=[2, 3], dtype=DataType.Float)
+        b = fd.define_tensor(shape=[4, 3], dtype=DataType.Float)
+        with pytest.raises(RuntimeError, match="incompatible shapes"):
+            fd.ops.add(a, b)
+        with pytest.raises(RuntimeError, match="is not supported by fuser_mlir"):
+            fd.ops.no_such_op(a)
+        fd.add_output(a)
+    with pytest.raises(RuntimeError, match="expects 2 inputs, got 1"):
+        fd.execute([np.zeros((2, 3), np.float32)])
+    with pytest.raises(FusionError, match="expected dtype float32, got float64"):
+        fd.execute([np.zeros((2, 3)), np.zeros((4, 3))])

@@ -1,0 +1,60 @@
+"""Outputs as nvFuser defines them: add_output(out, alias_input) writes the
+result into that input (in place, not returned); stride_order gives the
+returned array that memory layout."""
+import numpy as np
+import pytest
+
+from fuser_mlir import DataType, FusionDefinition
+
+
+def test_alias_writes_into_the_input():
+    with FusionDefinition() as fd:
+        weight = fd.define_tensor(shape=[-1], dtype=DataType.Float)
+        grad = fd.define_tensor(shape=[-1], dtype=DataType.Float)
+        updated = fd.ops.sub(weight, fd.ops.mul(grad, 0.5))
+        fd.add_output(updated, weight)
+        fd.add_output(fd.ops.sum(updated, dims=[0]))
+    w = np.arange(4, dtype=np.float32)
+    buffer = w.ctypes.data
+    outputs = fd.execute([w, np.ones(4, np.float32)])
+    # The aliased output is not returned; the input changed in place.
+    assert len(outputs) == 1 and outputs[0] == np.float32(4.0)
+    np.testing.assert_array_equal(w, np.arange(4, dtype=np.float32) - 0.5)
+    assert w.ctypes.data == buffer
+    fd.execute([w, np.ones(4, np.float32)])
+    np.testing.assert_array_equal(w, np.arange(4, dtype=np.float32) - 1.0)
+
+
+def test_alias_into_a_strided_input():
+    with FusionDefinition() as fd:
+        t0 = fd.define_tensor(shape=[-1, -1], dtype=DataType.Float)
+        fd.add_output(fd.ops.neg(t0), alias_input=t0)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    view = x.T
+    assert fd.execute([view]) == []
+    np.testing.assert_array_equal(x, -np.arange(6, dtype=np.float32).reshape(2, 3))
+
+
+def test_alias_of_a_read_only_input():
+    with FusionDefinition() as fd:
+        t0 = fd.define_tensor(shape=[2], dtype=DataType.Float)
+        fd.add_output(fd.ops.neg(t0), alias_input=t0)
+    x = np.ones(2, np.float32)
+    x.flags.writeable = False
+    with pytest.raises(ValueError, match="an output aliases an input that cannot be written"):
+        fd.execute([x])
+
+
+@pytest.mark.parametrize("stride_order, strides", [
+    ([2, 1, 0], (48, 16, 4)),      # row-major: as without stride_order
+    ([0, 1, 2], (4, 8, 24)),       # column-major
+    ([2, 0, 1], (48, 4, 12)),      # dim 1 fastest, then dim 2
+])
+def test_output_stride_order(stride_order, strides):
+    with FusionDefinition() as fd:
+        t0 = fd.define_tensor(shape=[2, 3, 4], dtype=DataType.Float)
+        fd.add_output(fd.ops.mul(t0, 2.0), stride_order=stride_order)
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    (out,) = fd.execute([x])
+    assert out.strides == strides
+    np.testing.assert_array_equal(out, 2 * x)
