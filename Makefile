@@ -6,7 +6,7 @@ CMAKE_FLAGS ?=
 
 .PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
         check-python check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-long check-preseg-monotone \
-        check-stress
+        check-stress check-torch
 
 all: build
 
@@ -118,6 +118,19 @@ check-unit:
 # The Python package's pytest suite (docs/Python.md), against the build tree.
 check-python: build
 	PYTHONPATH=$(BUILD_DIR)/python_packages python3 -m pytest -q python/tests
+
+# The same package with real torch (python/torch_tests, docs/Python.md): a
+# virtual environment of its own that sees python3's packages (numpy,
+# ml_dtypes, pytest) and gets torch from PyPI, about 6 GB with its CUDA
+# libraries, so not part of `check`. Kept between runs.
+TORCH_VENV ?= $(BUILD_DIR)/torch-venv
+
+check-torch: build
+	test -x $(TORCH_VENV)/bin/python || python3 -m venv --system-site-packages $(TORCH_VENV)
+	$(TORCH_VENV)/bin/python -c 'import torch' 2>/dev/null \
+	  || $(TORCH_VENV)/bin/python -m pip install -q torch
+	PYTHONPATH=$(BUILD_DIR)/python_packages $(TORCH_VENV)/bin/python -m pytest -q \
+	  -p no:cacheprovider python/torch_tests
 
 # docs/ holds the op and pass references generated from ODS; they must be
 # current.

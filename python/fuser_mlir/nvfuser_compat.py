@@ -75,14 +75,14 @@ def _report(error, script, definitions):
             line = error.line
         return _fail("%s:%s: nvFuser operation 'fd.ops.%s' is not supported by fuser_mlir"
                      % (script, line, error.op))
-    if isinstance(error, ModuleNotFoundError) and error.name \
-            and error.name.split(".")[0] == "torch":
-        return _fail("%s needs torch, which is not installed here (pip install torch), "
-                     "line %s" % (script, line))
     if "_nvfuser" in str(error) and isinstance(error, (AttributeError, ImportError)):
         return _fail("%s:%s: the script uses torch._C._nvfuser, nvFuser's 2022 API inside "
                      "torch, which fuser_mlir does not provide: port it to `from nvfuser "
                      "import FusionDefinition, DataType`" % (script, line))
+    if isinstance(error, ModuleNotFoundError) and error.name \
+            and error.name.split(".")[0] == "torch":
+        return _fail("%s needs torch, which is not installed here (pip install torch), "
+                     "line %s" % (script, line))
     message = str(error)
     # Errors of the native builder carry the script location already.
     if not message.startswith(script + ":"):
