@@ -40,13 +40,18 @@ def as_numpy(tensor):
 
 
 def stride_order_of(array):
-    """nvFuser's stride_order of an array: entry i is the rank of dim i's
-    stride, 0 for the fastest-moving dim (ties by dim: later is faster)."""
+    """nvFuser's stride_order of an array (compute_tensor_descriptor): entry
+    i is the rank of dim i's stride, 0 for the fastest-moving dim; dims are
+    sorted by stride, largest first and stable, and dims of stride 0 (an
+    expanded dim) keep their place."""
     rank = array.ndim
-    by_stride = sorted(range(rank), key=lambda d: (array.strides[d], -d))
+    strides = [s // array.itemsize for s in array.strides]
+    by_stride = iter(sorted((d for d in range(rank) if strides[d] != 0),
+                            key=lambda d: -strides[d]))
+    outer_first = [d if strides[d] == 0 else next(by_stride) for d in range(rank)]
     order = [0] * rank
-    for position, dim in enumerate(by_stride):
-        order[dim] = position
+    for position, dim in enumerate(outer_first):
+        order[dim] = rank - 1 - position
     return order
 
 

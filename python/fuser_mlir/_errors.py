@@ -5,7 +5,8 @@ written for it catches RuntimeError; the precise Python type (TypeError for a
 wrong kind of argument, ValueError for a wrong value) is kept as a second base.
 """
 
-__all__ = ["FusionError", "FusionTypeError", "FusionValueError", "UnsupportedOpError"]
+__all__ = ["FusionError", "FusionNotImplementedError", "FusionTypeError", "FusionValueError",
+           "UnsupportedOpError"]
 
 
 class FusionError(RuntimeError):
@@ -18,6 +19,10 @@ class FusionTypeError(FusionError, TypeError):
 
 class FusionValueError(FusionError, ValueError):
     """An argument of the right kind with a wrong value (shape, dims, ...)."""
+
+
+class FusionNotImplementedError(FusionError, NotImplementedError):
+    """A definition with nothing to run (nvFuser's NotImplementedError)."""
 
 
 class UnsupportedOpError(FusionError, AttributeError):

@@ -15,7 +15,8 @@ import sys
 from . import _arrays
 from ._build import PLACEHOLDER_EXTENT, Build
 from ._cache import FusionCache
-from ._errors import FusionError, FusionTypeError, FusionValueError, translate
+from ._errors import (FusionError, FusionNotImplementedError, FusionTypeError,
+                      FusionValueError, translate)
 from ._ops import Ops
 from ._printer import format_definition, format_repro_script
 from ._states import DTYPE_NAMES, DataType, Scalar, Tensor, Vector, dtype_name
@@ -96,6 +97,8 @@ class FusionDefinition:
     # overrides both).
     _function_name = "nvfuser_fusion_id0"
     _module_name = "nvfuser"
+    # The handle classes of this API (nvfuser_direct's Tensor has dtype()).
+    _state_classes = {}
 
     def __init__(self, *args, name="fusion", **kwargs):
         self._name = name
@@ -106,6 +109,7 @@ class FusionDefinition:
         self._vector_inputs = {}   # vector state index -> input position
         self._shape_inputs = set()  # positions of inputs whose values decide shapes
         self._outputs = []         # (handle, stride_order, alias input position)
+        self._layouts = {}         # tensor state index -> stride_order (fd.ops.stride_order)
         self._symbolic_extents = False
         self._provisional = None
         self._provisional_error = None
@@ -146,8 +150,10 @@ class FusionDefinition:
     def _ensure_defined(self):
         if not self._started:
             if type(self).definition is FusionDefinition.definition:
-                raise FusionError("this FusionDefinition has no fusion yet: define it "
-                                  "in a `with` block or override definition()")
+                raise FusionNotImplementedError(
+                    "Fusion does not exist! Use `with FusionDefinition() as fd: ...` to "
+                    "define a fusion. (this FusionDefinition has no fusion yet: define it "
+                    "in a `with` block or override definition())")
             with self:
                 self.definition()
 
@@ -162,6 +168,7 @@ class FusionDefinition:
             raise FusionError("this FusionDefinition is complete (its `with` block or "
                               "definition() has ended, or it came from a pipeline)")
         index = len(self._records)
+        out_kind = self._state_classes.get(out_kind, out_kind)
         out = None if out_kind is None else out_kind(self, index, *out_args)
         record = Record(out, call, args, kwargs, location, apply)
         self._records.append(record)
@@ -358,7 +365,7 @@ class FusionDefinition:
         shape = list(array.shape)
         sizes = [1 if e == 1 else (e if static_sizes else -1) for e in shape]
         stride_order = _arrays.stride_order_of(array)
-        return self.define_tensor(shape=sizes, contiguity=_contiguity(array, stride_order),
+        return self.define_tensor(shape=sizes, contiguity=contiguity_of(array, stride_order),
                                   dtype=dtype, is_cpu=False, stride_order=stride_order)
 
     # What nvFuser prints ----------------------------------------------------
@@ -536,9 +543,11 @@ class FusionDefinition:
         interpreter unless `backend` says otherwise (interp, cpu, cuda); CUDA
         tensors on the CUDA backend. Each input signature compiles once."""
         self._ensure_defined()
+        if not self._outputs:
+            raise FusionNotImplementedError("Fusion is empty! (it has no outputs)")
         checked, device = self._check_inputs(inputs, options)
         if backend is None:
-            backend = "cuda" if device is not None and device.type == "cuda" else "interp"
+            backend = self._default_backend(inputs)
         cache = FusionCache.get()
         key = repr(self)
         compiled = cache.lookup(key, backend, self._signature(checked))
@@ -559,22 +568,42 @@ class FusionDefinition:
                                                        None))
         results = [_arrays.from_native(r) for r in _call(compiled.run, native_inputs)]
         outputs = []
-        for result, (_, stride_order, alias) in zip(results, self._outputs):
+        as_torch = _returns_torch(inputs)
+        for result, (handle, stride_order, alias) in zip(results, self._outputs):
             if alias is not None:
                 _write_into(inputs[alias], checked[alias], result)
                 continue
+            if stride_order is None:
+                stride_order = self._layouts.get(handle.index)
             result = _arrays.with_stride_order(result, stride_order)
-            outputs.append(result if device is None and not _any_torch(inputs)
-                           else _arrays.to_torch(result, device))
+            outputs.append(_arrays.to_torch(result, device) if as_torch else result)
         return outputs
 
-    def validate(self, inputs, reference_outputs, *, rtol=None, atol=None, **options):
+    @staticmethod
+    def _default_backend(inputs):
+        """The CUDA backend for CUDA tensors, else the interpreter."""
+        cuda = any(_arrays.is_torch(v) and v.device.type == "cuda" for v in inputs)
+        return "cuda" if cuda else "interp"
+
+    def validate(self, inputs, reference_outputs=None, *, rtol=None, atol=None, **options):
         """Runs the fusion and checks every output against
         `reference_outputs` (nvFuser's validate): torch.testing's default
-        tolerances for the dtype, or rtol/atol. Raises AssertionError on a
-        mismatch."""
+        tolerances for the dtype, or rtol/atol. Without references, the run
+        (the interpreter for CPU data, as execute) is checked against another
+        implementation of the same semantics: the CPU backend's kernels, or
+        the interpreter for a run on another backend (equal bit for bit but
+        for transcendental ops and split reductions, numerics contract).
+        Raises AssertionError on a mismatch; returns the run's outputs."""
         import numpy as np
-        outputs = self.execute(inputs, **options)
+        outputs = None
+        if reference_outputs is None:
+            originals = _copies(inputs)
+            outputs = self.execute(inputs, **options)
+            backend = options.get("backend") or self._default_backend(originals)
+            reference_outputs = self.execute(
+                originals, backend="cpu" if backend == "interp" else "interp")
+        else:
+            outputs = self.execute(inputs, **options)
         if len(outputs) != len(reference_outputs):
             raise AssertionError("the fusion has %d outputs, %d references were given"
                                  % (len(outputs), len(reference_outputs)))
@@ -632,7 +661,7 @@ class _DerivedDefinition(FusionDefinition):
             device = device or value_device
             native_inputs.append(_arrays.to_native(value, dtype, value.shape))
         if backend is None:
-            backend = "cuda" if device is not None and device.type == "cuda" else "interp"
+            backend = self._default_backend(inputs)
         cache = FusionCache.get()
         key = self._fixed.mlir()
         compiled = cache.lookup(key, backend, ())
@@ -640,7 +669,7 @@ class _DerivedDefinition(FusionDefinition):
             compiled = _call(self._fixed.compile, backend)
             cache.store(key, backend, (), compiled)
         results = [_arrays.from_native(r) for r in _call(compiled.run, native_inputs)]
-        if device is None and not _any_torch(inputs):
+        if not _returns_torch(inputs):
             return results
         return [_arrays.to_torch(result, device) for result in results]
 
@@ -699,20 +728,21 @@ def _check_extents(shape, extents, what):
         raise FusionValueError("%s: expected shape %s, got %s" % (what, expected, tuple(shape)))
 
 
-def _contiguity(array, stride_order):
-    """nvFuser's contiguity of an array: None for a broadcast (size-1) dim,
-    else whether the dim's stride is the next inner dim's stride times its
+def contiguity_of(array, stride_order):
+    """nvFuser's contiguity of an array, one entry per dim in allocation
+    order (outermost first, by stride_order), as compute_tensor_descriptor
+    gives it: None for a broadcast (size-1) or expanded (stride-0) dim, else
+    whether the dim's stride is the next inner such dim's stride times its
     extent (1 for the innermost)."""
     rank = array.ndim
-    itemsize = array.itemsize
     inner_first = sorted(range(rank), key=lambda d: stride_order[d])
     contiguity = [None] * rank
     inner_stride = None
-    for dim in inner_first:
-        if array.shape[dim] == 1:
+    for position, dim in enumerate(inner_first):
+        stride = array.strides[dim] // array.itemsize
+        if array.shape[dim] == 1 or stride == 0:
             continue
-        stride = array.strides[dim] // itemsize
-        contiguity[dim] = stride == (1 if inner_stride is None else inner_stride)
+        contiguity[rank - 1 - position] = stride == (1 if inner_stride is None else inner_stride)
         inner_stride = stride * array.shape[dim]
     return contiguity
 
@@ -738,8 +768,21 @@ def _tensor_type_text(type_info):
     return "tensor<%s>" % "x".join([str(e) for e in shape] + [element])
 
 
-def _any_torch(inputs):
-    return any(_arrays.is_torch(value) for value in inputs)
+def _copies(inputs):
+    """The inputs, tensors copied: a reference run must not see aliased
+    outputs written into them."""
+    import numpy as np
+    return [v.clone() if _arrays.is_torch(v) else
+            np.copy(v) if isinstance(v, np.ndarray) else v for v in inputs]
+
+
+def _returns_torch(inputs):
+    """Outputs are torch tensors for torch inputs, and, as nvFuser's, where
+    the program uses torch and passes no numpy array."""
+    import numpy as np
+    if any(_arrays.is_torch(value) for value in inputs):
+        return True
+    return "torch" in sys.modules and not any(isinstance(v, np.ndarray) for v in inputs)
 
 
 def _default_tolerances(dtype):

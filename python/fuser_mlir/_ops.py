@@ -236,7 +236,11 @@ class Ops:
                                        "tensor's dims" % extents)
             return build.call(build.native.set, build.native_id(arg))
 
-        return self._tensor_op("stride_order", (arg, order), {}, build_set)
+        out = self._tensor_op("stride_order", (arg, order), {}, build_set)
+        if isinstance(order, list) and all(isinstance(o, int) for o in order):
+            # The layout of the output, where the result is one.
+            self._fd._layouts[out.index] = order
+        return out
 
     def size(self, arg, dim):
         """An extent: a Python int in a definition without symbolic extents,
@@ -294,9 +298,27 @@ class Ops:
         kwargs = {"pad_widths": widths}
         if value is not None:
             kwargs["value"] = value
-        return self._tensor_op("pad", (arg,), kwargs, lambda build: build.call(
-            build.native.pad, build.native_id(arg), build.extents(widths, "pad's pad_widths"),
-            None if value is None else build.operand(value)))
+
+        def build_pad(build):
+            extents = build.extents(widths, "pad's pad_widths")
+            source = build.native_id(arg)
+            if any(w < 0 for w in extents):
+                # nvFuser's negative widths crop: a slice, then the rest.
+                shape = build.tensor_type(arg)[0]
+                starts, ends = [0] * len(shape), list(shape)
+                for i, width in enumerate(extents):
+                    dim = len(shape) - 1 - i // 2
+                    if width < 0 and 0 <= dim < len(shape):
+                        if i % 2 == 0:
+                            starts[dim] = -width
+                        else:
+                            ends[dim] = shape[dim] + width
+                source = build.call(build.native.slice, source, starts, ends, [])
+                extents = [max(w, 0) for w in extents]
+            return build.call(build.native.pad, source, extents,
+                              None if value is None else build.operand(value))
+
+        return self._tensor_op("pad", (arg,), kwargs, build_pad)
 
     def cat(self, tensors, dim=0, manual_padding=False):
         tensors = [self._tensor(t, "cat's tensors[%d]" % i) for i, t in enumerate(tensors)]
@@ -309,6 +331,9 @@ class Ops:
 
     def _reduction(self, name, kind, arg, dims, keepdim, dtype, axes):
         arg = self._tensor(arg, "the operand of the reduction")
+        if isinstance(dims, DataType):
+            # nvfuser_direct's (arg, dtype) form: every dim.
+            dims, dtype = None, dims
         if dims is None:
             dims = axes
         if dims is None:

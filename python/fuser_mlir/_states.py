@@ -106,7 +106,8 @@ class Tensor(_Arithmetic):
         return self.fd.ops.size(self, dim)
 
     def __repr__(self):
-        return "Tensor(%s, ndim=%d, dtype=%r)" % (self.name, self.ndim, self.dtype)
+        return "Tensor(%s, ndim=%d, dtype=%r)" % (self.name, self.ndim,
+                                                  DTYPE_NAMES[self.fd._type_of(self)[1]])
 
 
 class Scalar(_Arithmetic):

@@ -160,7 +160,9 @@ def test_construction_errors(rmsnorm):
             other.ops.max(b, dims=[0], dtype=DataType.Float)
         other.add_output(b)
     with pytest.raises(RuntimeError, match=exactly(
-            "this FusionDefinition has no fusion yet: define it in a `with` block or override definition()")):
+            "Fusion does not exist! Use `with FusionDefinition() as fd: ...` to define a fusion. "
+            "(this FusionDefinition has no fusion yet: define it in a `with` block or override "
+            "definition())")):
         FusionDefinition().mlir()
 
 

@@ -24,7 +24,7 @@ def test_from_pytorch_defines_like_the_array():
                         "False], dtype=DataType.Double, is_cpu=False, stride_order=[2, 1, 0])")
     assert lines[3] == ("    T2 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], "
                         "dtype=DataType.Float, is_cpu=False, stride_order=[0, 1])")
-    assert (t.ndim, s.ndim, t.dtype) == (3, 3, DataType.Float)
+    assert (t.ndim, s.ndim, t.dtype()) == (3, 3, DataType.Float)
 
 
 def test_execute_and_validate():
@@ -70,3 +70,79 @@ def test_exception_types():
         fd.execute([np.zeros((2, 3), np.float32)])
     with pytest.raises(FusionError, match="expected dtype float32, got float64"):
         fd.execute([np.zeros((2, 3)), np.zeros((4, 3))])
+
+
+def test_validate_without_references():
+    """The interpreter's run checked against the CPU backend's kernels."""
+    with FusionDefinition() as fd:
+        t = fd.define_tensor(shape=[-1, -1], dtype=DataType.Float)
+        fd.add_output(fd.ops.sum(fd.ops.exp(t), DataType.Float))
+    x = np.random.default_rng(0).standard_normal((3, 5)).astype(np.float32)
+    (out,) = fd.validate([x])
+    np.testing.assert_allclose(out, np.exp(x).sum(), rtol=1e-6)
+
+
+def test_nothing_to_run():
+    """nvFuser's NotImplementedError for an undefined or empty definition."""
+    with pytest.raises(NotImplementedError, match="Fusion does not exist!"):
+        FusionDefinition().execute([])
+    with FusionDefinition() as fd:
+        pass
+    with pytest.raises(NotImplementedError, match="Fusion is empty!"):
+        fd.execute([])
+
+
+def test_stride_order_op_lays_out_the_output():
+    with FusionDefinition() as fd:
+        t = fd.define_tensor(shape=[2, 3, 4], dtype=DataType.Float)
+        b = fd.ops.broadcast(t, is_broadcast_dim=[False, True, False, False])
+        fd.add_output(fd.ops.stride_order(b, stride_order=[0, 1, 2, 3]))
+    (out,) = fd.execute([np.zeros((2, 3, 4), np.float32)])
+    assert tuple(s // 4 for s in out.strides) == (1, 2, 2, 6)
+
+
+@pytest.mark.parametrize("sizes, strides, contiguity, stride_order", [
+    ([2, 1, 3, 1, 4, 3], [12, 4, 4, 4, 1, 0], [True, None, True, None, True, None],
+     [5, 4, 3, 2, 1, 0]),
+    ([2, 3, 1, 5, 4], [28, 4, 14, 0, 1], [False, None, True, None, True], [4, 2, 3, 1, 0]),
+    ([2, 2, 1, 1, 2, 2, 2], [8, 4, 3, 9, 2, 0, 1], [None, True, True, None, True, None, True],
+     [5, 4, 3, 6, 2, 1, 0]),
+])
+def test_compute_tensor_descriptor(sizes, strides, contiguity, stride_order):
+    """Contiguity in allocation order; stride-0 dims keep their place."""
+    from fuser_mlir.nvfuser_direct import compute_tensor_descriptor
+    assert compute_tensor_descriptor(sizes, strides) == (contiguity, stride_order)
+
+
+def test_lru_cache_and_executor_cache():
+    """What nvFuser's suite fixture does: compile through LRUCache, drop
+    fd._fusion, execute."""
+    from fuser_mlir.nvfuser_direct import FusionExecutorCache, LRUCache
+    cache = LRUCache(max_fusions=4)
+
+    def define(fd):
+        t = fd.define_tensor(shape=[-1], dtype=DataType.Float)
+        fd.add_output(fd.ops.neg(t))
+
+    for _ in range(2):
+        with FusionDefinition() as fd:
+            define(fd)
+        fd.fec = cache.cache_compile(fd.fusion)
+        del fd._fusion
+    assert cache.num_fusions() == 1
+    assert "Cache Hits: 1" in cache.stats()
+    assert isinstance(fd.fec, FusionExecutorCache) and fd.fusion is fd.fec.fusion()
+    (out,) = fd.execute([np.ones(3, np.float32)])
+    np.testing.assert_array_equal(out, -np.ones(3, np.float32))
+    (again,) = fd.fec.execute([np.ones(3, np.float32)])
+    np.testing.assert_array_equal(again, out)
+
+
+def test_define_vector_of_inputs():
+    """nvfuser_direct's define_vector(n): n Int scalar inputs."""
+    with FusionDefinition() as fd:
+        t = fd.define_tensor(shape=[-1], dtype=DataType.Float)
+        rows, cols = fd.define_vector(2)
+        fd.add_output(fd.ops.reshape(t, [rows, cols]))
+    (out,) = fd.execute([np.arange(6, dtype=np.float32), 2, 3])
+    assert out.shape == (2, 3)

@@ -91,6 +91,9 @@ CASES = [
                                              strides=[1, 2]), [x], x[1:3, -3::2]),
     case("pad", lambda fd, a: fd.ops.pad(a, [1, 2], 0.0), [x], np.pad(x, ((0, 0), (1, 2)))),
     case("pad two dims", lambda fd, a: fd.ops.pad(a, [0, 1, 2, 0]), [x], np.pad(x, ((2, 0), (0, 1)))),
+    # Negative widths crop, as nvFuser's: a slice before the padding.
+    case("pad negative", lambda fd, a: fd.ops.pad(a, [-1, 2, 1, -1]), [x],
+         np.pad(x[:-1, 1:], ((1, 0), (0, 2)))),
     case("cat", lambda fd, a, b: fd.ops.cat([a, b], dim=-1), [x, y], np.concatenate([x, y], axis=-1)),
     # Reductions.
     case("sum", lambda fd, a: fd.ops.sum(a, dims=[1]), [x], x.sum(axis=1)),
