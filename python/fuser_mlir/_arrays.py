@@ -99,6 +99,12 @@ def check_array(value, dtype, what):
     import numpy as np
     if isinstance(value, np.generic):
         value = np.asarray(value)
+    if isinstance(value, (bool, int, float)):
+        # nvFuser's wording, which programs match.
+        raise FusionTypeError("%s: expected a numpy array or torch tensor of %s, got %s "
+                              "(Expected input %s, a tensor, to be an at::Tensor but got "
+                              "scalar %r)" % (what, dtype, type(value).__name__,
+                                              what[len("inputs["):-1], value))
     if not isinstance(value, np.ndarray):
         raise FusionTypeError("%s: expected a numpy array or torch tensor of %s, got %s"
                               % (what, dtype, type(value).__name__))

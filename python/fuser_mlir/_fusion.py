@@ -272,6 +272,9 @@ class FusionDefinition:
         if hasattr(value, "item") and getattr(value, "shape", None) == ():
             value = value.item()
         if not isinstance(value, (bool, int, float)):
+            if isinstance(value, complex):
+                raise FusionTypeError("define_scalar: complex scalars are not supported "
+                                      "(no complex dtype yet)")
             raise FusionTypeError("define_scalar's value must be a Python number")
         if dtype is None:
             dtype = DataType.Bool if isinstance(value, bool) else \
@@ -550,13 +553,14 @@ class FusionDefinition:
             backend = self._default_backend(inputs)
         cache = FusionCache.get()
         key = repr(self)
-        compiled = cache.lookup(key, backend, self._signature(checked))
-        if compiled is None:
+        entry = cache.lookup(key, backend, self._signature(checked))
+        if entry is None:
             build = self._build_for(checked)
-            compiled = _call(build.native.compile, backend)
+            entry = (_call(build.native.compile, backend), build)
             # The build marks the inputs that decide shapes: the signature
             # is complete after it.
-            cache.store(key, backend, self._signature(checked), compiled)
+            cache.store(key, backend, self._signature(checked), entry)
+        compiled, build = entry
         native_inputs = []
         for position, value in enumerate(checked):
             handle = self._inputs[position]
@@ -575,9 +579,33 @@ class FusionDefinition:
                 continue
             if stride_order is None:
                 stride_order = self._layouts.get(handle.index)
-            result = _arrays.with_stride_order(result, stride_order)
+            view = None if stride_order is not None else self._input_view(handle, build, checked)
+            result = _arrays.with_stride_order(result, stride_order) if view is None else view
             outputs.append(_arrays.to_torch(result, device) if as_torch else result)
         return outputs
+
+    def _input_view(self, output, build, checked):
+        """The output as a view of an input, where it is one made by reshape,
+        squeeze, permute or set ops that a view of the input's memory can
+        express, as nvFuser returns it (an alias); None otherwise."""
+        import numpy as np
+        chain, state = [], output
+        while self._records[state.index].call != "define_tensor":
+            record = self._records[state.index]
+            if record.call not in ("ops.reshape", "ops.squeeze", "ops.permute", "ops.set"):
+                return None
+            chain.append(record)
+            state = record.args[0]
+        position = next(p for p, t in enumerate(self._inputs) if t is state)
+        source = view = checked[position]
+        for record in reversed(chain):
+            if record.call == "ops.permute":
+                view = view.transpose(build.extents(record.kwargs["dims"], "permute's dims"))
+            else:
+                view = view.reshape(build.tensor_type(record.out)[0])
+        if view.size and not np.shares_memory(view, source):
+            return None  # reshape had to copy: the computed result is as good
+        return view
 
     @staticmethod
     def _default_backend(inputs):

@@ -32,6 +32,8 @@ from ._states import DataType
 
 
 STAND_IN_NAMES = ("nvfuser", "nvfuser_direct")
+# nvfuser_direct's submodules that programs import from.
+DIRECT_SUBMODULES = ("pytorch_utils", "nvfuser_direct_version")
 
 
 def make_nvfuser_module():
@@ -195,6 +197,9 @@ def main(argv=None):
     _fusion.definition_hook = definitions.append
     for name in STAND_IN_NAMES:
         sys.modules[name] = _stand_in(name)
+    for name in DIRECT_SUBMODULES:
+        previous_modules["nvfuser_direct." + name] = sys.modules.get("nvfuser_direct." + name)
+        sys.modules["nvfuser_direct." + name] = getattr(nvfuser_direct, name)
     namespace = {"__name__": "__main__", "__file__": args.script}
     fallback = None if args.no_cpu_fallback else _cpu_fallback(source)
     try:

@@ -4,9 +4,8 @@
 
 The same FusionDefinition as the legacy `nvfuser` API (fuser_mlir's own),
 with what the direct bindings differ in: printed as `def nvfuser_fusion(fd)`,
-`Tensor.dtype()` a method, `define_vector(n)` a list of n Int scalar inputs,
-`fd.fusion`, and the caches nvFuser's test suite drives (LRUCache,
-FusionExecutorCache). `python -m fuser_mlir.nvfuser_compat` puts this module
+`Tensor.dtype()` a method, `fd.fusion`, and the caches nvFuser's test suite
+drives (LRUCache, LruFusionCache, FusionExecutorCache). `python -m fuser_mlir.nvfuser_compat` puts this module
 in sys.modules as `nvfuser_direct`.
 """
 
@@ -20,13 +19,14 @@ from ._states import DataType, Scalar, Vector
 
 __all__ = ["DataType", "FusionCache", "FusionDefinition", "FusionExecutorCache", "LRUCache",
            "Scalar", "Tensor", "TensorView", "Vector", "compute_tensor_descriptor",
-           "pytorch_utils", "version"]
+           "LruFusionCache", "Version", "nvfuser_direct_version", "pytorch_utils", "version"]
 
-__version__ = "fuser_mlir"
+__version__ = "0.1.0+fuser_mlir"
 
 
 def version():
-    return __version__
+    """The version, comparable with strings and Versions."""
+    return Version("0.1.0")
 
 
 class Tensor(_states.Tensor):
@@ -69,13 +69,6 @@ class FusionDefinition(_fusion.FusionDefinition):
         if getattr(self, "fec", None) is not None:
             return self.fec.fusion()
         return self._fusion
-
-    def define_vector(self, size, dtype=DataType.Int):
-        """define_vector(n): n symbolic Int scalar inputs, as a list (the
-        direct bindings' form); a list of extents as the legacy API."""
-        if isinstance(size, int) and not isinstance(size, bool):
-            return [self.define_scalar(None, dtype=dtype) for _ in range(size)]
-        return super().define_vector(size, dtype)
 
 
 class FusionExecutorCache:
@@ -128,6 +121,31 @@ class LRUCache:
                                        self._lookups, self._hits, rate))
 
 
+class LruFusionCache:
+    """nvfuser_direct's decorator: a function that builds a FusionDefinition
+    from hashable arguments is called once per distinct arguments, up to
+    max_fusions, least recently used first out."""
+
+    def __init__(self, max_fusions=16384):
+        self.max_fusions = max_fusions
+
+    def __call__(self, function):
+        import functools
+        cached = functools.lru_cache(maxsize=self.max_fusions)(function)
+
+        def stats():
+            info = cached.cache_info()
+            if not info.currsize:
+                return "Max Fusions Allowed: %d\nThe fusion cache is empty.\n" % self.max_fusions
+            return ("Max Fusions Allowed: %d\nTotal Fusions in Cache: %d\nCache Hits: %d\n"
+                    "Cache Misses: %d\n" % (self.max_fusions, info.currsize, info.hits,
+                                            info.misses))
+
+        cached.stats = stats
+        cached.num_fusions = lambda: cached.cache_info().currsize
+        return cached
+
+
 def compute_tensor_descriptor(sizes, strides):
     """(contiguity, stride_order) of a tensor of these sizes and strides, as
     nvFuser computes them (from_pytorch)."""
@@ -148,3 +166,30 @@ def _torch_dtype_to_nvfuser_dtype(dtype):
 
 pytorch_utils = types.ModuleType("nvfuser_direct.pytorch_utils")
 pytorch_utils.torch_dtype_to_nvfuser_dtype = _torch_dtype_to_nvfuser_dtype
+
+
+class Version(tuple):
+    """A version number compared component by component (nvFuser's
+    nvfuser_direct_version.Version); fuser_mlir's own is 0.1.0."""
+
+    def __new__(cls, text):
+        return super().__new__(cls, tuple(int(p) for p in str(text).split(".")[:3]))
+
+    def _other(self, other):
+        return other if isinstance(other, Version) else Version(other)
+
+    def __lt__(self, other):
+        return tuple(self) < tuple(self._other(other))
+
+    def __gt__(self, other):
+        return tuple(self) > tuple(self._other(other))
+
+    def __le__(self, other):
+        return tuple(self) <= tuple(self._other(other))
+
+    def __ge__(self, other):
+        return tuple(self) >= tuple(self._other(other))
+
+
+nvfuser_direct_version = types.ModuleType("nvfuser_direct.nvfuser_direct_version")
+nvfuser_direct_version.Version = Version

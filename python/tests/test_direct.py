@@ -138,11 +138,26 @@ def test_lru_cache_and_executor_cache():
     np.testing.assert_array_equal(again, out)
 
 
-def test_define_vector_of_inputs():
-    """nvfuser_direct's define_vector(n): n Int scalar inputs."""
+def test_vector_input():
+    """define_vector(n): one input, a list of n extents."""
     with FusionDefinition() as fd:
         t = fd.define_tensor(shape=[-1], dtype=DataType.Float)
-        rows, cols = fd.define_vector(2)
-        fd.add_output(fd.ops.reshape(t, [rows, cols]))
-    (out,) = fd.execute([np.arange(6, dtype=np.float32), 2, 3])
-    assert out.shape == (2, 3)
+        fd.add_output(fd.ops.reshape(t, fd.define_vector(2)))
+    for shape in ([2, 3], (3, 2)):
+        (out,) = fd.execute([np.arange(6, dtype=np.float32), shape])
+        assert out.shape == tuple(shape)
+
+
+def test_lru_fusion_cache_decorator_and_version():
+    from fuser_mlir.nvfuser_direct import LruFusionCache, nvfuser_direct_version, version
+
+    @LruFusionCache(max_fusions=2)
+    def make(n):
+        with FusionDefinition() as fd:
+            fd.add_output(fd.ops.mul(fd.define_tensor(shape=[-1], dtype=DataType.Float), n))
+        return fd
+
+    assert "The fusion cache is empty." in make.stats()
+    assert make(2.0) is make(2.0) and make(3.0) is not make(2.0)
+    assert make.num_fusions() == 2
+    assert version() > "0.0.0" and version() > nvfuser_direct_version.Version("0.0.9")

@@ -58,3 +58,22 @@ def test_output_stride_order(stride_order, strides):
     (out,) = fd.execute([x])
     assert out.strides == strides
     np.testing.assert_array_equal(out, 2 * x)
+
+
+def test_meta_outputs_are_views_of_inputs():
+    """As nvFuser: an output that reshape, squeeze, permute or set make of an
+    input is a view of the input's memory where a view can express it."""
+    with FusionDefinition() as fd:
+        t0 = fd.define_tensor(shape=[-1, -1], dtype=DataType.Float)
+        fd.add_output(fd.ops.reshape(t0, [-1]))
+        fd.add_output(fd.ops.permute(fd.ops.set(t0), [1, 0]))
+        fd.add_output(fd.ops.neg(t0))
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    flat, transposed, negated = fd.execute([x])
+    assert np.shares_memory(flat, x) and np.shares_memory(transposed, x)
+    assert not np.shares_memory(negated, x)
+    np.testing.assert_array_equal(transposed, x.T)
+    # A reshape of a transposed input needs a copy: the computed result.
+    (flat, transposed, _) = fd.execute([x.T.copy().T])
+    np.testing.assert_array_equal(flat, x.reshape(-1))
+    assert not np.shares_memory(flat, x) and transposed.shape == (3, 2)

@@ -130,3 +130,16 @@ def test_runner_names_the_2022_api(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 2
     assert "torch._C._nvfuser, nvFuser's 2022 API" in run.stderr
+
+
+def test_scalar_inputs_give_torch_outputs():
+    """nvFuser returns torch tensors; with torch in use and no numpy input,
+    so does fuser_mlir."""
+    with FusionDefinition() as fd:
+        s0, s1 = fd.define_scalar(), fd.define_scalar()
+        full = fd.ops.full(shape=[2, 2], fill_value=fd.define_scalar(1.0, DataType.Float),
+                           dtype=DataType.Float)
+        fd.add_output(fd.ops.mul(full, fd.ops.add(s0, s1)))
+    (out,) = fd.execute([2.0, 3.0])
+    assert isinstance(out, torch.Tensor)
+    torch.testing.assert_close(out, torch.full([2, 2], 5.0))
