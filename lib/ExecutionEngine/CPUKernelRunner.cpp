@@ -696,6 +696,12 @@ public:
   uint8_t *data;
 };
 
+/// Whether kernels may access `data` directly: as aligned as the widest
+/// access they claim (KernelEmitter's getAlignment: 16 bytes).
+bool isKernelAligned(const void *data) {
+  return reinterpret_cast<uintptr_t>(data) % 16 == 0;
+}
+
 /// Prints an llvm::Error into a string (consuming it).
 std::string errorMessage(llvm::Error error) {
   std::string message;
@@ -934,19 +940,21 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
            << name << "' takes " << type.getNumInputs() << " arguments but "
            << inputs.size() << " inputs were given";
 
-  // What the run holds: its copies of the inputs, the outputs (twice: in
-  // aligned storage, then copied into Buffers) and the function's
-  // intermediates.
+  // What the run holds: the inputs (read in place or copied), the outputs
+  // (twice where a Buffer's own storage is not aligned: in aligned storage,
+  // then copied) and the function's intermediates.
   uint64_t heldBytes = 0;
   if (failed(reserveRunBytes(loc, options, heldBytes,
                              it->getValue().intermediateBytes,
                              "the intermediates of '" + name + "' together",
                              Type())))
     return failure();
-  // Inputs: copied into aligned storage (a kernel may read them with
-  // aligned vector loads); scalars passed by value.
+  // Inputs: read where they are when they are aligned as the kernels' vector
+  // loads claim (KernelEmitter: at most 16 bytes), else copied into aligned
+  // storage; scalars passed by value. argData[i] is argument i's data.
   std::vector<AlignedBytes> storage;
   storage.reserve(type.getNumInputs());
+  SmallVector<void *> argData;
   for (auto [i, input] : llvm::enumerate(inputs)) {
     Type argType = type.getInput(i);
     auto memref = dyn_cast<MemRefType>(argType);
@@ -966,20 +974,26 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
              << formatByteSize(bytes) << ", more than the limit of "
              << options.maxBufferBytes
              << " bytes";
-    if (input.bytes.size() != bytes)
+    ArrayRef<uint8_t> data = input.getBytes();
+    if (data.size() != bytes)
       return emitError(loc, "input ")
-             << i << " holds " << input.bytes.size() << " bytes, not "
-             << bytes;
+             << i << " holds " << data.size() << " bytes, not " << bytes;
     if (failed(reserveRunBytes(loc, options, heldBytes, bytes,
                                "input " + Twine(i), input.getType())))
       return failure();
+    if (bytes != 0 && isKernelAligned(data.data())) {
+      // Kernels never write their inputs.
+      argData.push_back(const_cast<uint8_t *>(data.data()));
+      continue;
+    }
     storage.emplace_back(bytes);
     if (!storage.back().data)
       return emitError(loc, "out of memory: could not allocate ")
              << bytes << " bytes for input " << i;
     // An input without elements has no data pointer to copy from.
     if (bytes != 0)
-      std::memcpy(storage.back().data, input.bytes.data(), bytes);
+      std::memcpy(storage.back().data, data.data(), bytes);
+    argData.push_back(storage.back().data);
   }
   SmallVector<Buffer> outputs;
   for (unsigned i = inputs.size(); i < type.getNumInputs(); ++i) {
@@ -997,16 +1011,23 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
     if (failed(reserveRunBytes(loc, options, heldBytes, bytes,
                                "output " + Twine(i - inputs.size()), memref)))
       return failure();
-    storage.emplace_back(bytes);
-    if (!storage.back().data)
-      return emitError(loc, "out of memory: could not allocate ")
-             << bytes << " bytes for output " << (i - inputs.size());
     // Outputs start zeroed, so that an element a kernel misses shows as a
-    // mismatch rather than as whatever the allocator held.
-    std::memset(storage.back().data, 0, bytes);
+    // mismatch rather than as whatever the allocator held; the kernels write
+    // into the Buffer itself where its storage is aligned for them.
     Buffer output;
     output.elementType = memref.getElementType();
     output.shape.assign(memref.getShape().begin(), memref.getShape().end());
+    output.bytes.resize(bytes);
+    if (bytes == 0 || isKernelAligned(output.bytes.data())) {
+      argData.push_back(output.bytes.data());
+    } else {
+      storage.emplace_back(bytes);
+      if (!storage.back().data)
+        return emitError(loc, "out of memory: could not allocate ")
+               << bytes << " bytes for output " << (i - inputs.size());
+      std::memset(storage.back().data, 0, bytes);
+      argData.push_back(storage.back().data);
+    }
     outputs.push_back(std::move(output));
   }
 
@@ -1017,23 +1038,25 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
   SmallVector<void *> packedArgs(type.getNumInputs());
   for (unsigned i = 0; i < type.getNumInputs(); ++i) {
     if (isa<MemRefType>(type.getInput(i))) {
-      dataPointers[i] = storage[i].data;
+      dataPointers[i] = argData[i];
       packedArgs[i] = &dataPointers[i];
     } else {
-      packedArgs[i] = storage[i].data;
+      packedArgs[i] = argData[i];
     }
   }
   if (llvm::Error error = engine->invokePacked(name, packedArgs))
     return emitError(loc, "could not run function '")
            << name << "': " << errorMessage(std::move(error));
 
-  for (auto [i, output, bytes] : llvm::enumerate(
-           outputs, ArrayRef(storage).drop_front(inputs.size()))) {
-    if (failed(reserveRunBytes(loc, options, heldBytes, bytes.size,
+  for (auto [i, output] : llvm::enumerate(outputs)) {
+    void *written = argData[inputs.size() + i];
+    if (written == output.bytes.data())
+      continue;
+    if (failed(reserveRunBytes(loc, options, heldBytes, output.bytes.size(),
                                "the copy of output " + Twine(i),
                                output.getType())))
       return failure();
-    output.bytes.assign(bytes.data, bytes.data + bytes.size);
+    std::memcpy(output.bytes.data(), written, output.bytes.size());
   }
   return outputs;
 }

@@ -548,25 +548,25 @@ llvm::Error Executable::prepare(ArrayRef<Buffer> inputs) {
     int buffer = plan.argumentBuffers[i];
     if (buffer < 0) {
       if (!input.isScalar || input.elementType != argType ||
-          input.bytes.size() > 8)
+          input.getBytes().size() > 8)
         return llvm::createStringError(
             "input " + llvm::Twine(i) + " does not match argument type " +
             typeString(argType));
-      std::memcpy(scalarArguments[i].data(), input.bytes.data(),
-                  input.bytes.size());
+      std::memcpy(scalarArguments[i].data(), input.getBytes().data(),
+                  input.getBytes().size());
       continue;
     }
     const LaunchPlan::DeviceBuffer &device = plan.buffers[buffer];
     if (input.isScalar || input.elementType != device.type.getElementType() ||
         ArrayRef<int64_t>(input.shape) != device.type.getShape() ||
-        input.bytes.size() != device.bytes)
+        input.getBytes().size() != device.bytes)
       return llvm::createStringError("input " + llvm::Twine(i) +
                                      " does not match argument type " +
                                      typeString(argType));
     if (device.bytes == 0)
       continue;
     if (llvm::Error e = driver.check(
-            api.cuMemcpyHtoD(addresses[buffer], input.bytes.data(),
+            api.cuMemcpyHtoD(addresses[buffer], input.getBytes().data(),
                              device.bytes),
             "cuMemcpyHtoD of input " + llvm::Twine(i)))
       return e;

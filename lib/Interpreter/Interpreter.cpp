@@ -824,23 +824,30 @@ mlir::fuser::interpret(func::FuncOp func, ArrayRef<Buffer> inputs,
   for (auto [i, input, argType] : llvm::enumerate(inputs, type.getInputs())) {
     FailureOr<uint64_t> bytes = getValueByteSize(input.getType());
     if (failed(bytes) || input.getType() != argType ||
-        input.bytes.size() != *bytes)
+        input.getBytes().size() != *bytes)
       return func.emitError("input ")
              << i << " of type " << input.getType() << " and "
-             << input.bytes.size() << " bytes does not fit argument type "
-             << argType;
+             << input.getBytes().size()
+             << " bytes does not fit argument type " << argType;
   }
   // The interpreter holds a copy of its inputs.
   uint64_t inputBytes = 0;
-  for (auto [i, input] : llvm::enumerate(inputs))
+  SmallVector<Buffer> copies;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
     if (failed(reserveRunBytes(func.getLoc(), options, inputBytes,
-                               input.bytes.size(), "input " + Twine(i),
+                               input.getBytes().size(), "input " + Twine(i),
                                input.getType())))
       return failure();
+    Buffer copy = input;
+    if (copy.borrowed) {
+      copy.bytes.assign(copy.borrowed->begin(), copy.borrowed->end());
+      copy.borrowed.reset();
+    }
+    copies.push_back(std::move(copy));
+  }
   ScopedDefaultFloatingPointEnvironment defaultEnvironment;
   Evaluator evaluator(options);
-  return evaluator.runBlock(func.getBody().front(),
-                            SmallVector<Buffer>(inputs.begin(), inputs.end()));
+  return evaluator.runBlock(func.getBody().front(), std::move(copies));
 }
 
 namespace {

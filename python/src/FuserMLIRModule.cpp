@@ -536,8 +536,9 @@ std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
     if (!buffer.isScalar)
       for (nb::handle extent : shape)
         buffer.shape.push_back(nb::cast<int64_t>(extent));
+    // Borrowed: the caller's array lives, unchanged, through the run.
     auto data = nb::cast<ByteArray>(input[2]);
-    buffer.bytes.assign(data.data(), data.data() + data.size());
+    buffer.borrowed = ArrayRef<uint8_t>(data.data(), data.size());
     buffers.push_back(std::move(buffer));
   }
   // The GIL stays held: the one context has multithreading disabled (no
@@ -552,10 +553,9 @@ std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
     if (!result.isScalar)
       shape = nb::cast(
           std::vector<int64_t>(result.shape.begin(), result.shape.end()));
-    auto *bytes = new std::vector<uint8_t>(std::move(result.bytes));
-    nb::capsule owner(bytes, [](void *p) noexcept {
-      delete static_cast<std::vector<uint8_t> *>(p);
-    });
+    auto *bytes = new ByteVector(std::move(result.bytes));
+    nb::capsule owner(
+        bytes, [](void *p) noexcept { delete static_cast<ByteVector *>(p); });
     nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>> array(
         bytes->data(), {bytes->size()}, owner);
     outputs.push_back(nb::make_tuple(printDType(result.elementType), shape,

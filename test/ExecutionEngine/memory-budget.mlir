@@ -12,7 +12,7 @@
 // The interpreter holds its copy of the input and both results: the second
 // result does not fit.
 // INTERP: memory-budget.mlir:[[@LINE+8]]:8: error: a value of type 'tensor<32x32xf32>' takes 4096 bytes; with the 8192 bytes the run holds already, that is more than the limit of 10000 bytes for all its buffers together (--max-total-bytes)
-// The CPU backend's copy of the input, then its outputs.
+// The CPU backend's input (read in place), then its outputs.
 // CPU: error: output 1 of type 'memref<32x32xf32>' takes 4096 bytes; with the 8192 bytes the run holds already, that is more than the limit of 10000 bytes for all its buffers together (--max-total-bytes)
 // INPUTS: error: argument 0 of type 'tensor<32x32xf32>' takes 4096 bytes, more than the limit of 4000 bytes for all its buffers together (--max-total-bytes)
 // FITS: result 1: tensor<32x32xf32>

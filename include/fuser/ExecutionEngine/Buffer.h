@@ -17,10 +17,40 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <new>
+#include <optional>
 #include <vector>
 
 namespace mlir::fuser {
+
+/// Allocates 64-byte aligned storage, as the kernels' buffers on a GPU
+/// (cuMemAlloc: 256) and the CPU backend's, so that kernels on the CPU read
+/// and write a Buffer's own elements and the memory report counts the same
+/// sectors for every buffer.
+template <typename T> struct AlignedAllocator {
+  using value_type = T;
+  static constexpr std::size_t kAlignment = 64;
+  AlignedAllocator() = default;
+  template <typename U> AlignedAllocator(const AlignedAllocator<U> &) {}
+  T *allocate(std::size_t n) {
+    return static_cast<T *>(
+        ::operator new(n * sizeof(T), std::align_val_t(kAlignment)));
+  }
+  void deallocate(T *p, std::size_t) {
+    ::operator delete(p, std::align_val_t(kAlignment));
+  }
+  template <typename U> bool operator==(const AlignedAllocator<U> &) const {
+    return true;
+  }
+  template <typename U> bool operator!=(const AlignedAllocator<U> &) const {
+    return false;
+  }
+};
+
+/// The elements of a Buffer.
+using ByteVector = std::vector<uint8_t, AlignedAllocator<uint8_t>>;
 
 /// A tensor (or, with an empty shape and isScalar, a scalar) value.
 struct Buffer {
@@ -28,7 +58,16 @@ struct Buffer {
   SmallVector<int64_t> shape;
   bool isScalar = false;
   /// Row-major elements, little-endian, i1 as one byte (0 or 1).
-  std::vector<uint8_t> bytes;
+  ByteVector bytes;
+  /// Or the same, borrowed from the caller (an array a Python run passes
+  /// without copying), who keeps it alive and unchanged while a backend runs
+  /// on it. Backends read inputs through getBytes(); they never write them.
+  std::optional<ArrayRef<uint8_t>> borrowed;
+
+  /// The elements: the borrowed ones, else `bytes`.
+  ArrayRef<uint8_t> getBytes() const {
+    return borrowed ? *borrowed : ArrayRef<uint8_t>(bytes);
+  }
 
   /// The MLIR type of this value (tensor<...> or the scalar type).
   Type getType() const;

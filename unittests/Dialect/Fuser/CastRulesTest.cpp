@@ -156,7 +156,7 @@ protected:
     Buffer input;
     input.elementType = parseElementType(a);
     input.shape = {count};
-    input.bytes = values;
+    input.bytes.assign(values.begin(), values.end());
     FailureOr<SmallVector<Buffer>> results = interpret(func, {input});
     EXPECT_TRUE(succeeded(results)) << source;
     return succeeded(results) ? *results : SmallVector<Buffer>();
