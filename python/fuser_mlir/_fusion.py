@@ -573,13 +573,26 @@ class FusionDefinition:
         results = [_arrays.from_native(r) for r in _call(compiled.run, native_inputs)]
         outputs = []
         as_torch = _returns_torch(inputs)
-        for result, (handle, stride_order, alias) in zip(results, self._outputs):
+        written = {}  # tensor state index -> the input position it was written into
+        for result, (handle, _, alias) in zip(results, self._outputs):
             if alias is not None:
                 _write_into(inputs[alias], checked[alias], result)
+                written[handle.index] = alias
+        for result, (handle, stride_order, alias) in zip(results, self._outputs):
+            if alias is not None:
                 continue
             if stride_order is None:
                 stride_order = self._layouts.get(handle.index)
-            view = None if stride_order is not None else self._input_view(handle, build, checked)
+            if handle.index in written and stride_order is None:
+                # Also written into an input: that input is the result, as
+                # nvFuser returns it.
+                if _arrays.is_torch(inputs[written[handle.index]]):
+                    outputs.append(inputs[written[handle.index]])
+                    continue
+                view = checked[written[handle.index]]
+            else:
+                view = None if stride_order is not None else \
+                    self._input_view(handle, build, checked)
             result = _arrays.with_stride_order(result, stride_order) if view is None else view
             outputs.append(_arrays.to_torch(result, device) if as_torch else result)
         return outputs

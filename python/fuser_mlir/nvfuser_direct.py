@@ -4,8 +4,9 @@
 
 The same FusionDefinition as the legacy `nvfuser` API (fuser_mlir's own),
 with what the direct bindings differ in: printed as `def nvfuser_fusion(fd)`,
-`Tensor.dtype()` a method, `fd.fusion`, and the caches nvFuser's test suite
-drives (LRUCache, LruFusionCache, FusionExecutorCache). `python -m fuser_mlir.nvfuser_compat` puts this module
+`Tensor.dtype()` a method, `define_vector(n)` n scalar inputs, `fd.fusion`, and
+the caches nvFuser's test suite drives (LRUCache, LruFusionCache,
+FusionExecutorCache). `python -m fuser_mlir.nvfuser_compat` puts this module
 in sys.modules as `nvfuser_direct`.
 """
 
@@ -69,6 +70,28 @@ class FusionDefinition(_fusion.FusionDefinition):
         if getattr(self, "fec", None) is not None:
             return self.fec.fusion()
         return self._fusion
+
+    def define_vector(self, size, dtype=DataType.Int):
+        """define_vector(n): a vector of n Int scalar inputs (the direct
+        bindings' form; execute takes them as n scalars or one list)."""
+        if isinstance(size, int) and not isinstance(size, bool):
+            return super().define_vector([self.define_scalar(None, dtype=dtype)
+                                          for _ in range(size)], dtype)
+        return super().define_vector(size, dtype)
+
+    def execute(self, inputs, **options):
+        """execute() as the direct bindings': a list or tuple among the
+        inputs gives one input per element (a vector's scalars)."""
+        return super().execute(_flatten(inputs), **options)
+
+
+def _flatten(inputs):
+    if not isinstance(inputs, (list, tuple)):
+        return inputs
+    flat = []
+    for value in inputs:
+        flat.extend(value if isinstance(value, (list, tuple)) else [value])
+    return flat
 
 
 class FusionExecutorCache:

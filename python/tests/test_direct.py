@@ -138,14 +138,18 @@ def test_lru_cache_and_executor_cache():
     np.testing.assert_array_equal(again, out)
 
 
-def test_vector_input():
-    """define_vector(n): one input, a list of n extents."""
+def test_vector_of_scalar_inputs():
+    """nvfuser_direct's define_vector(n): n Int scalar inputs, given as n
+    scalars or as one list or tuple."""
     with FusionDefinition() as fd:
         t = fd.define_tensor(shape=[-1], dtype=DataType.Float)
         fd.add_output(fd.ops.reshape(t, fd.define_vector(2)))
-    for shape in ([2, 3], (3, 2)):
-        (out,) = fd.execute([np.arange(6, dtype=np.float32), shape])
-        assert out.shape == tuple(shape)
+    x = np.arange(6, dtype=np.float32)
+    for inputs in ([x, 2, 3], [x, [3, 2]], [x, (6, 1)]):
+        (out,) = fd.execute(inputs)
+        assert out.size == 6 and out.shape == tuple(inputs[1:] if len(inputs) == 3
+                                                      else inputs[1])
+    assert fd.cache_info().variants == 3
 
 
 def test_lru_fusion_cache_decorator_and_version():

@@ -77,3 +77,19 @@ def test_meta_outputs_are_views_of_inputs():
     (flat, transposed, _) = fd.execute([x.T.copy().T])
     np.testing.assert_array_equal(flat, x.reshape(-1))
     assert not np.shares_memory(flat, x) and transposed.shape == (3, 2)
+
+
+def test_output_also_written_into_an_input_is_that_input():
+    """As nvFuser: an output added plainly and as an alias of an input comes
+    back as the (updated) input itself; an input as an output is the input."""
+    with FusionDefinition() as fd:
+        t0 = fd.define_tensor(shape=[-1], dtype=DataType.Float)
+        t1 = fd.ops.neg(t0)
+        fd.add_output(t1)
+        fd.add_output(t1, t0)
+        fd.add_output(t0)
+    x = np.arange(3, dtype=np.float32)
+    first, second = fd.execute([x])
+    assert first is x or np.shares_memory(first, x)
+    assert np.shares_memory(second, x)
+    np.testing.assert_array_equal(x, -np.arange(3, dtype=np.float32))
