@@ -12,7 +12,7 @@ cached (_cache.py).
 import os
 import sys
 
-from . import _arrays
+from . import _arrays, _tolerances
 from ._build import PLACEHOLDER_EXTENT, Build
 from ._cache import FusionCache
 from ._errors import (FusionError, FusionNotImplementedError, FusionTypeError,
@@ -548,6 +548,7 @@ class FusionDefinition:
         self._ensure_defined()
         if not self._outputs:
             raise FusionNotImplementedError("Fusion is empty! (it has no outputs)")
+        inputs = self._normalize_inputs(inputs)
         checked, device = self._check_inputs(inputs, options)
         if backend is None:
             backend = self._default_backend(inputs)
@@ -620,6 +621,15 @@ class FusionDefinition:
             return None  # reshape had to copy: the computed result is as good
         return view
 
+    def _reduction_sizes(self, inputs):
+        """State index -> the reduction size of each tensor for `inputs`."""
+        build = self._build_for(self._check_inputs(self._normalize_inputs(inputs))[0])
+        return _tolerances.reduction_sizes(self._records, build)
+
+    def _normalize_inputs(self, inputs):
+        """The inputs as execute checks them (nvfuser_direct flattens lists)."""
+        return inputs
+
     @staticmethod
     def _default_backend(inputs):
         """The CUDA backend for CUDA tensors, else the interpreter."""
@@ -628,8 +638,9 @@ class FusionDefinition:
 
     def validate(self, inputs, reference_outputs=None, *, rtol=None, atol=None, **options):
         """Runs the fusion and checks every output against
-        `reference_outputs` (nvFuser's validate): torch.testing's default
-        tolerances for the dtype, or rtol/atol. Without references, the run
+        `reference_outputs` (nvFuser's validate): nvFuser's tolerances for the
+        output's dtype and the size of the reductions it depends on
+        (_tolerances.py), or rtol/atol. Without references, the run
         (the interpreter for CPU data, as execute) is checked against another
         implementation of the same semantics: the CPU backend's kernels, or
         the interpreter for a run on another backend (equal bit for bit but
@@ -648,6 +659,8 @@ class FusionDefinition:
         if len(outputs) != len(reference_outputs):
             raise AssertionError("the fusion has %d outputs, %d references were given"
                                  % (len(outputs), len(reference_outputs)))
+        sizes = self._reduction_sizes(inputs)
+        returned = [handle for handle, _, alias in self._outputs if alias is None]
         for index, (output, reference) in enumerate(zip(outputs, reference_outputs)):
             actual = _arrays.as_numpy(output) if _arrays.is_torch(output) else output
             expected = _arrays.as_numpy(reference) if _arrays.is_torch(reference) else \
@@ -655,7 +668,8 @@ class FusionDefinition:
             if actual.shape != expected.shape:
                 raise AssertionError("output %d: shape %s, the reference's %s"
                                      % (index, actual.shape, expected.shape))
-            default_rtol, default_atol = _default_tolerances(actual.dtype.name)
+            default_atol, default_rtol = _tolerances.tolerance(
+                actual.dtype.name, sizes.get(returned[index].index, 1) if returned else 1)
             np.testing.assert_allclose(
                 actual.astype(np.float64) if actual.dtype.name == "bfloat16" else actual,
                 expected.astype(np.float64) if expected.dtype.name == "bfloat16" else expected,
@@ -687,6 +701,9 @@ class _DerivedDefinition(FusionDefinition):
 
     def cache_info(self):
         return FusionCache.get().info(self._fixed.mlir())
+
+    def _reduction_sizes(self, inputs):
+        return {}
 
     def execute(self, inputs, *, backend=None, **options):
         types = self._fixed.input_types()
@@ -826,7 +843,3 @@ def _returns_torch(inputs):
     return "torch" in sys.modules and not any(isinstance(v, np.ndarray) for v in inputs)
 
 
-def _default_tolerances(dtype):
-    """torch.testing.assert_close's defaults per dtype."""
-    return {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5),
-            "float64": (1e-7, 1e-7)}.get(dtype, (0, 0))

@@ -282,6 +282,7 @@ class Ops:
         starts = self._extents_arg(start_indices, "slice's start_indices")
         ends = self._extents_arg(end_indices, "slice's end_indices")
         steps = None if strides is None else self._extents_arg(strides, "slice's strides")
+        _check_slice(self._fd, arg, starts, ends, steps)
         kwargs = {"start_indices": starts, "end_indices": ends}
         if steps is not None:
             kwargs["strides"] = steps
@@ -360,6 +361,43 @@ class Ops:
 
     def min(self, arg, dims=None, keepdim=False, dtype=DataType.Null, *, axes=None):
         return self._reduction("min", "min", arg, dims, keepdim, dtype, axes)
+
+
+def _check_slice(fd, arg, starts, ends, steps):
+    """What nvFuser's frontend checks of a slice, with its messages: the
+    counts, and of constant indices, start >= 0, end >= start, stride 1
+    (nvFuser normalizes nothing else a program gives)."""
+    def items(values):
+        if isinstance(values, (Vector, Scalar)):
+            return None
+        return list(values) if hasattr(values, "__iter__") else [values]
+
+    start_items, end_items = items(starts), items(ends)
+    step_items = None if steps is None else items(steps)
+    if start_items is None or end_items is None:
+        return
+    if step_items is not None and len(start_items) != len(step_items):
+        raise FusionValueError("Slice start_indices and strides don't match! Start Indices: %d "
+                               "Strides: %d" % (len(start_items), len(step_items)))
+    rank = len(fd._type_of(arg)[0])
+    if rank != len(start_items):
+        raise FusionValueError("Number of tensor dimensions does not match slice dimensions! "
+                               "(%d vs %d)" % (rank, len(start_items)))
+    if len(start_items) != len(end_items):
+        raise FusionValueError("Slice indexing attribute dimensions don't match! Start Indices: "
+                               "%d End Indices: %d" % (len(start_items), len(end_items)))
+    for i, (start, end) in enumerate(zip(start_items, end_items)):
+        if isinstance(start, int) and start < 0:
+            raise FusionValueError("Slice operation start_indices must be greater than or "
+                                   "equal to 0. Start Indices: %d" % start)
+        if isinstance(start, int) and isinstance(end, int) and end < start:
+            raise FusionValueError("Slice operation end_indices must be greater than or equal "
+                                   "to start_indices. Start Indices: %d End Indices: %d"
+                                   % (start, end))
+        step = 1 if step_items is None else step_items[i]
+        if step != 1:
+            raise FusionValueError("nvFuser Limitation: All slice operation strides must be of "
+                                   "const size 1.")
 
 
 def _make_unary(name):

@@ -79,10 +79,10 @@ class FusionDefinition(_fusion.FusionDefinition):
                                           for _ in range(size)], dtype)
         return super().define_vector(size, dtype)
 
-    def execute(self, inputs, **options):
-        """execute() as the direct bindings': a list or tuple among the
-        inputs gives one input per element (a vector's scalars)."""
-        return super().execute(_flatten(inputs), **options)
+    def _normalize_inputs(self, inputs):
+        """As the direct bindings: a list or tuple among the inputs gives one
+        input per element (a vector's scalars)."""
+        return _flatten(inputs)
 
 
 def _flatten(inputs):

@@ -100,10 +100,20 @@ DEFINITION_ERRORS = [
      exactly("stride_order [0, 2] is not a permutation of the tensor's dims")),
     (ValueError, lambda v: v.fd.ops.size(v.f, 2),
      exactly("size: dim 2 is out of range for a tensor of rank 2")),
+    # nvFuser's frontend checks (with its messages) of constant slice indices.
     (ValueError, lambda v: v.fd.ops.slice(v.f, [0], [1]),
-     located("'slice' of 'tensor<2x3xf32>' needs 2 start, end and stride entries, found 1, 1 and 0")),
+     exactly("Number of tensor dimensions does not match slice dimensions! (2 vs 1)")),
+    (ValueError, lambda v: v.fd.ops.slice(v.f, [0, 0], [1]),
+     exactly("Slice indexing attribute dimensions don't match! Start Indices: 2 End Indices: 1")),
+    (ValueError, lambda v: v.fd.ops.slice(v.f, [0, 0], [1, 1], [1]),
+     exactly("Slice start_indices and strides don't match! Start Indices: 2 Strides: 1")),
+    (ValueError, lambda v: v.fd.ops.slice(v.f, [0, -1], [1, 1]),
+     exactly("Slice operation start_indices must be greater than or equal to 0. Start Indices: -1")),
+    (ValueError, lambda v: v.fd.ops.slice(v.f, [0, 2], [1, 1]),
+     exactly("Slice operation end_indices must be greater than or equal to start_indices. "
+             "Start Indices: 2 End Indices: 1")),
     (ValueError, lambda v: v.fd.ops.slice(v.f, [0, 0], [1, 1], [1, 0]),
-     located("'slice' stride 0 of dim 1 must be positive")),
+     exactly("nvFuser Limitation: All slice operation strides must be of const size 1.")),
     (ValueError, lambda v: v.fd.ops.pad(v.f, [1, 1, 1]),
      located("'pad' widths of 'tensor<2x3xf32>' are (low, high) pairs for at most 2 dims, "
              "found 3 values")),

@@ -87,8 +87,8 @@ CASES = [
     case("permute", lambda fd, a: fd.ops.permute(a, dims=[1, 0]), [x], x.T),
     case("set", op("set"), [x], x),
     case("segment_set", op("segment_set"), [x], x),
-    case("slice", lambda fd, a: fd.ops.slice(a, start_indices=[1, -3], end_indices=[3, 100],
-                                             strides=[1, 2]), [x], x[1:3, -3::2]),
+    case("slice", lambda fd, a: fd.ops.slice(a, start_indices=[1, 1], end_indices=[3, 100],
+                                             strides=[1, 1]), [x], x[1:3, 1:]),
     case("pad", lambda fd, a: fd.ops.pad(a, [1, 2], 0.0), [x], np.pad(x, ((0, 0), (1, 2)))),
     case("pad two dims", lambda fd, a: fd.ops.pad(a, [0, 1, 2, 0]), [x], np.pad(x, ((2, 0), (0, 1)))),
     # Negative widths crop, as nvFuser's: a slice before the padding.
