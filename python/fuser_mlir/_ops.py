@@ -198,8 +198,9 @@ class Ops:
     def expand(self, arg, shape):
         arg = self._tensor(arg, "expand's operand")
         shape = self._extents_arg(shape, "expand's shape")
-        return self._tensor_op("expand", (arg,), {"shape": shape}, lambda build: build.call(
-            build.native.expand, build.native_id(arg), build.extents(shape, "expand's shape")))
+        return self._tensor_op("expand", (arg,), {"shape": shape}, self._to_shape(
+            arg, shape, "expand's shape", lambda build, extents: build.call(
+                build.native.expand, build.native_id(arg), extents)))
 
     def broadcast_in_dim(self, arg, shape=None, broadcast_dims=None, *, output_shape=None):
         # output_shape is the keyword of nvFuser releases before 2023-06.
@@ -212,10 +213,24 @@ class Ops:
         broadcast_dims = self._extents_arg(broadcast_dims, "broadcast_in_dim's broadcast_dims")
         return self._tensor_op(
             "broadcast_in_dim", (arg,), {"shape": shape, "broadcast_dims": broadcast_dims},
-            lambda build: build.call(
-                build.native.broadcast_in_dim, build.native_id(arg),
-                build.extents(shape, "broadcast_in_dim's shape"),
-                build.extents(broadcast_dims, "broadcast_in_dim's broadcast_dims")))
+            self._to_shape(arg, shape, "broadcast_in_dim's shape", lambda build, extents:
+                           build.call(build.native.broadcast_in_dim, build.native_id(arg),
+                                      extents, build.extents(
+                                          broadcast_dims, "broadcast_in_dim's broadcast_dims"))))
+
+    def _to_shape(self, arg, shape, what, build_fn):
+        """An op that gives `arg` the extents `shape`: in the provisional
+        build of a symbolic definition, where placeholder extents disagree
+        with the static ones given, a stand-in of that shape."""
+        def build_op(build):
+            extents = build.extents(shape, what)
+            try:
+                return build_fn(build, extents)
+            except FusionValueError:
+                if not (build.provisional and self._fd.is_symbolic()):
+                    raise
+                return build.stand_in(extents, build.tensor_type(arg)[1])
+        return build_op
 
     def permute(self, arg, dims):
         arg = self._tensor(arg, "permute's operand")
@@ -379,8 +394,8 @@ def _check_slice(fd, arg, starts, ends, steps):
     if step_items is not None and len(start_items) != len(step_items):
         raise FusionValueError("Slice start_indices and strides don't match! Start Indices: %d "
                                "Strides: %d" % (len(start_items), len(step_items)))
-    rank = len(fd._type_of(arg)[0])
-    if rank != len(start_items):
+    rank = None if fd._provisional is None else len(fd._type_of(arg)[0])
+    if rank is not None and rank != len(start_items):
         raise FusionValueError("Number of tensor dimensions does not match slice dimensions! "
                                "(%d vs %d)" % (rank, len(start_items)))
     if len(start_items) != len(end_items):

@@ -169,3 +169,18 @@ def test_errors_of_a_symbolic_definition_come_at_execute():
     with pytest.raises(ValueError, match=r"test_symbolic\.py:\d+: operands of 'add' have "
                                          "incompatible shapes"):
         fd.execute([np.ones(3, np.float32), np.ones(5, np.float32)])
+
+
+def test_symbolic_operand_to_a_static_shape():
+    """broadcast_in_dim and expand of -1 extents to static ones: the
+    provisional build takes a stand-in (placeholders disagree), the types
+    stay known, and the inputs concretize it."""
+    with FusionDefinition() as fd:
+        cond = fd.define_tensor(shape=[-1, -1], dtype=DataType.Bool)
+        wide = fd.ops.broadcast_in_dim(cond, shape=[4, 4, 3], broadcast_dims=[0, 1])
+        assert (wide.ndim, wide.dtype) == (3, DataType.Bool)
+        values = fd.define_tensor(shape=[-1, -1, -1], dtype=DataType.Float)
+        fd.add_output(fd.ops.where(wide, 0.0, values))
+    c = np.eye(4, dtype=bool)
+    (out,) = fd.execute([c, np.ones((4, 4, 3), np.float32)])
+    np.testing.assert_array_equal(out, np.where(c[:, :, None], 0.0, 1.0).astype(np.float32))
