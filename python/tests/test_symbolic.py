@@ -183,4 +183,5 @@ def test_symbolic_operand_to_a_static_shape():
         fd.add_output(fd.ops.where(wide, 0.0, values))
     c = np.eye(4, dtype=bool)
     (out,) = fd.execute([c, np.ones((4, 4, 3), np.float32)])
-    np.testing.assert_array_equal(out, np.where(c[:, :, None], 0.0, 1.0).astype(np.float32))
+    np.testing.assert_array_equal(out, np.where(np.broadcast_to(c[:, :, None], (4, 4, 3)), 0.0,
+                                               1.0).astype(np.float32))
