@@ -20,12 +20,28 @@ from . import _fuser_mlir as _native
 from ._errors import FusionTypeError, FusionValueError, translate
 from ._states import Scalar, Tensor, Vector
 
-__all__ = ["Build", "PLACEHOLDER_EXTENT"]
+__all__ = ["Build", "PLACEHOLDER_EXTENT", "int64_list"]
 
 # An extent the provisional build assumes for -1: not 1 (a broadcast).
 PLACEHOLDER_EXTENT = 2
 
 _INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+
+
+def int64_list(values, what, shown=None):
+    """A list of int64s (extents, dims, widths): an int alone is a list of
+    one; floats, strings and the like are refused, not truncated. `shown`
+    is what the message names (the argument as given)."""
+    try:
+        items = [operator.index(values)] if not hasattr(values, "__iter__") \
+            else [operator.index(v) for v in values]
+    except TypeError:
+        raise FusionTypeError("%s must be an integer or a list of integers, got %r"
+                              % (what, values if shown is None else shown)) from None
+    for item in items:
+        if not _INT64_MIN <= item <= _INT64_MAX:
+            raise FusionValueError("%s: %d does not fit in 64 bits" % (what, item))
+    return items
 
 
 def _trunc_div(lhs, rhs):
@@ -81,6 +97,11 @@ class Build:
 
     def tensor_type(self, tensor):
         return self.native.value_type(self.ids[tensor.index])
+
+    def tolerates_placeholders(self):
+        """Whether an op that fails here may fail only for its placeholder
+        extents: the provisional build of a symbolic definition."""
+        return self.provisional and self.fd.is_symbolic()
 
     def stand_in(self, extents, dtype):
         """A provisional value of that type where the op itself cannot be
@@ -202,18 +223,7 @@ class Build:
             items = []
             for value in values:
                 items.extend(self.vector(value) if isinstance(value, Vector) else [value])
-        result = []
-        for item in items:
-            value = self.value(item)
-            try:
-                value = operator.index(value)
-            except TypeError:
-                raise FusionTypeError("%s must be an integer or a list of integers, got %r"
-                                      % (what, values)) from None
-            if not _INT64_MIN <= value <= _INT64_MAX:
-                raise FusionValueError("%s: %d does not fit in 64 bits" % (what, value))
-            result.append(value)
-        return result
+        return int64_list([self.value(item) for item in items], what, shown=values)
 
     def vector(self, vector):
         if vector.index in self.vectors:

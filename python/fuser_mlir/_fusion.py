@@ -13,7 +13,7 @@ import os
 import sys
 
 from . import _arrays, _tolerances
-from ._build import PLACEHOLDER_EXTENT, Build
+from ._build import PLACEHOLDER_EXTENT, Build, int64_list
 from ._cache import FusionCache
 from ._errors import (FusionError, FusionNotImplementedError, FusionTypeError,
                       FusionValueError, translate)
@@ -115,7 +115,8 @@ class FusionDefinition:
         self._provisional_error = None
         self._started = False
         self._complete = False
-        self._concretized = []     # builds made by execute/concretize, in order
+        self._concretized = []     # the builds execute ran, in order (the runner prints them)
+        self._last_build = None    # the build the last execute ran
         self.ops = Ops(self)
 
     # Construction -----------------------------------------------------------
@@ -213,7 +214,7 @@ class FusionDefinition:
             shape = sizes if sizes is not None else symbolic_sizes
         if shape is None:
             raise FusionTypeError("define_tensor needs shape (or sizes)")
-        extents = _int_list(shape, "define_tensor's shape")
+        extents = int64_list(shape, "define_tensor's shape")
         rank = len(extents)
         for extent in extents:
             if extent < -1:
@@ -335,7 +336,7 @@ class FusionDefinition:
                                        "this definition, got %r" % (alias_input,))
             alias_position = next(p for p, t in enumerate(self._inputs) if t is alias_input)
         if stride_order is not None:
-            stride_order = _int_list(stride_order, "add_output's stride_order")
+            stride_order = int64_list(stride_order, "add_output's stride_order")
         args = (output,) if alias_input is None else (output, alias_input)
         kwargs = {} if stride_order is None else {"stride_order": stride_order}
 
@@ -413,8 +414,7 @@ class FusionDefinition:
         return self._derived(self._static_build(inputs, shapes, "concretize").native)
 
     def _derived(self, native):
-        derived = _DerivedDefinition(self._name, native)
-        return derived
+        return _DerivedDefinition(self._name, native)
 
     def preseg(self, inputs=None, *, shapes=None):
         """A new definition: this one after fuser-preseg."""
@@ -451,12 +451,12 @@ class FusionDefinition:
 
     def deterministic_inputs(self, seed=0, *, shapes=None):
         """The inputs fuser-run uses (PRODUCT.md), as numpy arrays."""
+        import numpy as np
         native = self._native_for(None, shapes, "deterministic_inputs")
         arrays = []
         for index, (shape, dtype) in enumerate(native.input_types()):
-            data = _arrays.numpy_dtype(dtype)
-            import numpy as np
-            array = np.frombuffer(_call(native.deterministic_input, index, seed), dtype=data)
+            array = np.frombuffer(_call(native.deterministic_input, index, seed),
+                                  dtype=_arrays.numpy_dtype(dtype))
             arrays.append(array.reshape(()) if shape is None else array.reshape(shape))
         return arrays
 
@@ -469,7 +469,7 @@ class FusionDefinition:
 
     # Concretization and execution --------------------------------------------
 
-    def _check_inputs(self, inputs, options={}):
+    def _check_inputs(self, inputs, options=()):
         """The inputs as (arrays or values per position, torch device or None)."""
         _check_call(inputs, len(self._inputs), options)
         checked, device = [], None
@@ -483,7 +483,7 @@ class FusionDefinition:
             elif isinstance(handle, Scalar):
                 checked.append(_arrays.check_scalar(value, self._scalar_dtypes[position], what))
             else:
-                values = _int_list(value, what)
+                values = int64_list(value, what)
                 if len(values) != handle.length:
                     raise FusionValueError("%s: expected a vector of %d extents, got %d"
                                            % (what, handle.length, len(values)))
@@ -513,7 +513,7 @@ class FusionDefinition:
             tensor_shapes, values = {}, {}
             for position, (entry, handle) in enumerate(zip(shapes, self._inputs)):
                 if isinstance(handle, Tensor):
-                    tensor_shapes[position] = _int_list(entry, "shapes[%d]" % position)
+                    tensor_shapes[position] = int64_list(entry, "shapes[%d]" % position)
                     _check_extents(tuple(tensor_shapes[position]),
                                    self._input_specs[position][0], "shapes[%d]" % position)
                 else:
@@ -536,7 +536,6 @@ class FusionDefinition:
         for record in self._records:
             build.location = record.location
             record.apply(build, record.out)
-        self._concretized.append(build)
         return build
 
     def execute(self, inputs, *, backend=None, **options):
@@ -562,6 +561,9 @@ class FusionDefinition:
             # is complete after it.
             cache.store(key, backend, self._signature(checked), entry)
         compiled, build = entry
+        if self.is_symbolic() and not any(build is b for b in self._concretized):
+            self._concretized.append(build)
+        self._last_build = build
         native_inputs = []
         for position, value in enumerate(checked):
             handle = self._inputs[position]
@@ -621,10 +623,10 @@ class FusionDefinition:
             return None  # reshape had to copy: the computed result is as good
         return view
 
-    def _reduction_sizes(self, inputs):
-        """State index -> the reduction size of each tensor for `inputs`."""
-        build = self._build_for(self._check_inputs(self._normalize_inputs(inputs))[0])
-        return _tolerances.reduction_sizes(self._records, build)
+    def _reduction_sizes(self):
+        """State index -> the reduction size of each tensor, for the inputs
+        of the last execute."""
+        return _tolerances.reduction_sizes(self._records, self._last_build)
 
     def _normalize_inputs(self, inputs):
         """The inputs as execute checks them (nvfuser_direct flattens lists)."""
@@ -659,7 +661,7 @@ class FusionDefinition:
         if len(outputs) != len(reference_outputs):
             raise AssertionError("the fusion has %d outputs, %d references were given"
                                  % (len(outputs), len(reference_outputs)))
-        sizes = self._reduction_sizes(inputs)
+        sizes = self._reduction_sizes()
         returned = [handle for handle, _, alias in self._outputs if alias is None]
         for index, (output, reference) in enumerate(zip(outputs, reference_outputs)):
             actual = _arrays.as_numpy(output) if _arrays.is_torch(output) else output
@@ -702,7 +704,7 @@ class _DerivedDefinition(FusionDefinition):
     def cache_info(self):
         return FusionCache.get().info(self._fixed.mlir())
 
-    def _reduction_sizes(self, inputs):
+    def _reduction_sizes(self):
         return {}
 
     def execute(self, inputs, *, backend=None, **options):
@@ -737,20 +739,6 @@ def _call(fn, *args):
         return fn(*args)
     except (TypeError, ValueError, RuntimeError) as error:
         raise translate(error) from None
-
-
-def _int_list(values, what):
-    import operator
-    try:
-        items = [operator.index(values)] if not hasattr(values, "__iter__") \
-            else [operator.index(v) for v in values]
-    except TypeError:
-        raise FusionTypeError("%s must be an integer or a list of integers, got %r"
-                              % (what, values)) from None
-    for item in items:
-        if not -2**63 <= item < 2**63:
-            raise FusionValueError("%s: %d does not fit in 64 bits" % (what, item))
-    return items
 
 
 def _check_call(inputs, count, options):

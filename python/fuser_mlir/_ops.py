@@ -98,7 +98,7 @@ class Ops:
                 try:
                     build.ids[out.index] = build_native(build)
                 except FusionValueError:
-                    if not (build.provisional and self._fd.is_symbolic()):
+                    if not build.tolerates_placeholders():
                         raise
                     # A placeholder extent against a static one: the
                     # provisional build goes on with operands of one shape.
@@ -162,15 +162,9 @@ class Ops:
         arg = self._tensor(arg, "reshape's operand")
         new_shape = self._extents_arg(new_shape, "reshape's new_shape")
 
-        def build_reshape(build):
-            extents = build.extents(new_shape, "reshape's new_shape")
-            if build.provisional and self._fd.is_symbolic():
-                # Placeholder extents rarely multiply out: the provisional
-                # build needs only the result's rank and dtype.
-                return build.stand_in(extents, build.tensor_type(arg)[1])
-            return build.call(build.native.reshape, build.native_id(arg), extents)
-
-        return self._tensor_op("reshape", (arg,), {"new_shape": new_shape}, build_reshape)
+        return self._tensor_op("reshape", (arg,), {"new_shape": new_shape}, self._to_shape(
+            arg, new_shape, "reshape's new_shape", lambda build, extents: build.call(
+                build.native.reshape, build.native_id(arg), extents)))
 
     view = reshape
 
@@ -221,13 +215,14 @@ class Ops:
     def _to_shape(self, arg, shape, what, build_fn):
         """An op that gives `arg` the extents `shape`: in the provisional
         build of a symbolic definition, where placeholder extents disagree
-        with the static ones given, a stand-in of that shape."""
+        with the static ones given (or do not multiply out, for a reshape), a
+        stand-in of that shape."""
         def build_op(build):
             extents = build.extents(shape, what)
             try:
                 return build_fn(build, extents)
             except FusionValueError:
-                if not (build.provisional and self._fd.is_symbolic()):
+                if not build.tolerates_placeholders():
                     raise
                 return build.stand_in(extents, build.tensor_type(arg)[1])
         return build_op

@@ -4,8 +4,10 @@
 // the FusionBuilder rules), its IR, the pipelines, the segment report data
 // and the backends, for the Python FusionDefinition (fuser_mlir/_fusion.py),
 // which owns the nvFuser-facing API. Values cross as integer ids; tensors
-// cross as (dtype, shape, bytes) so that numpy, ml_dtypes and torch stay on
-// the Python side. The one translation unit of the bindings (nanobind).
+// cross as (dtype, shape, uint8 array): inputs borrowed from the caller's
+// arrays, results handed over as numpy arrays owning the backend's buffers,
+// so that numpy, ml_dtypes and torch stay on the Python side. The one
+// translation unit of the bindings (nanobind).
 //
 // Errors: a builder error raises TypeError or ValueError (as
 // FusionBuilder::getLastErrorKind says), any other diagnostic RuntimeError,
