@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/ExecutionEngine/CPUBackend.h"
+#include "fuser/Dialect/Fuser/IR/ElementSemantics.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "fuser/ExecutionEngine/Elements.h"
 #include "fuser/ExecutionEngine/FloatingPointEnvironment.h"
@@ -155,6 +156,35 @@ ArrayRef<std::pair<const char *, void *>> getLibcalls() {
 #else
 ArrayRef<std::pair<const char *, void *>> getLibcalls() { return {}; }
 #endif
+
+const std::pair<const char *, void *> kDeviceLibraryHostSymbols[] = {
+    {"__nv_erfinvf",
+     reinterpret_cast<void *>(static_cast<float (*)(float)>(
+         &semantics::hostErfinvf))},
+    {"__nv_erfinv", reinterpret_cast<void *>(static_cast<double (*)(double)>(
+                        &semantics::hostErfinv))},
+    {"__nv_erfcinvf",
+     reinterpret_cast<void *>(static_cast<float (*)(float)>(
+         &semantics::hostErfcinvf))},
+    {"__nv_erfcinv", reinterpret_cast<void *>(static_cast<double (*)(double)>(
+                         &semantics::hostErfcinv))},
+    {"__nv_lgammaf",
+     reinterpret_cast<void *>(static_cast<float (*)(float)>(&::lgammaf))},
+    {"__nv_lgamma",
+     reinterpret_cast<void *>(static_cast<double (*)(double)>(&::lgamma))},
+    {"__nv_expm1f",
+     reinterpret_cast<void *>(static_cast<float (*)(float)>(&::expm1f))},
+    {"__nv_expm1",
+     reinterpret_cast<void *>(static_cast<double (*)(double)>(&::expm1))},
+    {"__nv_log1pf",
+     reinterpret_cast<void *>(static_cast<float (*)(float)>(&::log1pf))},
+    {"__nv_log1p",
+     reinterpret_cast<void *>(static_cast<double (*)(double)>(&::log1p))},
+    {"__nv_fmodf", reinterpret_cast<void *>(
+                       static_cast<float (*)(float, float)>(&::fmodf))},
+    {"__nv_fmod", reinterpret_cast<void *>(
+                      static_cast<double (*)(double, double)>(&::fmod))},
+};
 
 /// One registered helper: its symbol, address and MLIR signature.
 struct HostHelper {
@@ -756,6 +786,11 @@ CPUKernelModule::CPUKernelModule(std::unique_ptr<ExecutionEngine> engine,
 
 CPUKernelModule::~CPUKernelModule() = default;
 
+ArrayRef<std::pair<const char *, void *>>
+mlir::fuser::getDeviceLibraryHostSymbols() {
+  return kDeviceLibraryHostSymbols;
+}
+
 ArrayRef<StringRef> mlir::fuser::getCPUBackendDisabledX86Features() {
   static const StringRef features[] = {"avx512bf16", "avxneconvert",
                                        "avx512fp16"};
@@ -900,6 +935,9 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
       symbols[interner(helper.name)] = {
           llvm::orc::ExecutorAddr::fromPtr(helper.address),
           llvm::JITSymbolFlags::Exported};
+    for (const auto &[name, address] : kDeviceLibraryHostSymbols)
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                 llvm::JITSymbolFlags::Exported};
     for (const auto &[name, address] : getLibcalls())
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};

@@ -168,20 +168,59 @@ Type mlir::fuser::computeCommonType(ArrayRef<Operand> operands,
   return common;
 }
 
+namespace {
+/// nvFuser's promotion by operand and result class: float ops promote
+/// integers to f32 (float_op_config), Bool-result and integer-only ops keep
+/// the operands' dtype, the rest use the default config.
+PromotionConfig getClassPromotion(OperandClass operands, ResultClass result) {
+  if (operands == OperandClass::Float)
+    return {/*promoteIntToFloat=*/true, /*castHalfToFloat=*/true};
+  if (result == ResultClass::Bool || operands == OperandClass::Integer ||
+      operands == OperandClass::Integral)
+    return {/*promoteIntToFloat=*/false, /*castHalfToFloat=*/false};
+  return {/*promoteIntToFloat=*/false, /*castHalfToFloat=*/true};
+}
+} // namespace
+
+/// "a float operand", "integer (i32 or i64) operands": what an op of class
+/// `operands` takes, for messages.
+static std::string describeOperands(OperandClass operands, unsigned count) {
+  std::string description = getOperandClassDescription(operands).str();
+  if (count > 1)
+    return description + " operands";
+  bool vowel = llvm::StringRef("aeiou").contains(description.front());
+  return (vowel ? "an " : "a ") + description + " operand";
+}
+
+/// `type` as the IR prints it, without the quotes of a diagnostic argument.
+static std::string typeText(Type type) {
+  std::string text;
+  llvm::raw_string_ostream(text) << type;
+  return text;
+}
+
 PromotionConfig mlir::fuser::getPromotionConfig(UnaryKind kind) {
   // abs keeps its dtype (nvFuser's unaryOp without a config); neg uses the
   // default config; the float-only ops are nvFuser's UNARY_FLOAT_OPs.
   if (kind == UnaryKind::Abs)
     return {/*promoteIntToFloat=*/false, /*castHalfToFloat=*/false};
-  return {/*promoteIntToFloat=*/getOpInfo(kind).floatOnly,
-          /*castHalfToFloat=*/true};
+  return getClassPromotion(getOpInfo(kind).operands, getOpInfo(kind).result);
 }
 
 PromotionConfig mlir::fuser::getPromotionConfig(BinaryKind kind) {
   // add, sub, mul, div, maximum, minimum, pow: BINARY_CAST_OPs with the
   // default config (div of ints stays integral: that is nvFuser's `div`,
   // not `truediv`).
-  return {/*promoteIntToFloat=*/false, /*castHalfToFloat=*/true};
+  return getClassPromotion(getOpInfo(kind).operands, getOpInfo(kind).result);
+}
+
+PromotionConfig mlir::fuser::getPromotionConfig(TernaryKind kind) {
+  // lerp: the default config, with integers made floats (the dialect's
+  // lerp takes floats). clamp and threshold keep their operand's dtype
+  // (FusionBuilder::ternary casts their bounds to it).
+  if (kind == TernaryKind::Lerp)
+    return {/*promoteIntToFloat=*/true, /*castHalfToFloat=*/true};
+  return {/*promoteIntToFloat=*/false, /*castHalfToFloat=*/false};
 }
 
 PromotionConfig mlir::fuser::getPromotionConfig(CompareKind kind) {
@@ -367,18 +406,16 @@ FailureOr<Value> FusionBuilder::unary(UnaryKind kind, const Operand &operand,
                                       std::optional<PromotionConfig> config) {
   Type common = computeCommonType(
       operand, config.value_or(getPromotionConfig(kind)), getContext());
-  if (getOpInfo(kind).floatOnly && !isa<FloatType>(common))
-    return typeError() << "'" << getOpInfo(kind).mnemonic
-                       << "' needs a float operand, found " << common;
-  if (common.isInteger(1))
-    return typeError() << "'" << getOpInfo(kind).mnemonic
-                       << "' needs a numeric operand, found i1";
+  if (!isInOperandClass(common, getOpInfo(kind).operands))
+    return typeError() << "'" << getOpInfo(kind).mnemonic << "' needs "
+                       << describeOperands(getOpInfo(kind).operands, 1)
+                       << ", found " << typeText(common);
   FailureOr<Value> value = materialize(operand, common);
   if (failed(value))
     return failure();
   return visitOpClass(kind, [&](auto tag) {
     using OpTy = typename decltype(tag)::type;
-    return buildVerified<OpTy>(value->getType(), *value);
+    return buildInferred<OpTy>(*value);
   });
 }
 
@@ -413,8 +450,10 @@ FailureOr<Value> FusionBuilder::buildBinaryLike(KindT kind, const Operand &lhs,
   StringRef name = getOpInfo(kind).mnemonic;
   Type common = computeCommonType({lhs, rhs}, config, getContext());
   if constexpr (std::is_same_v<KindT, BinaryKind>)
-    if (common.isInteger(1))
-      return typeError() << "'" << name << "' needs numeric operands, found i1";
+    if (!isInOperandClass(common, getOpInfo(kind).operands))
+      return typeError() << "'" << name << "' needs "
+                         << describeOperands(getOpInfo(kind).operands, 2)
+                         << ", found " << typeText(common);
   if (auto shapes = findIncompatibleShapes({lhs, rhs}))
     return valueError() << "operands of '" << name
                         << "' have incompatible shapes " << shapes->first
@@ -440,6 +479,42 @@ FailureOr<Value> FusionBuilder::compare(CompareKind kind, const Operand &lhs,
                                         std::optional<PromotionConfig> config) {
   return buildBinaryLike(kind, lhs, rhs,
                          config.value_or(getPromotionConfig(kind)));
+}
+
+FailureOr<Value> FusionBuilder::ternary(TernaryKind kind,
+                                        const Operand &first,
+                                        const Operand &second,
+                                        const Operand &third,
+                                        std::optional<PromotionConfig> config) {
+  StringRef name = getOpInfo(kind).mnemonic;
+  Type common;
+  if (kind == TernaryKind::Lerp) {
+    common = computeCommonType({first, second, third},
+                               config.value_or(getPromotionConfig(kind)),
+                               getContext());
+  } else {
+    // clamp and threshold: scalar bounds, cast to the operand's dtype.
+    if (second.isTensor() || third.isTensor())
+      return typeError() << "the bounds of '" << name
+                         << "' must be scalars, not tensors";
+    common = first.getDType(getContext());
+  }
+  if (!isInOperandClass(common, getOpInfo(kind).operands))
+    return typeError() << "'" << name << "' needs "
+                       << describeOperands(getOpInfo(kind).operands, 3)
+                       << ", found " << typeText(common);
+  if (auto shapes = findIncompatibleShapes({first, second, third}))
+    return valueError() << "operands of '" << name
+                        << "' have incompatible shapes " << shapes->first
+                        << " and " << shapes->second;
+  FailureOr<SmallVector<Value>> values =
+      promote({first, second, third}, common);
+  if (failed(values))
+    return failure();
+  return visitOpClass(kind, [&](auto tag) {
+    using OpTy = typename decltype(tag)::type;
+    return buildInferred<OpTy>((*values)[0], (*values)[1], (*values)[2]);
+  });
 }
 
 FailureOr<Value> FusionBuilder::where(const Operand &condition,

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Interpreter/Interpreter.h"
+#include "fuser/Dialect/Fuser/IR/ElementSemantics.h"
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/IR/StridedView.h"
@@ -29,6 +30,7 @@
 using namespace mlir;
 using namespace mlir::fuser;
 using namespace mlir::fuser::detail;
+using namespace mlir::fuser::semantics;
 
 namespace {
 
@@ -157,138 +159,6 @@ void fillWithScalar(Buffer &dest, const Buffer &scalar) {
 // Scalar semantics
 //===----------------------------------------------------------------------===//
 
-/// Integer arithmetic wraps (two's complement), as on the GPU.
-template <typename T> T wrap(std::make_unsigned_t<T> value) {
-  return static_cast<T>(value);
-}
-template <typename T> using Unsigned = std::make_unsigned_t<T>;
-
-template <typename T> T maximumOf(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a) || std::isnan(b))
-      return a + b;
-    if (a == b) // +0 is larger than -0.
-      return std::signbit(a) ? b : a;
-  }
-  return a > b ? a : b;
-}
-template <typename T> T minimumOf(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a) || std::isnan(b))
-      return a + b;
-    if (a == b)
-      return std::signbit(a) ? a : b;
-  }
-  return a < b ? a : b;
-}
-
-/// Integer power by squaring, wrapping; a negative exponent gives the
-/// truncated real result (0 unless the base is 1 or -1).
-template <typename T> T integerPow(T base, T exponent) {
-  if (exponent < 0) {
-    if (base == 1)
-      return 1;
-    if (base == -1)
-      return (exponent & 1) ? -1 : 1;
-    return 0;
-  }
-  Unsigned<T> result = 1, factor = static_cast<Unsigned<T>>(base);
-  for (Unsigned<T> e = static_cast<Unsigned<T>>(exponent); e; e >>= 1) {
-    if (e & 1)
-      result *= factor;
-    factor *= factor;
-  }
-  return static_cast<T>(result);
-}
-
-/// UnaryKind, BinaryKind and CompareKind come from ElementwiseOps.def. The
-/// float-only unary kinds are instantiated for floats only (the verifier
-/// rejects other operands).
-template <UnaryKind U, typename T> T applyUnary(T x) {
-  if constexpr (U == UnaryKind::Neg) {
-    if constexpr (std::is_floating_point_v<T>)
-      return -x;
-    else
-      return wrap<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(x));
-  } else if constexpr (U == UnaryKind::Abs) {
-    if constexpr (std::is_floating_point_v<T>)
-      return std::fabs(x);
-    else
-      return x < 0 ? wrap<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(x)) : x;
-  } else if constexpr (U == UnaryKind::Exp) {
-    return std::exp(x);
-  } else if constexpr (U == UnaryKind::Log) {
-    return std::log(x);
-  } else if constexpr (U == UnaryKind::Sqrt) {
-    return std::sqrt(x);
-  } else if constexpr (U == UnaryKind::Rsqrt) {
-    return T(1) / std::sqrt(x);
-  } else if constexpr (U == UnaryKind::Reciprocal) {
-    return T(1) / x;
-  } else if constexpr (U == UnaryKind::Sin) {
-    return std::sin(x);
-  } else if constexpr (U == UnaryKind::Cos) {
-    return std::cos(x);
-  } else if constexpr (U == UnaryKind::Tanh) {
-    return std::tanh(x);
-  } else {
-    return T(1) / (T(1) + std::exp(-x));
-  }
-}
-
-template <BinaryKind B, typename T> T applyBinary(T a, T b) {
-  constexpr bool isFloat = std::is_floating_point_v<T>;
-  if constexpr (B == BinaryKind::Maximum) {
-    return maximumOf(a, b);
-  } else if constexpr (B == BinaryKind::Minimum) {
-    return minimumOf(a, b);
-  } else if constexpr (isFloat) {
-    if constexpr (B == BinaryKind::Add)
-      return a + b;
-    else if constexpr (B == BinaryKind::Sub)
-      return a - b;
-    else if constexpr (B == BinaryKind::Mul)
-      return a * b;
-    else if constexpr (B == BinaryKind::Div)
-      return a / b;
-    else
-      return std::pow(a, b);
-  } else {
-    using U = Unsigned<T>;
-    if constexpr (B == BinaryKind::Add)
-      return wrap<T>(static_cast<U>(a) + static_cast<U>(b));
-    else if constexpr (B == BinaryKind::Sub)
-      return wrap<T>(static_cast<U>(a) - static_cast<U>(b));
-    else if constexpr (B == BinaryKind::Mul)
-      return wrap<T>(static_cast<U>(a) * static_cast<U>(b));
-    else if constexpr (B == BinaryKind::Div) {
-      // Division by zero gives 0; MIN / -1 wraps to MIN.
-      if (b == 0)
-        return 0;
-      if (b == -1)
-        return wrap<T>(U(0) - static_cast<U>(a));
-      return a / b;
-    } else {
-      return integerPow(a, b);
-    }
-  }
-}
-
-template <CompareKind C, typename T> bool applyCompare(T a, T b) {
-  if constexpr (C == CompareKind::Eq)
-    return a == b;
-  else if constexpr (C == CompareKind::Ne)
-    return a != b;
-  else if constexpr (C == CompareKind::Lt)
-    return a < b;
-  else if constexpr (C == CompareKind::Le)
-    return a <= b;
-  else if constexpr (C == CompareKind::Gt)
-    return a > b;
-  else
-    return a >= b;
-}
-
 /// Calls `fn` with std::integral_constant<Enum, value> for a runtime enum
 /// value in [0, Count).
 template <typename Enum, int Count, int I = 0, typename Fn>
@@ -338,6 +208,7 @@ private:
   LogicalResult evalReduction(ReductionOp op);
   LogicalResult evalUnary(Operation *op, UnaryKind kind);
   LogicalResult evalBinary(Operation *op, BinaryKind kind);
+  LogicalResult evalTernary(Operation *op, TernaryKind kind);
   LogicalResult evalCompare(Operation *op, CompareKind kind);
   LogicalResult evalWhere(WhereOp op);
   LogicalResult evalConstant(arith::ConstantOp op);
@@ -433,6 +304,8 @@ LogicalResult Evaluator::evaluate(Operation *op) {
     return evalUnary(op, *kind);
   if (std::optional<BinaryKind> kind = getBinaryKind(op))
     return evalBinary(op, *kind);
+  if (std::optional<TernaryKind> kind = getTernaryKind(op))
+    return evalTernary(op, *kind);
   if (std::optional<CompareKind> kind = getCompareKind(op))
     return evalCompare(op, *kind);
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
@@ -658,30 +531,35 @@ LogicalResult Evaluator::evalReduction(ReductionOp op) {
   return success();
 }
 
+/// Stores one result element: bool values (the Bool-result ops, and the
+/// Integral ones on i1) as i1, others in the storage of kind K.
+template <ElemKind K, typename V>
+void storeResult(uint8_t *out, int64_t index, V value) {
+  if constexpr (std::is_same_v<V, bool>)
+    out[index] = value;
+  else
+    storeElement(out, index, Elem<K>::store(value));
+}
+
 LogicalResult Evaluator::evalUnary(Operation *op, UnaryKind kind) {
   FailureOr<Buffer> result = allocate(op, op->getResult(0).getType());
   if (failed(result))
     return failure();
   const Buffer &source = get(op->getOperand(0));
-  ElemKind elemKind = *getElemKind(result->elementType);
-  if (elemKind == ElemKind::I1)
-    return op->emitError("unsupported: arithmetic on i1");
-  visitElemKind(elemKind, [&](auto tag) {
+  visitElemKind(*getElemKind(source.elementType), [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
-    if constexpr (isNumericKind<K>) {
-      visitEnum<UnaryKind, kNumUnaryKinds>(kind, [&](auto unaryKind) {
-        constexpr UnaryKind U = decltype(unaryKind)::value;
-        if constexpr (isFloatKind<K> || !getOpInfo(U).floatOnly) {
-          const uint8_t *in = source.bytes.data();
-          uint8_t *out = result->bytes.data();
-          int64_t count = getSaturatedNumElements(result->shape);
-          for (int64_t i = 0; i < count; ++i)
-            storeElement(out, i,
-                         Elem<K>::store(applyUnary<U>(
-                             Elem<K>::load(loadElement<StorageOf<K>>(in, i)))));
-        }
-      });
-    }
+    visitEnum<UnaryKind, kNumUnaryKinds>(kind, [&](auto unaryKind) {
+      constexpr UnaryKind U = decltype(unaryKind)::value;
+      if constexpr (isInClass<ComputeOf<K>>(getOpInfo(U).operands)) {
+        const uint8_t *in = source.bytes.data();
+        uint8_t *out = result->bytes.data();
+        int64_t count = getSaturatedNumElements(result->shape);
+        for (int64_t i = 0; i < count; ++i)
+          storeResult<K>(out, i,
+                         applyUnary<U>(Elem<K>::load(
+                             loadElement<StorageOf<K>>(in, i))));
+      }
+    });
   });
   bind(op->getResult(0), std::move(*result));
   return success();
@@ -693,26 +571,65 @@ LogicalResult Evaluator::evalBinary(Operation *op, BinaryKind kind) {
     return failure();
   const Buffer &lhs = get(op->getOperand(0));
   const Buffer &rhs = get(op->getOperand(1));
-  ElemKind elemKind = *getElemKind(result->elementType);
-  if (elemKind == ElemKind::I1)
-    return op->emitError("unsupported: arithmetic on i1");
-  visitElemKind(elemKind, [&](auto tag) {
+  visitElemKind(*getElemKind(lhs.elementType), [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
-    if constexpr (isNumericKind<K>) {
-      visitEnum<BinaryKind, kNumBinaryKinds>(kind, [&](auto binaryKind) {
-        constexpr BinaryKind B = decltype(binaryKind)::value;
+    visitEnum<BinaryKind, kNumBinaryKinds>(kind, [&](auto binaryKind) {
+      constexpr BinaryKind B = decltype(binaryKind)::value;
+      if constexpr (isInClass<ComputeOf<K>>(getOpInfo(B).operands)) {
         using Storage = StorageOf<K>;
         const uint8_t *a = lhs.bytes.data(), *b = rhs.bytes.data();
         uint8_t *out = result->bytes.data();
         forEachBroadcastElement<2>(
             *result, {&lhs, &rhs}, [&](const std::array<int64_t, 3> &at) {
-              storeElement(out, at[0],
-                           Elem<K>::store(applyBinary<B>(
-                               Elem<K>::load(loadElement<Storage>(a, at[1])),
-                               Elem<K>::load(loadElement<Storage>(b, at[2])))));
+              Storage x = loadElement<Storage>(a, at[1]);
+              Storage y = loadElement<Storage>(b, at[2]);
+              if constexpr (B == BinaryKind::Nextafter && isHalfKind<K>) {
+                // f16/bf16 step in their own format, not in f32.
+                auto vx = Elem<K>::load(x), vy = Elem<K>::load(y);
+                storeElement(out, at[0],
+                             nextafterBits<Storage>(x, y, vx, vy,
+                                                    Elem<K>::store(vx + vy)));
+              } else {
+                storeResult<K>(out, at[0],
+                               applyBinary<B>(Elem<K>::load(x),
+                                              Elem<K>::load(y)));
+              }
             });
-      });
-    }
+      }
+    });
+  });
+  bind(op->getResult(0), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalTernary(Operation *op, TernaryKind kind) {
+  FailureOr<Buffer> result = allocate(op, op->getResult(0).getType());
+  if (failed(result))
+    return failure();
+  const Buffer &first = get(op->getOperand(0));
+  const Buffer &second = get(op->getOperand(1));
+  const Buffer &third = get(op->getOperand(2));
+  visitElemKind(*getElemKind(result->elementType), [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    visitEnum<TernaryKind, kNumTernaryKinds>(kind, [&](auto ternaryKind) {
+      constexpr TernaryKind T = decltype(ternaryKind)::value;
+      if constexpr (isInClass<ComputeOf<K>>(getOpInfo(T).operands)) {
+        using Storage = StorageOf<K>;
+        const uint8_t *a = first.bytes.data(), *b = second.bytes.data(),
+                      *c = third.bytes.data();
+        uint8_t *out = result->bytes.data();
+        forEachBroadcastElement<3>(
+            *result, {&first, &second, &third},
+            [&](const std::array<int64_t, 4> &at) {
+              storeElement(
+                  out, at[0],
+                  Elem<K>::store(applyTernary<T>(
+                      Elem<K>::load(loadElement<Storage>(a, at[1])),
+                      Elem<K>::load(loadElement<Storage>(b, at[2])),
+                      Elem<K>::load(loadElement<Storage>(c, at[3])))));
+            });
+      }
+    });
   });
   bind(op->getResult(0), std::move(*result));
   return success();

@@ -695,12 +695,31 @@ private:
     return shapes;
   }
 
+  /// An element type of `operands` for a value of element type `type`:
+  /// `type` itself when it is in the class, else one of the class.
+  Type typeInClass(Type type, OperandClass operands) {
+    if (isInOperandClass(type, operands))
+      return type;
+    switch (operands) {
+    case OperandClass::Float:
+      return rng.pick<Type>({f16, bf16, f32, f64});
+    case OperandClass::Numeric:
+      return rng.pick<Type>({i32, f32, bf16});
+    case OperandClass::Integral:
+      return rng.pick<Type>({i1, i32, i64});
+    case OperandClass::Integer:
+      return rng.pick<Type>({i32, i64});
+    case OperandClass::Any:
+      break;
+    }
+    return type;
+  }
+
   void buildUnary() {
-    Value value = numeric(pickTensor());
+    Value value = pickTensor();
     auto kind = static_cast<UnaryKind>(rng.below(kNumUnaryKinds));
-    if (getOpInfo(kind).floatOnly &&
-        !isFloat(tensorType(value).getElementType()))
-      value = castTo(value, rng.pick<Type>({f16, bf16, f32, f64}));
+    value = convert(value, typeInClass(tensorType(value).getElementType(),
+                                       getOpInfo(kind).operands));
     record(buildUnaryOp(builder, loc, kind, value));
   }
 
@@ -757,18 +776,20 @@ private:
   }
 
   void buildBinary() {
-    Value lhs = numeric(pickTensor());
-    Type type = tensorType(lhs).getElementType();
+    SmallVector<unsigned, kNumBinaryKinds> weights;
+    for (unsigned i = 0; i < kNumBinaryKinds; ++i)
+      weights.push_back(weightOf(static_cast<BinaryKind>(i)));
+    auto kind = static_cast<BinaryKind>(rng.weighted(weights));
+    Value lhs = pickTensor();
+    Type type = typeInClass(tensorType(lhs).getElementType(),
+                            getOpInfo(kind).operands);
+    lhs = convert(lhs, type);
     Value rhs = operandFor(lhs, type);
     if (rng.percent(30))
       std::swap(lhs, rhs);
     auto shape = broadcastShapes(tensorShapes({lhs, rhs}));
     if (!shape || !fits(*shape))
       return;
-    SmallVector<unsigned, kNumBinaryKinds> weights;
-    for (unsigned i = 0; i < kNumBinaryKinds; ++i)
-      weights.push_back(weightOf(static_cast<BinaryKind>(i)));
-    auto kind = static_cast<BinaryKind>(rng.weighted(weights));
     record(buildBinaryOp(builder, loc, kind, lhs, rhs));
   }
 
@@ -777,17 +798,31 @@ private:
     switch (kind) {
     case BinaryKind::Add:
     case BinaryKind::Mul:
-      return 4;
+      return 8;
     case BinaryKind::Sub:
-      return 3;
+      return 6;
     case BinaryKind::Div:
     case BinaryKind::Maximum:
     case BinaryKind::Minimum:
-      return 2;
-    case BinaryKind::Pow:
+      return 4;
+    default:
       return 1;
     }
-    llvm_unreachable("unknown BinaryKind");
+  }
+
+  void buildTernary() {
+    auto kind = static_cast<TernaryKind>(rng.below(kNumTernaryKinds));
+    Value first = pickTensor();
+    Type type = typeInClass(tensorType(first).getElementType(),
+                            getOpInfo(kind).operands);
+    first = convert(first, type);
+    SmallVector<Value> operands = {first, operandFor(first, type),
+                                   operandFor(first, type)};
+    auto shape = broadcastShapes(tensorShapes(operands));
+    if (!shape || !fits(*shape))
+      return;
+    record(buildTernaryOp(builder, loc, kind, operands[0], operands[1],
+                          operands[2]));
   }
 
   Value compare(Value lhs, Value rhs) {
@@ -956,7 +991,10 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
       buildUnary();
       break;
     case 4:
-      buildBinary();
+      if (rng.percent(85))
+        buildBinary();
+      else
+        buildTernary();
       break;
     case 5:
       buildCompareOrWhere();

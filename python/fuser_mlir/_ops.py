@@ -428,10 +428,21 @@ def _make_binary(name):
     return op
 
 
+def _make_ternary(name):
+    def op(self, first, second, third):
+        return self._elementwise(name, [first, second, third],
+                                 lambda build, a, b, c: build.native.ternary(name, a, b, c))
+    op.__name__ = name
+    op.__doc__ = "fuser.%s" % name
+    return op
+
+
 # The elementwise ops of the dialect (ElementwiseOps.def), whose mnemonics
 # are nvFuser's Python names, plus nvFuser's truediv.
-UNARY_OPS, BINARY_OPS = _native.elementwise_ops()
+UNARY_OPS, BINARY_OPS, TERNARY_OPS = _native.elementwise_ops()
 for _name in UNARY_OPS:
     setattr(Ops, _name, _make_unary(_name))
 for _name in BINARY_OPS + ["truediv"]:
     setattr(Ops, _name, _make_binary(_name))
+for _name in TERNARY_OPS:
+    setattr(Ops, _name, _make_ternary(_name))

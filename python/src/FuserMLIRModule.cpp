@@ -229,6 +229,15 @@ public:
     throw nb::value_error(("unknown binary op '" + name + "'").c_str());
   }
 
+  int64_t ternary(const std::string &name, nb::handle first,
+                  nb::handle second, nb::handle third) {
+    std::optional<TernaryKind> kind = symbolizeTernaryKind(name);
+    if (!kind)
+      throw nb::value_error(("unknown ternary op '" + name + "'").c_str());
+    Operand a = toOperand(first), b = toOperand(second), c = toOperand(third);
+    return build([&] { return getBuilder().ternary(*kind, a, b, c); });
+  }
+
   int64_t where(nb::handle condition, nb::handle lhs, nb::handle rhs) {
     Operand c = toOperand(condition), l = toOperand(lhs), r = toOperand(rhs);
     return build([&] { return getBuilder().where(c, l, r); });
@@ -581,6 +590,7 @@ NB_MODULE(_fuser_mlir, m) {
       .def("cast", &Fusion::cast)
       .def("unary", &Fusion::unary)
       .def("binary", &Fusion::binary)
+      .def("ternary", &Fusion::ternary)
       .def("where", &Fusion::where)
       .def("full", &Fusion::full)
       .def("reshape", &Fusion::reshape)
@@ -608,16 +618,36 @@ NB_MODULE(_fuser_mlir, m) {
       .def("deterministic_input", &Fusion::deterministicInput);
   nb::class_<CompiledFusion>(m, "CompiledFusion")
       .def("run", &runCompiled, nb::arg("inputs"));
-  // The mnemonics of the unary ops, and of the binary and compare ops.
+  // The mnemonics of the unary ops, of the binary and compare ops, and of
+  // the ternary ops.
   m.def("elementwise_ops", [] {
-    std::vector<std::string> unary, binary;
+    std::vector<std::string> unary, binary, ternary;
     for (const ArithmeticOpInfo &info : kUnaryOps)
       unary.push_back(info.mnemonic.str());
     for (const ArithmeticOpInfo &info : kBinaryOps)
       binary.push_back(info.mnemonic.str());
     for (const CompareOpInfo &info : kCompareOps)
       binary.push_back(info.mnemonic.str());
-    return nb::make_tuple(unary, binary);
+    for (const TernaryOpInfo &info : kTernaryOps)
+      ternary.push_back(info.mnemonic.str());
+    return nb::make_tuple(unary, binary, ternary);
+  });
+  // The operand class of each elementwise op (ElementwiseOps.def), by
+  // mnemonic: "float", "numeric", "integral", "integer" or "any".
+  m.def("elementwise_operand_classes", [] {
+    nb::dict classes;
+    for (const ArithmeticOpInfo &info : kUnaryOps)
+      classes[info.mnemonic.str().c_str()] =
+          getOperandClassName(info.operands).str();
+    for (const ArithmeticOpInfo &info : kBinaryOps)
+      classes[info.mnemonic.str().c_str()] =
+          getOperandClassName(info.operands).str();
+    for (const TernaryOpInfo &info : kTernaryOps)
+      classes[info.mnemonic.str().c_str()] =
+          getOperandClassName(info.operands).str();
+    for (const CompareOpInfo &info : kCompareOps)
+      classes[info.mnemonic.str().c_str()] = "any";
+    return classes;
   });
   m.def("fnv1a64", [](nb::bytes data) {
     return fnv1a64(ArrayRef<uint8_t>(

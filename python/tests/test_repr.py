@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 
 from fuser_mlir import DataType, FusionDefinition, nvfuser_direct
-from fuser_mlir._ops import BINARY_OPS, UNARY_OPS, Ops
+from fuser_mlir import _fuser_mlir as _native
+from fuser_mlir._ops import BINARY_OPS, TERNARY_OPS, UNARY_OPS, Ops
+
+_CLASSES = _native.elementwise_operand_classes()
+
+
+def INTEGER_ONLY(name):
+    return _CLASSES.get(name) in ("integer", "integral")
 
 
 def every_op(fd, n):
@@ -15,12 +22,18 @@ def every_op(fd, n):
     b = fd.define_tensor(shape=[n[1]], dtype=DataType.Float)
     s = fd.define_scalar(None, dtype=DataType.Double)
     k = fd.define_scalar(3, dtype=DataType.Int)
+    ai = fd.ops.cast(a, DataType.Int)
     out = []
     for name in UNARY_OPS:
-        out.append(getattr(fd.ops, name)(a))
+        out.append(getattr(fd.ops, name)(ai if INTEGER_ONLY(name) else a))
     wide = fd.ops.broadcast_in_dim(b, shape=fd.ops.shape(a), broadcast_dims=[1])
+    wide_int = fd.ops.cast(wide, DataType.Int)
     for name in BINARY_OPS + ["truediv"]:
-        out.append(getattr(fd.ops, name)(a, wide))
+        out.append(getattr(fd.ops, name)(ai, wide_int) if INTEGER_ONLY(name)
+                   else getattr(fd.ops, name)(a, wide))
+    for name in TERNARY_OPS:
+        bounds = (wide, wide) if name == "lerp" else (0.0, s)
+        out.append(getattr(fd.ops, name)(a, *bounds))
     out.append(fd.ops.mul(a, s))
     out.append(fd.ops.where(fd.ops.gt(a, 0.5), a, float("inf")))
     out.append(fd.ops.cast(a, DataType.Half))
@@ -54,7 +67,7 @@ COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "
 
 def test_every_op_has_a_case():
     public = {name for name in dir(Ops) if not name.startswith("_")}
-    assert public - set(UNARY_OPS) - set(BINARY_OPS) - {"truediv"} == COVERED
+    assert public - set(UNARY_OPS) - set(BINARY_OPS) - set(TERNARY_OPS) - {"truediv"} == COVERED
 
 
 def rebuilt(text, module):

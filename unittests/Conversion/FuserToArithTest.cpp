@@ -419,6 +419,9 @@ protected:
       symbols[interner("__truncdfbf2")] = {
           llvm::orc::ExecutorAddr::fromPtr(&truncDFToBF16),
           llvm::JITSymbolFlags::Exported};
+      for (const auto &[name, address] : getDeviceLibraryHostSymbols())
+        symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                   llvm::JITSymbolFlags::Exported};
       return symbols;
     });
 
@@ -507,12 +510,10 @@ std::pair<Buffer, Buffer> allPairs(Type type) {
 
 TEST_F(FuserToArithTest, UnaryOps) {
   for (Type type : allTypes(&context)) {
-    if (type.isInteger(1))
-      continue; // The verifier rejects arithmetic on i1.
     for (unsigned k = 0; k < kNumUnaryKinds; ++k) {
       auto kind = static_cast<UnaryKind>(k);
-      if (getOpInfo(kind).floatOnly && !isa<FloatType>(type))
-        continue;
+      if (!isInOperandClass(type, getOpInfo(kind).operands))
+        continue; // The verifier rejects these operands.
       Buffer input = makeBuffer(type, specialElements(type));
       Operation *op = nullptr;
       func::FuncOp fusion = addFusion(
@@ -532,10 +533,10 @@ TEST_F(FuserToArithTest, UnaryOps) {
 
 TEST_F(FuserToArithTest, BinaryOps) {
   for (Type type : allTypes(&context)) {
-    if (type.isInteger(1))
-      continue;
     for (unsigned k = 0; k < kNumBinaryKinds; ++k) {
       auto kind = static_cast<BinaryKind>(k);
+      if (!isInOperandClass(type, getOpInfo(kind).operands))
+        continue;
       auto [lhs, rhs] = allPairs(type);
       Operation *op = nullptr;
       func::FuncOp fusion = addFusion(
@@ -550,6 +551,43 @@ TEST_F(FuserToArithTest, BinaryOps) {
     }
   }
   runCases();
+}
+
+TEST_F(FuserToArithTest, TernaryOps) {
+  for (Type type : allTypes(&context)) {
+    for (unsigned k = 0; k < kNumTernaryKinds; ++k) {
+      auto kind = static_cast<TernaryKind>(k);
+      if (!isInOperandClass(type, getOpInfo(kind).operands))
+        continue;
+      // Every triple of special values.
+      std::vector<std::vector<uint8_t>> values = specialElements(type);
+      std::vector<std::vector<uint8_t>> first, second, third;
+      for (const auto &a : values)
+        for (const auto &b : values)
+          for (const auto &c : values) {
+            first.push_back(a);
+            second.push_back(b);
+            third.push_back(c);
+          }
+      std::vector<Buffer> inputs = {makeBuffer(type, first),
+                                    makeBuffer(type, second),
+                                    makeBuffer(type, third)};
+      int64_t count = inputs[0].shape[0];
+      Operation *op = nullptr;
+      func::FuncOp fusion = addFusion(
+          {tensorOf(type, count), tensorOf(type, count), tensorOf(type, count)},
+          [&](OpBuilder &b, ArrayRef<BlockArgument> args) {
+            Value result =
+                buildTernaryOp(b, loc(), kind, args[0], args[1], args[2]);
+            op = result.getDefiningOp();
+            return result;
+          });
+      addOpCase(getOpInfo(kind).mnemonic.str() + " " + typeName(type), fusion,
+                op, inputs);
+    }
+  }
+  runCases();
+  EXPECT_EQ(executed, cases.size());
 }
 
 TEST_F(FuserToArithTest, CompareOps) {

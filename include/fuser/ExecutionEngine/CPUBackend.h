@@ -60,6 +60,12 @@ FailureOr<OwningOpRef<ModuleOp>> lowerKernelModuleToLLVM(ModuleOp module);
 /// compute in f16 natively).
 ArrayRef<StringRef> getCPUBackendDisabledX86Features();
 
+/// The host implementations of the libdevice functions that FuserToArith
+/// calls (`__nv_erfinvf`, `__nv_lgamma`, `__nv_fmodf`, ...), by name: what
+/// a JIT of lowered kernels must bind. They are the functions the
+/// interpreter computes those ops with.
+ArrayRef<std::pair<const char *, void *>> getDeviceLibraryHostSymbols();
+
 /// The machine the CPU backend compiles for: the host CPU and its features
 /// less getCPUBackendDisabledX86Features(), with floating-point operation
 /// fusion off (llvm::FPOpFusion::Strict), generating code at `level`. So

@@ -104,6 +104,7 @@ Type promoteTypes(Type lhs, Type rhs);
 /// How nvFuser promotes the operands of each elementwise op.
 PromotionConfig getPromotionConfig(UnaryKind kind);
 PromotionConfig getPromotionConfig(BinaryKind kind);
+PromotionConfig getPromotionConfig(TernaryKind kind);
 PromotionConfig getPromotionConfig(CompareKind kind);
 
 /// What kind of mistake made the last build call fail.
@@ -143,6 +144,9 @@ public:
                           std::optional<PromotionConfig> config = {});
   FailureOr<Value> compare(CompareKind kind, const Operand &lhs,
                            const Operand &rhs,
+                           std::optional<PromotionConfig> config = {});
+  FailureOr<Value> ternary(TernaryKind kind, const Operand &first,
+                           const Operand &second, const Operand &third,
                            std::optional<PromotionConfig> config = {});
   /// `condition` must be i1; lhs and rhs are promoted without turning
   /// f16/bf16 into f32.

@@ -26,11 +26,13 @@
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
 
@@ -301,22 +303,86 @@ namespace {
 // Arithmetic in the compute type
 //===----------------------------------------------------------------------===//
 
+/// A call of the libdevice function `name` (with an `f` suffix for f32) on
+/// each element of `x`, declared in the nearest symbol table. The GPU links
+/// libdevice; the CPU backend binds these names to host implementations
+/// (getDeviceLibraryHostSymbols), which the interpreter calls too.
+Value emitDeviceLibraryCall(OpBuilder &b, Location loc, StringRef name,
+                            ValueRange args) {
+  Type type = args.front().getType();
+  Type element = getElementTypeOrSelf(type);
+  std::string symbol = (name + (element.isF32() ? "f" : "")).str();
+  Operation *symbolTable = SymbolTable::getNearestSymbolTable(
+      b.getInsertionBlock()->getParentOp());
+  auto functionType = b.getFunctionType(
+      SmallVector<Type>(args.size(), element), element);
+  if (!SymbolTable::lookupSymbolIn(symbolTable, symbol)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&symbolTable->getRegion(0).front());
+    auto declaration = func::FuncOp::create(b, loc, symbol, functionType);
+    declaration.setPrivate();
+  }
+  auto callScalar = [&](ValueRange scalars) -> Value {
+    return func::CallOp::create(b, loc, symbol, TypeRange{element}, scalars)
+        .getResult(0);
+  };
+  auto vector = dyn_cast<VectorType>(type);
+  if (!vector)
+    return callScalar(args);
+  Value result = arith::ConstantOp::create(b, loc, vector,
+                                           b.getZeroAttr(vector));
+  for (int64_t lane = 0; lane < vector.getNumElements(); ++lane) {
+    SmallVector<Value> scalars;
+    for (Value arg : args)
+      scalars.push_back(vector::ExtractOp::create(b, loc, arg, lane));
+    result = vector::InsertOp::create(b, loc, callScalar(scalars), result,
+                                      lane);
+  }
+  return result;
+}
+
+/// An i1 constant of the shape of `shapeLike`.
+Value boolConstant(OpBuilder &b, Location loc, Type shapeLike, bool value) {
+  return intConstant(b, loc, withElementType(shapeLike, b.getI1Type()),
+                     value ? 1 : 0);
+}
+
+/// `x != 0` as i1 (NaN is true, -0.0 false); i1 is itself.
+Value isNonZero(OpBuilder &b, Location loc, Value x) {
+  Type type = x.getType();
+  Type element = getElementTypeOrSelf(type);
+  if (element.isInteger(1))
+    return x;
+  if (isa<FloatType>(element))
+    return cmpf(b, loc, arith::CmpFPredicate::UNE, x,
+                floatConstant(b, loc, type, 0.0));
+  return cmpi(b, loc, arith::CmpIPredicate::ne, x, intConstant(b, loc, type, 0));
+}
+
 Value emitUnary(OpBuilder &b, Location loc, UnaryKind kind, Value x) {
   Type type = x.getType();
-  bool isFloat = isa<FloatType>(getElementTypeOrSelf(type));
+  Type element = getElementTypeOrSelf(type);
+  bool isFloat = isa<FloatType>(element);
   auto one = [&] { return floatConstant(b, loc, type, 1.0); };
+  auto zero = [&] {
+    return isFloat ? floatConstant(b, loc, type, 0.0)
+                   : intConstant(b, loc, type, 0);
+  };
+  auto compare = [&](arith::CmpFPredicate f, arith::CmpIPredicate i, Value l,
+                     Value r) {
+    return isFloat ? cmpf(b, loc, f, l, r) : cmpi(b, loc, i, l, r);
+  };
   switch (kind) {
   case UnaryKind::Neg:
     if (isFloat)
       return arith::NegFOp::create(b, loc, x);
     // 0 - x wraps: neg(INT_MIN) is INT_MIN.
-    return arith::SubIOp::create(b, loc, intConstant(b, loc, type, 0), x);
+    return arith::SubIOp::create(b, loc, zero(), x);
   case UnaryKind::Abs: {
     if (isFloat)
       return math::AbsFOp::create(b, loc, x);
-    Value zero = intConstant(b, loc, type, 0);
-    return selectOf(b, loc, cmpi(b, loc, arith::CmpIPredicate::slt, x, zero),
-                    arith::SubIOp::create(b, loc, zero, x), x);
+    return selectOf(b, loc, cmpi(b, loc, arith::CmpIPredicate::slt, x, zero()),
+                    arith::SubIOp::create(b, loc, zero(), x), x);
   }
   case UnaryKind::Exp:
     return math::ExpOp::create(b, loc, x);
@@ -342,6 +408,130 @@ Value emitUnary(OpBuilder &b, Location loc, UnaryKind kind, Value x) {
     return arith::DivFOp::create(b, loc, one(),
                                  arith::AddFOp::create(b, loc, one(), e));
   }
+  case UnaryKind::Acos:
+    return math::AcosOp::create(b, loc, x);
+  case UnaryKind::Acosh:
+    return math::AcoshOp::create(b, loc, x);
+  case UnaryKind::Asin:
+    return math::AsinOp::create(b, loc, x);
+  case UnaryKind::Asinh:
+    return math::AsinhOp::create(b, loc, x);
+  case UnaryKind::Atan:
+    return math::AtanOp::create(b, loc, x);
+  case UnaryKind::Atanh:
+    return math::AtanhOp::create(b, loc, x);
+  case UnaryKind::Cosh:
+    return math::CoshOp::create(b, loc, x);
+  case UnaryKind::Sinh:
+    return math::SinhOp::create(b, loc, x);
+  case UnaryKind::Tan:
+    return math::TanOp::create(b, loc, x);
+  case UnaryKind::Erf:
+    return math::ErfOp::create(b, loc, x);
+  case UnaryKind::Erfc:
+    return math::ErfcOp::create(b, loc, x);
+  case UnaryKind::Erfinv:
+    return emitDeviceLibraryCall(b, loc, "__nv_erfinv", x);
+  case UnaryKind::Erfcinv:
+    return emitDeviceLibraryCall(b, loc, "__nv_erfcinv", x);
+  case UnaryKind::Lgamma:
+    return emitDeviceLibraryCall(b, loc, "__nv_lgamma", x);
+  case UnaryKind::Exp2:
+    return math::Exp2Op::create(b, loc, x);
+  case UnaryKind::Expm1:
+    // Not math.expm1 or math.log1p: on the CPU, convert-math-to-llvm
+    // expands them to exp(x) - 1 and log(1 + x), losing their accuracy.
+    return emitDeviceLibraryCall(b, loc, "__nv_expm1", x);
+  case UnaryKind::Log10:
+    return math::Log10Op::create(b, loc, x);
+  case UnaryKind::Log1p:
+    return emitDeviceLibraryCall(b, loc, "__nv_log1p", x);
+  case UnaryKind::Log2:
+    return math::Log2Op::create(b, loc, x);
+  case UnaryKind::Silu: {
+    // x * sigmoid(x), in the interpreter's order.
+    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+    Value sigmoid = arith::DivFOp::create(
+        b, loc, one(), arith::AddFOp::create(b, loc, one(), e));
+    return arith::MulFOp::create(b, loc, x, sigmoid);
+  }
+  case UnaryKind::Ceil:
+    return isFloat ? math::CeilOp::create(b, loc, x).getResult() : x;
+  case UnaryKind::Floor:
+    return isFloat ? math::FloorOp::create(b, loc, x).getResult() : x;
+  case UnaryKind::Trunc:
+    return isFloat ? math::TruncOp::create(b, loc, x).getResult() : x;
+  case UnaryKind::Round:
+    return isFloat ? math::RoundEvenOp::create(b, loc, x).getResult() : x;
+  case UnaryKind::Frac:
+    if (!isFloat)
+      return zero();
+    return arith::SubFOp::create(b, loc, x, math::TruncOp::create(b, loc, x));
+  case UnaryKind::Relu:
+    // x <= 0 ? 0 : x, so NaN stays and -0.0 becomes +0.0.
+    return selectOf(b, loc,
+                    compare(arith::CmpFPredicate::OLE,
+                            arith::CmpIPredicate::sle, x, zero()),
+                    zero(), x);
+  case UnaryKind::Sign: {
+    // (0 < x) - (x < 0): 0 for zeros and NaN.
+    Value positive = compare(arith::CmpFPredicate::OGT,
+                             arith::CmpIPredicate::sgt, x, zero());
+    Value negative = compare(arith::CmpFPredicate::OLT,
+                             arith::CmpIPredicate::slt, x, zero());
+    Value plusOne = isFloat ? one() : intConstant(b, loc, type, 1);
+    Value minusOne = isFloat ? floatConstant(b, loc, type, -1.0)
+                             : intConstant(b, loc, type, -1);
+    return selectOf(b, loc, positive, plusOne,
+                    selectOf(b, loc, negative, minusOne, zero()));
+  }
+  case UnaryKind::BitwiseNot:
+    return arith::XOrIOp::create(b, loc, x, intConstant(b, loc, type, -1));
+  case UnaryKind::LogicalNot:
+    return arith::XOrIOp::create(b, loc, isNonZero(b, loc, x),
+                                 boolConstant(b, loc, type, true));
+  case UnaryKind::Signbit:
+    if (element.isInteger(1))
+      return boolConstant(b, loc, type, false);
+    if (!isFloat)
+      return cmpi(b, loc, arith::CmpIPredicate::slt, x, zero());
+    // The sign bit of the compute value, which widening keeps.
+    return cmpi(
+        b, loc, arith::CmpIPredicate::slt,
+        arith::BitcastOp::create(
+            b, loc,
+            withElementType(type,
+                            b.getIntegerType(element.getIntOrFloatBitWidth())),
+            x),
+        intConstant(b, loc,
+                    withElementType(type, b.getIntegerType(
+                                              element.getIntOrFloatBitWidth())),
+                    0));
+  case UnaryKind::Isfinite:
+  case UnaryKind::Isinf:
+  case UnaryKind::Isnan:
+  case UnaryKind::Isneginf:
+  case UnaryKind::Isposinf: {
+    if (!isFloat)
+      return boolConstant(b, loc, type, kind == UnaryKind::Isfinite);
+    auto semantics = &cast<FloatType>(element).getFloatSemantics();
+    Value inf = floatConstant(b, loc, type, APFloat::getInf(*semantics));
+    if (kind == UnaryKind::Isfinite)
+      return cmpf(b, loc, arith::CmpFPredicate::OLT,
+                  math::AbsFOp::create(b, loc, x), inf);
+    if (kind == UnaryKind::Isinf)
+      return cmpf(b, loc, arith::CmpFPredicate::OEQ,
+                  math::AbsFOp::create(b, loc, x), inf);
+    if (kind == UnaryKind::Isnan)
+      return cmpf(b, loc, arith::CmpFPredicate::UNO, x, x);
+    if (kind == UnaryKind::Isposinf)
+      return cmpf(b, loc, arith::CmpFPredicate::OEQ, x, inf);
+    return cmpf(b, loc, arith::CmpFPredicate::OEQ, x,
+                floatConstant(b, loc, type,
+                              APFloat::getInf(*semantics, /*Negative=*/true)));
+  }
+  case UnaryKind::Isreal:
+    return boolConstant(b, loc, type, true);
   }
   llvm_unreachable("unknown unary kind");
 }
@@ -418,6 +608,143 @@ Value emitIntegerPow(OpBuilder &b, Location loc, Value base, Value exponent) {
   return selectOf(b, loc, negativeExponent, negativeResult, power);
 }
 
+/// C's `%` on integers without traps: x % 0 is x, MIN % -1 is 0.
+Value emitIntegerFmod(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  Type type = lhs.getType();
+  Value zero = intConstant(b, loc, type, 0);
+  Value byZero = cmpi(b, loc, arith::CmpIPredicate::eq, rhs, zero);
+  Value byMinusOne =
+      cmpi(b, loc, arith::CmpIPredicate::eq, rhs, intConstant(b, loc, type, -1));
+  // arith.remsi is UB for these divisors, as arith.divsi is.
+  Value safeDivisor = selectOf(b, loc,
+                               arith::OrIOp::create(b, loc, byZero, byMinusOne),
+                               intConstant(b, loc, type, 1), rhs);
+  Value remainder = arith::RemSIOp::create(b, loc, lhs, safeDivisor);
+  remainder = selectOf(b, loc, byMinusOne, zero, remainder);
+  return selectOf(b, loc, byZero, lhs, remainder);
+}
+
+Value emitFmod(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (!isa<FloatType>(getElementTypeOrSelf(lhs.getType())))
+    return emitIntegerFmod(b, loc, lhs, rhs);
+  // libdevice's fmod is exact; NVPTX's own frem lowering is not.
+  return emitDeviceLibraryCall(b, loc, "__nv_fmod", {lhs, rhs});
+}
+
+/// fmod, moved into the sign of `rhs` where it is non-zero and differs.
+Value emitRemainder(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  Type type = lhs.getType();
+  Value r = emitFmod(b, loc, lhs, rhs);
+  if (isa<FloatType>(getElementTypeOrSelf(type))) {
+    Value zero = floatConstant(b, loc, type, 0.0);
+    Value differ = arith::XOrIOp::create(
+        b, loc, cmpf(b, loc, arith::CmpFPredicate::OLT, r, zero),
+        cmpf(b, loc, arith::CmpFPredicate::OLT, rhs, zero));
+    Value adjust = arith::AndIOp::create(
+        b, loc, cmpf(b, loc, arith::CmpFPredicate::UNE, r, zero), differ);
+    return selectOf(b, loc, adjust, arith::AddFOp::create(b, loc, r, rhs), r);
+  }
+  Value zero = intConstant(b, loc, type, 0);
+  Value differ = arith::XOrIOp::create(
+      b, loc, cmpi(b, loc, arith::CmpIPredicate::slt, r, zero),
+      cmpi(b, loc, arith::CmpIPredicate::slt, rhs, zero));
+  Value adjust = arith::AndIOp::create(
+      b, loc, cmpi(b, loc, arith::CmpIPredicate::ne, r, zero), differ);
+  return selectOf(b, loc, adjust, arith::AddIOp::create(b, loc, r, rhs), r);
+}
+
+/// Euclid on the unsigned magnitudes, wrapping back (|MIN| is MIN); the
+/// loop runs while any lane has a non-zero divisor.
+Value emitGcd(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  Type type = lhs.getType();
+  auto magnitude = [&](Value v) {
+    Value zero = intConstant(b, loc, type, 0);
+    return selectOf(b, loc, cmpi(b, loc, arith::CmpIPredicate::slt, v, zero),
+                    arith::SubIOp::create(b, loc, zero, v), v);
+  };
+  SmallVector<Type> types(2, type);
+  auto loop = scf::WhileOp::create(
+      b, loc, types, ValueRange{magnitude(lhs), magnitude(rhs)},
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        Value more = anyOf(b, loc,
+                           cmpi(b, loc, arith::CmpIPredicate::ne, args[1],
+                                intConstant(b, loc, type, 0)));
+        scf::ConditionOp::create(b, loc, more, args);
+      },
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        Value x = args[0], y = args[1];
+        Value done = cmpi(b, loc, arith::CmpIPredicate::eq, y,
+                          intConstant(b, loc, type, 0));
+        Value safeY = selectOf(b, loc, done, intConstant(b, loc, type, 1), y);
+        Value t = arith::RemUIOp::create(b, loc, x, safeY);
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{selectOf(b, loc, done, x, y),
+                       selectOf(b, loc, done, y, t)});
+      });
+  return loop.getResult(0);
+}
+
+/// Shifts by a negative amount or by the width or more give 0 (left,
+/// logical right) or the sign fill (arithmetic right).
+Value emitShift(OpBuilder &b, Location loc, BinaryKind kind, Value lhs,
+                Value rhs) {
+  Type type = lhs.getType();
+  unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+  Value inRange = cmpi(b, loc, arith::CmpIPredicate::ult, rhs,
+                       intConstant(b, loc, type, width));
+  Value amount = selectOf(b, loc, inRange, rhs, intConstant(b, loc, type, 0));
+  Value zero = intConstant(b, loc, type, 0);
+  switch (kind) {
+  case BinaryKind::BitwiseLeftShift:
+    return selectOf(b, loc, inRange,
+                    arith::ShLIOp::create(b, loc, lhs, amount), zero);
+  case BinaryKind::LogicalRightShift:
+    return selectOf(b, loc, inRange,
+                    arith::ShRUIOp::create(b, loc, lhs, amount), zero);
+  default:
+    return selectOf(
+        b, loc, inRange, arith::ShRSIOp::create(b, loc, lhs, amount),
+        arith::ShRSIOp::create(b, loc, lhs,
+                               intConstant(b, loc, type, width - 1)));
+  }
+}
+
+/// nextafter on the storage bits of `lhs` and `rhs` (any float type, f16
+/// and bf16 included); NaN operands give lhs + rhs computed as the
+/// interpreter does (in f32 for f16/bf16).
+Value emitNextafter(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  Type type = lhs.getType();
+  Type element = getElementTypeOrSelf(type);
+  Type bits =
+      withElementType(type, b.getIntegerType(element.getIntOrFloatBitWidth()));
+  unsigned width = element.getIntOrFloatBitWidth();
+  Value x = toCompute(b, loc, lhs), y = toCompute(b, loc, rhs);
+  Value xBits = arith::BitcastOp::create(b, loc, bits, lhs);
+  Value yBits = arith::BitcastOp::create(b, loc, bits, rhs);
+  Value computeZero = floatConstant(b, loc, x.getType(), 0.0);
+  Value one = intConstant(b, loc, bits, 1);
+  Value signMask =
+      intConstant(b, loc, bits, APInt::getSignMask(width));
+  Value towardZeroSide = arith::XOrIOp::create(
+      b, loc, cmpf(b, loc, arith::CmpFPredicate::OLT, x, y),
+      cmpf(b, loc, arith::CmpFPredicate::OGT, x, computeZero));
+  // (x < y) == (x > 0): away from zero, one more in the magnitude.
+  Value stepped = selectOf(b, loc, towardZeroSide,
+                           arith::SubIOp::create(b, loc, xBits, one),
+                           arith::AddIOp::create(b, loc, xBits, one));
+  Value fromZero = arith::OrIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, yBits, signMask), one);
+  Value result = selectOf(
+      b, loc, cmpf(b, loc, arith::CmpFPredicate::OEQ, x, computeZero),
+      fromZero, stepped);
+  result = selectOf(b, loc, cmpf(b, loc, arith::CmpFPredicate::OEQ, x, y),
+                    yBits, result);
+  Value nan = fromCompute(b, loc, arith::AddFOp::create(b, loc, x, y), element);
+  return selectOf(b, loc, cmpf(b, loc, arith::CmpFPredicate::UNO, x, y), nan,
+                  arith::BitcastOp::create(b, loc, type, result));
+}
+
 Value emitBinary(OpBuilder &b, Location loc, BinaryKind kind, Value lhs,
                  Value rhs) {
   bool isFloat = isa<FloatType>(getElementTypeOrSelf(lhs.getType()));
@@ -450,8 +777,67 @@ Value emitBinary(OpBuilder &b, Location loc, BinaryKind kind, Value lhs,
     if (isFloat)
       return math::PowFOp::create(b, loc, lhs, rhs);
     return emitIntegerPow(b, loc, lhs, rhs);
+  case BinaryKind::Atan2:
+    return math::Atan2Op::create(b, loc, lhs, rhs);
+  case BinaryKind::Fmod:
+  case BinaryKind::Mod:
+    return emitFmod(b, loc, lhs, rhs);
+  case BinaryKind::Remainder:
+    return emitRemainder(b, loc, lhs, rhs);
+  case BinaryKind::Nextafter:
+    return emitNextafter(b, loc, lhs, rhs);
+  case BinaryKind::Gcd:
+    return emitGcd(b, loc, lhs, rhs);
+  case BinaryKind::BitwiseAnd:
+    return arith::AndIOp::create(b, loc, lhs, rhs);
+  case BinaryKind::BitwiseOr:
+    return arith::OrIOp::create(b, loc, lhs, rhs);
+  case BinaryKind::BitwiseXor:
+    return arith::XOrIOp::create(b, loc, lhs, rhs);
+  case BinaryKind::BitwiseLeftShift:
+  case BinaryKind::BitwiseRightShift:
+  case BinaryKind::LogicalRightShift:
+    return emitShift(b, loc, kind, lhs, rhs);
+  case BinaryKind::LogicalAnd:
+    return arith::AndIOp::create(b, loc, isNonZero(b, loc, lhs),
+                                 isNonZero(b, loc, rhs));
+  case BinaryKind::LogicalOr:
+    return arith::OrIOp::create(b, loc, isNonZero(b, loc, lhs),
+                                isNonZero(b, loc, rhs));
   }
   llvm_unreachable("unknown binary kind");
+}
+
+Value emitTernary(OpBuilder &b, Location loc, TernaryKind kind, Value x,
+                  Value y, Value z) {
+  Type type = x.getType();
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(type));
+  switch (kind) {
+  case TernaryKind::Lerp: {
+    // weight < 0.5 ? start + weight * (end - start)
+    //              : end - (end - start) * (1 - weight)
+    Value difference = arith::SubFOp::create(b, loc, y, x);
+    Value low = arith::AddFOp::create(
+        b, loc, x, arith::MulFOp::create(b, loc, z, difference));
+    Value oneMinusWeight = arith::SubFOp::create(
+        b, loc, floatConstant(b, loc, type, 1.0), z);
+    Value high = arith::SubFOp::create(
+        b, loc, y, arith::MulFOp::create(b, loc, difference, oneMinusWeight));
+    return selectOf(b, loc,
+                    cmpf(b, loc, arith::CmpFPredicate::OLT, z,
+                         floatConstant(b, loc, type, 0.5)),
+                    low, high);
+  }
+  case TernaryKind::Clamp:
+    return emitBinary(b, loc, BinaryKind::Minimum,
+                      emitBinary(b, loc, BinaryKind::Maximum, x, y), z);
+  case TernaryKind::Threshold: {
+    Value atOrBelow = isFloat ? cmpf(b, loc, arith::CmpFPredicate::OLE, x, y)
+                              : cmpi(b, loc, arith::CmpIPredicate::sle, x, y);
+    return selectOf(b, loc, atOrBelow, z, x);
+  }
+  }
+  llvm_unreachable("unknown ternary kind");
 }
 
 Value emitCompare(OpBuilder &b, Location loc, CompareKind kind, Value lhs,
@@ -579,27 +965,48 @@ FailureOr<Value> mlir::fuser::emitElementwise(OpBuilder &b, Location loc,
 
   std::optional<UnaryKind> unary = getUnaryKind(op);
   std::optional<BinaryKind> binary = getBinaryKind(op);
-  if (!unary && !binary)
+  std::optional<TernaryKind> ternary = getTernaryKind(op);
+  if (!unary && !binary && !ternary)
     return op->emitError("cannot lower '")
            << op->getName() << "' to arith: not an elementwise fuser op";
-  if (failed(checkOperandTypes(resultElement)))
+  Type operandElement = getElementTypeOrSelf(operands[0].getType());
+  if (failed(checkOperandTypes(operandElement)))
     return failure();
-  if (resultElement.isInteger(1))
-    return op->emitError("cannot lower arithmetic on i1");
-  bool floatOnly = unary ? getOpInfo(*unary).floatOnly
-                         : getOpInfo(*binary).floatOnly;
-  if (floatOnly && !isa<FloatType>(resultElement))
+  OperandClass operandClass = unary     ? getOpInfo(*unary).operands
+                              : binary  ? getOpInfo(*binary).operands
+                                        : getOpInfo(*ternary).operands;
+  ResultClass resultClass = unary    ? getOpInfo(*unary).result
+                            : binary ? getOpInfo(*binary).result
+                                     : ResultClass::Same;
+  if (!isInOperandClass(operandElement, operandClass))
     return op->emitError("cannot lower '")
-           << op->getName() << "' on " << resultElement
-           << ": it takes floats only";
+           << op->getName() << "' on " << operandElement << ": it takes "
+           << getOperandClassDescription(operandClass) << " operands";
+  Type expectedResult =
+      resultClass == ResultClass::Bool ? b.getI1Type() : operandElement;
+  if (resultElement != expectedResult)
+    return op->emitError("cannot lower '")
+           << op->getName() << "' with result element type " << resultElement
+           << " (expected " << expectedResult << ")";
 
-  SmallVector<Value, 2> computeOperands;
+  // nextafter steps the storage bits of f16/bf16 values, not their f32.
+  if (binary == BinaryKind::Nextafter)
+    return emitNextafter(b, loc, operands[0], operands[1]);
+
+  SmallVector<Value, 3> computeOperands;
   for (Value operand : operands)
     computeOperands.push_back(toCompute(b, loc, operand));
-  Value result =
-      unary ? emitUnary(b, loc, *unary, computeOperands[0])
-            : emitBinary(b, loc, *binary, computeOperands[0],
-                         computeOperands[1]);
+  Value result;
+  if (unary)
+    result = emitUnary(b, loc, *unary, computeOperands[0]);
+  else if (binary)
+    result = emitBinary(b, loc, *binary, computeOperands[0],
+                        computeOperands[1]);
+  else
+    result = emitTernary(b, loc, *ternary, computeOperands[0],
+                         computeOperands[1], computeOperands[2]);
+  if (resultClass == ResultClass::Bool)
+    return result;
   return fromCompute(b, loc, result, resultElement);
 }
 

@@ -242,6 +242,13 @@ std::optional<BinaryKind> lookUpBinaryName(llvm::StringRef name) {
   return lookUpNvFuserName<BinaryKind>(kBinaryOps, name);
 }
 
+std::optional<TernaryKind> lookUpTernaryName(llvm::StringRef name) {
+  for (auto [i, info] : llvm::enumerate(kTernaryOps))
+    if (name == info.nvFuserName)
+      return static_cast<TernaryKind>(i);
+  return std::nullopt;
+}
+
 std::optional<CompareKind> lookUpCompareName(llvm::StringRef name) {
   for (auto [i, info] : llvm::enumerate(kCompareOps))
     if (name == info.nvFuserName)
@@ -2218,7 +2225,7 @@ FailureOr<LocatedOperand> Importer::parsePrimary() {
                         << "' where an operand was expected";
 }
 
-/// name( args ): casts, unary and binary functions, where.
+/// name( args ): casts, unary, binary and ternary functions, where.
 FailureOr<LocatedOperand> Importer::parseCall() {
   llvm::StringRef name = tok.spelling;
   llvm::SMLoc loc = tok.getLoc();
@@ -2234,7 +2241,8 @@ FailureOr<LocatedOperand> Importer::parseCall() {
   std::optional<UnaryKind> unary = lookUpFunction(name, &lookUpUnaryName);
   std::optional<BinaryKind> binary = lookUpFunction(name, &lookUpBinaryName);
   std::optional<CompareKind> compare = lookUpFunction(name, &lookUpCompareName);
-  if (!cast && !unary && !binary && !compare && name != "where")
+  std::optional<TernaryKind> ternary = lookUpFunction(name, &lookUpTernaryName);
+  if (!cast && !unary && !binary && !compare && !ternary && name != "where")
     return emitError(loc) << "unsupported nvFuser operation '" << name << "'";
   consume(); // name
   if (cast)
@@ -2265,6 +2273,10 @@ FailureOr<LocatedOperand> Importer::parseCall() {
   if (compare)
     return located(
         fusionBuilder.compare(*compare, args[0], args[1], kPrintedDTypes), loc);
+  if (ternary)
+    return located(fusionBuilder.ternary(*ternary, args[0], args[1], args[2],
+                                         kPrintedDTypes),
+                   loc);
   return located(fusionBuilder.where(args[0], args[1], args[2]), loc);
 }
 

@@ -24,6 +24,8 @@ constexpr bool sameString(llvm::StringRef a, llvm::StringRef b) {
   FUSER_CHECK_MNEMONIC(CLASS, MNEMONIC)
 #define FUSER_BINARY_OP(CLASS, KIND, MNEMONIC, ...)                            \
   FUSER_CHECK_MNEMONIC(CLASS, MNEMONIC)
+#define FUSER_TERNARY_OP(CLASS, KIND, MNEMONIC, ...)                           \
+  FUSER_CHECK_MNEMONIC(CLASS, MNEMONIC)
 #define FUSER_COMPARE_OP(CLASS, KIND, MNEMONIC, ...)                           \
   FUSER_CHECK_MNEMONIC(CLASS, MNEMONIC)
 #include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
@@ -55,6 +57,10 @@ std::optional<BinaryKind> mlir::fuser::getBinaryKind(Operation *op) {
   return getKind<BinaryKind>(op,
                              fuser::detail::OpClassesOf<BinaryKind>::type{});
 }
+std::optional<TernaryKind> mlir::fuser::getTernaryKind(Operation *op) {
+  return getKind<TernaryKind>(op,
+                              fuser::detail::OpClassesOf<TernaryKind>::type{});
+}
 std::optional<CompareKind> mlir::fuser::getCompareKind(Operation *op) {
   return getKind<CompareKind>(op,
                               fuser::detail::OpClassesOf<CompareKind>::type{});
@@ -78,9 +84,65 @@ std::optional<BinaryKind>
 mlir::fuser::symbolizeBinaryKind(llvm::StringRef mnemonic) {
   return symbolize<BinaryKind>(kBinaryOps, mnemonic);
 }
+std::optional<TernaryKind>
+mlir::fuser::symbolizeTernaryKind(llvm::StringRef mnemonic) {
+  return symbolize<TernaryKind>(kTernaryOps, mnemonic);
+}
 std::optional<CompareKind>
 mlir::fuser::symbolizeCompareKind(llvm::StringRef mnemonic) {
   return symbolize<CompareKind>(kCompareOps, mnemonic);
+}
+
+bool mlir::fuser::isInOperandClass(Type elementType, OperandClass operands) {
+  bool isBool = elementType.isInteger(1);
+  bool isInteger = elementType.isInteger(32) || elementType.isInteger(64);
+  bool isFloat = elementType.isF16() || elementType.isBF16() ||
+                 elementType.isF32() || elementType.isF64();
+  switch (operands) {
+  case OperandClass::Float:
+    return isFloat;
+  case OperandClass::Numeric:
+    return isFloat || isInteger;
+  case OperandClass::Integral:
+    return isBool || isInteger;
+  case OperandClass::Integer:
+    return isInteger;
+  case OperandClass::Any:
+    return isBool || isInteger || isFloat;
+  }
+  llvm_unreachable("unknown operand class");
+}
+
+llvm::StringRef mlir::fuser::getOperandClassDescription(OperandClass operands) {
+  switch (operands) {
+  case OperandClass::Float:
+    return "float";
+  case OperandClass::Numeric:
+    return "numeric";
+  case OperandClass::Integral:
+    return "integer or i1";
+  case OperandClass::Integer:
+    return "integer (i32 or i64)";
+  case OperandClass::Any:
+    return "fuser element";
+  }
+  llvm_unreachable("unknown operand class");
+}
+
+llvm::StringRef mlir::fuser::getOperandClassName(OperandClass operands) {
+  switch (operands) {
+  case OperandClass::Float:
+    return "float";
+  case OperandClass::Numeric:
+    return "numeric";
+  case OperandClass::Integral:
+    return "integral";
+  case OperandClass::Integer:
+    return "integer";
+  case OperandClass::Any:
+    return "any";
+  }
+  llvm_unreachable("unknown operand class");
 }
 
 bool mlir::fuser::isTranscendentalOp(Operation *op) {
@@ -106,6 +168,15 @@ Value mlir::fuser::buildBinaryOp(OpBuilder &builder, Location loc,
   return visitOpClass(kind, [&](auto tag) -> Value {
     using OpTy = typename decltype(tag)::type;
     return OpTy::create(builder, loc, lhs, rhs);
+  });
+}
+
+Value mlir::fuser::buildTernaryOp(OpBuilder &builder, Location loc,
+                                  TernaryKind kind, Value first, Value second,
+                                  Value third) {
+  return visitOpClass(kind, [&](auto tag) -> Value {
+    using OpTy = typename decltype(tag)::type;
+    return OpTy::create(builder, loc, first, second, third);
   });
 }
 

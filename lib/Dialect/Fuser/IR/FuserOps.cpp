@@ -433,25 +433,36 @@ LogicalResult inferCompareType(MLIRContext *context,
 }
 } // namespace
 
-#define FUSER_ARITHMETIC_INFER(OP)                                             \
+// Result types by the RESULT column of ElementwiseOps.def: the operands'
+// element type (Same) or i1 (Bool), in the broadcast shape. Unary ops of
+// the Same class get theirs from SameOperandsAndResultType.
+#define FUSER_INFER_Same(OP)                                                   \
   LogicalResult OP::inferReturnTypes(                                          \
       MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
       SmallVectorImpl<Type> &results) {                                        \
     return inferArithmeticType<OP>(loc, adaptor.getOperands(), results);       \
   }
-#define FUSER_BINARY_OP(CLASS, ...) FUSER_ARITHMETIC_INFER(CLASS)
-#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
-#undef FUSER_ARITHMETIC_INFER
-
-#define FUSER_COMPARE_INFER(OP)                                                \
+#define FUSER_INFER_Bool(OP)                                                   \
   LogicalResult OP::inferReturnTypes(                                          \
       MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,      \
       SmallVectorImpl<Type> &results) {                                        \
     return inferCompareType<OP>(context, loc, adaptor.getOperands(), results); \
   }
-#define FUSER_COMPARE_OP(CLASS, ...) FUSER_COMPARE_INFER(CLASS)
+#define FUSER_UNARY_INFER_Same(OP)
+#define FUSER_UNARY_INFER_Bool(OP) FUSER_INFER_Bool(OP)
+#define FUSER_UNARY_OP(CLASS, KIND, MNEMONIC, NAME, ALIAS, OPERANDS, RESULT,   \
+                       TRANSCENDENTAL)                                         \
+  FUSER_UNARY_INFER_##RESULT(CLASS)
+#define FUSER_BINARY_OP(CLASS, KIND, MNEMONIC, NAME, ALIAS, OPERANDS, RESULT,  \
+                        TRANSCENDENTAL)                                        \
+  FUSER_INFER_##RESULT(CLASS)
+#define FUSER_TERNARY_OP(CLASS, ...) FUSER_INFER_Same(CLASS)
+#define FUSER_COMPARE_OP(CLASS, ...) FUSER_INFER_Bool(CLASS)
 #include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
-#undef FUSER_COMPARE_INFER
+#undef FUSER_INFER_Same
+#undef FUSER_INFER_Bool
+#undef FUSER_UNARY_INFER_Same
+#undef FUSER_UNARY_INFER_Bool
 
 LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
                                         std::optional<Location> loc,

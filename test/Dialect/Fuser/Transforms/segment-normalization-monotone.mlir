@@ -36,27 +36,24 @@
 
 // The result and kernel moves (rules above) on fusions that still need them
 // now that results computed from no reduction join a normalization beside
-// its rows. fuser-gen seed 1309: a reduction kernel gives the normalization
+// its rows. fuser-gen seed 1309 (Inputs/, as generated before the op set grew): a reduction kernel gives the normalization
 // a result it can compute, and stops reading the 720 bytes that only that
 // result needed (without the move: 5770 bytes read, 5050 written).
-// RUN: fuser-gen --seed 1309 > %t.1309.mlir
-// RUN: fuser-opt --fuser-segment --fuser-segment-report %t.1309.mlir -o %t.1309.seg.mlir | FileCheck %s --check-prefix=MOVE-RESULT
-// RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %t.1309.mlir -o /dev/null | FileCheck %s --check-prefix=MOVE-RESULT
-// RUN: fuser-run %t.1309.mlir --entry fusion --check-against interp --against-file %t.1309.seg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-opt --fuser-segment --fuser-segment-report %S/Inputs/fuser-gen-seed-1309.mlir -o %t.1309.seg.mlir | FileCheck %s --check-prefix=MOVE-RESULT
+// RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %S/Inputs/fuser-gen-seed-1309.mlir -o /dev/null | FileCheck %s --check-prefix=MOVE-RESULT
+// RUN: fuser-run %S/Inputs/fuser-gen-seed-1309.mlir --entry fusion --check-against interp --against-file %t.1309.seg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // MOVE-RESULT: fusion @fusion: 2 kernels, 2 segments, reads 5050 bytes, writes 4330 bytes
 // fuser-gen seed 146: a kernel all of whose results the normalization can
 // compute moves into it as a whole, one launch fewer (without the move: 3
 // kernels, 5 segments).
-// RUN: fuser-gen --seed 146 > %t.146.mlir
-// RUN: fuser-opt --fuser-segment --fuser-segment-report %t.146.mlir -o %t.146.seg.mlir | FileCheck %s --check-prefix=MOVE-KERNEL
-// RUN: fuser-run %t.146.mlir --entry fusion --check-against interp --against-file %t.146.seg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-opt --fuser-segment --fuser-segment-report %S/Inputs/fuser-gen-seed-146.mlir -o %t.146.seg.mlir | FileCheck %s --check-prefix=MOVE-KERNEL
+// RUN: fuser-run %S/Inputs/fuser-gen-seed-146.mlir --entry fusion --check-against interp --against-file %t.146.seg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // MOVE-KERNEL: fusion @fusion: 2 kernels, 3 segments, reads 30 bytes, writes 244 bytes
 // fuser-gen seed 992: a reduction moves into the kernel that reads it back
 // (without: 1012 bytes read, 744 written), with and without preseg.
-// RUN: fuser-gen --seed 992 > %t.992.mlir
-// RUN: fuser-opt --fuser-segment --fuser-segment-report %t.992.mlir -o %t.992.seg.mlir | FileCheck %s --check-prefix=PEEL
-// RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %t.992.mlir -o /dev/null | FileCheck %s --check-prefix=PEEL
-// RUN: fuser-run %t.992.mlir --entry fusion --check-against interp --against-file %t.992.seg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-opt --fuser-segment --fuser-segment-report %S/Inputs/fuser-gen-seed-992.mlir -o %t.992.seg.mlir | FileCheck %s --check-prefix=PEEL
+// RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %S/Inputs/fuser-gen-seed-992.mlir -o /dev/null | FileCheck %s --check-prefix=PEEL
+// RUN: fuser-run %S/Inputs/fuser-gen-seed-992.mlir --entry fusion --check-against interp --against-file %t.992.seg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // PEEL: fusion @fusion: 3 kernels, 3 segments, reads 1008 bytes, writes 732 bytes
 
 // Rule: a merged segment computes each value once (the producer's and the

@@ -1,10 +1,10 @@
 //===- ElementwiseKinds.h - kinds of the fuser elementwise ops --*- C++ -*-===//
 //
-// The unary, binary and compare ops of ElementwiseOps.def as enums, with
-// their table columns, the mapping between ops and kinds, and builders. The
-// interpreter, the nvFuser importer and the random fusion generator use
-// these instead of lists of their own; a lowering and Python's `fd.ops` are
-// meant to do the same.
+// The unary, binary, ternary and compare ops of ElementwiseOps.def as enums,
+// with their table columns, the mapping between ops and kinds, and builders.
+// The interpreter, the lowering to arith, the nvFuser importer, the random
+// fusion generator and Python's `fd.ops` use these instead of lists of their
+// own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,10 +31,44 @@ enum class BinaryKind : uint8_t {
 #define FUSER_BINARY_OP(CLASS, KIND, ...) KIND,
 #include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
 };
+enum class TernaryKind : uint8_t {
+#define FUSER_TERNARY_OP(CLASS, KIND, ...) KIND,
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+};
 enum class CompareKind : uint8_t {
 #define FUSER_COMPARE_OP(CLASS, KIND, ...) KIND,
 #include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
 };
+
+/// The element types an op's operands may have (the OPERANDS column).
+enum class OperandClass : uint8_t {
+  /// f16, bf16, f32, f64.
+  Float,
+  /// i32, i64 and the floats.
+  Numeric,
+  /// i1, i32, i64.
+  Integral,
+  /// i32, i64.
+  Integer,
+  /// Every fuser element type.
+  Any,
+};
+
+/// The result element type of an op (the RESULT column).
+enum class ResultClass : uint8_t {
+  /// The operands' element type.
+  Same,
+  /// i1.
+  Bool,
+};
+
+/// True when `elementType` is in `operands`.
+bool isInOperandClass(Type elementType, OperandClass operands);
+
+/// The class's name in diagnostics ("float", "integer or i1", ...).
+llvm::StringRef getOperandClassDescription(OperandClass operands);
+/// The class's enumerator in lower case ("float", "integral", ...).
+llvm::StringRef getOperandClassName(OperandClass operands);
 
 /// The table columns of one op (see ElementwiseOps.def).
 struct ArithmeticOpInfo {
@@ -42,9 +76,15 @@ struct ArithmeticOpInfo {
   llvm::StringLiteral nvFuserName;
   /// Empty when nvFuser has no second spelling.
   llvm::StringLiteral nvFuserAlias;
-  bool floatOnly;
+  OperandClass operands;
+  ResultClass result;
   /// Float results come from the math library (not correctly rounded).
   bool transcendental;
+};
+struct TernaryOpInfo {
+  llvm::StringLiteral mnemonic;
+  llvm::StringLiteral nvFuserName;
+  OperandClass operands;
 };
 struct CompareOpInfo {
   llvm::StringLiteral mnemonic;
@@ -55,14 +95,21 @@ struct CompareOpInfo {
 
 inline constexpr ArithmeticOpInfo kUnaryOps[] = {
 #define FUSER_UNARY_OP(CLASS, KIND, MNEMONIC, NVFUSER_NAME, NVFUSER_ALIAS,     \
-                       FLOAT_ONLY, TRANSCENDENTAL)                             \
-  {MNEMONIC, NVFUSER_NAME, NVFUSER_ALIAS, FLOAT_ONLY, TRANSCENDENTAL},
+                       OPERANDS, RESULT, TRANSCENDENTAL)                       \
+  {MNEMONIC,           NVFUSER_NAME,         NVFUSER_ALIAS,                    \
+   OperandClass::OPERANDS, ResultClass::RESULT, TRANSCENDENTAL},
 #include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
 };
 inline constexpr ArithmeticOpInfo kBinaryOps[] = {
 #define FUSER_BINARY_OP(CLASS, KIND, MNEMONIC, NVFUSER_NAME, NVFUSER_ALIAS,    \
-                        FLOAT_ONLY, TRANSCENDENTAL)                            \
-  {MNEMONIC, NVFUSER_NAME, NVFUSER_ALIAS, FLOAT_ONLY, TRANSCENDENTAL},
+                        OPERANDS, RESULT, TRANSCENDENTAL)                      \
+  {MNEMONIC,           NVFUSER_NAME,         NVFUSER_ALIAS,                    \
+   OperandClass::OPERANDS, ResultClass::RESULT, TRANSCENDENTAL},
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+};
+inline constexpr TernaryOpInfo kTernaryOps[] = {
+#define FUSER_TERNARY_OP(CLASS, KIND, MNEMONIC, NVFUSER_NAME, OPERANDS)        \
+  {MNEMONIC, NVFUSER_NAME, OperandClass::OPERANDS},
 #include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
 };
 inline constexpr CompareOpInfo kCompareOps[] = {
@@ -73,6 +120,7 @@ inline constexpr CompareOpInfo kCompareOps[] = {
 
 inline constexpr unsigned kNumUnaryKinds = std::size(kUnaryOps);
 inline constexpr unsigned kNumBinaryKinds = std::size(kBinaryOps);
+inline constexpr unsigned kNumTernaryKinds = std::size(kTernaryOps);
 inline constexpr unsigned kNumCompareKinds = std::size(kCompareOps);
 
 constexpr const ArithmeticOpInfo &getOpInfo(UnaryKind kind) {
@@ -81,6 +129,9 @@ constexpr const ArithmeticOpInfo &getOpInfo(UnaryKind kind) {
 constexpr const ArithmeticOpInfo &getOpInfo(BinaryKind kind) {
   return kBinaryOps[static_cast<unsigned>(kind)];
 }
+constexpr const TernaryOpInfo &getOpInfo(TernaryKind kind) {
+  return kTernaryOps[static_cast<unsigned>(kind)];
+}
 constexpr const CompareOpInfo &getOpInfo(CompareKind kind) {
   return kCompareOps[static_cast<unsigned>(kind)];
 }
@@ -88,11 +139,13 @@ constexpr const CompareOpInfo &getOpInfo(CompareKind kind) {
 /// The kind of `op`, or nullopt when it is not an op of that family.
 std::optional<UnaryKind> getUnaryKind(Operation *op);
 std::optional<BinaryKind> getBinaryKind(Operation *op);
+std::optional<TernaryKind> getTernaryKind(Operation *op);
 std::optional<CompareKind> getCompareKind(Operation *op);
 
 /// The kind whose mnemonic is `mnemonic` ("neg", "maximum"), or nullopt.
 std::optional<UnaryKind> symbolizeUnaryKind(llvm::StringRef mnemonic);
 std::optional<BinaryKind> symbolizeBinaryKind(llvm::StringRef mnemonic);
+std::optional<TernaryKind> symbolizeTernaryKind(llvm::StringRef mnemonic);
 std::optional<CompareKind> symbolizeCompareKind(llvm::StringRef mnemonic);
 
 /// True when `op` is a table op whose float results come from the math
@@ -100,14 +153,15 @@ std::optional<CompareKind> symbolizeCompareKind(llvm::StringRef mnemonic);
 /// between correct backends by a few ulp.
 bool isTranscendentalOp(Operation *op);
 
-/// Builds the op of `kind`. The unary result type is the operand's; binary
-/// and compare result types are inferred, so the operands must be valid for
-/// the op (see the verifiers); the importer, which must not assert on bad
-/// input, uses visitOpClass with a fallible builder instead.
+/// Builds the op of `kind`. Result types are inferred, so the operands must
+/// be valid for the op (see the verifiers); the importer, which must not
+/// assert on bad input, uses visitOpClass with a fallible builder instead.
 Value buildUnaryOp(OpBuilder &builder, Location loc, UnaryKind kind,
                    Value operand);
 Value buildBinaryOp(OpBuilder &builder, Location loc, BinaryKind kind,
                     Value lhs, Value rhs);
+Value buildTernaryOp(OpBuilder &builder, Location loc, TernaryKind kind,
+                     Value first, Value second, Value third);
 Value buildCompareOp(OpBuilder &builder, Location loc, CompareKind kind,
                      Value lhs, Value rhs);
 
@@ -127,6 +181,12 @@ template <> struct OpClassesOf<UnaryKind> {
 template <> struct OpClassesOf<BinaryKind> {
   using type = OpClassList<
 #define FUSER_BINARY_OP(CLASS, ...) CLASS,
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+      void>;
+};
+template <> struct OpClassesOf<TernaryKind> {
+  using type = OpClassList<
+#define FUSER_TERNARY_OP(CLASS, ...) CLASS,
 #include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
       void>;
 };
@@ -150,7 +210,7 @@ auto visitOpClassAt(unsigned index, Fn &&fn, OpClassList<OpTy, Rest...>)
 } // namespace detail
 
 /// Calls `fn(OpClassTag<OpTy>{})` with the op class of `kind` (a UnaryKind,
-/// BinaryKind or CompareKind).
+/// BinaryKind, TernaryKind or CompareKind).
 template <typename KindT, typename Fn>
 decltype(auto) visitOpClass(KindT kind, Fn &&fn) {
   return detail::visitOpClassAt(static_cast<unsigned>(kind),

@@ -50,6 +50,8 @@ def Fuser_Tensor : StaticShapeTensorOf<[I1, I32, I64, F16, BF16, F32, F64]>;
 def Fuser_FloatTensor : StaticShapeTensorOf<[F16, BF16, F32, F64]>;
 def Fuser_NumericTensor : StaticShapeTensorOf<[I32, I64, F16, BF16, F32, F64]>;
 def Fuser_BoolTensor : StaticShapeTensorOf<[I1]>;
+def Fuser_IntegralTensor : StaticShapeTensorOf<[I1, I32, I64]>;
+def Fuser_IntegerTensor : StaticShapeTensorOf<[I32, I64]>;
 
 def Fuser_Value : AnyTypeOf<[Fuser_Tensor, Fuser_ElementType],
     "statically shaped tensor or scalar of a fuser element type">;
@@ -58,6 +60,12 @@ def Fuser_FloatValue : AnyTypeOf<[Fuser_FloatTensor, Fuser_FloatType],
     "supported) or scalar">;
 def Fuser_NumericValue : AnyTypeOf<[Fuser_NumericTensor, Fuser_NumericType],
     "numeric (non-i1) tensor with static extents (dynamic extents are not "
+    "supported) or scalar">;
+def Fuser_IntegralValue : AnyTypeOf<[Fuser_IntegralTensor, I1, I32, I64],
+    "i1, i32 or i64 tensor with static extents (dynamic extents are not "
+    "supported) or scalar">;
+def Fuser_IntegerValue : AnyTypeOf<[Fuser_IntegerTensor, I32, I64],
+    "i32 or i64 tensor with static extents (dynamic extents are not "
     "supported) or scalar">;
 def Fuser_BoolValue : AnyTypeOf<[Fuser_BoolTensor, I1],
     "i1 tensor with static extents (dynamic extents are not supported) or "

@@ -1,0 +1,122 @@
+//===- ElementSemantics.cpp - erfinv and erfcinv on the host --------------===//
+//
+// No C library has erfinv or erfcinv, and the GPU gets them from libdevice.
+// On the host they start from Giles' single-precision approximation
+// ("Approximating the erfinv function", GPU Computing Gems, 2011) in f64,
+// written in terms of w = -log((1 - x)(1 + x)) = -log(z (2 - z)) so that
+// erfcinv never forms 1 - z, and refine it by Newton steps on the C
+// library's erf (erfinv, |x| <= 0.5) or on log(erfc) (everything else; the
+// logarithm keeps the steps well scaled in the tails). Each step doubles the
+// correct digits; the loop ends when a step changes less than an f64 ulp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Dialect/Fuser/IR/ElementSemantics.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir::fuser;
+
+namespace {
+
+constexpr double kTwoOverSqrtPi = 1.1283791670955126;
+
+/// Giles' approximation of erfinv(1 - z) with w = -log(z (2 - z)).
+double initialGuess(double oneMinusZ, double w) {
+  double p;
+  if (w < 5.0) {
+    w -= 2.5;
+    p = 2.81022636e-08;
+    p = 3.43273939e-07 + p * w;
+    p = -3.5233877e-06 + p * w;
+    p = -4.39150654e-06 + p * w;
+    p = 0.00021858087 + p * w;
+    p = -0.00125372503 + p * w;
+    p = -0.00417768164 + p * w;
+    p = 0.246640727 + p * w;
+    p = 1.50140941 + p * w;
+  } else {
+    w = std::sqrt(w) - 3.0;
+    p = -0.000200214257;
+    p = 0.000100950558 + p * w;
+    p = 0.00134934322 + p * w;
+    p = -0.00367342844 + p * w;
+    p = 0.00573950773 + p * w;
+    p = -0.0076224613 + p * w;
+    p = 0.00943887047 + p * w;
+    p = 1.00167406 + p * w;
+    p = 2.83297682 + p * w;
+  }
+  return p * oneMinusZ;
+}
+
+/// erfcinv(z) for 0 < z <= 1 (a non-negative result), refined on
+/// log(erfc(x)) = log(z).
+double erfcinvUpperHalf(double z) {
+  double x = initialGuess(1.0 - z, -std::log(z * (2.0 - z)));
+  double logZ = std::log(z);
+  for (int step = 0; step < 8; ++step) {
+    double erfcX = std::erfc(x);
+    if (erfcX == 0.0 || !std::isfinite(x))
+      break;
+    // d/dx log(erfc(x)) = -2/sqrt(pi) exp(-x^2) / erfc(x).
+    double slope = -kTwoOverSqrtPi * std::exp(-x * x) / erfcX;
+    double delta = (std::log(erfcX) - logZ) / slope;
+    x -= delta;
+    if (std::fabs(delta) <= std::fabs(x) * 0x1p-53)
+      break;
+  }
+  return x;
+}
+
+} // namespace
+
+double semantics::hostErfcinv(double z) {
+  if (std::isnan(z) || z < 0.0 || z > 2.0)
+    return std::numeric_limits<double>::quiet_NaN();
+  if (z == 0.0)
+    return std::numeric_limits<double>::infinity();
+  if (z == 2.0)
+    return -std::numeric_limits<double>::infinity();
+  if (z == 1.0)
+    return 0.0;
+  // erfcinv(2 - z) = -erfcinv(z); 2 - z is exact for z in [1, 2].
+  if (z > 1.0)
+    return -erfcinvUpperHalf(2.0 - z);
+  return erfcinvUpperHalf(z);
+}
+
+double semantics::hostErfinv(double x) {
+  if (std::isnan(x) || x < -1.0 || x > 1.0)
+    return std::numeric_limits<double>::quiet_NaN();
+  if (x == 1.0 || x == -1.0)
+    return std::copysign(std::numeric_limits<double>::infinity(), x);
+  if (x == 0.0)
+    return x; // Keeps the sign of zero.
+  double magnitude = std::fabs(x);
+  double result;
+  if (magnitude > 0.5) {
+    // 1 - |x| is exact here (Sterbenz).
+    result = erfcinvUpperHalf(1.0 - magnitude);
+  } else {
+    result = initialGuess(magnitude,
+                          -std::log((1.0 - magnitude) * (1.0 + magnitude)));
+    for (int step = 0; step < 8; ++step) {
+      double slope = kTwoOverSqrtPi * std::exp(-result * result);
+      double delta = (std::erf(result) - magnitude) / slope;
+      result -= delta;
+      if (std::fabs(delta) <= std::fabs(result) * 0x1p-53)
+        break;
+    }
+  }
+  return std::copysign(result, x);
+}
+
+float semantics::hostErfinvf(float x) {
+  return static_cast<float>(hostErfinv(x));
+}
+
+float semantics::hostErfcinvf(float x) {
+  return static_cast<float>(hostErfcinv(x));
+}
