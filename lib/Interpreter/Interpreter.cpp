@@ -156,21 +156,6 @@ void fillWithScalar(Buffer &dest, const Buffer &scalar) {
 }
 
 //===----------------------------------------------------------------------===//
-// Scalar semantics
-//===----------------------------------------------------------------------===//
-
-/// Calls `fn` with std::integral_constant<Enum, value> for a runtime enum
-/// value in [0, Count).
-template <typename Enum, int Count, int I = 0, typename Fn>
-void visitEnum(Enum value, Fn &&fn) {
-  if constexpr (I < Count) {
-    if (static_cast<int>(value) == I)
-      return fn(std::integral_constant<Enum, static_cast<Enum>(I)>{});
-    visitEnum<Enum, Count, I + 1>(value, std::forward<Fn>(fn));
-  }
-}
-
-//===----------------------------------------------------------------------===//
 // The evaluator
 //===----------------------------------------------------------------------===//
 
@@ -548,7 +533,7 @@ LogicalResult Evaluator::evalUnary(Operation *op, UnaryKind kind) {
   const Buffer &source = get(op->getOperand(0));
   visitElemKind(*getElemKind(source.elementType), [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
-    visitEnum<UnaryKind, kNumUnaryKinds>(kind, [&](auto unaryKind) {
+    visitKind<UnaryKind, kNumUnaryKinds>(kind, [&](auto unaryKind) {
       constexpr UnaryKind U = decltype(unaryKind)::value;
       if constexpr (isInClass<ComputeOf<K>>(getOpInfo(U).operands)) {
         const uint8_t *in = source.bytes.data();
@@ -573,7 +558,7 @@ LogicalResult Evaluator::evalBinary(Operation *op, BinaryKind kind) {
   const Buffer &rhs = get(op->getOperand(1));
   visitElemKind(*getElemKind(lhs.elementType), [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
-    visitEnum<BinaryKind, kNumBinaryKinds>(kind, [&](auto binaryKind) {
+    visitKind<BinaryKind, kNumBinaryKinds>(kind, [&](auto binaryKind) {
       constexpr BinaryKind B = decltype(binaryKind)::value;
       if constexpr (isInClass<ComputeOf<K>>(getOpInfo(B).operands)) {
         using Storage = StorageOf<K>;
@@ -611,7 +596,7 @@ LogicalResult Evaluator::evalTernary(Operation *op, TernaryKind kind) {
   const Buffer &third = get(op->getOperand(2));
   visitElemKind(*getElemKind(result->elementType), [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
-    visitEnum<TernaryKind, kNumTernaryKinds>(kind, [&](auto ternaryKind) {
+    visitKind<TernaryKind, kNumTernaryKinds>(kind, [&](auto ternaryKind) {
       constexpr TernaryKind T = decltype(ternaryKind)::value;
       if constexpr (isInClass<ComputeOf<K>>(getOpInfo(T).operands)) {
         using Storage = StorageOf<K>;
@@ -643,7 +628,7 @@ LogicalResult Evaluator::evalCompare(Operation *op, CompareKind kind) {
   const Buffer &rhs = get(op->getOperand(1));
   visitElemKind(*getElemKind(lhs.elementType), [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
-    visitEnum<CompareKind, kNumCompareKinds>(kind, [&](auto compareKind) {
+    visitKind<CompareKind, kNumCompareKinds>(kind, [&](auto compareKind) {
       constexpr CompareKind C = decltype(compareKind)::value;
       using Storage = StorageOf<K>;
       const uint8_t *a = lhs.bytes.data(), *b = rhs.bytes.data();

@@ -231,7 +231,7 @@ TEST_F(FusionBuilderTest, ErrorsOfCppCallers) {
   expectError(b.unary(UnaryKind::Exp, ints,
                       PromotionConfig{/*promoteIntToFloat=*/false,
                                       /*castHalfToFloat=*/false}),
-              BuildErrorKind::Type, "'exp' needs a float operand, found 'i32'");
+              BuildErrorKind::Type, "'exp' needs a float operand, found i32");
   EXPECT_EQ(ops(), "");
 }
 

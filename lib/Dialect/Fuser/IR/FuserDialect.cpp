@@ -3,6 +3,7 @@
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -27,6 +28,12 @@ void FuserDialect::initialize() {
 #define GET_OP_LIST
 #include "fuser/Dialect/Fuser/IR/FuserOps.cpp.inc"
       >();
+}
+
+Operation *FuserDialect::materializeConstant(OpBuilder &builder,
+                                             Attribute value, Type type,
+                                             Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
 void mlir::fuser::registerFuserDialect(DialectRegistry &registry) {

@@ -1,6 +1,7 @@
 //===- FuserFolds.cpp - fuser op folders ----------------------------------===//
 
 #include "fuser/Dialect/Fuser/IR/CastRules.h"
+#include "fuser/Dialect/Fuser/IR/ConstantFolding.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 
 using namespace mlir;
@@ -19,11 +20,16 @@ OpFoldResult ViewOp::fold(FoldAdaptor) {
   return foldSameType(getSource(), getResult());
 }
 
+/// cast(c) -> the constant c in the result type, for a scalar constant c
+/// (the frontends' promotions cast every literal);
 /// cast(cast(x : A -> B) : B -> C) -> cast(x : A -> C), or x when C == A,
 /// when A -> B is exact (CastRules.h).
-OpFoldResult CastOp::fold(FoldAdaptor) {
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult same = foldSameType(getSource(), getResult()))
     return same;
+  if (!isa<ShapedType>(getType()))
+    if (TypedAttr constant = castScalarConstant(adaptor.getSource(), getType()))
+      return constant;
   auto inner = getSource().getDefiningOp<CastOp>();
   if (!inner || !isExactCast(getElementTypeOrSelf(inner.getSource()),
                              getElementTypeOrSelf(inner.getResult())))
@@ -66,3 +72,16 @@ OpFoldResult CatOp::fold(FoldAdaptor) {
     return {};
   return foldSameType(getInputs().front(), getResult());
 }
+
+/// op(c1, ..., cn) -> the interpreter's result, for scalar constants ci
+/// (ConstantFolding.cpp).
+#define FUSER_FOLD_CONSTANTS(CLASS, ...)                                       \
+  OpFoldResult CLASS::fold(FoldAdaptor adaptor) {                              \
+    return foldScalarConstants(*this, adaptor.getOperands());                  \
+  }
+#define FUSER_UNARY_OP FUSER_FOLD_CONSTANTS
+#define FUSER_BINARY_OP FUSER_FOLD_CONSTANTS
+#define FUSER_TERNARY_OP FUSER_FOLD_CONSTANTS
+#define FUSER_COMPARE_OP FUSER_FOLD_CONSTANTS
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+#undef FUSER_FOLD_CONSTANTS

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 namespace mlir::fuser::semantics {
 
@@ -385,6 +386,18 @@ template <CompareKind C, typename T> bool applyCompare(T a, T b) {
     return a > b;
   else
     return a >= b;
+}
+
+/// Calls `fn` with std::integral_constant<Kind, value> for a runtime kind
+/// value in [0, Count) (a UnaryKind, BinaryKind, TernaryKind or
+/// CompareKind).
+template <typename Kind, int Count, int I = 0, typename Fn>
+void visitKind(Kind value, Fn &&fn) {
+  if constexpr (I < Count) {
+    if (static_cast<int>(value) == I)
+      return fn(std::integral_constant<Kind, static_cast<Kind>(I)>{});
+    visitKind<Kind, Count, I + 1>(value, std::forward<Fn>(fn));
+  }
 }
 
 /// True when compute type T is in the operand class: the instantiations

@@ -31,6 +31,8 @@ def Fuser_Dialect : Dialect {
   // Motion and composition rules are written once over the meta and
   // elementwise op interfaces, so they are dialect-level patterns.
   let hasCanonicalizer = 1;
+  // Folds of scalar constants make arith.constant ops.
+  let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

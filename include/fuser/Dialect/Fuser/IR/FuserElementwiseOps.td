@@ -5,7 +5,8 @@
 // description states the op's numeric semantics, edge cases included, as the
 // reference interpreter implements them (docs/Interpreter.md); every backend
 // gives the interpreter's bits except where an op says it comes from the
-// math library.
+// math library. Scalar constant operands fold to the interpreter's result
+// (ConstantFolding.cpp), except for the math-library ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,7 @@ class Fuser_UnaryOp<string mnemonic, Type operandType, string doc,
   let arguments = (ins operandType:$operand);
   let results = (outs operandType:$result);
   let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasFolder = 1;
 }
 
 def Fuser_NegOp : Fuser_UnaryOp<"neg", Fuser_NumericValue, "-x", [{
@@ -206,6 +208,7 @@ class Fuser_UnaryPredicateOp<string mnemonic, Type operandType, string doc,
   let arguments = (ins operandType:$operand);
   let results = (outs Fuser_BoolValue:$result);
   let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasFolder = 1;
 }
 
 def Fuser_LogicalNotOp : Fuser_UnaryPredicateOp<"logical_not", Fuser_Value,
@@ -265,6 +268,7 @@ class Fuser_BinaryOp<string mnemonic, Type operandType, string doc,
   let results = (outs operandType:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+  let hasFolder = 1;
 }
 
 defvar Fuser_WrappingDoc = [{
@@ -380,6 +384,7 @@ class Fuser_LogicalBinaryOp<string mnemonic, string doc>
   let results = (outs Fuser_BoolValue:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+  let hasFolder = 1;
 }
 
 def Fuser_LogicalAndOp : Fuser_LogicalBinaryOp<"logical_and",
@@ -390,6 +395,7 @@ def Fuser_LogicalOrOp : Fuser_LogicalBinaryOp<"logical_or",
 class Fuser_TernaryOp<string mnemonic, string doc, string semantics>
     : Fuser_BroadcastingOp<mnemonic, [], Fuser_HalfPrecisionDoc # semantics> {
   let summary = doc;
+  let hasFolder = 1;
 }
 
 def Fuser_LerpOp : Fuser_TernaryOp<"lerp",
@@ -446,6 +452,7 @@ class Fuser_CompareOp<string mnemonic, string doc>
   let results = (outs Fuser_BoolValue:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+  let hasFolder = 1;
 }
 
 def Fuser_EqOp : Fuser_CompareOp<"eq", "lhs == rhs">;
