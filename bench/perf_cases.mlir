@@ -57,6 +57,46 @@ func.func @layernorm(%x: tensor<1024x4096xbf16>, %w: tensor<4096xbf16>, %b: tens
   return %16 : tensor<1024x4096xbf16>
 }
 
+// LayerNorm as Thunder gives it to nvFuser: var_mean(x, [1], correction=0)
+// (the frontend's two-pass composite) and the statistics broadcast back
+// with broadcast_in_dim; written by fuser_mlir's Python frontend.
+func.func @layernorm_var_mean(%arg0: tensor<1024x4096xbf16>, %arg1: tensor<4096xbf16>, %arg2: tensor<4096xbf16>) -> tensor<1024x4096xbf16> {
+  %0 = fuser.cast %arg0 : tensor<1024x4096xbf16> to tensor<1024x4096xf32>
+  %1 = fuser.reduction add %0 [1] keepdim : tensor<1024x4096xf32> -> tensor<1024x1xf32>
+  %cst = arith.constant 4.096000e+03 : f32
+  %2 = fuser.div %1, %cst : tensor<1024x1xf32>, f32 -> tensor<1024x1xf32>
+  %3 = fuser.sub %0, %2 : tensor<1024x4096xf32>, tensor<1024x1xf32> -> tensor<1024x4096xf32>
+  %4 = fuser.mul %3, %3 : tensor<1024x4096xf32>, tensor<1024x4096xf32> -> tensor<1024x4096xf32>
+  %5 = fuser.reduction add %4 [1] keepdim : tensor<1024x4096xf32> -> tensor<1024x1xf32>
+  %c4096_i64 = arith.constant 4096 : i64
+  %6 = fuser.full %c4096_i64 : i64 -> tensor<1024x1xi64>
+  %cst_0 = arith.constant 2.44140625E-4 : f32
+  %7 = fuser.mul %5, %cst_0 : tensor<1024x1xf32>, f32 -> tensor<1024x1xf32>
+  %8 = fuser.squeeze %7 [1] : tensor<1024x1xf32> -> tensor<1024xf32>
+  %9 = fuser.squeeze %2 [1] : tensor<1024x1xf32> -> tensor<1024xf32>
+  %10 = fuser.broadcast %9 [1] : tensor<1024xf32> -> tensor<1024x1xf32>
+  %11 = fuser.set %10 : tensor<1024x1xf32>
+  %12 = fuser.broadcast %8 [1] : tensor<1024xf32> -> tensor<1024x1xf32>
+  %13 = fuser.set %12 : tensor<1024x1xf32>
+  %cst_1 = arith.constant 9.99999974E-6 : f32
+  %14 = fuser.add %13, %cst_1 : tensor<1024x1xf32>, f32 -> tensor<1024x1xf32>
+  %15 = fuser.rsqrt %14 : tensor<1024x1xf32>
+  %16 = fuser.expand %11 : tensor<1024x1xf32> -> tensor<1024x4096xf32>
+  %17 = fuser.sub %0, %16 : tensor<1024x4096xf32>, tensor<1024x4096xf32> -> tensor<1024x4096xf32>
+  %18 = fuser.expand %15 : tensor<1024x1xf32> -> tensor<1024x4096xf32>
+  %19 = fuser.mul %17, %18 : tensor<1024x4096xf32>, tensor<1024x4096xf32> -> tensor<1024x4096xf32>
+  %20 = fuser.cast %arg1 : tensor<4096xbf16> to tensor<4096xf32>
+  %21 = fuser.broadcast %20 [0] : tensor<4096xf32> -> tensor<1x4096xf32>
+  %22 = fuser.expand %21 : tensor<1x4096xf32> -> tensor<1024x4096xf32>
+  %23 = fuser.cast %arg2 : tensor<4096xbf16> to tensor<4096xf32>
+  %24 = fuser.broadcast %23 [0] : tensor<4096xf32> -> tensor<1x4096xf32>
+  %25 = fuser.expand %24 : tensor<1x4096xf32> -> tensor<1024x4096xf32>
+  %26 = fuser.mul %19, %22 : tensor<1024x4096xf32>, tensor<1024x4096xf32> -> tensor<1024x4096xf32>
+  %27 = fuser.add %26, %25 : tensor<1024x4096xf32>, tensor<1024x4096xf32> -> tensor<1024x4096xf32>
+  %28 = fuser.cast %27 : tensor<1024x4096xf32> to tensor<1024x4096xbf16>
+  return %28 : tensor<1024x4096xbf16>
+}
+
 // A pointwise bf16 chain: (a * b + a) * 0.5, rounded once per op in f32.
 func.func @pointwise_bf16(%a: tensor<2048x4096xbf16>, %b: tensor<2048x4096xbf16>) -> tensor<2048x4096xbf16> {
   %0 = fuser.cast %a : tensor<2048x4096xbf16> to tensor<2048x4096xf32>

@@ -35,6 +35,8 @@ CASES = [
     ("softmax", CASES_FILE, "softmax", "softmax rows: bf16[1024,4096], f32 math"),
     ("layernorm", CASES_FILE, "layernorm",
      "LayerNorm rows: bf16[1024,4096], two sums, * w[4096] + b[4096]"),
+    ("layernorm_var_mean", CASES_FILE, "layernorm_var_mean",
+     "LayerNorm rows, Thunder's var_mean spelling: bf16[1024,4096]"),
     ("rmsnorm_8k", CASES_FILE, "rmsnorm_8k",
      "RMSNorm rows: bf16[8192,4096] * w[4096]"),
     ("layernorm_8k", CASES_FILE, "layernorm_8k",

@@ -854,6 +854,124 @@ FailureOr<Value> FusionBuilder::reduction(ReductionKind kind, Value source,
 }
 
 //===----------------------------------------------------------------------===//
+// Statistics
+//===----------------------------------------------------------------------===//
+
+FailureOr<FusionBuilder::WelfordResult>
+FusionBuilder::buildTwoPassStatistics(Value source, ArrayRef<int64_t> dims,
+                                      StringRef name, int64_t &count) {
+  FailureOr<RankedTensorType> type =
+      getTensorType(source, ("the operand of " + name).str());
+  if (failed(type))
+    return failure();
+  if (dims.empty())
+    return valueError() << "'" << name << "' needs at least one dim";
+  FailureOr<SmallVector<int64_t>> normalized =
+      normalizeDims(dims, type->getRank(), name);
+  if (failed(normalized))
+    return failure();
+  Type element = type->getElementType();
+  Type compute = !isa<FloatType>(element) ? Type(Float64Type::get(getContext()))
+                 : isHalf(element)          ? Type(Float32Type::get(getContext()))
+                                            : element;
+  if (compute != element) {
+    FailureOr<Value> cast = this->cast(source, compute);
+    if (failed(cast))
+      return failure();
+    source = *cast;
+  }
+  count = 1;
+  for (int64_t dim : *normalized)
+    count *= type->getDimSize(dim);
+  FailureOr<Value> sum =
+      reduction(ReductionKind::Add, source, *normalized, /*keepdim=*/true);
+  if (failed(sum))
+    return failure();
+  FailureOr<Value> mean = binary(
+      BinaryKind::Div, *sum,
+      ScalarLiteral::getFloat(static_cast<double>(count), compute));
+  if (failed(mean))
+    return failure();
+  FailureOr<Value> deviation = binary(BinaryKind::Sub, source, *mean);
+  if (failed(deviation))
+    return failure();
+  FailureOr<Value> square = binary(BinaryKind::Mul, *deviation, *deviation);
+  if (failed(square))
+    return failure();
+  FailureOr<Value> varSum =
+      reduction(ReductionKind::Add, *square, *normalized, /*keepdim=*/true);
+  if (failed(varSum))
+    return failure();
+  FailureOr<Value> n =
+      full(mlir::cast<RankedTensorType>(varSum->getType()).getShape(),
+           ScalarLiteral::getInt(count), builder.getI64Type());
+  if (failed(n))
+    return failure();
+  return WelfordResult{*mean, *varSum, *n};
+}
+
+FailureOr<std::pair<Value, Value>>
+FusionBuilder::varMean(Value source, ArrayRef<int64_t> dims,
+                       int64_t correction, bool keepdim) {
+  if (correction < 0)
+    return valueError() << "correction must be non-negative, but got "
+                        << correction;
+  int64_t count = 0;
+  FailureOr<WelfordResult> statistics =
+      buildTwoPassStatistics(source, dims, "var_mean", count);
+  if (failed(statistics))
+    return failure();
+  auto type =mlir::cast<RankedTensorType>(statistics->varSum.getType());
+  auto sourceType =mlir::cast<RankedTensorType>(source.getType());
+  // 1 / max(N - correction, 0), as nvFuser computes it in f64.
+  double denominator =
+      std::max(static_cast<double>(count) - static_cast<double>(correction),
+               0.0);
+  FailureOr<Value> var =
+      binary(BinaryKind::Mul, statistics->varSum,
+             ScalarLiteral::getFloat(1.0 / denominator, type.getElementType()));
+  if (failed(var))
+    return failure();
+  Value mean = statistics->avg;
+  if (!keepdim) {
+    FailureOr<SmallVector<int64_t>> normalized =
+        normalizeDims(dims, sourceType.getRank(), "var_mean");
+    if (failed(normalized))
+      return failure();
+    FailureOr<Value> squeezedVar = squeeze(*var, *normalized);
+    FailureOr<Value> squeezedMean = squeeze(mean, *normalized);
+    if (failed(squeezedVar) || failed(squeezedMean))
+      return failure();
+    var = squeezedVar;
+    mean = *squeezedMean;
+  }
+  return std::make_pair(*var, mean);
+}
+
+FailureOr<FusionBuilder::WelfordResult>
+FusionBuilder::welford(Value source, ArrayRef<int64_t> dims) {
+  int64_t count = 0;
+  FailureOr<WelfordResult> statistics =
+      buildTwoPassStatistics(source, dims, "welford", count);
+  if (failed(statistics))
+    return failure();
+  FailureOr<SmallVector<int64_t>> normalized = normalizeDims(
+      dims,mlir::cast<RankedTensorType>(source.getType()).getRank(), "welford");
+  if (failed(normalized))
+    return failure();
+  WelfordResult result;
+  for (auto [from, to] : {std::make_pair(statistics->avg, &result.avg),
+                          std::make_pair(statistics->varSum, &result.varSum),
+                          std::make_pair(statistics->n, &result.n)}) {
+    FailureOr<Value> squeezed = squeeze(from, *normalized);
+    if (failed(squeezed))
+      return failure();
+    *to = *squeezed;
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
 // FusionFunction
 //===----------------------------------------------------------------------===//
 

@@ -40,11 +40,15 @@ def caller_location():
 class Record:
     """One call of a definition: what `repr(fd)` prints and every build
     replays."""
-    __slots__ = ("out", "call", "args", "kwargs", "location", "apply")
+    __slots__ = ("out", "call", "args", "kwargs", "location", "apply", "extra_outs")
 
-    def __init__(self, out, call, args, kwargs, location, apply):
+    def __init__(self, out, call, args, kwargs, location, apply, extra_outs=()):
         self.out, self.call, self.args, self.kwargs = out, call, args, kwargs
         self.location, self.apply = location, apply
+        # The further results of a call with several (var_mean, welford):
+        # each has a record of its own with call None, so that state
+        # indices stay record indices.
+        self.extra_outs = extra_outs
 
 
 class Segment:
@@ -158,9 +162,11 @@ class FusionDefinition:
             with self:
                 self.definition()
 
-    def _record(self, out_kind, call, args, kwargs, apply, out_args=()):
+    def _record(self, out_kind, call, args, kwargs, apply, out_args=(), extra_outs=0):
         """Records one call and builds it into the provisional IR. apply(build,
-        out) builds it into any build; out_kind makes its result handle."""
+        out) builds it into any build; out_kind makes its result handle. With
+        extra_outs, the call has that many more results of out_kind: out is
+        then the tuple of all of them, for apply and for the caller."""
         location = caller_location()
         if not self._started:
             raise FusionError("fusion ops are called inside `with FusionDefinition() "
@@ -173,13 +179,23 @@ class FusionDefinition:
         out = None if out_kind is None else out_kind(self, index, *out_args)
         record = Record(out, call, args, kwargs, location, apply)
         self._records.append(record)
+        if extra_outs:
+            extras = tuple(out_kind(self, index + 1 + k) for k in range(extra_outs))
+            record.extra_outs = extras
+            for extra in extras:
+                self._records.append(Record(extra, None, (out,), {}, location,
+                                            lambda build, out: None))
+            primary_apply = apply
+            apply = lambda build, first: primary_apply(build, (first,) + extras)
+            record.apply = apply
+            out = (out,) + extras
         if self._provisional is not None:
             try:
                 self._provisional.location = location
-                apply(self._provisional, out)
+                apply(self._provisional, record.out)
             except FusionError as error:
                 if not self.is_symbolic():
-                    self._records.pop()
+                    del self._records[index:]
                     raise
                 # Placeholder extents may disagree where real ones agree: the
                 # error, if real, comes again when inputs concretize it.

@@ -68,8 +68,9 @@ class Ops:
                                       % (what, values))
         return items
 
-    def _record(self, call, args, kwargs, apply, result=Tensor):
-        return self._fd._record(result, "ops." + call, args, kwargs, apply)
+    def _record(self, call, args, kwargs, apply, result=Tensor, extra_outs=0):
+        return self._fd._record(result, "ops." + call, args, kwargs, apply,
+                                extra_outs=extra_outs)
 
     def _tensor_op(self, call, args, kwargs, build_fn):
         """An op with a tensor result: build_fn(build) gives its native id."""
@@ -371,6 +372,59 @@ class Ops:
 
     def min(self, arg, dims=None, keepdim=False, dtype=DataType.Null, *, axes=None):
         return self._reduction("min", "min", arg, dims, keepdim, dtype, axes)
+
+
+    # Statistics: nvFuser's composites, built by the native FusionBuilder in
+    # the dialect's two-pass form (docs/Python.md).
+
+    def _statistics_dims(self, arg, dims, name):
+        if dims is None:
+            dims = list(range(len(self._fd._type_of(arg)[0])))
+        return self._extents_arg(dims, "%s's dims" % name)
+
+    def var_mean(self, arg, dims=None, correction=1, keepdim=False):
+        """(var, mean) over dims; var divides by max(N - correction, 0)."""
+        arg = self._tensor(arg, "the operand of var_mean")
+        dims = self._statistics_dims(arg, dims, "var_mean")
+
+        def apply(build, outs):
+            ids = build.call(build.native.var_mean, build.native_id(arg),
+                             build.extents(dims, "var_mean's dims"), int(correction),
+                             bool(keepdim))
+            for out, native_id in zip(outs, ids):
+                build.ids[out.index] = native_id
+        return self._record("var_mean", (arg,),
+                            {"dims": dims, "correction": correction, "keepdim": bool(keepdim)},
+                            apply, extra_outs=1)
+
+    def var(self, arg, dims=None, correction=1, keepdim=False):
+        """The var of var_mean (nvFuser's variance)."""
+        arg = self._tensor(arg, "the operand of var")
+        dims = self._statistics_dims(arg, dims, "var")
+        return self._tensor_op(
+            "var", (arg,), {"dims": dims, "correction": correction, "keepdim": bool(keepdim)},
+            lambda build: build.call(build.native.var_mean, build.native_id(arg),
+                                     build.extents(dims, "var's dims"), int(correction),
+                                     bool(keepdim))[0])
+
+    def welford(self, arg, dims):
+        """(avg, var_sum, n) over dims: the mean, the sum of squared
+        deviations from it, and the element count (int64)."""
+        arg = self._tensor(arg, "the operand of welford")
+        dims = self._statistics_dims(arg, dims, "welford")
+
+        def apply(build, outs):
+            ids = build.call(build.native.welford, build.native_id(arg),
+                             build.extents(dims, "welford's dims"))
+            for out, native_id in zip(outs, ids):
+                build.ids[out.index] = native_id
+        return self._record("welford", (arg,), {"dims": dims}, apply, extra_outs=2)
+
+    # Composites of elementwise ops, as nvFuser builds them.
+
+    def addcmul(self, arg, tensor1, tensor2, value):
+        """arg + tensor1 * (tensor2 * value) (nvFuser's addcmul)."""
+        return self.add(arg, self.mul(tensor1, self.mul(tensor2, value)))
 
 
 def _check_slice(fd, arg, starts, ends, steps):

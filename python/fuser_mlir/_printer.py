@@ -36,12 +36,17 @@ def format_record(record):
     arguments = [format_value(a) for a in record.args]
     arguments += ["%s=%s" % (k, format_value(v)) for k, v in record.kwargs.items()]
     call = "fd.%s(%s)" % (record.call, ", ".join(arguments))
-    return call if record.out is None else "%s = %s" % (record.out.name, call)
+    if record.out is None:
+        return call
+    names = [out.name for out in (record.out,) + tuple(record.extra_outs)]
+    return "%s = %s" % (", ".join(names), call)
 
 
 def format_definition(function_name, records):
     lines = ["def %s(fd : FusionDefinition) -> None :" % function_name]
-    lines += ["    " + format_record(record) for record in records]
+    # Records with call None are the further results of the call before.
+    lines += ["    " + format_record(record) for record in records
+              if record.call is not None]
     if not records:
         lines.append("    pass")
     return "\n".join(lines) + "\n"

@@ -40,7 +40,8 @@ def tolerance(dtype, reduction_size):
     return atol * scale, atol * 0.01 * scale
 
 
-_REDUCTIONS = ("ops.sum", "ops.prod", "ops.max", "ops.min")
+_REDUCTIONS = ("ops.sum", "ops.prod", "ops.max", "ops.min", "ops.var", "ops.var_mean",
+               "ops.welford")
 
 
 def reduction_sizes(records, build):

@@ -308,6 +308,28 @@ public:
     });
   }
 
+  /// nvFuser's var_mean: the ids of (var, mean).
+  std::vector<int64_t> varMean(int64_t id, std::vector<int64_t> dims,
+                               int64_t correction, bool keepdim) {
+    return buildSeveral([&]() -> FailureOr<SmallVector<Value>> {
+      auto result =
+          getBuilder().varMean(lookUp(id), dims, correction, keepdim);
+      if (failed(result))
+        return failure();
+      return SmallVector<Value>{result->first, result->second};
+    });
+  }
+
+  /// nvFuser's welford: the ids of (avg, var_sum, n).
+  std::vector<int64_t> welford(int64_t id, std::vector<int64_t> dims) {
+    return buildSeveral([&]() -> FailureOr<SmallVector<Value>> {
+      auto result = getBuilder().welford(lookUp(id), dims);
+      if (failed(result))
+        return failure();
+      return SmallVector<Value>{result->avg, result->varSum, result->n};
+    });
+  }
+
   //--- Whole fusion
   //------------------------------------------------------------
 
@@ -497,6 +519,22 @@ private:
     throw nb::value_error(message.c_str());
   }
 
+  /// build() for a call with several results.
+  template <typename Fn> std::vector<int64_t> buildSeveral(Fn &&fn) {
+    SmallVector<Value> results;
+    int64_t first = build([&]() -> FailureOr<Value> {
+      FailureOr<SmallVector<Value>> built = fn();
+      if (failed(built))
+        return failure();
+      results = *built;
+      return results.front();
+    });
+    std::vector<int64_t> ids = {first};
+    for (Value value : llvm::drop_begin(results))
+      ids.push_back(add(value));
+    return ids;
+  }
+
   /// A Python bool, int or float.
   static ScalarLiteral toLiteral(nb::handle value) {
     if (nb::isinstance<nb::bool_>(value))
@@ -607,6 +645,8 @@ NB_MODULE(_fuser_mlir, m) {
       .def("cat", &Fusion::cat)
       .def("reduction", &Fusion::reduction, nb::arg("kind"), nb::arg("id"),
            nb::arg("dims"), nb::arg("keepdim"), nb::arg("dtype").none())
+      .def("var_mean", &Fusion::varMean)
+      .def("welford", &Fusion::welford)
       .def("mlir", &Fusion::mlir)
       .def("is_segmented", &Fusion::isSegmented)
       .def("input_types", &Fusion::inputTypes)

@@ -6,6 +6,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+import fuser_mlir
+from conftest import check_op_case
 from fuser_mlir import DataType, FusionDefinition
 
 BF16 = ml_dtypes.bfloat16
@@ -118,19 +120,7 @@ CASES = [
 
 @pytest.mark.parametrize("build, inputs, expected, rtol", CASES)
 def test_op_matches_numpy(build, inputs, expected, rtol):
-    with FusionDefinition() as fd:
-        tensors = [fd.define_tensor(shape=list(a.shape), contiguity=[True] * a.ndim,
-                                    dtype=DTYPES[a.dtype]) for a in inputs]
-        fd.add_output(build(fd, *tensors))
-    (result,) = fd.execute(list(inputs))
-    expected = np.asarray(expected)
-    assert result.dtype == expected.dtype
-    assert result.shape == expected.shape
-    if rtol:
-        np.testing.assert_allclose(result.astype(np.float64), expected.astype(np.float64),
-                                   rtol=rtol, atol=0)
-    else:
-        np.testing.assert_array_equal(result, expected)
+    check_op_case(fuser_mlir, build, inputs, expected, rtol, DTYPES)
 
 
 def test_scalar_input():

@@ -53,6 +53,10 @@ def every_op(fd, n):
     for reduction in ("sum", "prod", "max", "min"):
         out.append(getattr(fd.ops, reduction)(a, dims=[1], keepdim=True))
     out.append(fd.ops.sum(a, dims=[0], dtype=DataType.Double))
+    out.extend(fd.ops.var_mean(a, [1], correction=0, keepdim=True))
+    out.append(fd.ops.var(a, [0]))
+    out.extend(fd.ops.welford(a, [1]))
+    out.append(fd.ops.addcmul(a, a, wide, 0.5))
     out.append(fd.ops.tensor_sizes(a)[0] * a)
     out.append(fd.ops.size(a, 1) + a)
     for t in out:
@@ -62,7 +66,8 @@ def every_op(fd, n):
 # Ops with a case in every_op, beyond the generated elementwise ones.
 COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "expand",
            "broadcast_in_dim", "permute", "stride_order", "size", "shape", "tensor_sizes",
-           "set", "segment_set", "slice", "pad", "cat", "sum", "prod", "max", "min"}
+           "set", "segment_set", "slice", "pad", "cat", "sum", "prod", "max", "min",
+           "var", "var_mean", "welford", "addcmul"}
 
 
 def test_every_op_has_a_case():

@@ -197,7 +197,31 @@ public:
                              ArrayRef<int64_t> dims, bool keepdim,
                              Type dtype = {});
 
+  //--- Statistics (nvFuser's composites) ------------------------------------//
+
+  /// The results of welford: per reduced row, the mean, the sum of squared
+  /// deviations from it (M2) and the element count (i64).
+  struct WelfordResult {
+    Value avg, varSum, n;
+  };
+  /// nvFuser's var_mean and var (`correction` >= 0): var is
+  /// var_sum / max(N - correction, 0) (inf or NaN where that is 0), in the
+  /// dialect's two-pass form (docs/Python.md): mean = sum(x) / N, then
+  /// var_sum = sum((x - mean)^2). f16/bf16 are computed and returned in
+  /// f32, integers and bools in f64 (nvFuser's var gives Double for ints).
+  FailureOr<std::pair<Value, Value>> varMean(Value source,
+                                             ArrayRef<int64_t> dims,
+                                             int64_t correction, bool keepdim);
+  /// nvFuser's welford (WelfordRaw): the reduced dims are removed.
+  FailureOr<WelfordResult> welford(Value source, ArrayRef<int64_t> dims);
+
 private:
+  /// mean and var_sum (both keepdim) and n of varMean and welford; `count`
+  /// is set to N, the number of elements each row reduces.
+  FailureOr<WelfordResult> buildTwoPassStatistics(Value source,
+                                                  ArrayRef<int64_t> dims,
+                                                  StringRef name,
+                                                  int64_t &count);
   InFlightDiagnostic typeError();
   InFlightDiagnostic valueError();
   /// Wraps negative dims and checks the range; sorted unless `keepOrder`.

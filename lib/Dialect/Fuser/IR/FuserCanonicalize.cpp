@@ -272,6 +272,59 @@ struct ComposeExpands : public OpRewritePattern<ExpandOp> {
   }
 };
 
+/// op(x, expand(y)) -> op(x, y) for an elementwise op of several operands
+/// when the other operands still give every expanded dim its extent: the
+/// op's own size-1 broadcasting is the expand, and it keeps the expanded
+/// value out of the op's inputs (Thunder's broadcast_in_dim of a row
+/// statistic is then a row broadcast, as a normalization kernel reads it).
+/// The result type does not change.
+struct FoldExpandIntoBroadcast
+    : public OpInterfaceRewritePattern<ElementwiseOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(ElementwiseOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    if (op->getNumOperands() < 2 || op->getNumResults() != 1)
+      return failure();
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType)
+      return failure();
+    SmallVector<Value> operands(op->getOperands());
+    bool changed = false;
+    for (auto [i, operand] : llvm::enumerate(operands)) {
+      auto expand = operand.getDefiningOp<ExpandOp>();
+      if (!expand)
+        continue;
+      SmallVector<Value> candidate(operands);
+      candidate[i] = expand.getSource();
+      if (!keepsShape(candidate, resultType.getShape()))
+        continue;
+      operands = candidate;
+      changed = true;
+    }
+    if (!changed)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op->setOperands(operands); });
+    return success();
+  }
+
+  /// Some tensor operand has the extent of every dim of `shape` (the others
+  /// have it or 1).
+  static bool keepsShape(ArrayRef<Value> operands, ArrayRef<int64_t> shape) {
+    for (auto [dim, extent] : llvm::enumerate(shape)) {
+      if (extent == 1)
+        continue;
+      bool given = llvm::any_of(operands, [&](Value operand) {
+        auto type = dyn_cast<RankedTensorType>(operand.getType());
+        return type && type.getDimSize(dim) == extent;
+      });
+      if (!given)
+        return false;
+    }
+    return true;
+  }
+};
+
 /// set(x) -> x, every set: tensors are values, so a set is never a copy a
 /// user can observe, and which results alias inputs is segmentation's
 /// business (the segment kinds say it; docs/Segmentation.md). That holds for
@@ -407,6 +460,7 @@ void FuserDialect::getCanonicalizationPatterns(
                ComposeReshapes<ViewOp>, ComposeReshapes<SqueezeOp>,
                ComposeReshapes<BroadcastOp>, PermuteOfUnitDimsToReshape,
                SinkSqueezeBelowPermute, SinkBroadcastBelowPermute,
-               ComposePermutes, ComposeExpands, EraseSet, ReductionOfUnitDims>(
+               ComposePermutes, ComposeExpands, FoldExpandIntoBroadcast,
+               EraseSet, ReductionOfUnitDims>(
       getContext());
 }
