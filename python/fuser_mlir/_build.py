@@ -30,7 +30,8 @@ _INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
 
 def int64_list(values, what, shown=None):
     """A list of int64s (extents, dims, widths): an int alone is a list of
-    one; floats, strings and the like are refused, not truncated. `shown`
+    one; floats, strings, ints beyond int64 and the like are refused (a
+    TypeError), not truncated. `shown`
     is what the message names (the argument as given)."""
     try:
         items = [operator.index(values)] if not hasattr(values, "__iter__") \
@@ -40,7 +41,9 @@ def int64_list(values, what, shown=None):
                               % (what, values if shown is None else shown)) from None
     for item in items:
         if not _INT64_MIN <= item <= _INT64_MAX:
-            raise FusionValueError("%s: %d does not fit in 64 bits" % (what, item))
+            # A TypeError, as nvFuser's bindings refuse the argument
+            # ("incompatible function arguments").
+            raise FusionTypeError("%s: %d does not fit in 64 bits" % (what, item))
     return items
 
 

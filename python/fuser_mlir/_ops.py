@@ -317,6 +317,13 @@ class Ops:
             if any(w < 0 for w in extents):
                 # nvFuser's negative widths crop: a slice, then the rest.
                 shape = build.tensor_type(arg)[0]
+                for dim in range(len(shape)):
+                    low_high = extents[2 * (len(shape) - 1 - dim):][:2]
+                    resized = shape[dim] + sum(low_high)
+                    if resized < 0 and not build.tolerates_placeholders():
+                        raise FusionValueError(
+                            "Invalid resized domain extent: dim %d of extent %d padded by "
+                            "%s is %d" % (dim, shape[dim], low_high, resized))
                 starts, ends = [0] * len(shape), list(shape)
                 for i, width in enumerate(extents):
                     dim = len(shape) - 1 - i // 2

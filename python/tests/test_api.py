@@ -178,7 +178,7 @@ def test_numbers_that_do_not_fit_and_rollback():
         with pytest.raises(TypeError, match=exactly(
                 "define_tensor's shape must be an integer or a list of integers, got 'ab'")):
             bad.define_tensor(shape="ab", dtype=DataType.Float)
-        with pytest.raises(ValueError, match=exactly(
+        with pytest.raises(TypeError, match=exactly(
                 "define_tensor's shape: 18446744073709551616 does not fit in 64 bits")):
             bad.define_tensor(shape=[2**64], dtype=DataType.Float)
         with pytest.raises(ValueError, match=exactly(
@@ -187,7 +187,7 @@ def test_numbers_that_do_not_fit_and_rollback():
         with pytest.raises(ValueError, match=exactly(
                 "integer 9223372036854775808 does not fit in 64 bits")):
             bad.define_scalar(2**63)
-        with pytest.raises(ValueError, match=exactly(
+        with pytest.raises(TypeError, match=exactly(
                 "the reduction's dims: 1180591620717411303424 does not fit in 64 bits")):
             bad.ops.sum(f, dims=[2**70])
         bad.define_tensor(shape=[2**40, 2**40], dtype=DataType.Float)
@@ -234,3 +234,12 @@ def test_scalar_for_a_zero_dim_input():
         assert out.shape == () and out == np.float32(2.25)
     with pytest.raises(TypeError, match=exactly("inputs[0]: expected dtype float32, got float64")):
         fd.execute([np.float64(1.5)])
+
+
+def test_pad_crop_past_the_extent():
+    """A negative pad width crops; cropping more than the extent is nvFuser's
+    'Invalid resized domain extent', not an empty tensor."""
+    with FusionDefinition() as fd:
+        t = fd.define_tensor(shape=[2, 2], dtype=DataType.Float)
+        with pytest.raises(ValueError, match="Invalid resized domain extent: dim 1 of extent 2"):
+            fd.ops.pad(t, [-3, 0, 0, 0])

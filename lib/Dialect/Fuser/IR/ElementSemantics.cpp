@@ -4,9 +4,10 @@
 // On the host they start from Giles' single-precision approximation
 // ("Approximating the erfinv function", GPU Computing Gems, 2011) in f64,
 // written in terms of w = -log((1 - x)(1 + x)) = -log(z (2 - z)) so that
-// erfcinv never forms 1 - z, and refine it by Newton steps on the C
-// library's erf (erfinv, |x| <= 0.5) or on log(erfc) (everything else; the
-// logarithm keeps the steps well scaled in the tails). Each step doubles the
+// erfcinv of small z never forms 1 - z, and refine it by Newton steps on
+// the C library's erf (results below erfinv(0.5), where erf is relatively
+// accurate) or on log(erfc) (the tails, where the logarithm keeps the steps
+// well scaled). Each step doubles the
 // correct digits; the loop ends when a step changes less than an f64 ulp.
 //
 //===----------------------------------------------------------------------===//
@@ -54,7 +55,19 @@ double initialGuess(double oneMinusZ, double w) {
 /// erfcinv(z) for 0 < z <= 1 (a non-negative result), refined on
 /// log(erfc(x)) = log(z).
 double erfcinvUpperHalf(double z) {
-  double x = initialGuess(1.0 - z, -std::log(z * (2.0 - z)));
+  double w = -std::log(z * (2.0 - z));
+  double x;
+  if (w <= 16.0) {
+    x = initialGuess(1.0 - z, w);
+  } else {
+    // Beyond the single-precision range Giles fitted (z below about 1e-7):
+    // the asymptote erfc(x) ~ exp(-x^2) / (x sqrt(pi)), solved by fixed
+    // point, x^2 = -log(z) - log(x sqrt(pi)).
+    double t = -std::log(z);
+    x = std::sqrt(t);
+    for (int step = 0; step < 3; ++step)
+      x = std::sqrt(t - std::log(x * 1.7724538509055159));
+  }
   double logZ = std::log(z);
   for (int step = 0; step < 8; ++step) {
     double erfcX = std::erfc(x);
@@ -79,8 +92,11 @@ double semantics::hostErfcinv(double z) {
     return std::numeric_limits<double>::infinity();
   if (z == 2.0)
     return -std::numeric_limits<double>::infinity();
-  if (z == 1.0)
-    return 0.0;
+  // Near 1, erfcinv(z) = erfinv(1 - z) with 1 - z exact (Sterbenz): the
+  // refinement on erf keeps the small result's relative accuracy, where
+  // log(erfc(x)) near 0 would not.
+  if (z >= 0.5 && z <= 1.5)
+    return hostErfinv(1.0 - z);
   // erfcinv(2 - z) = -erfcinv(z); 2 - z is exact for z in [1, 2].
   if (z > 1.0)
     return -erfcinvUpperHalf(2.0 - z);

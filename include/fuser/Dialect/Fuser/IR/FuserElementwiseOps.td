@@ -31,7 +31,10 @@ defvar Fuser_HalfPrecisionDoc = [{
 defvar Fuser_MathLibraryDoc = [{
     The value comes from the math library in the compute type (f32 or f64)
     and is not correctly rounded: results of correct backends may differ by
-    a few ulp (`fuser-run --check-against` allows 4).
+    a few ulp (`fuser-run --check-against` allows 4). The CPU backend calls
+    the functions the interpreter calls (0 ulp apart); the GPU computes with
+    libdevice, whose bounds are NVIDIA's (CUDA C++ Programming Guide,
+    "Mathematical Functions"), not measured here (no GPU).
 }];
 
 class Fuser_UnaryOp<string mnemonic, Type operandType, string doc,
@@ -56,10 +59,15 @@ def Fuser_AbsOp : Fuser_UnaryOp<"abs", Fuser_NumericValue, "|x|", [{
     `+0.0`.
 }]>;
 def Fuser_ExpOp : Fuser_UnaryOp<"exp", Fuser_FloatValue, "e^x",
-    Fuser_MathLibraryDoc>;
+    Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
+}]>;
 def Fuser_LogOp : Fuser_UnaryOp<"log", Fuser_FloatValue, "natural logarithm",
     Fuser_MathLibraryDoc # [{
     `log(±0)` is -inf; a negative operand gives NaN.
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 0 ulp in f32, 0 in f64, 0 in bf16.
 }]>;
 def Fuser_SqrtOp : Fuser_UnaryOp<"sqrt", Fuser_FloatValue, "square root", [{
     Correctly rounded (IEEE). `sqrt(-0.0)` is `-0.0`; a negative operand gives
@@ -70,53 +78,95 @@ def Fuser_RsqrtOp : Fuser_UnaryOp<"rsqrt", Fuser_FloatValue, "1 / sqrt(x)",
     Computed as `1 / sqrt(x)`, rounding after each step, so it is not
     correctly rounded: results of correct backends may differ by a few ulp
     (`fuser-run --check-against` allows 4). `rsqrt(±0)` is ±inf.
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
 }]>;
 def Fuser_ReciprocalOp
     : Fuser_UnaryOp<"reciprocal", Fuser_FloatValue, "1 / x", [{
     Correctly rounded IEEE division `1 / x`; `reciprocal(±0)` is ±inf.
 }]>;
 def Fuser_SinOp : Fuser_UnaryOp<"sin", Fuser_FloatValue, "sine",
-    Fuser_MathLibraryDoc>;
+    Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
+}]>;
 def Fuser_CosOp : Fuser_UnaryOp<"cos", Fuser_FloatValue, "cosine",
-    Fuser_MathLibraryDoc>;
+    Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
+}]>;
 def Fuser_TanhOp : Fuser_UnaryOp<"tanh", Fuser_FloatValue,
-    "hyperbolic tangent", Fuser_MathLibraryDoc>;
+    "hyperbolic tangent", Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 2 ulp in f32, 2 in f64, 0 in bf16.
+}]>;
 def Fuser_SigmoidOp
     : Fuser_UnaryOp<"sigmoid", Fuser_FloatValue, "1 / (1 + e^-x)",
     Fuser_MathLibraryDoc # [{
     Computed as `1 / (1 + exp(-x))`, rounding after each step.
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 2 ulp in f32, 2 in f64, 0 in bf16.
 }]>;
 
 def Fuser_AcosOp : Fuser_UnaryOp<"acos", Fuser_FloatValue, "arc cosine",
     Fuser_MathLibraryDoc # [{
     NaN outside [-1, 1].
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
 }]>;
 def Fuser_AcoshOp : Fuser_UnaryOp<"acosh", Fuser_FloatValue,
     "inverse hyperbolic cosine", Fuser_MathLibraryDoc # [{
     NaN below 1; `acosh(+inf)` is +inf.
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
 }]>;
 def Fuser_AsinOp : Fuser_UnaryOp<"asin", Fuser_FloatValue, "arc sine",
     Fuser_MathLibraryDoc # [{
     NaN outside [-1, 1]; `asin(-0.0)` is `-0.0`.
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
 }]>;
 def Fuser_AsinhOp : Fuser_UnaryOp<"asinh", Fuser_FloatValue,
-    "inverse hyperbolic sine", Fuser_MathLibraryDoc>;
+    "inverse hyperbolic sine", Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
+}]>;
 def Fuser_AtanOp : Fuser_UnaryOp<"atan", Fuser_FloatValue, "arc tangent",
-    Fuser_MathLibraryDoc>;
+    Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
+}]>;
 def Fuser_AtanhOp : Fuser_UnaryOp<"atanh", Fuser_FloatValue,
     "inverse hyperbolic tangent", Fuser_MathLibraryDoc # [{
     `atanh(±1)` is ±inf; NaN outside [-1, 1].
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
 }]>;
 def Fuser_CoshOp : Fuser_UnaryOp<"cosh", Fuser_FloatValue,
-    "hyperbolic cosine", Fuser_MathLibraryDoc>;
+    "hyperbolic cosine", Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
+}]>;
 def Fuser_SinhOp : Fuser_UnaryOp<"sinh", Fuser_FloatValue,
-    "hyperbolic sine", Fuser_MathLibraryDoc>;
+    "hyperbolic sine", Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
+}]>;
 def Fuser_TanOp : Fuser_UnaryOp<"tan", Fuser_FloatValue, "tangent",
-    Fuser_MathLibraryDoc>;
+    Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
+}]>;
 def Fuser_ErfOp : Fuser_UnaryOp<"erf", Fuser_FloatValue, "error function",
-    Fuser_MathLibraryDoc>;
+    Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
+}]>;
 def Fuser_ErfcOp : Fuser_UnaryOp<"erfc", Fuser_FloatValue,
-    "complementary error function 1 - erf(x)", Fuser_MathLibraryDoc>;
+    "complementary error function 1 - erf(x)", Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 2 ulp in f32, 2 in f64, 0 in bf16.
+}]>;
 def Fuser_ErfinvOp : Fuser_UnaryOp<"erfinv", Fuser_FloatValue,
     "inverse error function", [{
     `erfinv(±1)` is ±inf, NaN outside [-1, 1]. No C library has it: on the
@@ -124,6 +174,8 @@ def Fuser_ErfinvOp : Fuser_UnaryOp<"erfinv", Fuser_FloatValue,
     refined by two Newton steps in f64 (docs/Interpreter.md); on the GPU
     libdevice's `__nv_erfinv`/`__nv_erfinvf`. Results of correct backends
     may differ by a few ulp.
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 0 ulp in f32, 1 in f64, 0 in bf16.
 }]>;
 def Fuser_ErfcinvOp : Fuser_UnaryOp<"erfcinv", Fuser_FloatValue,
     "inverse complementary error function", [{
@@ -131,30 +183,49 @@ def Fuser_ErfcinvOp : Fuser_UnaryOp<"erfcinv", Fuser_FloatValue,
     `erfinv(1 - x)` in f64 (docs/Interpreter.md); on the GPU libdevice's
     `__nv_erfcinv`/`__nv_erfcinvf`. Results of correct backends may differ by
     a few ulp.
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 0 ulp in f32, 1 in f64, 0 in bf16.
 }]>;
 def Fuser_Exp2Op : Fuser_UnaryOp<"exp2", Fuser_FloatValue, "2^x",
-    Fuser_MathLibraryDoc>;
+    Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 0 ulp in f32, 1 in f64, 0 in bf16.
+}]>;
 def Fuser_Expm1Op : Fuser_UnaryOp<"expm1", Fuser_FloatValue, "e^x - 1",
     Fuser_MathLibraryDoc # [{
     Accurate near 0; `expm1(-0.0)` is `-0.0`.
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
 }]>;
 def Fuser_LgammaOp : Fuser_UnaryOp<"lgamma", Fuser_FloatValue,
     "log |gamma(x)|", Fuser_MathLibraryDoc # [{
     +inf at 0 and at the negative integers. On the GPU libdevice's
     `__nv_lgamma`/`__nv_lgammaf`, on the host the C library's `lgamma`.
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 3 ulp in f32, 2 in f64, 0 in bf16.
 }]>;
 def Fuser_Log10Op : Fuser_UnaryOp<"log10", Fuser_FloatValue,
-    "base-10 logarithm", Fuser_MathLibraryDoc>;
+    "base-10 logarithm", Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
+}]>;
 def Fuser_Log1pOp : Fuser_UnaryOp<"log1p", Fuser_FloatValue, "log(1 + x)",
     Fuser_MathLibraryDoc # [{
     Accurate near 0; `log1p(-1)` is -inf, NaN below -1.
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
 }]>;
 def Fuser_Log2Op : Fuser_UnaryOp<"log2", Fuser_FloatValue,
-    "base-2 logarithm", Fuser_MathLibraryDoc>;
+    "base-2 logarithm", Fuser_MathLibraryDoc # [{
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 0 ulp in f32, 1 in f64, 0 in bf16.
+}]>;
 def Fuser_SiluOp : Fuser_UnaryOp<"silu", Fuser_FloatValue,
     "x * sigmoid(x)", Fuser_MathLibraryDoc # [{
     Computed as `x * (1 / (1 + exp(-x)))`, rounding after each step
     (nvFuser's runtime `silu`).
+    Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
+    domain against mpmath): at most 2 ulp in f32, 2 in f64, 0 in bf16.
 }]>;
 
 defvar Fuser_IntegerIdentityDoc = [{
