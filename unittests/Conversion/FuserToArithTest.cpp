@@ -9,13 +9,16 @@
 // range, f16/bf16 rounding midpoints and double-rounding traps,
 // subnormals), and compared with mlir::fuser::interpret on the equivalent
 // fusion: bit for bit (any NaN equals any NaN), within 4 ulp for the
-// transcendental ops.
+// transcendental ops. The scalar constant folds of every op are checked on
+// the same inputs against the same interpreter results (and must not fold
+// in round-toward-zero).
 //
 // All kernels of one test go into one module, compiled once.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Conversion/FuserToArith/FuserToArith.h"
+#include "fuser/Dialect/Fuser/IR/ConstantFolding.h"
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
@@ -44,6 +47,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cfenv>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -236,6 +240,9 @@ struct Case {
   func::FuncOp fusion;
   std::vector<Buffer> inputs;
   std::optional<uint64_t> ulps;
+  /// The fusion's elementwise op, whose scalar form's constant folds are
+  /// checked against the interpreter too (null: no fold check).
+  Operation *op = nullptr;
 };
 
 /// Builds the body of a kernel for elements at `index`: the loaded inputs
@@ -387,7 +394,7 @@ protected:
           });
       ASSERT_TRUE(succeeded(name)) << description;
       cases.push_back({description + (width == 1 ? " (scalar)" : " (vector)"),
-                       *name, fusion, inputs, ulps});
+                       *name, fusion, inputs, ulps, width == 1 ? op : nullptr});
     }
   }
 
@@ -442,6 +449,10 @@ protected:
           << c.description << ": " << llvm::toString(std::move(error));
       ++executed;
 
+      if (c.op && (getUnaryKind(c.op) || getBinaryKind(c.op) ||
+                   getTernaryKind(c.op) || getCompareKind(c.op) ||
+                   isa<CastOp>(c.op)))
+        checkFolds(c, (*expected)[0]);
       std::vector<size_t> bad = mismatches(got, (*expected)[0], c.ulps);
       std::string report;
       llvm::raw_string_ostream os(report);
@@ -467,6 +478,89 @@ protected:
       EXPECT_TRUE(bad.empty()) << c.description << ": " << bad.size()
                                << " mismatches" << report;
     }
+  }
+
+  /// The constant `bytes` (one element in its storage) of `type`.
+  TypedAttr elementAttr(Type type, const uint8_t *bytes) {
+    unsigned width = type.getIntOrFloatBitWidth();
+    uint64_t bits = 0;
+    std::memcpy(&bits, bytes, byteWidth(type));
+    APInt value(width == 1 ? 1 : width, width == 1 ? (bits & 1) : bits);
+    if (auto floatType = dyn_cast<FloatType>(type))
+      return FloatAttr::get(type, APFloat(floatType.getFloatSemantics(), value));
+    return IntegerAttr::get(type, value);
+  }
+
+  /// The op of `c` on scalar constants, element by element: where it folds
+  /// (every exact op in the IEEE default mode) the constant is the
+  /// interpreter's element, and in round-toward-zero nothing folds.
+  void checkFolds(const Case &c, const Buffer &expected) {
+    OpBuilder b(&context);
+    auto scratch = ModuleOp::create(loc());
+    b.setInsertionPointToEnd(scratch.getBody());
+    unsigned folded = 0;
+    Type resultType = expected.elementType;
+    // Every element, or an even sample of 4096 (the ternary tables).
+    int64_t stride = std::max<int64_t>(1, expected.shape[0] / 4096);
+    for (int64_t i = 0; i < expected.shape[0]; i += stride) {
+      SmallVector<Value> operands;
+      SmallVector<Attribute> attrs;
+      for (const Buffer &input : c.inputs) {
+        TypedAttr attr = elementAttr(
+            input.elementType,
+            input.bytes.data() + i * byteWidth(input.elementType));
+        attrs.push_back(attr);
+        operands.push_back(arith::ConstantOp::create(b, loc(), attr));
+      }
+      Operation *scalar = b.clone(*c.op);
+      scalar->setOperands(operands);
+      scalar->getResult(0).setType(resultType);
+      // Casts fold with APFloat, so in every mode; the other ops only in
+      // the IEEE default one.
+      bool isCast = isa<CastOp>(c.op);
+      auto fold = [&]() -> Attribute {
+        if (isCast)
+          return castScalarConstant(attrs[0], resultType);
+        return dyn_cast_if_present<Attribute>(
+            foldScalarConstants(scalar, attrs));
+      };
+      Attribute result = fold();
+      if (Attribute attr = result) {
+        ++folded;
+        Buffer one = makeBuffer(resultType, {std::vector<uint8_t>(
+                                                expected.bytes.begin() +
+                                                    i * byteWidth(resultType),
+                                                expected.bytes.begin() +
+                                                    (i + 1) * byteWidth(resultType))});
+        Buffer fold = makeBuffer(resultType, {attrBytes(attr, resultType)});
+        EXPECT_TRUE(mismatches(fold, one, std::nullopt).empty())
+            << c.description << ": element " << i << " folds to "
+            << describeElement(resultType, fold.bytes.data())
+            << ", the interpreter gives "
+            << describeElement(resultType, one.bytes.data());
+      }
+      std::fesetround(FE_TOWARDZERO);
+      Attribute inOtherMode = fold();
+      std::fesetround(FE_TONEAREST);
+      EXPECT_EQ(inOtherMode, isCast ? result : Attribute())
+          << c.description << ": element " << i << " in round toward zero";
+    }
+    EXPECT_EQ(folded > 0, !isTranscendentalOp(c.op) &&
+                              !(getBinaryKind(c.op) == BinaryKind::Nextafter &&
+                                (resultType.isF16() || resultType.isBF16())))
+        << c.description;
+    scratch.erase();
+  }
+
+  /// The storage bytes of a folded constant.
+  static std::vector<uint8_t> attrBytes(Attribute attr, Type type) {
+    APInt bits = isa<FloatAttr>(attr)
+                     ? cast<FloatAttr>(attr).getValue().bitcastToAPInt()
+                     : cast<IntegerAttr>(attr).getValue();
+    uint64_t value = bits.getZExtValue();
+    std::vector<uint8_t> bytes(byteWidth(type));
+    std::memcpy(bytes.data(), &value, bytes.size());
+    return bytes;
   }
 
   MLIRContext context;

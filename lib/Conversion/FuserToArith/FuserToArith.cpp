@@ -19,6 +19,10 @@
 // - f64 -> f16/bf16 and i64 -> f16/bf16: rounded once (no double rounding
 //   through f32/f64) by rounding to odd first, independent of how a
 //   backend lowers arith.truncf from f64.
+// - integer shifts by a negative amount or the width or more: the amount is
+//   replaced by 0 before arith.shli/shrsi/shrui (poison there) and 0, or the
+//   sign fill, selected afterwards; integer fmod/remainder guard the divisor
+//   as div does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -304,7 +308,7 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 /// A call of the libdevice function `name` (with an `f` suffix for f32) on
-/// each element of `x`, declared in the nearest symbol table. The GPU links
+/// each element of `args`, declared in the nearest symbol table. The GPU links
 /// libdevice; the CPU backend binds these names to host implementations
 /// (getDeviceLibraryHostSymbols), which the interpreter calls too.
 Value emitDeviceLibraryCall(OpBuilder &b, Location loc, StringRef name,

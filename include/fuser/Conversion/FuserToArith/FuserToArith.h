@@ -14,10 +14,12 @@
 // bf16); f16/bf16 arithmetic is computed in f32 and rounded to nearest even
 // once per op, as the interpreter does.
 //
-// The emitted ops are from the arith, math and vector dialects, and one
-// scf.while (integer pow), so those dialects must be loaded; the guards of
-// each undefined arith case are listed in docs/Lowering.md, "Element
-// semantics".
+// The emitted ops are from the arith, math and vector dialects, scf.while
+// (integer pow, gcd) and func.call of libdevice functions where MLIR's math
+// lowering has no exact form (erfinv, erfcinv, lgamma, expm1, log1p, fmod;
+// declared in the nearest symbol table, bound to host functions by the CPU
+// backend), so those dialects must be loaded; the guards of each undefined
+// arith case are listed in docs/Lowering.md, "Element semantics".
 //
 //===----------------------------------------------------------------------===//
 

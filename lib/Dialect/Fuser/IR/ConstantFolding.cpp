@@ -5,7 +5,8 @@
 // (ElementSemantics.h) in the same compute types, with APFloat doing the
 // exact widening and the one rounding to nearest even that Elements.h does
 // for the interpreter. Ops whose float results come from the math library
-// are not folded (the host's libm need not be the target's), nor nextafter
+// are not folded (the host's libm need not be the target's), nor anything
+// when the compiling thread is not in the IEEE default mode, nor nextafter
 // on f16/bf16 (it steps storage bits); tensor constants are not folded
 // either: a tensor-valued arith.constant is not an op segmentation can put
 // in a kernel, and nvFuser's frontends make scalars.
@@ -21,14 +22,35 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APSInt.h"
 
+#include <cfenv>
 #include <optional>
 #include <variant>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 using namespace mlir;
 using namespace mlir::fuser;
 using namespace mlir::fuser::semantics;
 
 namespace {
+
+/// Whether the thread computes floats as the interpreter does: round to
+/// nearest even, subnormals kept (x86: MXCSR FTZ and DAZ clear). The folds
+/// evaluate in C++ on the compiling thread, which a caller may have put in
+/// another mode; they fold nothing then (casts fold with APFloat, in any
+/// mode).
+bool inDefaultFloatingPointMode() {
+  if (std::fegetround() != FE_TONEAREST)
+    return false;
+#if defined(__x86_64__) || defined(__i386__)
+  constexpr unsigned kFlushToZero = 0x8000, kDenormalsAreZero = 0x0040;
+  if (_mm_getcsr() & (kFlushToZero | kDenormalsAreZero))
+    return false;
+#endif
+  return true;
+}
 
 /// A scalar constant in its compute type (f16/bf16 as float).
 using ComputeValue = std::variant<bool, int32_t, int64_t, float, double>;
@@ -125,7 +147,7 @@ OpFoldResult mlir::fuser::foldScalarConstants(Operation *op,
                                               ArrayRef<Attribute> operands) {
   if (op->getNumResults() != 1 || isa<ShapedType>(op->getResult(0).getType()))
     return {};
-  if (isTranscendentalOp(op))
+  if (isTranscendentalOp(op) || !inDefaultFloatingPointMode())
     return {};
   Type operandType = op->getOperand(0).getType();
   if (getBinaryKind(op) == BinaryKind::Nextafter &&
