@@ -311,7 +311,8 @@ struct FoldExpandIntoBroadcast
   /// Some tensor operand has the extent of every dim of `shape` (the others
   /// have it or 1).
   static bool keepsShape(ArrayRef<Value> operands, ArrayRef<int64_t> shape) {
-    for (auto [dim, extent] : llvm::enumerate(shape)) {
+    for (size_t dim = 0; dim < shape.size(); ++dim) {
+      int64_t extent = shape[dim];
       if (extent == 1)
         continue;
       bool given = llvm::any_of(operands, [&](Value operand) {
