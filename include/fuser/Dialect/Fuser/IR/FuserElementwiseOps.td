@@ -170,17 +170,19 @@ def Fuser_ErfcOp : Fuser_UnaryOp<"erfc", Fuser_FloatValue,
 def Fuser_ErfinvOp : Fuser_UnaryOp<"erfinv", Fuser_FloatValue,
     "inverse error function", [{
     `erfinv(±1)` is ±inf, NaN outside [-1, 1]. No C library has it: on the
-    host (interpreter and CPU backend) it is a rational approximation
-    refined by two Newton steps in f64 (docs/Interpreter.md); on the GPU
-    libdevice's `__nv_erfinv`/`__nv_erfinvf`. Results of correct backends
-    may differ by a few ulp.
+    host (interpreter and CPU backend) it is Giles' approximation refined
+    by Newton steps in f64 until they stop changing it (docs/Interpreter.md);
+    on the GPU libdevice's `__nv_erfinv`/`__nv_erfinvf`. Results of correct
+    backends may differ by a few ulp.
     Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
     domain against mpmath): at most 0 ulp in f32, 1 in f64, 0 in bf16.
 }]>;
 def Fuser_ErfcinvOp : Fuser_UnaryOp<"erfcinv", Fuser_FloatValue,
     "inverse complementary error function", [{
     `erfcinv(0)` is +inf, `erfcinv(2)` -inf, NaN outside [0, 2]. On the host
-    `erfinv(1 - x)` in f64 (docs/Interpreter.md); on the GPU libdevice's
+    `erfinv(1 - x)` (exact) for x in [0.5, 1.5], else refined by Newton steps
+    on `log(erfc)` in f64, so that tiny x keep their relative accuracy
+    (docs/Interpreter.md); on the GPU libdevice's
     `__nv_erfcinv`/`__nv_erfcinvf`. Results of correct backends may differ by
     a few ulp.
     Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
