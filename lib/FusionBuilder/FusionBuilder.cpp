@@ -859,7 +859,8 @@ FailureOr<Value> FusionBuilder::reduction(ReductionKind kind, Value source,
 
 FailureOr<FusionBuilder::WelfordResult>
 FusionBuilder::buildTwoPassStatistics(Value source, ArrayRef<int64_t> dims,
-                                      StringRef name, int64_t &count) {
+                                      StringRef name, int64_t &count,
+                                      SmallVectorImpl<int64_t> &reducedDims) {
   FailureOr<RankedTensorType> type =
       getTensorType(source, ("the operand of " + name).str());
   if (failed(type))
@@ -880,6 +881,7 @@ FusionBuilder::buildTwoPassStatistics(Value source, ArrayRef<int64_t> dims,
       return failure();
     source = *cast;
   }
+  reducedDims.assign(normalized->begin(), normalized->end());
   count = 1;
   for (int64_t dim : *normalized)
     count *= type->getDimSize(dim);
@@ -917,12 +919,12 @@ FusionBuilder::varMean(Value source, ArrayRef<int64_t> dims,
     return valueError() << "correction must be non-negative, but got "
                         << correction;
   int64_t count = 0;
+  SmallVector<int64_t> reducedDims;
   FailureOr<WelfordResult> statistics =
-      buildTwoPassStatistics(source, dims, "var_mean", count);
+      buildTwoPassStatistics(source, dims, "var_mean", count, reducedDims);
   if (failed(statistics))
     return failure();
-  auto type =mlir::cast<RankedTensorType>(statistics->varSum.getType());
-  auto sourceType =mlir::cast<RankedTensorType>(source.getType());
+  auto type = mlir::cast<RankedTensorType>(statistics->varSum.getType());
   // 1 / max(N - correction, 0), as nvFuser computes it in f64.
   double denominator =
       std::max(static_cast<double>(count) - static_cast<double>(correction),
@@ -934,12 +936,8 @@ FusionBuilder::varMean(Value source, ArrayRef<int64_t> dims,
     return failure();
   Value mean = statistics->avg;
   if (!keepdim) {
-    FailureOr<SmallVector<int64_t>> normalized =
-        normalizeDims(dims, sourceType.getRank(), "var_mean");
-    if (failed(normalized))
-      return failure();
-    FailureOr<Value> squeezedVar = squeeze(*var, *normalized);
-    FailureOr<Value> squeezedMean = squeeze(mean, *normalized);
+    FailureOr<Value> squeezedVar = squeeze(*var, reducedDims);
+    FailureOr<Value> squeezedMean = squeeze(mean, reducedDims);
     if (failed(squeezedVar) || failed(squeezedMean))
       return failure();
     var = squeezedVar;
@@ -951,19 +949,16 @@ FusionBuilder::varMean(Value source, ArrayRef<int64_t> dims,
 FailureOr<FusionBuilder::WelfordResult>
 FusionBuilder::welford(Value source, ArrayRef<int64_t> dims) {
   int64_t count = 0;
+  SmallVector<int64_t> reducedDims;
   FailureOr<WelfordResult> statistics =
-      buildTwoPassStatistics(source, dims, "welford", count);
+      buildTwoPassStatistics(source, dims, "welford", count, reducedDims);
   if (failed(statistics))
-    return failure();
-  FailureOr<SmallVector<int64_t>> normalized = normalizeDims(
-      dims,mlir::cast<RankedTensorType>(source.getType()).getRank(), "welford");
-  if (failed(normalized))
     return failure();
   WelfordResult result;
   for (auto [from, to] : {std::make_pair(statistics->avg, &result.avg),
                           std::make_pair(statistics->varSum, &result.varSum),
                           std::make_pair(statistics->n, &result.n)}) {
-    FailureOr<Value> squeezed = squeeze(from, *normalized);
+    FailureOr<Value> squeezed = squeeze(from, reducedDims);
     if (failed(squeezed))
       return failure();
     *to = *squeezed;

@@ -217,11 +217,11 @@ public:
 
 private:
   /// mean and var_sum (both keepdim) and n of varMean and welford; `count`
-  /// is set to N, the number of elements each row reduces.
-  FailureOr<WelfordResult> buildTwoPassStatistics(Value source,
-                                                  ArrayRef<int64_t> dims,
-                                                  StringRef name,
-                                                  int64_t &count);
+  /// is set to N, the number of elements each row reduces, and
+  /// `reducedDims` to the dims, wrapped and sorted.
+  FailureOr<WelfordResult>
+  buildTwoPassStatistics(Value source, ArrayRef<int64_t> dims, StringRef name,
+                         int64_t &count, SmallVectorImpl<int64_t> &reducedDims);
   InFlightDiagnostic typeError();
   InFlightDiagnostic valueError();
   /// Wraps negative dims and checks the range; sorted unless `keepOrder`.

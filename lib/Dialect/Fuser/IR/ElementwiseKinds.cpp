@@ -113,36 +113,30 @@ bool mlir::fuser::isInOperandClass(Type elementType, OperandClass operands) {
   llvm_unreachable("unknown operand class");
 }
 
+namespace {
+/// The name and the diagnostic description of each OperandClass, in
+/// enumerator order.
+struct OperandClassText {
+  llvm::StringLiteral name, description;
+};
+constexpr OperandClassText kOperandClassTexts[] = {
+    {"float", "float"},
+    {"numeric", "numeric"},
+    {"integral", "integer or i1"},
+    {"integer", "integer (i32 or i64)"},
+    {"any", "fuser element"},
+};
+static_assert(std::size(kOperandClassTexts) ==
+                  static_cast<size_t>(OperandClass::Any) + 1,
+              "one text per operand class");
+} // namespace
+
 llvm::StringRef mlir::fuser::getOperandClassDescription(OperandClass operands) {
-  switch (operands) {
-  case OperandClass::Float:
-    return "float";
-  case OperandClass::Numeric:
-    return "numeric";
-  case OperandClass::Integral:
-    return "integer or i1";
-  case OperandClass::Integer:
-    return "integer (i32 or i64)";
-  case OperandClass::Any:
-    return "fuser element";
-  }
-  llvm_unreachable("unknown operand class");
+  return kOperandClassTexts[static_cast<size_t>(operands)].description;
 }
 
 llvm::StringRef mlir::fuser::getOperandClassName(OperandClass operands) {
-  switch (operands) {
-  case OperandClass::Float:
-    return "float";
-  case OperandClass::Numeric:
-    return "numeric";
-  case OperandClass::Integral:
-    return "integral";
-  case OperandClass::Integer:
-    return "integer";
-  case OperandClass::Any:
-    return "any";
-  }
-  llvm_unreachable("unknown operand class");
+  return kOperandClassTexts[static_cast<size_t>(operands)].name;
 }
 
 bool mlir::fuser::isTranscendentalOp(Operation *op) {
