@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/FusionBuilder/FusionBuilder.h"
+#include "fuser/Dialect/Fuser/IR/ConstantFolding.h"
+#include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -90,6 +92,15 @@ Category getCategory(Type type) {
 
 bool isHalf(Type type) { return type.isF16() || type.isBF16(); }
 
+/// f16, bf16 and the 8-bit floats: the floats nvFuser computes in f32.
+bool isReducedPrecision(Type type) { return isHalf(type) || isFloat8Type(type); }
+
+/// The type arithmetic on `common` computes in: the 8-bit floats are storage
+/// types, whose values f32 holds exactly.
+Type getArithmeticType(Type common) {
+  return isFloat8Type(common) ? Float32Type::get(common.getContext()) : common;
+}
+
 /// PyTorch's promote_skip_undefined.
 Type promoteSkipUndefined(Type a, Type b) {
   if (!a)
@@ -123,8 +134,10 @@ Type mlir::fuser::promoteTypes(Type lhs, Type rhs) {
   if (lhsCategory == Category::Integral)
     return lhs.getIntOrFloatBitWidth() >= rhs.getIntOrFloatBitWidth() ? lhs
                                                                       : rhs;
-  // f16 and bf16 have the same width but neither holds the other.
-  if (isHalf(lhs) && isHalf(rhs))
+  // f16 and bf16 (and e4m3 and e5m2) have the same width but neither holds
+  // the other.
+  if (isReducedPrecision(lhs) && isReducedPrecision(rhs) &&
+      lhs.getIntOrFloatBitWidth() == rhs.getIntOrFloatBitWidth())
     return Float32Type::get(lhs.getContext());
   return lhs.getIntOrFloatBitWidth() > rhs.getIntOrFloatBitWidth() ? lhs : rhs;
 }
@@ -153,8 +166,8 @@ Type mlir::fuser::computeCommonType(ArrayRef<Operand> operands,
         result = promoteSkipUndefined(result, dtype);
         continue;
       }
-      // A half-precision scalar counts as the default float dtype.
-      if (isHalf(dtype))
+      // A reduced-precision scalar counts as the default float dtype.
+      if (isReducedPrecision(dtype))
         dtype = Float32Type::get(context);
       wrappedResult = promoteSkipUndefined(wrappedResult, dtype);
     }
@@ -163,7 +176,7 @@ Type mlir::fuser::computeCommonType(ArrayRef<Operand> operands,
   }
   if (config.promoteIntToFloat && getCategory(common) != Category::Floating)
     common = Float32Type::get(context);
-  if (config.castHalfToFloat && isHalf(common))
+  if (config.castHalfToFloat && isReducedPrecision(common))
     common = Float32Type::get(context);
   return common;
 }
@@ -309,8 +322,10 @@ FusionBuilder::normalizeDims(ArrayRef<int64_t> dims, int64_t rank,
 FailureOr<Value> FusionBuilder::constant(const ScalarLiteral &literal,
                                          Type type) {
   TypedAttr attr;
-  if (auto floatType = dyn_cast<FloatType>(type)) {
-    attr = builder.getFloatAttr(floatType, literal.floatValue);
+  if (isa<FloatType>(type)) {
+    // Rounded as fuser.cast rounds (the 8-bit floats saturate).
+    attr = castScalarConstant(builder.getF64FloatAttr(literal.floatValue),
+                              type);
   } else if (type.isInteger(1)) {
     attr = builder.getBoolAttr(literal.kind == ScalarLiteral::Kind::Float
                                    ? literal.floatValue != 0
@@ -404,8 +419,8 @@ FailureOr<SmallVector<Value>> FusionBuilder::promote(ArrayRef<Operand> operands,
 
 FailureOr<Value> FusionBuilder::unary(UnaryKind kind, const Operand &operand,
                                       std::optional<PromotionConfig> config) {
-  Type common = computeCommonType(
-      operand, config.value_or(getPromotionConfig(kind)), getContext());
+  Type common = getArithmeticType(computeCommonType(
+      operand, config.value_or(getPromotionConfig(kind)), getContext()));
   if (!isInOperandClass(common, getOpInfo(kind).operands))
     return typeError() << "'" << getOpInfo(kind).mnemonic << "' needs "
                        << describeOperands(getOpInfo(kind).operands, 1)
@@ -448,7 +463,8 @@ FailureOr<Value> FusionBuilder::buildBinaryLike(KindT kind, const Operand &lhs,
                                                 const Operand &rhs,
                                                 PromotionConfig config) {
   StringRef name = getOpInfo(kind).mnemonic;
-  Type common = computeCommonType({lhs, rhs}, config, getContext());
+  Type common =
+      getArithmeticType(computeCommonType({lhs, rhs}, config, getContext()));
   if constexpr (std::is_same_v<KindT, BinaryKind>)
     if (!isInOperandClass(common, getOpInfo(kind).operands))
       return typeError() << "'" << name << "' needs "
@@ -499,6 +515,7 @@ FailureOr<Value> FusionBuilder::ternary(TernaryKind kind,
                          << "' must be scalars, not tensors";
     common = first.getDType(getContext());
   }
+  common = getArithmeticType(common);
   if (!isInOperandClass(common, getOpInfo(kind).operands))
     return typeError() << "'" << name << "' needs "
                        << describeOperands(getOpInfo(kind).operands, 3)
@@ -832,9 +849,12 @@ FailureOr<Value> FusionBuilder::reduction(ReductionKind kind, Value source,
     return typeError() << "a " << name
                        << " reduction takes no dtype (nvFuser's max and min "
                           "support only DataType.Null)";
-  // sum and prod of integers and bools accumulate in int64.
+  // sum and prod of integers and bools accumulate in int64; the 8-bit floats
+  // reduce in f32.
   if (!dtype && accumulates && isa<IntegerType>(type->getElementType()))
     dtype = builder.getI64Type();
+  if (!dtype && isFloat8Type(type->getElementType()))
+    dtype = builder.getF32Type();
   if (dims.empty())
     return valueError() << "a reduction needs at least one dim";
   FailureOr<SmallVector<int64_t>> normalized =
@@ -873,7 +893,8 @@ FusionBuilder::buildTwoPassStatistics(Value source, ArrayRef<int64_t> dims,
     return failure();
   Type element = type->getElementType();
   Type compute = !isa<FloatType>(element) ? Type(Float64Type::get(getContext()))
-                 : isHalf(element)          ? Type(Float32Type::get(getContext()))
+                 : isReducedPrecision(element)
+                     ? Type(Float32Type::get(getContext()))
                                             : element;
   if (compute != element) {
     FailureOr<Value> cast = this->cast(source, compute);

@@ -10,16 +10,26 @@ backend's buffer.
 
 from ._errors import FusionTypeError, FusionValueError
 
-__all__ = ["numpy_dtype", "is_torch", "as_numpy", "to_native", "from_native",
+__all__ = ["numpy_dtype", "as_float64_if_ml_dtype", "is_torch", "as_numpy", "to_native", "from_native",
            "with_stride_order", "to_torch", "stride_order_of"]
+
+
+# The dtypes numpy has through ml_dtypes, and torch's.
+_ML_DTYPES = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
 
 
 def numpy_dtype(name):
     import numpy as np
-    if name == "bfloat16":
+    if name in _ML_DTYPES:
         import ml_dtypes
-        return np.dtype(ml_dtypes.bfloat16)
+        return np.dtype(getattr(ml_dtypes, name))
     return np.dtype(name)
+
+
+def as_float64_if_ml_dtype(array):
+    """`array`, in f64 when numpy's own functions cannot take its dtype."""
+    import numpy as np
+    return array.astype(np.float64) if array.dtype.name in _ML_DTYPES else array
 
 
 def is_torch(value):
@@ -28,14 +38,16 @@ def is_torch(value):
 
 def as_numpy(tensor):
     """A torch tensor as a numpy array sharing its memory where it is on the
-    CPU (bf16 as ml_dtypes' bfloat16); a CUDA tensor is copied to the host."""
+    CPU (bf16 and fp8 as ml_dtypes' types); a CUDA tensor is copied to the
+    host."""
     import torch
     tensor = tensor.detach()
     if tensor.device.type != "cpu":
         tensor = tensor.to("cpu")
-    if tensor.dtype == torch.bfloat16:
-        import ml_dtypes
-        return tensor.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    name = str(tensor.dtype).replace("torch.", "")
+    if name in _ML_DTYPES:
+        bits = torch.int16 if name == "bfloat16" else torch.uint8
+        return tensor.view(bits).numpy().view(numpy_dtype(name))
     return tensor.numpy()
 
 
@@ -86,8 +98,9 @@ def to_torch(array, device):
     """A torch tensor of a result: sharing the array's memory on the CPU."""
     import numpy as np
     import torch
-    if array.dtype.name == "bfloat16":
-        tensor = torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
+    if array.dtype.name in _ML_DTYPES:
+        bits = np.int16 if array.itemsize == 2 else np.uint8
+        tensor = torch.from_numpy(array.view(bits)).view(getattr(torch, array.dtype.name))
     else:
         tensor = torch.from_numpy(array)
     return tensor if device is None or device.type == "cpu" else tensor.to(device)

@@ -689,8 +689,8 @@ class FusionDefinition:
             default_atol, default_rtol = _tolerances.tolerance(
                 actual.dtype.name, sizes.get(returned[index].index, 1) if returned else 1)
             np.testing.assert_allclose(
-                actual.astype(np.float64) if actual.dtype.name == "bfloat16" else actual,
-                expected.astype(np.float64) if expected.dtype.name == "bfloat16" else expected,
+                _arrays.as_float64_if_ml_dtype(actual),
+                _arrays.as_float64_if_ml_dtype(expected),
                 rtol=default_rtol if rtol is None else rtol,
                 atol=default_atol if atol is None else atol, equal_nan=True,
                 err_msg="output %d" % index)
@@ -826,6 +826,7 @@ def _tensor_type_text(type_info):
     """An (extents, dtype) pair as the MLIR type the native messages name."""
     shape, dtype = type_info
     element = {"float64": "f64", "float32": "f32", "float16": "f16", "bfloat16": "bf16",
+               "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2",
                "int64": "i64", "int32": "i32", "bool": "i1"}[dtype]
     return "tensor<%s>" % "x".join([str(e) for e in shape] + [element])
 

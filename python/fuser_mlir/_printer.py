@@ -64,9 +64,9 @@ def _format_input(value):
         import numpy as np
         array = np.asarray(value)
         dtype = array.dtype.name
-        if dtype == "bfloat16":
+        if dtype in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
             return ("np.asarray(np.random.default_rng(0).standard_normal(%r), "
-                    "dtype=ml_dtypes.bfloat16)" % (list(array.shape),))
+                    "dtype=ml_dtypes.%s)" % (list(array.shape), dtype))
         if array.dtype.kind == "f":
             return ("np.asarray(np.random.default_rng(0).standard_normal(%r), dtype=np.%s)"
                     % (list(array.shape), dtype))
@@ -85,7 +85,8 @@ def format_repro_script(module_name, function_name, records, inputs):
              "# `python -m fuser_mlir.nvfuser_compat THIS_FILE`.",
              "import torch" if uses_torch else "import numpy as np",
              ]
-    if not uses_torch and any(getattr(getattr(v, "dtype", None), "name", "") == "bfloat16"
+    if not uses_torch and any(getattr(getattr(v, "dtype", None), "name", "")
+                              in ("bfloat16", "float8_e4m3fn", "float8_e5m2")
                               for v in inputs):
         lines.append("import ml_dtypes")
     lines += ["from %s import FusionDefinition, DataType" % module_name, "", ""]

@@ -20,6 +20,8 @@ class DataType(enum.Enum):
     Float = "float32"
     Half = "float16"
     BFloat16 = "bfloat16"
+    Float8_e4m3fn = "float8_e4m3fn"
+    Float8_e5m2 = "float8_e5m2"
     Int = "int64"
     Int32 = "int32"
     Bool = "bool"

@@ -30,6 +30,10 @@ def tolerance(dtype, reduction_size):
         table, scale = _SUM_TOLERANCES_HALF, 1.0
     elif dtype == "bfloat16":
         table, scale = _SUM_TOLERANCES_HALF, 10.0
+    elif dtype in ("float8_e4m3fn", "float8_e5m2"):
+        # A result rounded to 4 (3) significant bits: one ulp is 2^-3 (2^-2)
+        # of the value.
+        return 0.0, 0.125 if dtype == "float8_e4m3fn" else 0.25
     else:
         return 0.0, 0.0
     if reduction_size <= 1:

@@ -72,12 +72,17 @@ template <typename T> std::string printToString(const T &printable) {
 }
 
 /// The dtype names the Python side uses (DataType values) and their types.
-SmallVector<std::pair<StringRef, Type>, 7> getDTypes() {
+SmallVector<std::pair<StringRef, Type>, 9> getDTypes() {
   Builder b(&getContext());
-  return {{"bool", b.getI1Type()},       {"int32", b.getI32Type()},
-          {"int64", b.getI64Type()},     {"float16", b.getF16Type()},
-          {"bfloat16", b.getBF16Type()}, {"float32", b.getF32Type()},
-          {"float64", b.getF64Type()}};
+  return {{"bool", b.getI1Type()},
+          {"int32", b.getI32Type()},
+          {"int64", b.getI64Type()},
+          {"float16", b.getF16Type()},
+          {"bfloat16", b.getBF16Type()},
+          {"float32", b.getF32Type()},
+          {"float64", b.getF64Type()},
+          {"float8_e4m3fn", b.getType<Float8E4M3FNType>()},
+          {"float8_e5m2", b.getType<Float8E5M2Type>()}};
 }
 
 Type parseDType(const std::string &name) {
@@ -86,7 +91,7 @@ Type parseDType(const std::string &name) {
       return type;
   throw nb::type_error(("unsupported dtype '" + name +
                         "' (supported: Bool, Int32, Int, Half, BFloat16, "
-                        "Float, Double)")
+                        "Float, Double, Float8_e4m3fn, Float8_e5m2)")
                            .c_str());
 }
 

@@ -177,7 +177,7 @@ NATIVE_GUARDS = [
     (RuntimeError, lambda n, t: n.run_pipeline("preseg").set(t),
      exactly("this fusion is the result of a pipeline and cannot be extended")),
     (TypeError, lambda n, t: n.define_input([2], "complex64"),
-     exactly("unsupported dtype 'complex64' (supported: Bool, Int32, Int, Half, BFloat16, Float, Double)")),
+     exactly("unsupported dtype 'complex64' (supported: Bool, Int32, Int, Half, BFloat16, Float, Double, Float8_e4m3fn, Float8_e5m2)")),
 ]
 
 

@@ -4,6 +4,8 @@
 // RUN: fuser-run %s --entry int_casts --print-values | FileCheck %s --check-prefix=INT
 // RUN: fuser-run %s --entry double_rounding --print-values | FileCheck %s --check-prefix=ONCE
 // RUN: fuser-run %s --entry reductions --print-values | FileCheck %s --check-prefix=RED
+// RUN: fuser-run %s --entry to_float8 --print-values | FileCheck %s --check-prefix=F8
+// RUN: fuser-run %s --entry from_float8 --print-values | FileCheck %s --check-prefix=FROMF8
 // RUN: fuser-run %s --entry segment --print-values | FileCheck %s --check-prefix=SEG
 
 // f32 -> bf16/f16 round to nearest even (ties 1 + 2^-8 and 1 + 3 * 2^-8 go
@@ -95,4 +97,50 @@ func.func @segment() -> tensor<2xf32> {
     fuser.yield %s : tensor<2xf32>
   }
   return %r : tensor<2xf32>
+}
+
+// f32 -> f8E4M3FN and f8E5M2 (nvFuser's cvt.rn.satfinite): round to nearest
+// even, saturate at 448 / 57344 (the midpoints above them and infinities
+// included), NaN stays NaN, subnormal ties go to even (2^-10 to 0, 3 * 2^-10
+// to 2^-8).
+// F8: result 0: tensor<12xf8E4M3FN>
+// F8-NEXT: [448, 448, 448, 448, -448, nan, 0.001953125, 0, 0.00390625, 1, 1.25, -0]
+// F8: result 1: tensor<8xf8E5M2>
+// F8-NEXT: [57344, 57344, 57344, 57344, 1.5258789e-05, 0, nan, 1]
+// An f64 just above an e4m3 midpoint rounds up: one rounding, not two.
+// F8: result 2: tensor<2xf8E4M3FN>
+// F8-NEXT: [1.125, 1]
+func.func @to_float8() -> (tensor<12xf8E4M3FN>, tensor<8xf8E5M2>, tensor<2xf8E4M3FN>) {
+  %a = arith.constant dense<[448.0, 464.0, 480.0, 0x7F800000, 0xFF800000, 0x7FC00000, 0.001953125, 0.0009765625, 0.0029296875, 1.0625, 1.1875, -0.0]> : tensor<12xf32>
+  %b = fuser.cast %a : tensor<12xf32> to tensor<12xf8E4M3FN>
+  %c = arith.constant dense<[57344.0, 61440.0, 1.0e9, 0x7F800000, 1.52587890625e-05, 7.62939453125e-06, 0x7FC00000, 1.125]> : tensor<8xf32>
+  %d = fuser.cast %c : tensor<8xf32> to tensor<8xf8E5M2>
+  %e = arith.constant dense<[1.0625000000009095, 1.0625]> : tensor<2xf64>
+  %f = fuser.cast %e : tensor<2xf64> to tensor<2xf8E4M3FN>
+  return %b, %d, %f : tensor<12xf8E4M3FN>, tensor<8xf8E5M2>, tensor<2xf8E4M3FN>
+}
+
+// From the 8-bit floats (bits: 0x7f NaN, 0x01 the smallest subnormal 2^-9,
+// 0x7e 448, 0x80 -0, 0x3c 1.5; 0x7c is f8E5M2's infinity): exact in every
+// float, truncated to integers (NaN gives 0), != 0 to i1; e4m3 -> e5m2
+// rounds (1.125 ties to 1) and e5m2 -> e4m3 saturates (inf to 448).
+// FROMF8: result 0: tensor<6xf32>
+// FROMF8-NEXT: [nan, 0.001953125, 448, -0, 1.5, 1.125]
+// FROMF8: result 1: tensor<6xi32>
+// FROMF8-NEXT: [0, 0, 448, 0, 1, 1]
+// FROMF8: result 2: tensor<6xi1>
+// FROMF8-NEXT: [true, true, true, false, true, true]
+// FROMF8: result 3: tensor<6xf8E5M2>
+// FROMF8-NEXT: [nan, 0.001953125, 448, -0, 1.5, 1]
+// FROMF8: result 4: tensor<2xf8E4M3FN>
+// FROMF8-NEXT: [448, -448]
+func.func @from_float8() -> (tensor<6xf32>, tensor<6xi32>, tensor<6xi1>, tensor<6xf8E5M2>, tensor<2xf8E4M3FN>) {
+  %a = arith.constant dense<[0x7F, 0x01, 0x7E, 0x80, 0x3C, 0x39]> : tensor<6xf8E4M3FN>
+  %f = fuser.cast %a : tensor<6xf8E4M3FN> to tensor<6xf32>
+  %i = fuser.cast %a : tensor<6xf8E4M3FN> to tensor<6xi32>
+  %p = fuser.cast %a : tensor<6xf8E4M3FN> to tensor<6xi1>
+  %e = fuser.cast %a : tensor<6xf8E4M3FN> to tensor<6xf8E5M2>
+  %g = arith.constant dense<[0x7C, 0xFC]> : tensor<2xf8E5M2>
+  %h = fuser.cast %g : tensor<2xf8E5M2> to tensor<2xf8E4M3FN>
+  return %f, %i, %p, %e, %h : tensor<6xf32>, tensor<6xi32>, tensor<6xi1>, tensor<6xf8E5M2>, tensor<2xf8E4M3FN>
 }

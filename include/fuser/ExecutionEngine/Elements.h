@@ -1,15 +1,17 @@
 //===- Elements.h - element storage and conversions -------------*- C++ -*-===//
 //
 // How each fuser element type is stored in a Buffer and the type in which the
-// interpreter computes its arithmetic. f16 and bf16 are stored as raw
-// bits and computed in f32; the bit conversions here are exact (widening) and
-// round to nearest even (narrowing), without APFloat in the hot loops.
+// interpreter computes its arithmetic. f16, bf16 and the fp8 types are stored
+// as raw bits and computed in f32; the bit conversions here are exact
+// (widening) and round to nearest even (narrowing), without APFloat in the
+// hot loops. FuserToArith emits the same fp8 conversions op for op.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSER_EXECUTIONENGINE_ELEMENTS_H
 #define FUSER_EXECUTIONENGINE_ELEMENTS_H
 
+#include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
 
@@ -22,7 +24,7 @@
 
 namespace mlir::fuser::detail {
 
-enum class ElemKind { I1, I32, I64, F16, BF16, F32, F64 };
+enum class ElemKind { I1, I32, I64, F16, BF16, F32, F64, F8E4M3FN, F8E5M2 };
 
 inline std::optional<ElemKind> getElemKind(Type type) {
   if (!type)
@@ -41,6 +43,10 @@ inline std::optional<ElemKind> getElemKind(Type type) {
     return ElemKind::F32;
   if (type.isF64())
     return ElemKind::F64;
+  if (isa<Float8E4M3FNType>(type))
+    return ElemKind::F8E4M3FN;
+  if (isa<Float8E5M2Type>(type))
+    return ElemKind::F8E5M2;
   return std::nullopt;
 }
 
@@ -101,6 +107,84 @@ inline uint16_t floatToBF16(float value) {
   return static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
 }
 
+/// `value >> shift` rounded to nearest even (1 <= shift <= 31).
+inline uint32_t shiftRightRoundingToEven(uint32_t value, uint32_t shift) {
+  uint32_t kept = value >> shift;
+  uint32_t rest = value & ((1u << shift) - 1);
+  uint32_t half = 1u << (shift - 1);
+  return kept + (rest > half || (rest == half && (kept & 1)) ? 1 : 0);
+}
+
+/// f32 to fp8, as nvFuser's `cvt.rn.satfinite`: rounded once to nearest
+/// even; magnitudes above the largest finite one (infinities included)
+/// saturate to it; NaN gives the format's NaN with the sign kept.
+inline uint8_t floatToFloat8(float value, Float8Format format) {
+  uint32_t bits = bitCast<uint32_t>(&value);
+  uint8_t sign = static_cast<uint8_t>((bits >> 24) & 0x80);
+  uint32_t magnitude = bits & 0x7fffffff;
+  if (magnitude > 0x7f800000)
+    return sign | format.nan;
+  uint32_t exponentField = magnitude >> 23;
+  // f32's exponent field of the format's smallest normal, 2^(1 - bias).
+  uint32_t minNormalField = 128 - format.bias;
+  uint32_t dropped = 23 - format.mantissaBits;
+  uint32_t rounded;
+  if (exponentField >= minNormalField) {
+    // Rebias; a carry out of the mantissa correctly bumps the exponent.
+    rounded = shiftRightRoundingToEven(
+        magnitude - ((127 - format.bias) << 23), dropped);
+  } else {
+    // Subnormal in the format (f32 subnormals are far below its smallest
+    // subnormal): the significand, implicit bit included, shifted further.
+    uint32_t shift = dropped + (minNormalField - exponentField);
+    rounded = shiftRightRoundingToEven((magnitude & 0x7fffff) | 0x800000,
+                                       shift < 25 ? shift : 25);
+  }
+  return sign | static_cast<uint8_t>(rounded < format.maxFinite
+                                         ? rounded
+                                         : format.maxFinite);
+}
+
+/// fp8 to f32, exactly; NaN gives f32's quiet NaN with the sign kept.
+inline float float8ToFloat(uint8_t bits, Float8Format format) {
+  uint32_t sign = static_cast<uint32_t>(bits & 0x80) << 24;
+  uint32_t exponentField = (bits & 0x7f) >> format.mantissaBits;
+  uint32_t mantissa = bits & ((1u << format.mantissaBits) - 1);
+  uint32_t maxExponentField = (0x7fu >> format.mantissaBits);
+  uint32_t result;
+  if (format.hasInfinity ? exponentField == maxExponentField
+                         : (bits & 0x7f) == 0x7f) {
+    result = (format.hasInfinity && mantissa == 0) ? 0x7f800000 : 0x7fc00000;
+  } else if (exponentField != 0) {
+    result = ((exponentField + 127 - format.bias) << 23) |
+             (mantissa << (23 - format.mantissaBits));
+  } else if (mantissa != 0) {
+    // mantissa * 2^(1 - bias - mantissaBits): the exact f32 of the integer
+    // mantissa, with its exponent lowered.
+    float whole = static_cast<float>(mantissa);
+    result = bitCast<uint32_t>(&whole) -
+             ((format.bias + format.mantissaBits - 1) << 23);
+  } else {
+    result = 0;
+  }
+  result |= sign;
+  return bitCast<float>(&result);
+}
+
+/// f64 rounded to f32 with round-to-odd (truncated, and the last bit set
+/// when inexact): a following rounding to nearest even into a format with
+/// at most 22 mantissa bits is then the one correct rounding of the f64.
+inline float roundDoubleToOddFloat(double value) {
+  float nearest = static_cast<float>(value);
+  double back = nearest;
+  if (back == value || std::isnan(value))
+    return nearest;
+  uint32_t bits = bitCast<uint32_t>(&nearest);
+  if ((bits & 1) == 0)
+    bits = std::fabs(back) > std::fabs(value) ? bits - 1 : bits + 1;
+  return bitCast<float>(&bits);
+}
+
 /// Storage and compute types of one element kind.
 template <ElemKind K> struct Elem;
 
@@ -140,6 +224,18 @@ template <> struct Elem<ElemKind::BF16> {
     return llvm::APFloat::BFloat();
   }
 };
+template <> struct Elem<ElemKind::F8E4M3FN> {
+  using Storage = uint8_t;
+  using Compute = float;
+  static Compute load(Storage s) { return float8ToFloat(s, kFloat8E4M3FN); }
+  static Storage store(Compute c) { return floatToFloat8(c, kFloat8E4M3FN); }
+};
+template <> struct Elem<ElemKind::F8E5M2> {
+  using Storage = uint8_t;
+  using Compute = float;
+  static Compute load(Storage s) { return float8ToFloat(s, kFloat8E5M2); }
+  static Storage store(Compute c) { return floatToFloat8(c, kFloat8E5M2); }
+};
 template <> struct Elem<ElemKind::F32> {
   using Storage = float;
   using Compute = float;
@@ -160,6 +256,8 @@ template <ElemKind K>
 constexpr bool isFloatKind = std::is_floating_point_v<ComputeOf<K>>;
 template <ElemKind K>
 constexpr bool isHalfKind = K == ElemKind::F16 || K == ElemKind::BF16;
+template <ElemKind K>
+constexpr bool isFloat8Kind = K == ElemKind::F8E4M3FN || K == ElemKind::F8E5M2;
 template <ElemKind K> constexpr bool isNumericKind = K != ElemKind::I1;
 
 /// A compile-time element kind, passed to the generic lambdas of
@@ -180,6 +278,10 @@ template <typename Fn> decltype(auto) visitElemKind(ElemKind kind, Fn &&fn) {
     return fn(KindTag<ElemKind::BF16>{});
   case ElemKind::F32:
     return fn(KindTag<ElemKind::F32>{});
+  case ElemKind::F8E4M3FN:
+    return fn(KindTag<ElemKind::F8E4M3FN>{});
+  case ElemKind::F8E5M2:
+    return fn(KindTag<ElemKind::F8E5M2>{});
   case ElemKind::F64:
     break;
   }
@@ -211,6 +313,18 @@ template <ElemKind To, typename From> StorageOf<To> convertTo(From value) {
       return static_cast<ToCompute>(wide);
     } else {
       return static_cast<ToCompute>(value);
+    }
+  } else if constexpr (isFloat8Kind<To>) {
+    // Rounded once: f64 through a round-to-odd f32; integers beyond 2^17
+    // saturate anyway, and smaller ones are exact in f32.
+    if constexpr (std::is_same_v<From, float>) {
+      return Elem<To>::store(value);
+    } else if constexpr (std::is_floating_point_v<From>) {
+      return Elem<To>::store(roundDoubleToOddFloat(value));
+    } else {
+      constexpr From limit = From(1) << 17;
+      return Elem<To>::store(static_cast<float>(
+          value > limit ? limit : value < -limit ? -limit : value));
     }
   } else if constexpr (!isHalfKind<To>) {
     // The host conversion to f32/f64 rounds to nearest even.

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Conversion/FuserToArith/FuserToArith.h"
+#include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -237,6 +238,152 @@ Value floatToFloat(OpBuilder &b, Location loc, Value value, Type to) {
   return arith::TruncFOp::create(b, loc, result, value);
 }
 
+//===----------------------------------------------------------------------===//
+// 8-bit floats: integer code on the bits, op for op the interpreter's
+// floatToFloat8 and float8ToFloat (Elements.h), so every backend gives its
+// bits whatever its FP mode.
+//===----------------------------------------------------------------------===//
+
+/// f32 `value` to the 8-bit float type `to`: rounded to nearest even,
+/// saturating at the largest finite magnitude, NaN to the format's NaN.
+Value floatToFloat8(OpBuilder &b, Location loc, Value value, Type to) {
+  const Float8Format &format = getFloat8Format(to);
+  Type type = value.getType();
+  Type i32 = withElementType(type, b.getI32Type());
+  Type i8 = withElementType(type, b.getI8Type());
+  auto constant = [&](int64_t v) { return intConstant(b, loc, i32, v); };
+  Value bits = arith::BitcastOp::create(b, loc, i32, value);
+  Value sign = arith::TruncIOp::create(
+      b, loc, i8,
+      arith::AndIOp::create(b, loc,
+                            arith::ShRUIOp::create(b, loc, bits, constant(24)),
+                            constant(0x80)));
+  Value magnitude = arith::AndIOp::create(b, loc, bits, constant(0x7fffffff));
+  Value isNaN =
+      cmpi(b, loc, arith::CmpIPredicate::ugt, magnitude, constant(0x7f800000));
+  Value exponentField = arith::ShRUIOp::create(b, loc, magnitude, constant(23));
+  int64_t minNormalField = 128 - format.bias;
+  int64_t dropped = 23 - format.mantissaBits;
+  Value isNormal = cmpi(b, loc, arith::CmpIPredicate::uge, exponentField,
+                        constant(minNormalField));
+  // Both shifts stay in [1, 25]: shifts past the width are poison.
+  Value subnormalShift = arith::MinUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, constant(dropped + minNormalField),
+                            exponentField),
+      constant(25));
+  Value shift = selectOf(b, loc, isNormal, constant(dropped), subnormalShift);
+  Value rebiased = arith::SubIOp::create(
+      b, loc, magnitude, constant(int64_t(127 - format.bias) << 23));
+  Value significand = arith::OrIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, magnitude, constant(0x7fffff)),
+      constant(0x800000));
+  Value source = selectOf(b, loc, isNormal, rebiased, significand);
+  // shiftRightRoundingToEven(source, shift).
+  Value one = constant(1);
+  Value kept = arith::ShRUIOp::create(b, loc, source, shift);
+  Value rest = arith::AndIOp::create(
+      b, loc, source,
+      arith::SubIOp::create(b, loc, arith::ShLIOp::create(b, loc, one, shift),
+                            one));
+  Value half = arith::ShLIOp::create(
+      b, loc, one, arith::SubIOp::create(b, loc, shift, one));
+  Value keptIsOdd = cmpi(b, loc, arith::CmpIPredicate::ne,
+                         arith::AndIOp::create(b, loc, kept, one), constant(0));
+  Value roundUp = arith::OrIOp::create(
+      b, loc, cmpi(b, loc, arith::CmpIPredicate::ugt, rest, half),
+      arith::AndIOp::create(
+          b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, rest, half),
+          keptIsOdd));
+  Value rounded = arith::AddIOp::create(
+      b, loc, kept, arith::ExtUIOp::create(b, loc, i32, roundUp));
+  Value saturated =
+      arith::MinUIOp::create(b, loc, rounded, constant(format.maxFinite));
+  Value result = selectOf(b, loc, isNaN, intConstant(b, loc, i8, format.nan),
+                          arith::TruncIOp::create(b, loc, i8, saturated));
+  result = arith::OrIOp::create(b, loc, result, sign);
+  return arith::BitcastOp::create(b, loc, withElementType(type, to), result);
+}
+
+/// 8-bit float `value` to f32, exactly; NaN to f32's quiet NaN.
+Value float8ToFloat(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  const Float8Format &format =
+      getFloat8Format(getElementTypeOrSelf(type));
+  Type i32 = withElementType(type, b.getI32Type());
+  Type f32 = withElementType(type, b.getF32Type());
+  auto constant = [&](int64_t v) { return intConstant(b, loc, i32, v); };
+  auto isEqual = [&](Value lhs, int64_t rhs) {
+    return cmpi(b, loc, arith::CmpIPredicate::eq, lhs, constant(rhs));
+  };
+  Value bits = arith::ExtUIOp::create(
+      b, loc, i32,
+      arith::BitcastOp::create(b, loc, withElementType(type, b.getI8Type()),
+                               value));
+  Value sign = arith::ShLIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, bits, constant(0x80)),
+      constant(24));
+  Value magnitude = arith::AndIOp::create(b, loc, bits, constant(0x7f));
+  Value exponentField = arith::ShRUIOp::create(
+      b, loc, magnitude, constant(format.mantissaBits));
+  Value mantissa = arith::AndIOp::create(
+      b, loc, bits, constant((1 << format.mantissaBits) - 1));
+  Value isSpecial = format.hasInfinity
+                        ? isEqual(exponentField, 0x7f >> format.mantissaBits)
+                        : isEqual(magnitude, 0x7f);
+  Value special =
+      format.hasInfinity
+          ? selectOf(b, loc, isEqual(mantissa, 0), constant(0x7f800000),
+                     constant(0x7fc00000))
+          : constant(0x7fc00000);
+  Value normal = arith::OrIOp::create(
+      b, loc,
+      arith::ShLIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, exponentField,
+                                constant(127 - format.bias)),
+          constant(23)),
+      arith::ShLIOp::create(b, loc, mantissa,
+                            constant(23 - format.mantissaBits)));
+  // mantissa * 2^(1 - bias - mantissaBits): the exact f32 of the integer
+  // mantissa with its exponent lowered.
+  Value whole = arith::BitcastOp::create(
+      b, loc, i32, arith::UIToFPOp::create(b, loc, f32, mantissa));
+  Value subnormal = selectOf(
+      b, loc, isEqual(mantissa, 0), constant(0),
+      arith::SubIOp::create(
+          b, loc, whole,
+          constant(int64_t(format.bias + format.mantissaBits - 1) << 23)));
+  Value result =
+      selectOf(b, loc, isSpecial, special,
+               selectOf(b, loc, isEqual(exponentField, 0), subnormal, normal));
+  result = arith::OrIOp::create(b, loc, result, sign);
+  return arith::BitcastOp::create(b, loc, f32, result);
+}
+
+/// Any non-fp8 `value` as an f32 from which one rounding to nearest even
+/// into an 8-bit float is the correct rounding of `value`: floats exact or
+/// rounded to odd, integers clamped to +-2^17 (beyond it they saturate
+/// anyway) and then exact.
+Value toFloat8Source(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  Type from = getElementTypeOrSelf(type);
+  Type f32 = withElementType(type, b.getF32Type());
+  if (from.isInteger(1))
+    return selectOf(b, loc, value, floatConstant(b, loc, f32, 1.0),
+                    floatConstant(b, loc, f32, 0.0));
+  if (from.isInteger()) {
+    Value limit = intConstant(b, loc, type, int64_t(1) << 17);
+    Value clamped = arith::MaxSIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, value, limit),
+        arith::SubIOp::create(b, loc, intConstant(b, loc, type, 0), limit));
+    return arith::SIToFPOp::create(b, loc, f32, clamped);
+  }
+  if (from.isF64())
+    return roundF64ToOddF32(b, loc, value);
+  return toCompute(b, loc, value);
+}
+
 } // namespace
 
 Type mlir::fuser::getComputeType(Type storageType) {
@@ -252,6 +399,11 @@ Value mlir::fuser::emitCast(OpBuilder &b, Location loc, Value value,
   Type result = withElementType(type, to);
   if (from == to)
     return value;
+  // 8-bit floats go through f32, which holds each of their values exactly.
+  if (isFloat8Type(from))
+    return emitCast(b, loc, float8ToFloat(b, loc, value), to);
+  if (isFloat8Type(to))
+    return floatToFloat8(b, loc, toFloat8Source(b, loc, value), to);
   bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
 
   // Anything -> i1 is `!= 0`: unordered for floats (NaN is true), and -0.0
@@ -898,11 +1050,6 @@ Value emitCompare(OpBuilder &b, Location loc, CompareKind kind, Value lhs,
   return cmpi(b, loc, predicate, lhs, rhs);
 }
 
-bool isSupportedElementType(Type type) {
-  return type.isInteger(1) || type.isInteger(32) || type.isInteger(64) ||
-         type.isF16() || type.isBF16() || type.isF32() || type.isF64();
-}
-
 } // namespace
 
 FailureOr<Value> mlir::fuser::emitElementwise(OpBuilder &b, Location loc,
@@ -915,12 +1062,12 @@ FailureOr<Value> mlir::fuser::emitElementwise(OpBuilder &b, Location loc,
     return op->emitError("lowering to arith got ")
            << operands.size() << " operands for " << op->getNumOperands();
   Type resultElement = getElementTypeOrSelf(op->getResult(0).getType());
-  if (!isSupportedElementType(resultElement))
+  if (!isFuserElementType(resultElement))
     return op->emitError("cannot lower element type ")
            << resultElement << " to arith";
   for (Value operand : operands) {
     Type element = getElementTypeOrSelf(operand.getType());
-    if (!isSupportedElementType(element))
+    if (!isFuserElementType(element))
       return op->emitError("cannot lower element type ")
              << element << " to arith";
     if (isa<ShapedType>(operand.getType()) &&

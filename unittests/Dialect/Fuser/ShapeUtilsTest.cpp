@@ -72,12 +72,14 @@ TEST_F(ShapeUtilsTypeTest, ElementByteWidth) {
                              {"f16", 2},
                              {"bf16", 2},
                              {"f32", 4},
-                             {"f64", 8}}) {
+                             {"f64", 8},
+                             {"f8E4M3FN", 1},
+                             {"f8E5M2", 1}}) {
     FailureOr<unsigned> actual = getElementByteWidth(parse(name));
     ASSERT_TRUE(succeeded(actual)) << name.str();
     EXPECT_EQ(*actual, width) << name.str();
   }
-  for (StringRef name : {"i8", "i16", "index", "f8E4M3FN", "tensor<4xf32>"})
+  for (StringRef name : {"i8", "i16", "index", "f8E4M3FNUZ", "tensor<4xf32>"})
     EXPECT_TRUE(failed(getElementByteWidth(parse(name)))) << name.str();
   EXPECT_TRUE(failed(getElementByteWidth(Type())));
 }

@@ -20,6 +20,8 @@ bool mlir::fuser::isExactCast(Type from, Type to) {
     return to.isF32() || to.isF64();
   if (from.isF32())
     return to.isF64();
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(from))
+    return to.isF16() || to.isBF16() || to.isF32() || to.isF64();
   return false;
 }
 

@@ -15,6 +15,7 @@
 
 #include "fuser/Dialect/Fuser/IR/ConstantFolding.h"
 #include "fuser/Dialect/Fuser/IR/ElementSemantics.h"
+#include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 
@@ -22,6 +23,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APSInt.h"
 
+#include <algorithm>
 #include <cfenv>
 #include <optional>
 #include <variant>
@@ -176,7 +178,54 @@ OpFoldResult mlir::fuser::foldScalarConstants(Operation *op,
   return fromCompute(*result, op->getResult(0).getType());
 }
 
+/// `value` in the 8-bit float type `to`, as fuser.cast rounds: to nearest
+/// even, saturating at the largest finite magnitude, NaN to the format's NaN
+/// with its sign.
+static FloatAttr castToFloat8(APFloat value, FloatType to) {
+  const Float8Format &format = getFloat8Format(to);
+  const llvm::fltSemantics &semantics = to.getFloatSemantics();
+  auto fromBits = [&](uint8_t bits) {
+    return FloatAttr::get(to, APFloat(semantics, APInt(8, bits)));
+  };
+  uint8_t sign = value.isNegative() ? 0x80 : 0;
+  if (value.isNaN())
+    return fromBits(sign | format.nan);
+  APFloat largest = APFloat(semantics, APInt(8, format.maxFinite));
+  bool losesInfo = false;
+  largest.convert(value.getSemantics(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+  if (abs(value) > largest)
+    return fromBits(sign | format.maxFinite);
+  value.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
+  return FloatAttr::get(to, value);
+}
+
 TypedAttr mlir::fuser::castScalarConstant(Attribute source, Type to) {
+  if (auto typed = dyn_cast_or_null<TypedAttr>(source);
+      typed && typed.getType() == to)
+    return typed;
+  if (isFloat8Type(to)) {
+    if (auto integer = dyn_cast_or_null<IntegerAttr>(source)) {
+      // i1 reads unsigned; other integers beyond 2^17 saturate anyway.
+      const APInt &bits = integer.getValue();
+      int64_t value = bits.getBitWidth() == 1 ? bits.getZExtValue()
+                                              : bits.getSExtValue();
+      value = std::clamp<int64_t>(value, -(1 << 17), 1 << 17);
+      return castToFloat8(APFloat(static_cast<double>(value)),
+                          cast<FloatType>(to));
+    }
+    if (auto floating = dyn_cast_or_null<FloatAttr>(source))
+      return castToFloat8(floating.getValue(), cast<FloatType>(to));
+    return {};
+  }
+  // From an 8-bit float every value is exact; NaN widens to a quiet NaN.
+  if (auto floating = dyn_cast_or_null<FloatAttr>(source);
+      floating && isFloat8Type(floating.getType()) && floating.getValue().isNaN()) {
+    if (auto floatType = dyn_cast<FloatType>(to))
+      return FloatAttr::get(
+          to, APFloat::getQNaN(floatType.getFloatSemantics(),
+                               floating.getValue().isNegative()));
+  }
   if (auto integer = dyn_cast_or_null<IntegerAttr>(source)) {
     const APInt &value = integer.getValue();
     // i1 is read unsigned: true is 1, not -1.

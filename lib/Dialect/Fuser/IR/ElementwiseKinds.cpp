@@ -98,6 +98,7 @@ bool mlir::fuser::isInOperandClass(Type elementType, OperandClass operands) {
   bool isInteger = elementType.isInteger(32) || elementType.isInteger(64);
   bool isFloat = elementType.isF16() || elementType.isBF16() ||
                  elementType.isF32() || elementType.isF64();
+  // The 8-bit floats are in no class: arithmetic casts them first.
   switch (operands) {
   case OperandClass::Float:
     return isFloat;
@@ -124,7 +125,7 @@ constexpr OperandClassText kOperandClassTexts[] = {
     {"numeric", "numeric"},
     {"integral", "integer or i1"},
     {"integer", "integer (i32 or i64)"},
-    {"any", "fuser element"},
+    {"any", "i1, integer or float (not 8-bit float)"},
 };
 static_assert(std::size(kOperandClassTexts) ==
                   static_cast<size_t>(OperandClass::Any) + 1,

@@ -1,5 +1,6 @@
 //===- VerifyFusion.cpp - the fusion contract -----------------------------===//
 
+#include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 
@@ -12,11 +13,6 @@ using namespace mlir;
 using namespace mlir::fuser;
 
 namespace {
-bool isFuserElementType(Type type) {
-  return type.isInteger(1) || type.isInteger(32) || type.isInteger(64) ||
-         type.isF16() || type.isBF16() || type.isF32() || type.isF64();
-}
-
 /// Why `type` cannot cross a fusion boundary, or an empty string.
 std::string checkBoundaryType(Type type, bool allowScalar) {
   if (allowScalar && isFuserElementType(type))

@@ -38,7 +38,8 @@ uint64_t fuser::getSaturatedNumElements(Type type) {
 FailureOr<unsigned> fuser::getElementByteWidth(Type elementType) {
   if (!elementType)
     return failure();
-  if (elementType.isInteger(1))
+  if (elementType.isInteger(1) ||
+      isa<Float8E4M3FNType, Float8E5M2Type>(elementType))
     return 1;
   if (elementType.isInteger(32) || elementType.isF32())
     return 4;

@@ -1,9 +1,9 @@
 // The type constraints of FuserBase.td: static shapes only, and the element
-// types i1, i32, i64, f16, bf16, f32, f64 only.
+// types i1, i32, i64, f16, bf16, f32, f64, f8E4M3FN, f8E5M2 only.
 // RUN: fuser-opt %s -split-input-file -verify-diagnostics
 
 func.func @dynamic_dim(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  // expected-error @+1 {{'fuser.set' op operand #0 must be statically shaped tensor of 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<?x4xf32>'}}
+  // expected-error @+1 {{'fuser.set' op operand #0 must be statically shaped tensor of 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or 16-bit float or bfloat16 type or 32-bit float or 64-bit float or f8E4M3FN type or f8E5M2 type values, but got 'tensor<?x4xf32>'}}
   %0 = fuser.set %a : tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
@@ -11,7 +11,7 @@ func.func @dynamic_dim(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
 // -----
 
 func.func @dynamic_result(%a: tensor<4x8xf32>) -> tensor<?xf32> {
-  // expected-error @+1 {{'fuser.view' op result #0 must be statically shaped tensor of 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<?xf32>'}}
+  // expected-error @+1 {{'fuser.view' op result #0 must be statically shaped tensor of 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or 16-bit float or bfloat16 type or 32-bit float or 64-bit float or f8E4M3FN type or f8E5M2 type values, but got 'tensor<?xf32>'}}
   %0 = fuser.view %a : tensor<4x8xf32> -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
@@ -43,7 +43,7 @@ func.func @unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
 // -----
 
 func.func @i8_tensor(%a: tensor<4xi8>) -> tensor<2x2xi8> {
-  // expected-error @+1 {{'fuser.view' op operand #0 must be statically shaped tensor of 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4xi8>'}}
+  // expected-error @+1 {{'fuser.view' op operand #0 must be statically shaped tensor of 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or 16-bit float or bfloat16 type or 32-bit float or 64-bit float or f8E4M3FN type or f8E5M2 type values, but got 'tensor<4xi8>'}}
   %0 = fuser.view %a : tensor<4xi8> -> tensor<2x2xi8>
   return %0 : tensor<2x2xi8>
 }
@@ -82,10 +82,11 @@ func.func @complex(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
 
 // -----
 
-func.func @full_f8(%v: f8E5M2) -> tensor<4xf8E5M2> {
-  // expected-error @+1 {{'fuser.full' op operand #0 must be fuser element type (i1, i32, i64, f16, bf16, f32 or f64), but got 'f8E5M2'}}
-  %0 = fuser.full %v : f8E5M2 -> tensor<4xf8E5M2>
-  return %0 : tensor<4xf8E5M2>
+// Of the 8-bit floats, only nvFuser's two (f8E4M3FN, f8E5M2) are fuser types.
+func.func @full_f8(%v: f8E4M3B11FNUZ) -> tensor<4xf8E4M3B11FNUZ> {
+  // expected-error @+1 {{'fuser.full' op operand #0 must be fuser element type (i1, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2), but got 'f8E4M3B11FNUZ'}}
+  %0 = fuser.full %v : f8E4M3B11FNUZ -> tensor<4xf8E4M3B11FNUZ>
+  return %0 : tensor<4xf8E4M3B11FNUZ>
 }
 
 // -----

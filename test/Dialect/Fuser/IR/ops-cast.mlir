@@ -36,3 +36,22 @@ func.func @scalar_casts(%s: f64, %t: tensor<i32>) -> (bf16, tensor<f32>) {
   %1 = fuser.cast %t : tensor<i32> to tensor<f32>
   return %0, %1 : bf16, tensor<f32>
 }
+
+// The 8-bit floats cast to and from every type and move through the meta
+// ops and where (they are storage types: no arithmetic).
+// CHECK-LABEL: func.func @float8
+// CHECK-NEXT: %[[E4:.*]] = fuser.cast %{{.*}} : tensor<2x3xf32> to tensor<2x3xf8E4M3FN>
+// CHECK-NEXT: %[[E5:.*]] = fuser.cast %[[E4]] : tensor<2x3xf8E4M3FN> to tensor<2x3xf8E5M2>
+// CHECK-NEXT: %[[P:.*]] = fuser.permute %[[E5]] [1, 0] : tensor<2x3xf8E5M2> -> tensor<3x2xf8E5M2>
+// CHECK-NEXT: %[[W:.*]] = fuser.where %{{.*}}, %[[P]], %[[P]] : tensor<3x2xi1>, tensor<3x2xf8E5M2>, tensor<3x2xf8E5M2> -> tensor<3x2xf8E5M2>
+// CHECK-NEXT: %[[I:.*]] = fuser.cast %[[W]] : tensor<3x2xf8E5M2> to tensor<3x2xi64>
+// CHECK-NEXT: %[[S:.*]] = fuser.cast %{{.*}} : i1 to f8E4M3FN
+func.func @float8(%a: tensor<2x3xf32>, %c: tensor<3x2xi1>, %s: i1) -> (tensor<3x2xi64>, f8E4M3FN) {
+  %0 = fuser.cast %a : tensor<2x3xf32> to tensor<2x3xf8E4M3FN>
+  %1 = fuser.cast %0 : tensor<2x3xf8E4M3FN> to tensor<2x3xf8E5M2>
+  %2 = fuser.permute %1 [1, 0] : tensor<2x3xf8E5M2> -> tensor<3x2xf8E5M2>
+  %3 = fuser.where %c, %2, %2 : tensor<3x2xi1>, tensor<3x2xf8E5M2>, tensor<3x2xf8E5M2> -> tensor<3x2xf8E5M2>
+  %4 = fuser.cast %3 : tensor<3x2xf8E5M2> to tensor<3x2xi64>
+  %5 = fuser.cast %s : i1 to f8E4M3FN
+  return %4, %5 : tensor<3x2xi64>, f8E4M3FN
+}

@@ -188,3 +188,38 @@ func.func @int_between_floats(%x: tensor<4xf32>) -> tensor<4xf32> {
   %1 = fuser.cast %0 : tensor<4xi64> to tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+// The 8-bit floats are exact in every wider float: fp8 -> f32 -> f16 is
+// fp8 -> f16 and fp8 -> bf16 -> fp8 is x (FP8-style dequantize/requantize).
+// CHECK-LABEL: func.func @float8_up(
+// CHECK-SAME:    %[[X:.*]]: tensor<4xf8E4M3FN>)
+// CHECK-NEXT:    %[[H:.*]] = fuser.cast %[[X]] : tensor<4xf8E4M3FN> to tensor<4xf16>
+// CHECK-NEXT:    return %[[H]], %[[X]]
+func.func @float8_up(%x: tensor<4xf8E4M3FN>) -> (tensor<4xf16>, tensor<4xf8E4M3FN>) {
+  %0 = fuser.cast %x : tensor<4xf8E4M3FN> to tensor<4xf32>
+  %1 = fuser.cast %0 : tensor<4xf32> to tensor<4xf16>
+  %2 = fuser.cast %x : tensor<4xf8E4M3FN> to tensor<4xbf16>
+  %3 = fuser.cast %2 : tensor<4xbf16> to tensor<4xf8E4M3FN>
+  return %1, %3 : tensor<4xf16>, tensor<4xf8E4M3FN>
+}
+
+// -----
+
+// Bail-outs: a cast to fp8 rounds and saturates, so f32 -> fp8 -> f32 stays;
+// e4m3 and e5m2 hold different values (neither includes the other), so
+// e4m3 -> e5m2 -> e4m3 stays too.
+// CHECK-LABEL: func.func @float8_down(
+// CHECK-COUNT-4: fuser.cast
+// CHECK-NEXT:    return
+// LOSSY-LABEL: func.func @float8_down(
+// LOSSY-COUNT-4: fuser.cast
+// LOSSY-NEXT:    return
+func.func @float8_down(%x: tensor<4xf32>, %y: tensor<4xf8E4M3FN>) -> (tensor<4xf32>, tensor<4xf8E4M3FN>) {
+  %0 = fuser.cast %x : tensor<4xf32> to tensor<4xf8E5M2>
+  %1 = fuser.cast %0 : tensor<4xf8E5M2> to tensor<4xf32>
+  %2 = fuser.cast %y : tensor<4xf8E4M3FN> to tensor<4xf8E5M2>
+  %3 = fuser.cast %2 : tensor<4xf8E5M2> to tensor<4xf8E4M3FN>
+  return %1, %3 : tensor<4xf32>, tensor<4xf8E4M3FN>
+}

@@ -12,7 +12,7 @@ namespace mlir::fuser {
 /// `to`, so that cast(cast(x : from -> to) : to -> C) equals
 /// cast(x : from -> C) for every C (and x itself when C == from). Over the
 /// fuser element types this is nvFuser's `isInclusiveType(from, to)`
-/// (csrc/type.cpp) restricted to i1, i32, i64, f16, bf16, f32, f64.
+/// (csrc/type.cpp) restricted to the fuser element types.
 bool isExactCast(Type from, Type to);
 
 /// nvFuser's ConsecutiveCastPass (csrc/preseg_passes/consecutive_cast.cpp,

@@ -17,10 +17,15 @@ def Fuser_Dialect : Dialect {
   let summary = "nvFuser fusion ops: meta ops, casts, reductions, pointwise";
   let description = [{
     A fusion is a `func.func` whose arguments and results are statically
-    shaped ranked tensors of i1, i32, i64, f16, bf16, f32 or f64. Scalars of
-    the same element types (nvFuser's `define_scalar`) may be used as operands
-    of pointwise ops, `pad` and `full`; they come from function arguments or
-    `arith.constant`.
+    shaped ranked tensors of i1, i32, i64, f16, bf16, f32, f64,
+    f8E4M3FN or f8E5M2. Scalars of the same element types (nvFuser's
+    `define_scalar`) may be used as operands of pointwise ops, `pad` and
+    `full`; they come from function arguments or `arith.constant`.
+
+    The 8-bit floats (nvFuser's `Float8_e4m3fn` and `Float8_e5m2`) are
+    storage types, as in nvFuser: data movement (the meta ops, `set`,
+    `where`, `pad`, `cat`, `full`) and `cast` take them; arithmetic takes a
+    `cast` to a wider float first.
 
     Binary, compare and `where` operands have equal rank; each dimension is
     either equal across the operands or 1, and size-1 dimensions broadcast
@@ -43,12 +48,20 @@ class Fuser_Op<string mnemonic, list<Trait> traits = []>
 // Types
 //===----------------------------------------------------------------------===//
 
-def Fuser_ElementType : AnyTypeOf<[I1, I32, I64, F16, BF16, F32, F64],
-    "fuser element type (i1, i32, i64, f16, bf16, f32 or f64)">;
+// Every element type; the 8-bit floats only move and cast.
+def Fuser_ElementType : AnyTypeOf<[I1, I32, I64, F16, BF16, F32, F64,
+                                   F8E4M3FN, F8E5M2],
+    "fuser element type (i1, i32, i64, f16, bf16, f32, f64, f8E4M3FN or "
+    "f8E5M2)">;
+// The element types arithmetic takes.
+def Fuser_ArithmeticType : AnyTypeOf<[I1, I32, I64, F16, BF16, F32, F64]>;
 def Fuser_FloatType : AnyTypeOf<[F16, BF16, F32, F64]>;
 def Fuser_NumericType : AnyTypeOf<[I32, I64, F16, BF16, F32, F64]>;
 
-def Fuser_Tensor : StaticShapeTensorOf<[I1, I32, I64, F16, BF16, F32, F64]>;
+def Fuser_Tensor : StaticShapeTensorOf<[I1, I32, I64, F16, BF16, F32, F64,
+                                        F8E4M3FN, F8E5M2]>;
+def Fuser_ArithmeticTensor
+    : StaticShapeTensorOf<[I1, I32, I64, F16, BF16, F32, F64]>;
 def Fuser_FloatTensor : StaticShapeTensorOf<[F16, BF16, F32, F64]>;
 def Fuser_NumericTensor : StaticShapeTensorOf<[I32, I64, F16, BF16, F32, F64]>;
 def Fuser_BoolTensor : StaticShapeTensorOf<[I1]>;
@@ -57,6 +70,10 @@ def Fuser_IntegerTensor : StaticShapeTensorOf<[I32, I64]>;
 
 def Fuser_Value : AnyTypeOf<[Fuser_Tensor, Fuser_ElementType],
     "statically shaped tensor or scalar of a fuser element type">;
+def Fuser_ArithmeticValue : AnyTypeOf<[Fuser_ArithmeticTensor,
+                                        Fuser_ArithmeticType],
+    "i1, integer or float (not 8-bit float) tensor with static extents "
+    "(dynamic extents are not supported) or scalar">;
 def Fuser_FloatValue : AnyTypeOf<[Fuser_FloatTensor, Fuser_FloatType],
     "floating-point tensor with static extents (dynamic extents are not "
     "supported) or scalar">;

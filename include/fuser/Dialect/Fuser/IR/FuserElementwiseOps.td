@@ -284,38 +284,39 @@ class Fuser_UnaryPredicateOp<string mnemonic, Type operandType, string doc,
   let hasFolder = 1;
 }
 
-def Fuser_LogicalNotOp : Fuser_UnaryPredicateOp<"logical_not", Fuser_Value,
-    "x == 0", [{
+def Fuser_LogicalNotOp : Fuser_UnaryPredicateOp<"logical_not",
+    Fuser_ArithmeticValue, "x == 0", [{
     True for zeros of either sign and false; NaN is true-valued, so
     `logical_not(NaN)` is false.
 }]>;
-def Fuser_SignbitOp : Fuser_UnaryPredicateOp<"signbit", Fuser_Value,
-    "the sign bit of x", [{
+def Fuser_SignbitOp : Fuser_UnaryPredicateOp<"signbit",
+    Fuser_ArithmeticValue, "the sign bit of x", [{
     Floats: the sign bit, so `signbit(-0.0)` is true and NaN gives its sign
     bit. Integers: `x < 0`. i1: false.
 }]>;
-def Fuser_IsfiniteOp : Fuser_UnaryPredicateOp<"isfinite", Fuser_Value,
-    "x is neither infinite nor NaN", [{
+def Fuser_IsfiniteOp : Fuser_UnaryPredicateOp<"isfinite",
+    Fuser_ArithmeticValue, "x is neither infinite nor NaN", [{
     True for every integer and i1.
 }]>;
-def Fuser_IsinfOp : Fuser_UnaryPredicateOp<"isinf", Fuser_Value,
-    "x is +inf or -inf", [{
+def Fuser_IsinfOp : Fuser_UnaryPredicateOp<"isinf",
+    Fuser_ArithmeticValue, "x is +inf or -inf", [{
     False for every integer and i1.
 }]>;
-def Fuser_IsnanOp : Fuser_UnaryPredicateOp<"isnan", Fuser_Value, "x is NaN",
+def Fuser_IsnanOp : Fuser_UnaryPredicateOp<"isnan",
+    Fuser_ArithmeticValue, "x is NaN",
     [{
     False for every integer and i1.
 }]>;
-def Fuser_IsneginfOp : Fuser_UnaryPredicateOp<"isneginf", Fuser_Value,
-    "x is -inf", [{
+def Fuser_IsneginfOp : Fuser_UnaryPredicateOp<"isneginf",
+    Fuser_ArithmeticValue, "x is -inf", [{
     False for every integer and i1.
 }]>;
-def Fuser_IsposinfOp : Fuser_UnaryPredicateOp<"isposinf", Fuser_Value,
-    "x is +inf", [{
+def Fuser_IsposinfOp : Fuser_UnaryPredicateOp<"isposinf",
+    Fuser_ArithmeticValue, "x is +inf", [{
     False for every integer and i1.
 }]>;
-def Fuser_IsrealOp : Fuser_UnaryPredicateOp<"isreal", Fuser_Value,
-    "x has no imaginary part", [{
+def Fuser_IsrealOp : Fuser_UnaryPredicateOp<"isreal",
+    Fuser_ArithmeticValue, "x has no imaginary part", [{
     True for every element of a real (non-complex) type, NaN and ±inf
     included.
 }]>;
@@ -453,7 +454,8 @@ class Fuser_LogicalBinaryOp<string mnemonic, string doc>
     false); any element type, i1 included.
 }]> {
   let summary = doc # "; the result is i1";
-  let arguments = (ins Fuser_Value:$lhs, Fuser_Value:$rhs);
+  let arguments = (ins Fuser_ArithmeticValue:$lhs,
+                       Fuser_ArithmeticValue:$rhs);
   let results = (outs Fuser_BoolValue:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
@@ -521,7 +523,8 @@ class Fuser_CompareOp<string mnemonic, string doc>
     true, every other comparison false) and `-0.0 == +0.0`.
 }]> {
   let summary = doc # "; the result is i1";
-  let arguments = (ins Fuser_Value:$lhs, Fuser_Value:$rhs);
+  let arguments = (ins Fuser_ArithmeticValue:$lhs,
+                       Fuser_ArithmeticValue:$rhs);
   let results = (outs Fuser_BoolValue:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";

@@ -239,9 +239,18 @@ def Fuser_CastOp : Fuser_Op<"cast", [Pure, Fuser_ElementwiseOpInterface]> {
     low bits); a wider one sign-extends. Anything to i1 tests `!= 0` (NaN is
     true, `-0.0` false); i1 to anything gives 0 or 1.
 
+    To f8E4M3FN and f8E5M2, as nvFuser's `cvt.rn.satfinite`: rounded once
+    to nearest even; a magnitude above the largest finite one (448 and
+    57344), infinities included, saturates to it; NaN gives the format's
+    NaN (`0x7f`, and `0x7e` for f8E5M2) with its sign. nvFuser itself rounds
+    f64 through f16 first (`__double2e4m3`), which differs only when that
+    rounding lands on an fp8 midpoint. From the 8-bit floats every value is
+    exact in f16, bf16, f32 and f64; NaN widens to a quiet NaN with its sign.
+
     `cast(cast(x : A -> B) : B -> C)` folds to `cast(x : A -> C)` (or `x`
     when C is A) when every value of A is exact in B: i1 in anything, i32 in
-    i64 and f64, f16 and bf16 in f32 and f64, f32 in f64.
+    i64 and f64, f16 and bf16 in f32 and f64, f32 in f64, the 8-bit floats in
+    every wider float.
 
     ```mlir
     %1 = fuser.cast %0 : tensor<8x4096xbf16> to tensor<8x4096xf32>

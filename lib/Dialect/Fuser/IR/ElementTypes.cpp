@@ -1,0 +1,25 @@
+//===- ElementTypes.cpp - the fuser element types -------------------------===//
+
+#include "fuser/Dialect/Fuser/IR/ElementTypes.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+bool mlir::fuser::isFloat8Type(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+const mlir::fuser::Float8Format &mlir::fuser::getFloat8Format(Type type) {
+  assert(isFloat8Type(type) && "not an 8-bit float");
+  return isa<Float8E4M3FNType>(type) ? kFloat8E4M3FN : kFloat8E5M2;
+}
+
+bool mlir::fuser::isArithmeticElementType(Type type) {
+  return type.isInteger(1) || type.isInteger(32) || type.isInteger(64) ||
+         type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+bool mlir::fuser::isFuserElementType(Type type) {
+  return isArithmeticElementType(type) || isFloat8Type(type);
+}
