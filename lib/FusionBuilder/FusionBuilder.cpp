@@ -93,7 +93,9 @@ Category getCategory(Type type) {
 bool isHalf(Type type) { return type.isF16() || type.isBF16(); }
 
 /// f16, bf16 and the 8-bit floats: the floats nvFuser computes in f32.
-bool isReducedPrecision(Type type) { return isHalf(type) || isFloat8Type(type); }
+bool isReducedPrecision(Type type) {
+  return isHalf(type) || isFloat8Type(type);
+}
 
 /// The type arithmetic on `common` computes in: the 8-bit floats are storage
 /// types, whose values f32 holds exactly.

@@ -10,17 +10,17 @@ backend's buffer.
 
 from ._errors import FusionTypeError, FusionValueError
 
-__all__ = ["numpy_dtype", "as_float64_if_ml_dtype", "is_torch", "as_numpy", "to_native", "from_native",
-           "with_stride_order", "to_torch", "stride_order_of"]
+__all__ = ["ML_DTYPES", "numpy_dtype", "as_float64_if_ml_dtype", "is_torch", "as_numpy",
+           "to_native", "from_native", "with_stride_order", "to_torch", "stride_order_of"]
 
 
 # The dtypes numpy has through ml_dtypes, and torch's.
-_ML_DTYPES = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
+ML_DTYPES = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
 
 
 def numpy_dtype(name):
     import numpy as np
-    if name in _ML_DTYPES:
+    if name in ML_DTYPES:
         import ml_dtypes
         return np.dtype(getattr(ml_dtypes, name))
     return np.dtype(name)
@@ -29,7 +29,7 @@ def numpy_dtype(name):
 def as_float64_if_ml_dtype(array):
     """`array`, in f64 when numpy's own functions cannot take its dtype."""
     import numpy as np
-    return array.astype(np.float64) if array.dtype.name in _ML_DTYPES else array
+    return array.astype(np.float64) if array.dtype.name in ML_DTYPES else array
 
 
 def is_torch(value):
@@ -45,7 +45,7 @@ def as_numpy(tensor):
     if tensor.device.type != "cpu":
         tensor = tensor.to("cpu")
     name = str(tensor.dtype).replace("torch.", "")
-    if name in _ML_DTYPES:
+    if name in ML_DTYPES:
         bits = torch.int16 if name == "bfloat16" else torch.uint8
         return tensor.view(bits).numpy().view(numpy_dtype(name))
     return tensor.numpy()
@@ -98,7 +98,7 @@ def to_torch(array, device):
     """A torch tensor of a result: sharing the array's memory on the CPU."""
     import numpy as np
     import torch
-    if array.dtype.name in _ML_DTYPES:
+    if array.dtype.name in ML_DTYPES:
         bits = np.int16 if array.itemsize == 2 else np.uint8
         tensor = torch.from_numpy(array.view(bits)).view(getattr(torch, array.dtype.name))
     else:

@@ -4,6 +4,7 @@ fusion (python/tests/test_repr.py checks it for every op)."""
 
 import math
 
+from ._arrays import ML_DTYPES
 from ._states import DataType, State
 
 __all__ = ["format_value", "format_definition", "format_repro_script"]
@@ -64,7 +65,7 @@ def _format_input(value):
         import numpy as np
         array = np.asarray(value)
         dtype = array.dtype.name
-        if dtype in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        if dtype in ML_DTYPES:
             return ("np.asarray(np.random.default_rng(0).standard_normal(%r), "
                     "dtype=ml_dtypes.%s)" % (list(array.shape), dtype))
         if array.dtype.kind == "f":
@@ -85,8 +86,7 @@ def format_repro_script(module_name, function_name, records, inputs):
              "# `python -m fuser_mlir.nvfuser_compat THIS_FILE`.",
              "import torch" if uses_torch else "import numpy as np",
              ]
-    if not uses_torch and any(getattr(getattr(v, "dtype", None), "name", "")
-                              in ("bfloat16", "float8_e4m3fn", "float8_e5m2")
+    if not uses_torch and any(getattr(getattr(v, "dtype", None), "name", "") in ML_DTYPES
                               for v in inputs):
         lines.append("import ml_dtypes")
     lines += ["from %s import FusionDefinition, DataType" % module_name, "", ""]

@@ -1,6 +1,7 @@
 //===- CastRules.cpp - when cast chains may fold --------------------------===//
 
 #include "fuser/Dialect/Fuser/IR/CastRules.h"
+#include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -20,7 +21,7 @@ bool mlir::fuser::isExactCast(Type from, Type to) {
     return to.isF32() || to.isF64();
   if (from.isF32())
     return to.isF64();
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(from))
+  if (isFloat8Type(from))
     return to.isF16() || to.isBF16() || to.isF32() || to.isF64();
   return false;
 }

@@ -220,7 +220,8 @@ TypedAttr mlir::fuser::castScalarConstant(Attribute source, Type to) {
   }
   // From an 8-bit float every value is exact; NaN widens to a quiet NaN.
   if (auto floating = dyn_cast_or_null<FloatAttr>(source);
-      floating && isFloat8Type(floating.getType()) && floating.getValue().isNaN()) {
+      floating && isFloat8Type(floating.getType()) &&
+      floating.getValue().isNaN()) {
     if (auto floatType = dyn_cast<FloatType>(to))
       return FloatAttr::get(
           to, APFloat::getQNaN(floatType.getFloatSemantics(),
