@@ -70,6 +70,14 @@ Buffer mlir::fuser::makeDeterministicInput(Type type, unsigned argIndex,
       for (int64_t r = 0; r < 129; ++r)
         table[r] = convertTo<K>(static_cast<double>(r - 64) / 8.0);
       fillFromTable(buffer, table, base);
+    } else if constexpr (isComplexKind<K>) {
+      // Each part as an element of the part's float type: the real part of
+      // element i is part 2i, the imaginary part 2i + 1.
+      using Part = StorageOf<ComponentKindOf<K>>;
+      std::array<Part, 129> table;
+      for (int64_t r = 0; r < 129; ++r)
+        table[r] = static_cast<Part>(static_cast<double>(r - 64) / 8.0);
+      fillFromTable(buffer, table, base);
     } else {
       std::array<Storage, 201> table;
       for (int64_t r = 0; r < 201; ++r)

@@ -775,6 +775,9 @@ void mlir::fuser::buildCPUKernelToLLVMPipeline(OpPassManager &pm) {
   ConvertFuncToLLVMPassOptions funcOptions;
   funcOptions.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  // The complex values that kernels move (create/re/im; convert-fuser-to-scf
+  // expanded their arithmetic).
+  pm.addPass(createConvertComplexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -82,7 +82,15 @@ FailureOr<BufferDifference> mlir::fuser::compareBuffers(const Buffer &a,
   BufferDifference diff;
   visitElemKind(*kind, [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
-    accumulateDifference<K>(a, b, a.bytes.size() / sizeof(StorageOf<K>), diff);
+    // Complex elements compare part by part.
+    if constexpr (isComplexKind<K>) {
+      constexpr ElemKind Part = ComponentKindOf<K>;
+      accumulateDifference<Part>(a, b, a.bytes.size() / sizeof(StorageOf<Part>),
+                                 diff);
+    } else {
+      accumulateDifference<K>(a, b, a.bytes.size() / sizeof(StorageOf<K>),
+                              diff);
+    }
   });
   return diff;
 }
@@ -110,7 +118,15 @@ void printNested(llvm::raw_ostream &os, const Buffer &buffer, size_t dim,
       os << (stored ? "true" : "false");
     else if constexpr (isFloatKind<K>)
       os << formatFloat<K>(stored, json);
-    else
+    else if constexpr (isComplexKind<K>) {
+      std::string re = formatFloat<ComponentKindOf<K>>(stored.re, json);
+      std::string im = formatFloat<ComponentKindOf<K>>(stored.im, json);
+      // JSON: [re, im]; text: Python's spelling, (1+2j), (-0-infj).
+      if (json)
+        os << '[' << re << ", " << im << ']';
+      else
+        os << '(' << re << (im.front() == '-' ? "" : "+") << im << "j)";
+    } else
       os << stored;
     return;
   }

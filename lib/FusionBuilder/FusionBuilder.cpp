@@ -79,14 +79,16 @@ Type Operand::getDType(MLIRContext *context) const {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// PyTorch's type categories: bool < integral < floating.
-enum class Category { Bool, Integral, Floating };
+/// PyTorch's type categories: bool < integral < floating < complex.
+enum class Category { Bool, Integral, Floating, Complex };
 
 Category getCategory(Type type) {
   if (type.isInteger(1))
     return Category::Bool;
   if (isa<IntegerType>(type))
     return Category::Integral;
+  if (isa<ComplexType>(type))
+    return Category::Complex;
   return Category::Floating;
 }
 
@@ -118,10 +120,12 @@ Type promoteSkipUndefined(Type a, Type b) {
 Type combineCategories(Type higher, Type lower) {
   if (!higher)
     return lower;
-  if (getCategory(higher) == Category::Floating)
+  Category lowerCategory = lower ? getCategory(lower) : Category::Bool;
+  if (getCategory(higher) == Category::Complex ||
+      (getCategory(higher) == Category::Floating &&
+       lowerCategory != Category::Complex))
     return higher;
-  if (higher.isInteger(1) ||
-      (lower && getCategory(lower) == Category::Floating))
+  if (higher.isInteger(1) || lowerCategory >= Category::Floating)
     return promoteSkipUndefined(higher, lower);
   return higher;
 }
@@ -130,6 +134,18 @@ Type combineCategories(Type higher, Type lower) {
 Type mlir::fuser::promoteTypes(Type lhs, Type rhs) {
   if (lhs == rhs)
     return lhs;
+  // Complex with anything: complex of the promoted parts (f64 and
+  // complex<f32> give complex<f64>, as in PyTorch).
+  auto lhsComplex = dyn_cast<ComplexType>(lhs);
+  auto rhsComplex = dyn_cast<ComplexType>(rhs);
+  if (lhsComplex || rhsComplex) {
+    Type lhsPart = lhsComplex ? lhsComplex.getElementType() : lhs;
+    Type rhsPart = rhsComplex ? rhsComplex.getElementType() : rhs;
+    Type part = promoteTypes(lhsPart, rhsPart);
+    if (!part.isF64())
+      part = Float32Type::get(lhs.getContext());
+    return ComplexType::get(part);
+  }
   Category lhsCategory = getCategory(lhs), rhsCategory = getCategory(rhs);
   if (lhsCategory != rhsCategory)
     return lhsCategory > rhsCategory ? lhs : rhs;
@@ -176,7 +192,7 @@ Type mlir::fuser::computeCommonType(ArrayRef<Operand> operands,
     common = combineCategories(dimResult,
                                combineCategories(zeroResult, wrappedResult));
   }
-  if (config.promoteIntToFloat && getCategory(common) != Category::Floating)
+  if (config.promoteIntToFloat && getCategory(common) < Category::Floating)
     common = Float32Type::get(context);
   if (config.castHalfToFloat && isReducedPrecision(common))
     common = Float32Type::get(context);
@@ -188,7 +204,8 @@ namespace {
 /// integers to f32 (float_op_config), Bool-result and integer-only ops keep
 /// the operands' dtype, the rest use the default config.
 PromotionConfig getClassPromotion(OperandClass operands, ResultClass result) {
-  if (operands == OperandClass::Float)
+  if (operands == OperandClass::Float ||
+      operands == OperandClass::FloatOrComplex)
     return {/*promoteIntToFloat=*/true, /*castHalfToFloat=*/true};
   if (result == ResultClass::Bool || operands == OperandClass::Integer ||
       operands == OperandClass::Integral)
@@ -324,6 +341,16 @@ FusionBuilder::normalizeDims(ArrayRef<int64_t> dims, int64_t rank,
 FailureOr<Value> FusionBuilder::constant(const ScalarLiteral &literal,
                                          Type type) {
   TypedAttr attr;
+  if (auto complexType = dyn_cast<ComplexType>(type)) {
+    // (literal, +0): fuser.complex of two constants of the part type.
+    Type part = complexType.getElementType();
+    FailureOr<Value> re = constant(literal, part);
+    if (failed(re))
+      return failure();
+    Value im = arith::ConstantOp::create(builder, loc,
+                                         builder.getFloatAttr(part, 0.0));
+    return buildInferred<ComplexOp>(*re, im);
+  }
   if (isa<FloatType>(type)) {
     // Rounded as fuser.cast rounds (the 8-bit floats saturate).
     attr = castScalarConstant(builder.getF64FloatAttr(literal.floatValue),
@@ -357,7 +384,8 @@ FailureOr<Value> FusionBuilder::constant(const ScalarLiteral &literal,
 FailureOr<Value> FusionBuilder::cast(Value value, Type elementType) {
   if (failed(getElementByteWidth(elementType)))
     return typeError() << "cannot cast to " << elementType
-                       << ": fusions hold i1, i32, i64, f16, bf16, f32 and f64";
+                       << ": fusions hold i1, i32, i64, f16, bf16, f32, f64, "
+                          "complex<f32>, complex<f64>, f8E4M3FN and f8E5M2";
   if (getElementTypeOrSelf(value.getType()) == elementType) {
     // nvFuser's castOp to the same dtype is a set.
     if (isa<RankedTensorType>(value.getType()))
@@ -472,6 +500,12 @@ FailureOr<Value> FusionBuilder::buildBinaryLike(KindT kind, const Operand &lhs,
       return typeError() << "'" << name << "' needs "
                          << describeOperands(getOpInfo(kind).operands, 2)
                          << ", found " << typeText(common);
+  if constexpr (std::is_same_v<KindT, CompareKind>)
+    if (isa<ComplexType>(common) && !comparesComplex(kind))
+      return typeError() << "'" << name << "' needs "
+                         << describeOperands(OperandClass::Real, 2)
+                         << " (complex elements have no order), found "
+                         << typeText(common);
   if (auto shapes = findIncompatibleShapes({lhs, rhs}))
     return valueError() << "operands of '" << name
                         << "' have incompatible shapes " << shapes->first
@@ -563,6 +597,42 @@ FailureOr<Value> FusionBuilder::where(const Operand &condition,
     return failure();
   return buildInferred<WhereOp>((*broadcasted)[0], (*broadcasted)[1],
                                 (*broadcasted)[2]);
+}
+
+FailureOr<Value> FusionBuilder::complex(const Operand &re, const Operand &im) {
+  Type reType = re.getDType(getContext()), imType = im.getDType(getContext());
+  // nvFuser's complex(): both parts of one dtype (a literal takes the other
+  // part's).
+  if (!re.isLiteral() && !im.isLiteral() && reType != imType)
+    return typeError() << "'complex' needs real and imaginary parts of one "
+                          "dtype, found "
+                       << typeText(reType) << " and " << typeText(imType);
+  Type part = re.isLiteral() ? imType : reType;
+  if (!part.isF32() && !part.isF64())
+    return typeError() << "'complex' needs f32 or f64 parts, found "
+                       << typeText(part);
+  if (auto shapes = findIncompatibleShapes({re, im}))
+    return valueError() << "operands of 'complex' have incompatible shapes "
+                        << shapes->first << " and " << shapes->second;
+  FailureOr<SmallVector<Value>> values = promote({re, im}, part);
+  if (failed(values))
+    return failure();
+  return buildInferred<ComplexOp>((*values)[0], (*values)[1]);
+}
+
+FailureOr<Value> FusionBuilder::real(Value value) {
+  // nvFuser's real() of a real value is a set of it.
+  if (!isa<ComplexType>(getElementTypeOrSelf(value.getType())))
+    return isa<RankedTensorType>(value.getType()) ? set(value)
+                                                  : FailureOr<Value>(value);
+  return buildInferred<RealOp>(value);
+}
+
+FailureOr<Value> FusionBuilder::imag(Value value) {
+  if (!isa<ComplexType>(getElementTypeOrSelf(value.getType())))
+    return typeError() << "'imag' needs a complex operand, found "
+                       << typeText(getElementTypeOrSelf(value.getType()));
+  return buildInferred<ImagOp>(value);
 }
 
 FailureOr<Value> FusionBuilder::full(ArrayRef<int64_t> shape,
@@ -857,6 +927,10 @@ FailureOr<Value> FusionBuilder::reduction(ReductionKind kind, Value source,
     dtype = builder.getI64Type();
   if (!dtype && isFloat8Type(type->getElementType()))
     dtype = builder.getF32Type();
+  Type reduced = dtype ? dtype : type->getElementType();
+  if (isa<ComplexType>(reduced) && kind != ReductionKind::Add)
+    return typeError() << "a " << name << " reduction of " << typeText(reduced)
+                       << ": complex elements reduce with sum only";
   if (dims.empty())
     return valueError() << "a reduction needs at least one dim";
   FailureOr<SmallVector<int64_t>> normalized =

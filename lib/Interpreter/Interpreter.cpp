@@ -196,6 +196,9 @@ private:
   LogicalResult evalTernary(Operation *op, TernaryKind kind);
   LogicalResult evalCompare(Operation *op, CompareKind kind);
   LogicalResult evalWhere(WhereOp op);
+  LogicalResult evalComplex(ComplexOp op);
+  /// real (`imag` false) and imag: one part of each complex element.
+  LogicalResult evalComplexPart(Operation *op, bool imag);
   LogicalResult evalConstant(arith::ConstantOp op);
   LogicalResult evalSegment(SegmentOp op);
 
@@ -327,6 +330,9 @@ LogicalResult Evaluator::evaluate(Operation *op) {
         return evalBinary(op, BinaryKind::Minimum);
       })
       .Case([&](WhereOp op) { return evalWhere(op); })
+      .Case([&](ComplexOp op) { return evalComplex(op); })
+      .Case([&](RealOp op) { return evalComplexPart(op, /*imag=*/false); })
+      .Case([&](ImagOp op) { return evalComplexPart(op, /*imag=*/true); })
       .Case([&](arith::ConstantOp op) { return evalConstant(op); })
       .Case([&](SegmentOp op) { return evalSegment(op); })
       .Default([](Operation *op) -> LogicalResult {
@@ -517,6 +523,20 @@ LogicalResult Evaluator::evalReduction(ReductionOp op) {
       }
       for (int64_t i = 0; i < count; ++i)
         storeElement(result->bytes.data(), i, Elem<K>::store(accumulators[i]));
+    } else if constexpr (isComplexKind<K>) {
+      // add only (the verifier): part by part from (-0.0, -0.0).
+      using T = ComputeOf<K>;
+      using Part = typename T::Component;
+      std::vector<T> accumulators(count, T{-Part(0), -Part(0)});
+      const uint8_t *in = source.bytes.data();
+      forEachIndex<2>(source.shape, strides, {},
+                      [&](const std::array<int64_t, 2> &at) {
+                        T &acc = accumulators[at[1]];
+                        acc = applyBinary<BinaryKind::Add>(
+                            acc, loadElement<StorageOf<K>>(in, at[0]));
+                      });
+      for (int64_t i = 0; i < count; ++i)
+        storeElement(result->bytes.data(), i, accumulators[i]);
     }
   });
   bind(op.getResult(), std::move(*result));
@@ -524,11 +544,14 @@ LogicalResult Evaluator::evalReduction(ReductionOp op) {
 }
 
 /// Stores one result element: bool values (the Bool-result ops, and the
-/// Integral ones on i1) as i1, others in the storage of kind K.
+/// Integral ones on i1) as i1, the part of a complex kind K (abs) as that
+/// part, others in the storage of kind K.
 template <ElemKind K, typename V>
 void storeResult(uint8_t *out, int64_t index, V value) {
   if constexpr (std::is_same_v<V, bool>)
     out[index] = value;
+  else if constexpr (isComplexKind<K> && !semantics::isComplexV<V>)
+    storeElement(out, index, value);
   else
     storeElement(out, index, Elem<K>::store(value));
 }
@@ -637,15 +660,17 @@ LogicalResult Evaluator::evalCompare(Operation *op, CompareKind kind) {
     constexpr ElemKind K = decltype(tag)::kind;
     visitKind<CompareKind, kNumCompareKinds>(kind, [&](auto compareKind) {
       constexpr CompareKind C = decltype(compareKind)::value;
-      using Storage = StorageOf<K>;
-      const uint8_t *a = lhs.bytes.data(), *b = rhs.bytes.data();
-      uint8_t *out = result->bytes.data();
-      forEachBroadcastElement<2>(
-          *result, {&lhs, &rhs}, [&](const std::array<int64_t, 3> &at) {
-            out[at[0]] =
-                applyCompare<C>(Elem<K>::load(loadElement<Storage>(a, at[1])),
-                                Elem<K>::load(loadElement<Storage>(b, at[2])));
-          });
+      if constexpr (!isComplexKind<K> || comparesComplex(C)) {
+        using Storage = StorageOf<K>;
+        const uint8_t *a = lhs.bytes.data(), *b = rhs.bytes.data();
+        uint8_t *out = result->bytes.data();
+        forEachBroadcastElement<2>(
+            *result, {&lhs, &rhs}, [&](const std::array<int64_t, 3> &at) {
+              out[at[0]] = applyCompare<C>(
+                  Elem<K>::load(loadElement<Storage>(a, at[1])),
+                  Elem<K>::load(loadElement<Storage>(b, at[2])));
+            });
+      }
     });
   });
   bind(op->getResult(0), std::move(*result));
@@ -673,6 +698,54 @@ LogicalResult Evaluator::evalWhere(WhereOp op) {
                                });
   });
   bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalComplex(ComplexOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  const Buffer &re = get(op.getRe());
+  const Buffer &im = get(op.getIm());
+  auto build = [&](auto part) {
+    using Part = decltype(part);
+    const uint8_t *a = re.bytes.data(), *b = im.bytes.data();
+    uint8_t *out = result->bytes.data();
+    forEachBroadcastElement<2>(
+        *result, {&re, &im}, [&](const std::array<int64_t, 3> &at) {
+          storeElement(out, at[0],
+                       semantics::Complex<Part>{loadElement<Part>(a, at[1]),
+                                                loadElement<Part>(b, at[2])});
+        });
+  };
+  if (re.elementType.isF32())
+    build(float());
+  else
+    build(double());
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalComplexPart(Operation *op, bool imag) {
+  FailureOr<Buffer> result = allocate(op, op->getResult(0).getType());
+  if (failed(result))
+    return failure();
+  const Buffer &source = get(op->getOperand(0));
+  auto split = [&](auto part) {
+    using Part = decltype(part);
+    const uint8_t *in = source.bytes.data();
+    uint8_t *out = result->bytes.data();
+    int64_t count = getSaturatedNumElements(result->shape);
+    for (int64_t i = 0; i < count; ++i) {
+      auto z = loadElement<semantics::Complex<Part>>(in, i);
+      storeElement(out, i, imag ? z.im : z.re);
+    }
+  };
+  if (result->elementType.isF32())
+    split(float());
+  else
+    split(double());
+  bind(op->getResult(0), std::move(*result));
   return success();
 }
 

@@ -700,15 +700,20 @@ private:
   Type typeInClass(Type type, OperandClass operands) {
     if (isInOperandClass(type, operands))
       return type;
+    // The complex classes pick as their real parts do: a seed's fusion does
+    // not depend on which ops also take complex.
     switch (operands) {
     case OperandClass::Float:
+    case OperandClass::FloatOrComplex:
       return rng.pick<Type>({f16, bf16, f32, f64});
     case OperandClass::Numeric:
+    case OperandClass::NumericOrComplex:
       return rng.pick<Type>({i32, f32, bf16});
     case OperandClass::Integral:
       return rng.pick<Type>({i1, i32, i64});
     case OperandClass::Integer:
       return rng.pick<Type>({i32, i64});
+    case OperandClass::Real:
     case OperandClass::Any:
       break;
     }

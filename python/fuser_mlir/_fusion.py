@@ -288,10 +288,9 @@ class FusionDefinition:
             return scalar
         if hasattr(value, "item") and getattr(value, "shape", None) == ():
             value = value.item()
+        if isinstance(value, complex):
+            return self._define_complex_constant(value, dtype)
         if not isinstance(value, (bool, int, float)):
-            if isinstance(value, complex):
-                raise FusionTypeError("define_scalar: complex scalars are not supported "
-                                      "(no complex dtype yet)")
             raise FusionTypeError("define_scalar's value must be a Python number")
         if dtype is None:
             dtype = DataType.Bool if isinstance(value, bool) else \
@@ -306,6 +305,25 @@ class FusionDefinition:
                             apply_constant)
 
     define_constant = define_scalar
+
+    def _define_complex_constant(self, value, dtype):
+        """A complex constant: fuser.complex of its two parts."""
+        dtype = DataType.ComplexDouble if dtype is None else dtype
+        dtype_text = dtype_name(dtype, "define_scalar's dtype")
+        if dtype_text not in ("complex64", "complex128"):
+            raise FusionTypeError("define_scalar: the complex value %r needs a complex "
+                                  "dtype, not %r" % (value, dtype))
+        part = "float32" if dtype_text == "complex64" else "float64"
+
+        def apply_constant(build, out):
+            re = build.call(build.native.define_constant, value.real, part)
+            im = build.call(build.native.define_constant, value.imag, part)
+            build.ids[out.index] = build.call(build.native.complex, ("value", re),
+                                              ("value", im))
+            build.values[out.index] = value
+
+        return self._record(Scalar, "define_scalar", (value,), {"dtype": dtype},
+                            apply_constant)
 
     def define_vector(self, values, dtype=DataType.Int):
         """A vector of extents: of ints and Scalars, or, given a length, a
@@ -827,6 +845,7 @@ def _tensor_type_text(type_info):
     shape, dtype = type_info
     element = {"float64": "f64", "float32": "f32", "float16": "f16", "bfloat16": "bf16",
                "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2",
+               "complex64": "complex<f32>", "complex128": "complex<f64>",
                "int64": "i64", "int32": "i32", "bool": "i1"}[dtype]
     return "tensor<%s>" % "x".join([str(e) for e in shape] + [element])
 

@@ -122,6 +122,16 @@ class Ops:
         return self._elementwise("where", [condition, lhs, rhs],
                                  lambda build, c, l, r: build.native.where(c, l, r))
 
+    def complex(self, real, imag):
+        return self._elementwise("complex", [real, imag],
+                                 lambda build, r, i: build.native.complex(r, i))
+
+    def real(self, arg):
+        return self._elementwise("real", [arg], lambda build, x: build.native.real(x))
+
+    def imag(self, arg):
+        return self._elementwise("imag", [arg], lambda build, x: build.native.imag(x))
+
     def cast(self, arg, dtype):
         dtype_text = dtype_name(dtype, "cast's dtype")
         arg = self._operand(arg, "the operand of cast")

@@ -26,6 +26,8 @@ def format_value(value):
         return repr(value)
     if isinstance(value, int):
         return repr(value)
+    if isinstance(value, complex):
+        return "complex(%s, %s)" % (format_value(value.real), format_value(value.imag))
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(format_value(v) for v in value) + "]"
     if hasattr(value, "item"):  # a numpy scalar

@@ -72,7 +72,7 @@ template <typename T> std::string printToString(const T &printable) {
 }
 
 /// The dtype names the Python side uses (DataType values) and their types.
-SmallVector<std::pair<StringRef, Type>, 9> getDTypes() {
+SmallVector<std::pair<StringRef, Type>, 11> getDTypes() {
   Builder b(&getContext());
   return {{"bool", b.getI1Type()},
           {"int32", b.getI32Type()},
@@ -82,7 +82,9 @@ SmallVector<std::pair<StringRef, Type>, 9> getDTypes() {
           {"float32", b.getF32Type()},
           {"float64", b.getF64Type()},
           {"float8_e4m3fn", b.getType<Float8E4M3FNType>()},
-          {"float8_e5m2", b.getType<Float8E5M2Type>()}};
+          {"float8_e5m2", b.getType<Float8E5M2Type>()},
+          {"complex64", ComplexType::get(b.getF32Type())},
+          {"complex128", ComplexType::get(b.getF64Type())}};
 }
 
 Type parseDType(const std::string &name) {
@@ -91,7 +93,8 @@ Type parseDType(const std::string &name) {
       return type;
   throw nb::type_error(("unsupported dtype '" + name +
                         "' (supported: Bool, Int32, Int, Half, BFloat16, "
-                        "Float, Double, Float8_e4m3fn, Float8_e5m2)")
+                        "Float, Double, Float8_e4m3fn, Float8_e5m2, "
+                        "ComplexFloat, ComplexDouble)")
                            .c_str());
 }
 
@@ -246,6 +249,22 @@ public:
   int64_t where(nb::handle condition, nb::handle lhs, nb::handle rhs) {
     Operand c = toOperand(condition), l = toOperand(lhs), r = toOperand(rhs);
     return build([&] { return getBuilder().where(c, l, r); });
+  }
+
+  int64_t complexOf(nb::handle re, nb::handle im) {
+    Operand r = toOperand(re), i = toOperand(im);
+    return build([&] { return getBuilder().complex(r, i); });
+  }
+  /// real (`imag` false) or imag of a value of the fusion.
+  int64_t complexPart(nb::handle operand, bool imag) {
+    Operand value = toOperand(operand);
+    if (value.isLiteral())
+      throw nb::type_error(imag ? "imag takes a value of the fusion"
+                                : "real takes a value of the fusion");
+    return build([&] {
+      return imag ? getBuilder().imag(value.getValue())
+                  : getBuilder().real(value.getValue());
+    });
   }
 
   int64_t full(std::vector<int64_t> shape, nb::handle fill,
@@ -635,6 +654,15 @@ NB_MODULE(_fuser_mlir, m) {
       .def("binary", &Fusion::binary)
       .def("ternary", &Fusion::ternary)
       .def("where", &Fusion::where)
+      .def("complex", &Fusion::complexOf)
+      .def("real",
+           [](Fusion &fusion, nb::handle x) {
+             return fusion.complexPart(x, /*imag=*/false);
+           })
+      .def("imag",
+           [](Fusion &fusion, nb::handle x) {
+             return fusion.complexPart(x, /*imag=*/true);
+           })
       .def("full", &Fusion::full)
       .def("reshape", &Fusion::reshape)
       .def("squeeze", &Fusion::squeeze)
@@ -678,7 +706,8 @@ NB_MODULE(_fuser_mlir, m) {
     return nb::make_tuple(unary, binary, ternary);
   });
   // The operand class of each elementwise op (ElementwiseOps.def), by
-  // mnemonic: "float", "numeric", "integral", "integer" or "any".
+  // mnemonic: "float", "float_or_complex", "numeric", "numeric_or_complex",
+  // "integral", "integer", "real" or "any".
   m.def("elementwise_operand_classes", [] {
     nb::dict classes;
     for (const ArithmeticOpInfo &info : kUnaryOps)

@@ -58,7 +58,7 @@ DEFINITION_ERRORS = [
      exactly("permute's operand must be a Tensor of this FusionDefinition, "
              "got Scalar(S4, dtype=DataType.Double)")),
     # Pointwise.
-    (TypeError, lambda v: v.fd.ops.add(v.b, v.b), located("'add' needs numeric operands, found i1")),
+    (TypeError, lambda v: v.fd.ops.add(v.b, v.b), located("'add' needs numeric or complex operands, found i1")),
     (TypeError, lambda v: v.fd.ops.where(v.f, v.f, v.f),
      located("the condition of 'where' must be bool (i1), found 'f32'")),
     (ValueError, lambda v: v.fd.ops.where(v.b, v.f, v.row),
@@ -176,8 +176,9 @@ NATIVE_GUARDS = [
      exactly("add_output takes a tensor; fusion outputs are tensors")),
     (RuntimeError, lambda n, t: n.run_pipeline("preseg").set(t),
      exactly("this fusion is the result of a pipeline and cannot be extended")),
-    (TypeError, lambda n, t: n.define_input([2], "complex64"),
-     exactly("unsupported dtype 'complex64' (supported: Bool, Int32, Int, Half, BFloat16, Float, Double, Float8_e4m3fn, Float8_e5m2)")),
+    (TypeError, lambda n, t: n.define_input([2], "complex32"),
+     exactly("unsupported dtype 'complex32' (supported: Bool, Int32, Int, Half, BFloat16, Float, "
+             "Double, Float8_e4m3fn, Float8_e5m2, ComplexFloat, ComplexDouble)")),
 ]
 
 

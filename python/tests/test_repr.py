@@ -57,6 +57,8 @@ def every_op(fd, n):
     out.append(fd.ops.var(a, [0]))
     out.extend(fd.ops.welford(a, [1]))
     out.append(fd.ops.addcmul(a, a, wide, 0.5))
+    z = fd.ops.complex(a, wide)
+    out.extend([fd.ops.real(z), fd.ops.imag(z), fd.ops.abs(fd.ops.mul(z, 2.0))])
     out.append(fd.ops.tensor_sizes(a)[0] * a)
     out.append(fd.ops.size(a, 1) + a)
     for t in out:
@@ -67,7 +69,7 @@ def every_op(fd, n):
 COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "expand",
            "broadcast_in_dim", "permute", "stride_order", "size", "shape", "tensor_sizes",
            "set", "segment_set", "slice", "pad", "cat", "sum", "prod", "max", "min",
-           "var", "var_mean", "welford", "addcmul"}
+           "var", "var_mean", "welford", "addcmul", "complex", "real", "imag"}
 
 
 def test_every_op_has_a_case():

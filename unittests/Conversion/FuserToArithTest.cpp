@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Conversion/FuserToArith/FuserToArith.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "fuser/Dialect/Fuser/IR/ConstantFolding.h"
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
@@ -162,9 +163,7 @@ std::vector<std::vector<uint8_t>> specialElements(Type type) {
   return elements;
 }
 
-unsigned byteWidth(Type type) {
-  return type.isInteger(1) ? 1 : (type.getIntOrFloatBitWidth() + 7) / 8;
-}
+unsigned byteWidth(Type type) { return *getElementByteWidth(type); }
 
 /// `elements` padded (repeating the first) to a multiple of 4 and joined.
 Buffer makeBuffer(Type elementType,
@@ -186,15 +185,22 @@ Buffer makeBuffer(Type elementType,
 std::string describeElement(Type type, const uint8_t *bytes) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  uint64_t raw = 0;
-  std::memcpy(&raw, bytes, byteWidth(type));
-  os << "0x";
-  os.write_hex(raw);
   visitElemKind(*getElemKind(type), [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
-    os << " ("
-       << static_cast<double>(Elem<K>::load(bitCast<StorageOf<K>>(bytes)))
-       << ")";
+    if constexpr (isComplexKind<K>) {
+      Type part = cast<ComplexType>(type).getElementType();
+      unsigned width = byteWidth(part);
+      os << "(" << describeElement(part, bytes) << ", "
+         << describeElement(part, bytes + width) << ")";
+    } else {
+      uint64_t raw = 0;
+      std::memcpy(&raw, bytes, byteWidth(type));
+      os << "0x";
+      os.write_hex(raw);
+      os << " ("
+         << static_cast<double>(Elem<K>::load(bitCast<StorageOf<K>>(bytes)))
+         << ")";
+    }
   });
   return text;
 }
@@ -223,14 +229,17 @@ std::vector<size_t> mismatches(const Buffer &got, const Buffer &expected,
     if (std::memcmp(a, b, width) == 0 ||
         (isNaNElement(type, a) && isNaNElement(type, b)))
       continue;
-    if (ulps) {
+    // Complex elements compare part by part (compareBuffers), NaN parts
+    // equal.
+    if (ulps || isa<ComplexType>(type)) {
       Buffer x, y;
       x.elementType = y.elementType = type;
       x.shape = y.shape = {1};
       x.bytes.assign(a, a + width);
       y.bytes.assign(b, b + width);
       FailureOr<BufferDifference> difference = compareBuffers(x, y);
-      if (succeeded(difference) && difference->maxUlpDistance <= *ulps)
+      if (succeeded(difference) &&
+          difference->maxUlpDistance <= ulps.value_or(0))
         continue;
     }
     indices.push_back(i);

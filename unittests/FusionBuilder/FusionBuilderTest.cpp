@@ -223,7 +223,7 @@ TEST_F(FusionBuilderTest, ErrorsOfCppCallers) {
   Type i8 = IntegerType::get(&context, 8);
   expectError(b.cast(ints, i8), BuildErrorKind::Type,
               "cannot cast to 'i8': fusions hold i1, i32, i64, f16, bf16, "
-              "f32 and f64");
+              "f32, f64, complex<f32>, complex<f64>, f8E4M3FN and f8E5M2");
   expectError(b.constant(ScalarLiteral::getInt(1), IndexType::get(&context)),
               BuildErrorKind::Type, "a scalar cannot have type 'index'");
   // The importer keeps printed dtypes (no promotion): exp of ints is an
@@ -231,7 +231,8 @@ TEST_F(FusionBuilderTest, ErrorsOfCppCallers) {
   expectError(b.unary(UnaryKind::Exp, ints,
                       PromotionConfig{/*promoteIntToFloat=*/false,
                                       /*castHalfToFloat=*/false}),
-              BuildErrorKind::Type, "'exp' needs a float operand, found i32");
+              BuildErrorKind::Type,
+              "'exp' needs a float or complex operand, found i32");
   EXPECT_EQ(ops(), "");
 }
 

@@ -5,12 +5,15 @@
 // as raw bits and computed in f32; the bit conversions here are exact
 // (widening) and round to nearest even (narrowing), without APFloat in the
 // hot loops. FuserToArith emits the same fp8 conversions op for op.
+// complex<f32> and complex<f64> are stored as (re, im) and computed as
+// semantics::Complex (ComplexSemantics.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSER_EXECUTIONENGINE_ELEMENTS_H
 #define FUSER_EXECUTIONENGINE_ELEMENTS_H
 
+#include "fuser/Dialect/Fuser/IR/ComplexSemantics.h"
 #include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
@@ -24,7 +27,19 @@
 
 namespace mlir::fuser::detail {
 
-enum class ElemKind { I1, I32, I64, F16, BF16, F32, F64, F8E4M3FN, F8E5M2 };
+enum class ElemKind {
+  I1,
+  I32,
+  I64,
+  F16,
+  BF16,
+  F32,
+  F64,
+  F8E4M3FN,
+  F8E5M2,
+  C64,
+  C128
+};
 
 inline std::optional<ElemKind> getElemKind(Type type) {
   if (!type)
@@ -47,6 +62,12 @@ inline std::optional<ElemKind> getElemKind(Type type) {
     return ElemKind::F8E4M3FN;
   if (isa<Float8E5M2Type>(type))
     return ElemKind::F8E5M2;
+  if (auto complex = dyn_cast<ComplexType>(type)) {
+    if (complex.getElementType().isF32())
+      return ElemKind::C64;
+    if (complex.getElementType().isF64())
+      return ElemKind::C128;
+  }
   return std::nullopt;
 }
 
@@ -249,6 +270,19 @@ template <> struct Elem<ElemKind::F64> {
   static Storage store(Compute c) { return c; }
 };
 
+template <> struct Elem<ElemKind::C64> {
+  using Storage = semantics::Complex<float>;
+  using Compute = semantics::Complex<float>;
+  static Compute load(Storage s) { return s; }
+  static Storage store(Compute c) { return c; }
+};
+template <> struct Elem<ElemKind::C128> {
+  using Storage = semantics::Complex<double>;
+  using Compute = semantics::Complex<double>;
+  static Compute load(Storage s) { return s; }
+  static Storage store(Compute c) { return c; }
+};
+
 template <ElemKind K> using StorageOf = typename Elem<K>::Storage;
 template <ElemKind K> using ComputeOf = typename Elem<K>::Compute;
 
@@ -258,7 +292,15 @@ template <ElemKind K>
 constexpr bool isHalfKind = K == ElemKind::F16 || K == ElemKind::BF16;
 template <ElemKind K>
 constexpr bool isFloat8Kind = K == ElemKind::F8E4M3FN || K == ElemKind::F8E5M2;
-template <ElemKind K> constexpr bool isNumericKind = K != ElemKind::I1;
+template <ElemKind K>
+constexpr bool isComplexKind = K == ElemKind::C64 || K == ElemKind::C128;
+/// The real kinds but i1: those every reduction kind takes.
+template <ElemKind K>
+constexpr bool isNumericKind = K != ElemKind::I1 && !isComplexKind<K>;
+/// The kind of a complex kind's parts (F32 or F64).
+template <ElemKind K>
+constexpr ElemKind ComponentKindOf =
+    K == ElemKind::C64 ? ElemKind::F32 : ElemKind::F64;
 
 /// A compile-time element kind, passed to the generic lambdas of
 /// visitElemKind.
@@ -282,6 +324,10 @@ template <typename Fn> decltype(auto) visitElemKind(ElemKind kind, Fn &&fn) {
     return fn(KindTag<ElemKind::F8E4M3FN>{});
   case ElemKind::F8E5M2:
     return fn(KindTag<ElemKind::F8E5M2>{});
+  case ElemKind::C64:
+    return fn(KindTag<ElemKind::C64>{});
+  case ElemKind::C128:
+    return fn(KindTag<ElemKind::C128>{});
   case ElemKind::F64:
     break;
   }
@@ -291,10 +337,19 @@ template <typename Fn> decltype(auto) visitElemKind(ElemKind kind, Fn &&fn) {
 /// Converts a compute value of any kind to the storage of `To` with the
 /// cast semantics of fuser.cast: floats round to nearest even, float to int
 /// truncates toward zero and saturates (NaN gives 0), anything to i1 tests
-/// `!= 0`, ints wrap.
+/// `!= 0`, ints wrap. A complex value converts its real part; a real value
+/// to complex gives (value converted to the component type, +0).
 template <ElemKind To, typename From> StorageOf<To> convertTo(From value) {
   using ToCompute = ComputeOf<To>;
-  if constexpr (To == ElemKind::I1) {
+  if constexpr (semantics::isComplexV<From> && isComplexKind<To>) {
+    return {convertTo<ComponentKindOf<To>>(value.re),
+            convertTo<ComponentKindOf<To>>(value.im)};
+  } else if constexpr (semantics::isComplexV<From>) {
+    return convertTo<To>(value.re);
+  } else if constexpr (isComplexKind<To>) {
+    return {convertTo<ComponentKindOf<To>>(value),
+            StorageOf<ComponentKindOf<To>>(0)};
+  } else if constexpr (To == ElemKind::I1) {
     return value != 0;
   } else if constexpr (std::is_same_v<From, bool>) {
     return Elem<To>::store(static_cast<ToCompute>(value ? 1 : 0));

@@ -152,6 +152,13 @@ public:
   /// f16/bf16 into f32.
   FailureOr<Value> where(const Operand &condition, const Operand &lhs,
                          const Operand &rhs);
+  /// nvFuser's complex(re, im): both parts f32 or both f64.
+  FailureOr<Value> complex(const Operand &re, const Operand &im);
+  /// The real part of a complex value; a real value itself (a set of it, as
+  /// in nvFuser).
+  FailureOr<Value> real(Value value);
+  /// The imaginary part of a complex value; an error for real values.
+  FailureOr<Value> imag(Value value);
   /// `fuser.full` of `shape` filled with `fill` in `elementType`.
   FailureOr<Value> full(ArrayRef<int64_t> shape, const Operand &fill,
                         Type elementType);

@@ -31,6 +31,7 @@
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -399,6 +400,23 @@ Value mlir::fuser::emitCast(OpBuilder &b, Location loc, Value value,
   Type result = withElementType(type, to);
   if (from == to)
     return value;
+  // Complex: the real part converts; a real value becomes (value, +0).
+  auto fromComplex = dyn_cast<ComplexType>(from);
+  auto toComplex = dyn_cast<ComplexType>(to);
+  if (fromComplex && toComplex) {
+    Type part = toComplex.getElementType();
+    Value re = emitCast(b, loc, complex::ReOp::create(b, loc, value), part);
+    Value im = emitCast(b, loc, complex::ImOp::create(b, loc, value), part);
+    return complex::CreateOp::create(b, loc, toComplex, re, im);
+  }
+  if (fromComplex)
+    return emitCast(b, loc, complex::ReOp::create(b, loc, value), to);
+  if (toComplex) {
+    Type part = toComplex.getElementType();
+    return complex::CreateOp::create(b, loc, toComplex,
+                                     emitCast(b, loc, value, part),
+                                     floatConstant(b, loc, part, 0.0));
+  }
   // 8-bit floats go through f32, which holds each of their values exactly.
   if (isFloat8Type(from))
     return emitCast(b, loc, float8ToFloat(b, loc, value), to);
@@ -503,20 +521,86 @@ Value boolConstant(OpBuilder &b, Location loc, Type shapeLike, bool value) {
                      value ? 1 : 0);
 }
 
-/// `x != 0` as i1 (NaN is true, -0.0 false); i1 is itself.
+/// `x != 0` as i1 (NaN is true, -0.0 false; complex: either part); i1 is
+/// itself.
 Value isNonZero(OpBuilder &b, Location loc, Value x) {
   Type type = x.getType();
   Type element = getElementTypeOrSelf(type);
   if (element.isInteger(1))
     return x;
+  if (isa<ComplexType>(element))
+    return arith::OrIOp::create(
+        b, loc, isNonZero(b, loc, complex::ReOp::create(b, loc, x)),
+        isNonZero(b, loc, complex::ImOp::create(b, loc, x)));
   if (isa<FloatType>(element))
     return cmpf(b, loc, arith::CmpFPredicate::UNE, x,
                 floatConstant(b, loc, type, 0.0));
   return cmpi(b, loc, arith::CmpIPredicate::ne, x, intConstant(b, loc, type, 0));
 }
 
+Value emitUnary(OpBuilder &b, Location loc, UnaryKind kind, Value x);
+
+/// A unary op on a complex scalar: upstream's `complex` ops, which
+/// convert-complex-to-standard expands as ComplexSemantics.h computes, and
+/// the predicates from the parts.
+Value emitComplexUnary(OpBuilder &b, Location loc, UnaryKind kind, Value z) {
+  auto type = cast<ComplexType>(z.getType());
+  auto parts = [&](UnaryKind partKind, bool both) {
+    Value re = emitUnary(b, loc, partKind, complex::ReOp::create(b, loc, z));
+    Value im = emitUnary(b, loc, partKind, complex::ImOp::create(b, loc, z));
+    return both ? arith::AndIOp::create(b, loc, re, im).getResult()
+                : arith::OrIOp::create(b, loc, re, im).getResult();
+  };
+  switch (kind) {
+  case UnaryKind::Neg:
+    return complex::NegOp::create(b, loc, z);
+  case UnaryKind::Abs:
+    return complex::AbsOp::create(b, loc, z);
+  case UnaryKind::Exp:
+    return complex::ExpOp::create(b, loc, z);
+  case UnaryKind::Log:
+    return complex::LogOp::create(b, loc, z);
+  case UnaryKind::Sqrt:
+    return complex::SqrtOp::create(b, loc, z);
+  case UnaryKind::Reciprocal: {
+    Type part = type.getElementType();
+    Value one = complex::CreateOp::create(b, loc, type,
+                                          floatConstant(b, loc, part, 1.0),
+                                          floatConstant(b, loc, part, 0.0));
+    return complex::DivOp::create(b, loc, one, z);
+  }
+  case UnaryKind::Sin:
+    return complex::SinOp::create(b, loc, z);
+  case UnaryKind::Cos:
+    return complex::CosOp::create(b, loc, z);
+  case UnaryKind::Tan:
+    return complex::TanOp::create(b, loc, z);
+  case UnaryKind::Tanh:
+    return complex::TanhOp::create(b, loc, z);
+  case UnaryKind::LogicalNot:
+    return arith::XOrIOp::create(b, loc, isNonZero(b, loc, z),
+                                 boolConstant(b, loc, b.getI1Type(), true));
+  case UnaryKind::Isfinite:
+    return parts(UnaryKind::Isfinite, /*both=*/true);
+  case UnaryKind::Isinf:
+    return parts(UnaryKind::Isinf, /*both=*/false);
+  case UnaryKind::Isnan:
+    return parts(UnaryKind::Isnan, /*both=*/false);
+  case UnaryKind::Isreal: {
+    Value im = complex::ImOp::create(b, loc, z);
+    return cmpf(b, loc, arith::CmpFPredicate::OEQ, im,
+                floatConstant(b, loc, im.getType(), 0.0));
+  }
+  default:
+    llvm_unreachable("unary kind without a complex form (the operand class "
+                     "excludes complex)");
+  }
+}
+
 Value emitUnary(OpBuilder &b, Location loc, UnaryKind kind, Value x) {
   Type type = x.getType();
+  if (isa<ComplexType>(type))
+    return emitComplexUnary(b, loc, kind, x);
   Type element = getElementTypeOrSelf(type);
   bool isFloat = isa<FloatType>(element);
   auto one = [&] { return floatConstant(b, loc, type, 1.0); };
@@ -904,6 +988,24 @@ Value emitNextafter(OpBuilder &b, Location loc, Value lhs, Value rhs) {
 Value emitBinary(OpBuilder &b, Location loc, BinaryKind kind, Value lhs,
                  Value rhs) {
   bool isFloat = isa<FloatType>(getElementTypeOrSelf(lhs.getType()));
+  if (isa<ComplexType>(lhs.getType())) {
+    switch (kind) {
+    case BinaryKind::Add:
+      return complex::AddOp::create(b, loc, lhs, rhs);
+    case BinaryKind::Sub:
+      return complex::SubOp::create(b, loc, lhs, rhs);
+    case BinaryKind::Mul:
+      return complex::MulOp::create(b, loc, lhs, rhs);
+    case BinaryKind::Div:
+      return complex::DivOp::create(b, loc, lhs, rhs);
+    case BinaryKind::LogicalAnd:
+    case BinaryKind::LogicalOr:
+      break;
+    default:
+      llvm_unreachable("binary kind without a complex form (the operand "
+                       "class excludes complex)");
+    }
+  }
   switch (kind) {
   case BinaryKind::Add:
     if (isFloat)
@@ -999,6 +1101,12 @@ Value emitTernary(OpBuilder &b, Location loc, TernaryKind kind, Value x,
 Value emitCompare(OpBuilder &b, Location loc, CompareKind kind, Value lhs,
                   Value rhs) {
   Type element = getElementTypeOrSelf(lhs.getType());
+  if (isa<ComplexType>(element)) {
+    assert(comparesComplex(kind) && "complex elements have no order");
+    if (kind == CompareKind::Eq)
+      return complex::EqualOp::create(b, loc, lhs, rhs);
+    return complex::NotEqualOp::create(b, loc, lhs, rhs);
+  }
   if (isa<FloatType>(element)) {
     // C++ comparisons: ordered (false with NaN), except != (true with NaN).
     arith::CmpFPredicate predicate = arith::CmpFPredicate::OEQ;
@@ -1083,8 +1191,44 @@ FailureOr<Value> mlir::fuser::emitElementwise(OpBuilder &b, Location loc,
       return op->emitError("lowering to arith expects operands of one shape");
   }
 
+  // No vector holds complex elements: an op that touches them computes on
+  // scalars, its one-lane vector operands unpacked and a real result packed
+  // back (complex kernels run one element per thread).
+  bool complexOperands = llvm::any_of(operands, [](Value operand) {
+    return isa<ComplexType>(getElementTypeOrSelf(operand.getType()));
+  });
+  bool vectorOperands = llvm::any_of(operands, [](Value operand) {
+    return isa<VectorType>(operand.getType());
+  });
+  if ((complexOperands || isa<ComplexType>(resultElement)) && vectorOperands) {
+    SmallVector<Value, 3> scalars;
+    for (Value operand : operands) {
+      auto vector = dyn_cast<VectorType>(operand.getType());
+      if (vector && vector.getNumElements() != 1)
+        return op->emitError("cannot lower '")
+               << op->getName() << "' on " << vector
+               << ": complex kernels run one element per thread";
+      scalars.push_back(vector ? vector::ExtractOp::create(b, loc, operand, 0)
+                                     .getResult()
+                               : operand);
+    }
+    FailureOr<Value> result = emitElementwise(b, loc, op, scalars);
+    if (failed(result) || isa<ComplexType>(result->getType()))
+      return result;
+    return vector::BroadcastOp::create(
+               b, loc, VectorType::get({1}, result->getType()), *result)
+        .getResult();
+  }
   if (isa<CastOp>(op))
     return emitCast(b, loc, operands[0], resultElement);
+  if (auto create = dyn_cast<ComplexOp>(op))
+    return complex::CreateOp::create(b, loc, cast<ComplexType>(resultElement),
+                                     operands[0], operands[1])
+        .getResult();
+  if (isa<RealOp>(op))
+    return complex::ReOp::create(b, loc, operands[0]).getResult();
+  if (isa<ImagOp>(op))
+    return complex::ImOp::create(b, loc, operands[0]).getResult();
 
   if (auto where = dyn_cast<WhereOp>(op)) {
     if (!getElementTypeOrSelf(operands[0].getType()).isInteger(1))
@@ -1133,8 +1277,10 @@ FailureOr<Value> mlir::fuser::emitElementwise(OpBuilder &b, Location loc,
     return op->emitError("cannot lower '")
            << op->getName() << "' on " << operandElement << ": it takes "
            << getOperandClassDescription(operandClass) << " operands";
-  Type expectedResult =
-      resultClass == ResultClass::Bool ? b.getI1Type() : operandElement;
+  Type expectedResult = resultClass == ResultClass::Bool ? b.getI1Type()
+                        : resultClass == ResultClass::Real
+                            ? getComplexPartType(operandElement)
+                            : operandElement;
   if (resultElement != expectedResult)
     return op->emitError("cannot lower '")
            << op->getName() << "' with result element type " << resultElement
@@ -1156,7 +1302,7 @@ FailureOr<Value> mlir::fuser::emitElementwise(OpBuilder &b, Location loc,
   else
     result = emitTernary(b, loc, *ternary, computeOperands[0],
                          computeOperands[1], computeOperands[2]);
-  if (resultClass == ResultClass::Bool)
+  if (resultClass == ResultClass::Bool || isa<ComplexType>(operandElement))
     return result;
   return fromCompute(b, loc, result, resultElement);
 }
@@ -1165,6 +1311,13 @@ Value mlir::fuser::emitReductionIdentity(OpBuilder &b, Location loc,
                                          ReductionKind kind,
                                          Type computeType) {
   Type element = getElementTypeOrSelf(computeType);
+  if (auto complexType = dyn_cast<ComplexType>(computeType)) {
+    // add only (the verifier): (-0.0, -0.0), the identity of each part.
+    assert(kind == ReductionKind::Add && "complex reductions add");
+    Value part = emitReductionIdentity(b, loc, kind,
+                                       complexType.getElementType());
+    return complex::CreateOp::create(b, loc, complexType, part, part);
+  }
   if (auto floatType = dyn_cast<FloatType>(element)) {
     const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
     switch (kind) {

@@ -23,6 +23,7 @@
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -134,12 +135,27 @@ private:
   // Evaluation
   //===--------------------------------------------------------------------===//
 
-  VectorType vectorOf(Type elementType) {
+  /// The type of `width` lanes of `elementType`: a vector, except that
+  /// complex elements (which no vector holds; their kernels have width 1)
+  /// are the scalar itself.
+  Type vectorOf(Type elementType) {
+    if (isa<ComplexType>(elementType)) {
+      assert(width == 1 && "complex kernels run one element per thread");
+      return elementType;
+    }
     return VectorType::get({width}, elementType);
   }
   Value splat(Value scalar) {
+    if (isa<ComplexType>(scalar.getType()))
+      return scalar;
     return vector::BroadcastOp::create(b, loc, vectorOf(scalar.getType()),
                                        scalar);
+  }
+  /// Lane `lane` of a value of vectorOf's type.
+  Value extractLane(Value lanes, int64_t lane) {
+    if (!isa<VectorType>(lanes.getType()))
+      return lanes;
+    return vector::ExtractOp::create(b, loc, lanes, lane).getResult();
   }
   /// A scalar of the segment (argument, constant or scalar arithmetic),
   /// computed before the kernel.
@@ -672,7 +688,8 @@ Value KernelEmitter::laneCondition(
   SmallVector<Value> bits;
   for (ArrayRef<Value> index : at.perLane)
     bits.push_back(condition(index));
-  return vector::FromElementsOp::create(b, loc, vectorOf(b.getI1Type()), bits);
+  return vector::FromElementsOp::create(
+      b, loc, cast<VectorType>(vectorOf(b.getI1Type())), bits);
 }
 
 //===----------------------------------------------------------------------===//
@@ -811,12 +828,18 @@ FailureOr<Value> KernelEmitter::evalUnchained(Value value, const Lanes &at) {
     // kernel does not reference it, so it never becomes a kernel argument,
     // which the bare-pointer convention refuses (an identity layout with a
     // zero extent has dynamic strides).
-    if (getSaturatedNumElements(bound.getType()) == 0)
+    if (getSaturatedNumElements(bound.getType()) == 0) {
+      Type element = cast<MemRefType>(bound.getType()).getElementType();
+      if (auto complex = dyn_cast<ComplexType>(element)) {
+        Value zero = arith::ConstantOp::create(
+            b, loc, b.getZeroAttr(complex.getElementType()));
+        return complex::CreateOp::create(b, loc, complex, zero, zero)
+            .getResult();
+      }
       return arith::ConstantOp::create(
-                 b, loc,
-                 b.getZeroAttr(vectorOf(
-                     cast<MemRefType>(bound.getType()).getElementType())))
+                 b, loc, cast<TypedAttr>(b.getZeroAttr(vectorOf(element))))
           .getResult();
+    }
     return load(bound, at);
   }
   Operation *op = value.getDefiningOp();
@@ -957,7 +980,7 @@ FailureOr<Value> KernelEmitter::evalReduction(ReductionOp op, const Lanes &at) {
         unitDim = d;
 
   Type elementType = getElementTypeOrSelf(op.getType());
-  VectorType accumulatorType = vectorOf(getComputeType(elementType));
+  Type accumulatorType = vectorOf(getComputeType(elementType));
   Value accumulator =
       emitReductionIdentity(b, loc, op.getKind(), accumulatorType);
 
@@ -1050,13 +1073,20 @@ Value KernelEmitter::load(Value memref, const Lanes &at) {
     OpBuilder::InsertionGuard guard(b);
     Value buffer = memref::GetGlobalOp::create(b, loc, stage.buffer.getType(),
                                                stage.buffer.getSymName());
-    VectorType vectorType = vectorOf(elementType);
-    if (stage.filledBy >= 0 && stage.filledBy < rowLoop)
+    Type vectorType = vectorOf(elementType);
+    if (stage.filledBy >= 0 && stage.filledBy < rowLoop) {
+      if (!isa<VectorType>(vectorType))
+        return memref::LoadOp::create(b, loc, buffer, ValueRange{rowPosition});
       return vector::LoadOp::create(b, loc, vectorType, buffer,
                                     ValueRange{rowPosition});
+    }
     Value value = loadGlobal(memref, at);
     if (fillRowStages) {
-      vector::StoreOp::create(b, loc, value, buffer, ValueRange{rowPosition});
+      if (!isa<VectorType>(vectorType))
+        memref::StoreOp::create(b, loc, value, buffer, ValueRange{rowPosition});
+      else
+        vector::StoreOp::create(b, loc, value, buffer,
+                                ValueRange{rowPosition});
       stage.filledBy = rowLoop;
     }
     return value;
@@ -1074,17 +1104,21 @@ Value KernelEmitter::loadGlobal(Value memref, const Lanes &at) {
   std::optional<std::pair<int64_t, int64_t>> innermost =
       getInnermostStride(type, width);
   if (at.kind == LaneKind::Unit && at.dim == type.getRank() - 1 &&
-      !elementType.isInteger(1) && innermost && innermost->first == 1) {
+      !elementType.isInteger(1) && !isa<ComplexType>(elementType) &&
+      innermost && innermost->first == 1) {
     unsigned bytes = *getElementByteWidth(elementType);
     return vector::LoadOp::create(
-        b, loc, vectorOf(elementType), memref, at.base, /*nontemporal=*/false,
+        b, loc, cast<VectorType>(vectorOf(elementType)), memref, at.base,
+        /*nontemporal=*/false,
         llvm::MaybeAlign(getAlignment(innermost->second * bytes)));
   }
   SmallVector<Value> elements;
   for (ArrayRef<Value> index : toGather(at).perLane)
     elements.push_back(memref::LoadOp::create(b, loc, memref, index));
-  return vector::FromElementsOp::create(b, loc, vectorOf(elementType),
-                                        elements);
+  if (!isa<VectorType>(vectorOf(elementType)))
+    return elements.front();
+  return vector::FromElementsOp::create(
+      b, loc, cast<VectorType>(vectorOf(elementType)), elements);
 }
 
 void KernelEmitter::store(Value vector, Value memref, const Lanes &at) {
@@ -1098,11 +1132,8 @@ void KernelEmitter::store(Value vector, Value memref, const Lanes &at) {
                             llvm::MaybeAlign(getAlignment(width * bytes)));
     return;
   }
-  for (auto [lane, index] : llvm::enumerate(toGather(at).perLane)) {
-    Value element =
-        vector::ExtractOp::create(b, loc, vector, int64_t(lane)).getResult();
-    memref::StoreOp::create(b, loc, element, memref, index);
-  }
+  for (auto [lane, index] : llvm::enumerate(toGather(at).perLane))
+    memref::StoreOp::create(b, loc, extractLane(vector, lane), memref, index);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1277,11 +1308,10 @@ FailureOr<Value> KernelEmitter::emitBlockReduction(
                              emitCast(b, loc, *element, computeType)));
     popScope();
   }
-  Value partial = vector::ExtractOp::create(b, loc, loop.getResult(0), 0);
+  Value partial = extractLane(loop.getResult(0), 0);
   for (int64_t lane = 1; lane < lanes; ++lane)
-    partial = emitReductionCombine(
-        b, loc, reduction.getKind(), partial,
-        vector::ExtractOp::create(b, loc, loop.getResult(0), lane));
+    partial = emitReductionCombine(b, loc, reduction.getKind(), partial,
+                                   extractLane(loop.getResult(0), lane));
   // Across the threads of the block.
   // (scf.parallel builds a terminator only for loops without results.)
   Block *threadBody = threadLoop.getBody();
@@ -1546,8 +1576,7 @@ LogicalResult KernelEmitter::emitTiledSplitKernel() {
       FailureOr<Value> element = eval(reduction.getSource(), at);
       if (failed(element))
         return failure();
-      Value scalar = emitCast(
-          b, loc, vector::ExtractOp::create(b, loc, *element, 0), computeType);
+      Value scalar = emitCast(b, loc, extractLane(*element, 0), computeType);
       scf::YieldOp::create(
           b, loc,
           emitReductionCombine(b, loc, reduction.getKind(),
@@ -1705,8 +1734,7 @@ LogicalResult KernelEmitter::emitColumnLoop(
     FailureOr<Value> value = eval(argument, at);
     if (failed(value))
       return failure();
-    memref::StoreOp::create(
-        b, loc, vector::ExtractOp::create(b, loc, *value, 0), staged, lane);
+    memref::StoreOp::create(b, loc, extractLane(*value, 0), staged, lane);
     popScope();
   }
 
@@ -1855,8 +1883,7 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
                       return failure();
                     return emitReductionCombine(
                         b, loc, reduction.getKind(), acc,
-                        emitCast(b, loc,
-                                 vector::ExtractOp::create(b, loc, *element, 0),
+                        emitCast(b, loc, extractLane(*element, 0),
                                  computeType));
                   });
               if (failed(loop))

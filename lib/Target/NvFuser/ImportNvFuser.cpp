@@ -126,6 +126,8 @@ Type parseDataType(llvm::StringRef name, MLIRContext *context) {
       .Case("int64_t", b.getI64Type())
       .Case("nvfuser_index_t", b.getI64Type())
       .Case("bool", b.getI1Type())
+      .Case("__e4m3", b.getType<Float8E4M3FNType>())
+      .Case("__e5m2", b.getType<Float8E5M2Type>())
       .Default(Type());
 }
 
@@ -143,6 +145,10 @@ Type parseCastTypeName(llvm::StringRef name, MLIRContext *context) {
       .Cases({"int", "int64", "index"}, b.getI64Type())
       .Case("int32", b.getI32Type())
       .Case("bool", b.getI1Type())
+      .Case("e4m3", b.getType<Float8E4M3FNType>())
+      .Case("e5m2", b.getType<Float8E5M2Type>())
+      .Case("complex_float", ComplexType::get(b.getF32Type()))
+      .Case("complex_double", ComplexType::get(b.getF64Type()))
       .Default(Type());
 }
 
@@ -154,7 +160,9 @@ std::optional<std::pair<Type, Type>> parseCastFunction(llvm::StringRef name,
                                                        MLIRContext *context) {
   if (!name.consume_front("__"))
     return std::nullopt;
-  if (name.consume_front("to_")) {
+  // `__real_then_to_float`: from a complex value, whose real part converts,
+  // which fuser.cast does.
+  if (name.consume_front("to_") || name.consume_front("real_then_to_")) {
     if (Type to = parseCastTypeName(name, context))
       return std::make_pair(Type(), to);
     return std::nullopt;

@@ -1,6 +1,7 @@
 //===- ElementwiseKinds.cpp - kinds of the fuser elementwise ops ----------===//
 
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
+#include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 
 using namespace mlir;
 using namespace mlir::fuser;
@@ -98,18 +99,25 @@ bool mlir::fuser::isInOperandClass(Type elementType, OperandClass operands) {
   bool isInteger = elementType.isInteger(32) || elementType.isInteger(64);
   bool isFloat = elementType.isF16() || elementType.isBF16() ||
                  elementType.isF32() || elementType.isF64();
+  bool isComplex = isComplexElementType(elementType);
   // The 8-bit floats are in no class: arithmetic casts them first.
   switch (operands) {
   case OperandClass::Float:
     return isFloat;
+  case OperandClass::FloatOrComplex:
+    return isFloat || isComplex;
   case OperandClass::Numeric:
     return isFloat || isInteger;
+  case OperandClass::NumericOrComplex:
+    return isFloat || isInteger || isComplex;
   case OperandClass::Integral:
     return isBool || isInteger;
   case OperandClass::Integer:
     return isInteger;
-  case OperandClass::Any:
+  case OperandClass::Real:
     return isBool || isInteger || isFloat;
+  case OperandClass::Any:
+    return isBool || isInteger || isFloat || isComplex;
   }
   llvm_unreachable("unknown operand class");
 }
@@ -122,10 +130,13 @@ struct OperandClassText {
 };
 constexpr OperandClassText kOperandClassTexts[] = {
     {"float", "float"},
+    {"float_or_complex", "float or complex"},
     {"numeric", "numeric"},
+    {"numeric_or_complex", "numeric or complex"},
     {"integral", "integer or i1"},
     {"integer", "integer (i32 or i64)"},
-    {"any", "i1, integer or float (not 8-bit float)"},
+    {"real", "i1, integer or float (not complex or 8-bit float)"},
+    {"any", "i1, integer, float or complex (not 8-bit float)"},
 };
 static_assert(std::size(kOperandClassTexts) ==
                   static_cast<size_t>(OperandClass::Any) + 1,
@@ -142,11 +153,17 @@ llvm::StringRef mlir::fuser::getOperandClassName(OperandClass operands) {
 
 bool mlir::fuser::isTranscendentalOp(Operation *op) {
   const ArithmeticOpInfo *info = nullptr;
-  if (std::optional<UnaryKind> kind = getUnaryKind(op))
-    info = &getOpInfo(*kind);
+  std::optional<UnaryKind> unary = getUnaryKind(op);
+  if (unary)
+    info = &getOpInfo(*unary);
   else if (std::optional<BinaryKind> kind = getBinaryKind(op))
     info = &getOpInfo(*kind);
-  return info && info->transcendental &&
+  if (!info)
+    return false;
+  // Complex sqrt combines atan2, cos, sin and pow (ComplexSemantics.h).
+  if (isa<ComplexType>(getElementTypeOrSelf(op->getOperand(0))))
+    return info->transcendental || unary == UnaryKind::Sqrt;
+  return info->transcendental &&
          isa<FloatType>(getElementTypeOrSelf(op->getResult(0)));
 }
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
 #include "mlir/IR/Builders.h"
@@ -335,6 +336,11 @@ LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> dims = adaptor.getDims();
   if (dims.empty())
     return opError<ReductionOp>(loc, "needs at least one dim to reduce");
+  if (isa<ComplexType>(source->getElementType()) &&
+      adaptor.getKind() != ReductionKind::Add)
+    return opError<ReductionOp>(loc, "reduces complex elements with add "
+                                     "only, not ",
+                                stringifyReductionKind(adaptor.getKind()));
   if (failed(verifyDimList<ReductionOp>(loc, dims, source->getRank(),
                                         "reduction dim")))
     return failure();
@@ -448,6 +454,15 @@ LogicalResult inferCompareType(MLIRContext *context,
       SmallVectorImpl<Type> &results) {                                        \
     return inferCompareType<OP>(context, loc, adaptor.getOperands(), results); \
   }
+// Real: the operand's type, with a complex element type replaced by its
+// component type (abs).
+#define FUSER_UNARY_INFER_Real(OP)                                             \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *, std::optional<Location>, Adaptor adaptor,                 \
+      SmallVectorImpl<Type> &results) {                                        \
+    results.push_back(getComplexPartType(adaptor.getOperand().getType()));    \
+    return success();                                                          \
+  }
 #define FUSER_UNARY_INFER_Same(OP)
 #define FUSER_UNARY_INFER_Bool(OP) FUSER_INFER_Bool(OP)
 #define FUSER_UNARY_OP(CLASS, KIND, MNEMONIC, NAME, ALIAS, OPERANDS, RESULT,   \
@@ -463,6 +478,41 @@ LogicalResult inferCompareType(MLIRContext *context,
 #undef FUSER_INFER_Bool
 #undef FUSER_UNARY_INFER_Same
 #undef FUSER_UNARY_INFER_Bool
+#undef FUSER_UNARY_INFER_Real
+
+//===----------------------------------------------------------------------===//
+// Complex parts
+//===----------------------------------------------------------------------===//
+
+LogicalResult ComplexOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  FailureOr<Type> elementType =
+      commonElementType<ComplexOp>(loc, adaptor.getOperands());
+  if (failed(elementType))
+    return failure();
+  FailureOr<Type> type = inferBroadcastType<ComplexOp>(
+      loc, adaptor.getOperands(), ComplexType::get(*elementType));
+  if (failed(type))
+    return failure();
+  results.push_back(*type);
+  return success();
+}
+
+LogicalResult RealOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  results.push_back(getComplexPartType(adaptor.getOperand().getType()));
+  return success();
+}
+
+LogicalResult ImagOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  results.push_back(getComplexPartType(adaptor.getOperand().getType()));
+  return success();
+}
 
 LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
                                         std::optional<Location> loc,

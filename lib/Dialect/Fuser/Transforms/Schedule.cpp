@@ -444,9 +444,28 @@ static constexpr int64_t kMaxRowsPerBlock = 32;
 /// kernel must move (the 1.05x target of docs/Performance.md).
 static constexpr int64_t kBroadcastShare = 20;
 
+/// Whether a value of the segment has complex elements: those kernels run
+/// one element per thread (no vector of complex exists) and reduce without
+/// splits (the block-wide combines shuffle floats).
+static bool touchesComplex(SegmentOp segment) {
+  auto isComplex = [](Type type) {
+    return isa<ComplexType>(getElementTypeOrSelf(type));
+  };
+  if (llvm::any_of(segment.getInputs().getTypes(), isComplex))
+    return true;
+  WalkResult result = segment.getBody().walk([&](Operation *op) {
+    return llvm::any_of(op->getResultTypes(), isComplex)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
                                          bool splitReductions) {
   MLIRContext *context = segment.getContext();
+  bool complex = touchesComplex(segment);
+  splitReductions = splitReductions && !complex;
   // A normalization: one block per row, its threads covering the row
   // `lanes` (16 bytes of the widest input) at a time.
   if (segment.getKind() == SegmentKind::Normalization) {
@@ -546,8 +565,10 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
     return widest;
   };
   int64_t vector =
-      kMaxAccessBytes / std::max(widestElement(segment.getInputs().getTypes()),
-                                 widestElement(segment.getResultTypes()));
+      complex ? 1
+              : kMaxAccessBytes /
+                    std::max(widestElement(segment.getInputs().getTypes()),
+                             widestElement(segment.getResultTypes()));
 
   // One thread per `vector` outputs of the largest output.
   auto perOutput = ScheduleAttr::get(context, kind, vector, kThreadsPerBlock,

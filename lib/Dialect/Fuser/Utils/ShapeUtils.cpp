@@ -47,6 +47,12 @@ FailureOr<unsigned> fuser::getElementByteWidth(Type elementType) {
     return 8;
   if (elementType.isF16() || elementType.isBF16())
     return 2;
+  if (auto complex = dyn_cast<ComplexType>(elementType)) {
+    FailureOr<unsigned> part = getElementByteWidth(complex.getElementType());
+    if (failed(part))
+      return failure();
+    return 2 * *part;
+  }
   return failure();
 }
 

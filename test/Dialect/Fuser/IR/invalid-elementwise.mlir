@@ -138,7 +138,7 @@ func.func @lerp_shapes(%a: tensor<4xf32>, %b: tensor<3xf32>) -> tensor<4xf32> {
 // The 8-bit floats are storage types: arithmetic, comparisons and
 // predicates take a cast to a wider float first, as in nvFuser.
 func.func @float8_arithmetic(%a: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
-  // expected-error @+1 {{'fuser.add' op operand #0 must be numeric (non-i1) tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xf8E4M3FN>'}}
+  // expected-error @+1 {{'fuser.add' op operand #0 must be numeric (non-i1) or complex tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xf8E4M3FN>'}}
   %0 = fuser.add %a, %a : tensor<4xf8E4M3FN>, tensor<4xf8E4M3FN> -> tensor<4xf8E4M3FN>
   return %0 : tensor<4xf8E4M3FN>
 }
@@ -146,7 +146,7 @@ func.func @float8_arithmetic(%a: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
 // -----
 
 func.func @float8_compare(%a: tensor<4xf8E5M2>) -> tensor<4xi1> {
-  // expected-error @+1 {{'fuser.lt' op operand #0 must be i1, integer or float (not 8-bit float) tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xf8E5M2>'}}
+  // expected-error @+1 {{'fuser.lt' op operand #0 must be i1, integer or float (not complex or 8-bit float) tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xf8E5M2>'}}
   %0 = fuser.lt %a, %a : tensor<4xf8E5M2>, tensor<4xf8E5M2> -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -154,7 +154,7 @@ func.func @float8_compare(%a: tensor<4xf8E5M2>) -> tensor<4xi1> {
 // -----
 
 func.func @float8_predicate(%a: f8E4M3FN) -> i1 {
-  // expected-error @+1 {{'fuser.isnan' op operand #0 must be i1, integer or float (not 8-bit float) tensor with static extents (dynamic extents are not supported) or scalar, but got 'f8E4M3FN'}}
+  // expected-error @+1 {{'fuser.isnan' op operand #0 must be i1, integer, float or complex (not 8-bit float) tensor with static extents (dynamic extents are not supported) or scalar, but got 'f8E4M3FN'}}
   %0 = fuser.isnan %a : f8E4M3FN -> i1
   return %0 : i1
 }

@@ -39,7 +39,7 @@ func.func @pad_result_type(%a: tensor<4x8xf32>, %v: f32) -> tensor<4x8xf32> {
 
 // The pad value is a scalar, not a tensor.
 func.func @pad_tensor_value(%a: tensor<4x8xf32>, %v: tensor<f32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'fuser.pad' op operand #1 must be fuser element type (i1, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2), but got 'tensor<f32>'}}
+  // expected-error @+1 {{'fuser.pad' op operand #1 must be fuser element type (i1, i32, i64, f16, bf16, f32, f64, complex<f32>, complex<f64>, f8E4M3FN or f8E5M2), but got 'tensor<f32>'}}
   %0 = fuser.pad %a low [0, 0] high [0, 0] value %v : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }

@@ -4,7 +4,7 @@
 
 // Float-only unary ops reject integers.
 func.func @exp_int(%a: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{'fuser.exp' op operand #0 must be floating-point tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'fuser.exp' op operand #0 must be floating-point or complex tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xi32>'}}
   %0 = fuser.exp %a : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
@@ -13,7 +13,7 @@ func.func @exp_int(%a: tensor<4xi32>) -> tensor<4xi32> {
 
 // Numeric unary ops reject i1.
 func.func @neg_bool(%a: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error @+1 {{'fuser.neg' op operand #0 must be numeric (non-i1) tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'fuser.neg' op operand #0 must be numeric (non-i1) or complex tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xi1>'}}
   %0 = fuser.neg %a : tensor<4xi1>
   return %0 : tensor<4xi1>
 }

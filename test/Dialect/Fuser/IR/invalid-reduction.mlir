@@ -68,7 +68,7 @@ func.func @element_type_changes(%a: tensor<4x8xbf16>) -> tensor<4xf32> {
 
 // Reductions are over numeric tensors: i1 is not one.
 func.func @bool_source(%a: tensor<4x8xi1>) -> tensor<4xi1> {
-  // expected-error @+1 {{'fuser.reduction' op operand #0 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer or 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4x8xi1>'}}
+  // expected-error @+1 {{'fuser.reduction' op operand #0 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer or 16-bit float or bfloat16 type or 32-bit float or 64-bit float or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4x8xi1>'}}
   %0 = fuser.reduction max %a [1] : tensor<4x8xi1> -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }

@@ -2,7 +2,8 @@
 //-*-===//
 //
 // What each op of ElementwiseOps.def computes on one element, in the compute
-// type (float for f16/bf16/f32, double, int32_t, int64_t, bool for i1): the
+// type (float for f16/bf16/f32, double, int32_t, int64_t, bool for i1,
+// Complex<float> and Complex<double>, ComplexSemantics.h): the
 // definition the ODS descriptions state, used by the reference interpreter
 // and by the dialect's constant folder, so that folding and interpreting
 // cannot disagree. The lowering to arith (FuserToArith.cpp) emits the same
@@ -18,6 +19,7 @@
 #ifndef FUSER_DIALECT_FUSER_IR_ELEMENTSEMANTICS_H
 #define FUSER_DIALECT_FUSER_IR_ELEMENTSEMANTICS_H
 
+#include "fuser/Dialect/Fuser/IR/ComplexSemantics.h"
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 
 #include <cmath>
@@ -127,13 +129,52 @@ Bits nextafterBits(Bits aBits, Bits bBits, double a, double b, Bits nan) {
                             : static_cast<Bits>(aBits - 1);
 }
 
+/// A unary op on a complex element (the ops whose operand class takes
+/// complex); abs returns the component type, the predicates bool.
+template <UnaryKind U, typename T> auto applyComplexUnary(Complex<T> z) {
+  if constexpr (U == UnaryKind::Neg)
+    return Complex<T>{-z.re, -z.im};
+  else if constexpr (U == UnaryKind::Abs)
+    return complexAbs(z);
+  else if constexpr (U == UnaryKind::Exp)
+    return complexExp(z);
+  else if constexpr (U == UnaryKind::Log)
+    return complexLog(z);
+  else if constexpr (U == UnaryKind::Sqrt)
+    return complexSqrt(z);
+  else if constexpr (U == UnaryKind::Reciprocal)
+    return complexDiv(Complex<T>{T(1), T(0)}, z);
+  else if constexpr (U == UnaryKind::Sin)
+    return complexSin(z);
+  else if constexpr (U == UnaryKind::Cos)
+    return complexCos(z);
+  else if constexpr (U == UnaryKind::Tan)
+    return complexTan(z);
+  else if constexpr (U == UnaryKind::Tanh)
+    return complexTanh(z);
+  else if constexpr (U == UnaryKind::LogicalNot)
+    return !(z.re != T(0) || z.im != T(0));
+  else if constexpr (U == UnaryKind::Isfinite)
+    return static_cast<bool>(std::isfinite(z.re) && std::isfinite(z.im));
+  else if constexpr (U == UnaryKind::Isinf)
+    return static_cast<bool>(std::isinf(z.re) || std::isinf(z.im));
+  else if constexpr (U == UnaryKind::Isnan)
+    return static_cast<bool>(std::isnan(z.re) || std::isnan(z.im));
+  else {
+    static_assert(U == UnaryKind::Isreal, "unary kind without complex form");
+    return z.im == T(0);
+  }
+}
+
 /// The value of a unary op (UnaryKind U) on `x` of compute type T. Ops
 /// whose operand class excludes T are not instantiated for it (the
 /// verifier rejects such operands); the Bool-result ops return bool.
 template <UnaryKind U, typename T> auto applyUnary(T x) {
   constexpr bool isFloat = std::is_floating_point_v<T>;
   constexpr bool isBool = std::is_same_v<T, bool>;
-  if constexpr (U == UnaryKind::Neg) {
+  if constexpr (isComplexV<T>) {
+    return applyComplexUnary<U>(x);
+  } else if constexpr (U == UnaryKind::Neg) {
     if constexpr (isFloat)
       return -x;
     else
@@ -276,13 +317,36 @@ template <UnaryKind U, typename T> auto applyUnary(T x) {
   }
 }
 
+/// A binary op on complex elements (the ops whose operand class takes
+/// complex).
+template <BinaryKind B, typename T>
+auto applyComplexBinary(Complex<T> a, Complex<T> b) {
+  if constexpr (B == BinaryKind::Add)
+    return Complex<T>{a.re + b.re, a.im + b.im};
+  else if constexpr (B == BinaryKind::Sub)
+    return Complex<T>{a.re - b.re, a.im - b.im};
+  else if constexpr (B == BinaryKind::Mul)
+    return complexMul(a, b);
+  else if constexpr (B == BinaryKind::Div)
+    return complexDiv(a, b);
+  else if constexpr (B == BinaryKind::LogicalAnd)
+    return (a.re != T(0) || a.im != T(0)) && (b.re != T(0) || b.im != T(0));
+  else {
+    static_assert(B == BinaryKind::LogicalOr, "binary kind without complex "
+                                              "form");
+    return a.re != T(0) || a.im != T(0) || b.re != T(0) || b.im != T(0);
+  }
+}
+
 /// The value of a binary op (BinaryKind B) on operands of compute type T.
 /// Nextafter is computed on the storage bits instead (nextafterBits).
 template <BinaryKind B, typename T> auto applyBinary(T a, T b) {
   constexpr bool isFloat = std::is_floating_point_v<T>;
-  using U =
-      Unsigned<std::conditional_t<isFloat || std::is_same_v<T, bool>, int, T>>;
-  if constexpr (B == BinaryKind::Maximum) {
+  using U = Unsigned<std::conditional_t<
+      isFloat || isComplexV<T> || std::is_same_v<T, bool>, int, T>>;
+  if constexpr (isComplexV<T>) {
+    return applyComplexBinary<B>(a, b);
+  } else if constexpr (B == BinaryKind::Maximum) {
     return maximumOf(a, b);
   } else if constexpr (B == BinaryKind::Minimum) {
     return minimumOf(a, b);
@@ -373,6 +437,16 @@ template <TernaryKind K, typename T> T applyTernary(T x, T y, T z) {
   }
 }
 
+/// Complex elements are equal when both parts are; only eq and ne take
+/// them.
+template <CompareKind C, typename T>
+bool applyCompare(Complex<T> a, Complex<T> b) {
+  static_assert(C == CompareKind::Eq || C == CompareKind::Ne,
+                "complex elements are not ordered");
+  bool equal = a.re == b.re && a.im == b.im;
+  return C == CompareKind::Eq ? equal : !equal;
+}
+
 template <CompareKind C, typename T> bool applyCompare(T a, T b) {
   if constexpr (C == CompareKind::Eq)
     return a == b;
@@ -405,15 +479,22 @@ void visitKind(Kind value, Fn &&fn) {
 template <typename T> constexpr bool isInClass(OperandClass operands) {
   constexpr bool isBool = std::is_same_v<T, bool>;
   constexpr bool isFloat = std::is_floating_point_v<T>;
+  constexpr bool isComplex = isComplexV<T>;
   switch (operands) {
   case OperandClass::Float:
     return isFloat;
+  case OperandClass::FloatOrComplex:
+    return isFloat || isComplex;
   case OperandClass::Numeric:
+    return !isBool && !isComplex;
+  case OperandClass::NumericOrComplex:
     return !isBool;
   case OperandClass::Integral:
-    return !isFloat;
+    return !isFloat && !isComplex;
   case OperandClass::Integer:
-    return !isFloat && !isBool;
+    return !isFloat && !isBool && !isComplex;
+  case OperandClass::Real:
+    return !isComplex;
   case OperandClass::Any:
     return true;
   }

@@ -33,7 +33,15 @@ bool isFloat8Type(Type type);
 /// The layout of 8-bit float type `type` (isFloat8Type).
 const Float8Format &getFloat8Format(Type type);
 
-/// i1, i32, i64, f16, bf16, f32 or f64: the types arithmetic takes.
+/// complex<f32> or complex<f64> (nvFuser's ComplexFloat and ComplexDouble).
+bool isComplexElementType(Type type);
+
+/// `type` (a scalar or tensor type) with a complex element type replaced by
+/// its component type (f32 or f64); other types unchanged.
+Type getComplexPartType(Type type);
+
+/// i1, i32, i64, f16, bf16, f32, f64, complex<f32> or complex<f64>: the
+/// types arithmetic takes.
 bool isArithmeticElementType(Type type);
 
 /// Any fuser element type: the arithmetic ones and the 8-bit floats.

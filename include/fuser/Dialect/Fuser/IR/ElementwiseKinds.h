@@ -44,13 +44,20 @@ enum class CompareKind : uint8_t {
 enum class OperandClass : uint8_t {
   /// f16, bf16, f32, f64.
   Float,
+  /// The floats and complex<f32>, complex<f64>.
+  FloatOrComplex,
   /// i32, i64 and the floats.
   Numeric,
+  /// The numeric types and the complex ones.
+  NumericOrComplex,
   /// i1, i32, i64.
   Integral,
   /// i32, i64.
   Integer,
-  /// Every fuser element type.
+  /// i1, the integers and the floats (not complex).
+  Real,
+  /// Every arithmetic element type: i1, the integers, the floats and the
+  /// complex types (the 8-bit floats are storage only).
   Any,
 };
 
@@ -60,7 +67,16 @@ enum class ResultClass : uint8_t {
   Same,
   /// i1.
   Bool,
+  /// The operands' element type, or its component type for complex
+  /// operands (abs).
+  Real,
 };
+
+/// Whether the compare kind takes complex operands (eq and ne; complex
+/// elements have no order).
+constexpr bool comparesComplex(CompareKind kind) {
+  return kind == CompareKind::Eq || kind == CompareKind::Ne;
+}
 
 /// True when `elementType` is in `operands`.
 bool isInOperandClass(Type elementType, OperandClass operands);

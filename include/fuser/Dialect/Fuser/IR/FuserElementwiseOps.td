@@ -37,6 +37,15 @@ defvar Fuser_MathLibraryDoc = [{
     "Mathematical Functions"), not measured here (no GPU).
 }];
 
+defvar Fuser_ComplexMathDoc = [{
+    Complex operands: computed from the real parts with the math library's
+    real functions, as upstream MLIR's `convert-complex-to-standard` expands
+    `complex` ops (the interpreter follows that expansion step for step), so
+    the bound is a few ulp per component (`fuser-run --check-against`
+    allows 4); edge cases (infinities, NaN, signed zeros) are that
+    expansion's, not C99 Annex G's.
+}];
+
 class Fuser_UnaryOp<string mnemonic, Type operandType, string doc,
                     string semantics = "">
     : Fuser_ElementwiseOp<mnemonic, [SameOperandsAndResultType]> {
@@ -50,29 +59,45 @@ class Fuser_UnaryOp<string mnemonic, Type operandType, string doc,
   let hasFolder = 1;
 }
 
-def Fuser_NegOp : Fuser_UnaryOp<"neg", Fuser_NumericValue, "-x", [{
+def Fuser_NegOp : Fuser_UnaryOp<"neg", Fuser_NumericOrComplexValue, "-x", [{
     Integers wrap: `neg(MIN)` is MIN. Floats flip the sign: `neg(+0.0)` is
-    `-0.0`.
+    `-0.0`. Complex: both parts flip.
 }]>;
-def Fuser_AbsOp : Fuser_UnaryOp<"abs", Fuser_NumericValue, "|x|", [{
+def Fuser_AbsOp : Fuser_ElementwiseOp<"abs", [InferTypeOpAdaptor]> {
+  let summary = "|x|";
+  let description = [{
+    Applies the operation to each element of a tensor, or to a scalar; the
+    result has the operand's type, except that a complex operand gives its
+    component type (nvFuser's `abs`).
+}] # Fuser_HalfPrecisionDoc # [{
     Integers wrap: `abs(MIN)` is MIN. Floats clear the sign: `abs(-0.0)` is
-    `+0.0`.
-}]>;
-def Fuser_ExpOp : Fuser_UnaryOp<"exp", Fuser_FloatValue, "e^x",
+    `+0.0`. Complex: `max * sqrt(1 + (min / max)^2)` over the parts'
+    magnitudes, and `min` where that is NaN (so `abs(0)` is 0 and a NaN part
+    gives NaN, also beside an infinite one), rounding after each step: IEEE
+    operations only, the same bits on every backend, within 2 ulp of the
+    exact modulus.
+}];
+  let arguments = (ins Fuser_NumericOrComplexValue:$operand);
+  let results = (outs Fuser_NumericValue:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand)";
+  let hasFolder = 1;
+}
+def Fuser_ExpOp : Fuser_UnaryOp<"exp", Fuser_FloatOrComplexValue, "e^x",
     Fuser_MathLibraryDoc # [{
     Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
     domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
-}]>;
-def Fuser_LogOp : Fuser_UnaryOp<"log", Fuser_FloatValue, "natural logarithm",
+}] # Fuser_ComplexMathDoc>;
+def Fuser_LogOp : Fuser_UnaryOp<"log", Fuser_FloatOrComplexValue, "natural logarithm",
     Fuser_MathLibraryDoc # [{
     `log(±0)` is -inf; a negative operand gives NaN.
     Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
     domain against mpmath): at most 0 ulp in f32, 0 in f64, 0 in bf16.
-}]>;
-def Fuser_SqrtOp : Fuser_UnaryOp<"sqrt", Fuser_FloatValue, "square root", [{
-    Correctly rounded (IEEE). `sqrt(-0.0)` is `-0.0`; a negative operand gives
+}] # Fuser_ComplexMathDoc>;
+def Fuser_SqrtOp : Fuser_UnaryOp<"sqrt", Fuser_FloatOrComplexValue,
+    "square root", [{
+    Floats: correctly rounded (IEEE). `sqrt(-0.0)` is `-0.0`; a negative operand gives
     NaN.
-}]>;
+}] # Fuser_ComplexMathDoc>;
 def Fuser_RsqrtOp : Fuser_UnaryOp<"rsqrt", Fuser_FloatValue, "1 / sqrt(x)",
     [{
     Computed as `1 / sqrt(x)`, rounding after each step, so it is not
@@ -82,24 +107,25 @@ def Fuser_RsqrtOp : Fuser_UnaryOp<"rsqrt", Fuser_FloatValue, "1 / sqrt(x)",
     domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
 }]>;
 def Fuser_ReciprocalOp
-    : Fuser_UnaryOp<"reciprocal", Fuser_FloatValue, "1 / x", [{
+    : Fuser_UnaryOp<"reciprocal", Fuser_FloatOrComplexValue, "1 / x", [{
     Correctly rounded IEEE division `1 / x`; `reciprocal(±0)` is ±inf.
+    Complex: `div(1, x)`, with that op's bits.
 }]>;
-def Fuser_SinOp : Fuser_UnaryOp<"sin", Fuser_FloatValue, "sine",
+def Fuser_SinOp : Fuser_UnaryOp<"sin", Fuser_FloatOrComplexValue, "sine",
     Fuser_MathLibraryDoc # [{
     Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
     domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
-}]>;
-def Fuser_CosOp : Fuser_UnaryOp<"cos", Fuser_FloatValue, "cosine",
+}] # Fuser_ComplexMathDoc>;
+def Fuser_CosOp : Fuser_UnaryOp<"cos", Fuser_FloatOrComplexValue, "cosine",
     Fuser_MathLibraryDoc # [{
     Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
     domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
-}]>;
-def Fuser_TanhOp : Fuser_UnaryOp<"tanh", Fuser_FloatValue,
+}] # Fuser_ComplexMathDoc>;
+def Fuser_TanhOp : Fuser_UnaryOp<"tanh", Fuser_FloatOrComplexValue,
     "hyperbolic tangent", Fuser_MathLibraryDoc # [{
     Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
     domain against mpmath): at most 2 ulp in f32, 2 in f64, 0 in bf16.
-}]>;
+}] # Fuser_ComplexMathDoc>;
 def Fuser_SigmoidOp
     : Fuser_UnaryOp<"sigmoid", Fuser_FloatValue, "1 / (1 + e^-x)",
     Fuser_MathLibraryDoc # [{
@@ -152,11 +178,11 @@ def Fuser_SinhOp : Fuser_UnaryOp<"sinh", Fuser_FloatValue,
     Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
     domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
 }]>;
-def Fuser_TanOp : Fuser_UnaryOp<"tan", Fuser_FloatValue, "tangent",
+def Fuser_TanOp : Fuser_UnaryOp<"tan", Fuser_FloatOrComplexValue, "tangent",
     Fuser_MathLibraryDoc # [{
     Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
     domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
-}]>;
+}] # Fuser_ComplexMathDoc>;
 def Fuser_ErfOp : Fuser_UnaryOp<"erf", Fuser_FloatValue, "error function",
     Fuser_MathLibraryDoc # [{
     Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
@@ -287,38 +313,39 @@ class Fuser_UnaryPredicateOp<string mnemonic, Type operandType, string doc,
 def Fuser_LogicalNotOp : Fuser_UnaryPredicateOp<"logical_not",
     Fuser_ArithmeticValue, "x == 0", [{
     True for zeros of either sign and false; NaN is true-valued, so
-    `logical_not(NaN)` is false.
+    `logical_not(NaN)` is false. A complex element is zero when both parts
+    are.
 }]>;
 def Fuser_SignbitOp : Fuser_UnaryPredicateOp<"signbit",
-    Fuser_ArithmeticValue, "the sign bit of x", [{
+    Fuser_RealValue, "the sign bit of x", [{
     Floats: the sign bit, so `signbit(-0.0)` is true and NaN gives its sign
     bit. Integers: `x < 0`. i1: false.
 }]>;
 def Fuser_IsfiniteOp : Fuser_UnaryPredicateOp<"isfinite",
     Fuser_ArithmeticValue, "x is neither infinite nor NaN", [{
-    True for every integer and i1.
+    True for every integer and i1; complex: both parts finite.
 }]>;
 def Fuser_IsinfOp : Fuser_UnaryPredicateOp<"isinf",
     Fuser_ArithmeticValue, "x is +inf or -inf", [{
-    False for every integer and i1.
+    False for every integer and i1; complex: either part infinite.
 }]>;
 def Fuser_IsnanOp : Fuser_UnaryPredicateOp<"isnan",
     Fuser_ArithmeticValue, "x is NaN",
     [{
-    False for every integer and i1.
+    False for every integer and i1; complex: either part NaN.
 }]>;
 def Fuser_IsneginfOp : Fuser_UnaryPredicateOp<"isneginf",
-    Fuser_ArithmeticValue, "x is -inf", [{
+    Fuser_RealValue, "x is -inf", [{
     False for every integer and i1.
 }]>;
 def Fuser_IsposinfOp : Fuser_UnaryPredicateOp<"isposinf",
-    Fuser_ArithmeticValue, "x is +inf", [{
+    Fuser_RealValue, "x is +inf", [{
     False for every integer and i1.
 }]>;
 def Fuser_IsrealOp : Fuser_UnaryPredicateOp<"isreal",
     Fuser_ArithmeticValue, "x has no imaginary part", [{
     True for every element of a real (non-complex) type, NaN and ±inf
-    included.
+    included; complex: the imaginary part is zero (of either sign).
 }]>;
 
 class Fuser_BroadcastingOp<string mnemonic, list<Trait> traits = [],
@@ -348,17 +375,32 @@ class Fuser_BinaryOp<string mnemonic, Type operandType, string doc,
 defvar Fuser_WrappingDoc = [{
     Integers wrap (two's complement); floats follow IEEE.
 }];
-def Fuser_AddOp : Fuser_BinaryOp<"add", Fuser_NumericValue, "lhs + rhs",
-    Fuser_WrappingDoc>;
-def Fuser_SubOp : Fuser_BinaryOp<"sub", Fuser_NumericValue, "lhs - rhs",
-    Fuser_WrappingDoc>;
-def Fuser_MulOp : Fuser_BinaryOp<"mul", Fuser_NumericValue, "lhs * rhs",
-    Fuser_WrappingDoc>;
-def Fuser_DivOp : Fuser_BinaryOp<"div", Fuser_NumericValue,
+def Fuser_AddOp : Fuser_BinaryOp<"add", Fuser_NumericOrComplexValue,
+    "lhs + rhs", Fuser_WrappingDoc # [{
+    Complex: part by part.
+}]>;
+def Fuser_SubOp : Fuser_BinaryOp<"sub", Fuser_NumericOrComplexValue,
+    "lhs - rhs", Fuser_WrappingDoc # [{
+    Complex: part by part.
+}]>;
+def Fuser_MulOp : Fuser_BinaryOp<"mul", Fuser_NumericOrComplexValue,
+    "lhs * rhs", Fuser_WrappingDoc # [{
+    Complex: `(a*c - b*d, a*d + b*c)`, rounding after each step and without
+    C99 Annex G's recovery of infinities (`(inf, 0) * (inf, 0)` has a NaN
+    part), as upstream MLIR's `complex.mul` lowers; the same bits on every
+    backend. nvFuser's runtime (libc++) recovers infinities there.
+}]>;
+def Fuser_DivOp : Fuser_BinaryOp<"div", Fuser_NumericOrComplexValue,
     "lhs / rhs (integers truncate toward zero)", [{
     Integers truncate toward zero and never trap: `x / 0` is 0 and
     `MIN / -1` is MIN (it wraps). Floats follow IEEE (`x / ±0` is ±inf, or NaN
-    for `0 / 0`).
+    for `0 / 0`). Complex: Smith's algorithm (scaling by the ratio of the
+    divisor's parts), with the corner cases of upstream MLIR's `complex.div`
+    lowering (a zero divisor gives infinities, an infinite dividend over a
+    finite divisor infinities, a finite one over an infinite divisor
+    zeros), rounding after each step: the same bits on every backend. Not
+    correctly rounded (a few ulp); nvFuser's runtime scales by a power of
+    two instead and may differ in the last bits.
 }]>;
 def Fuser_MaximumOp : Fuser_BinaryOp<"maximum", Fuser_NumericValue,
     "larger of lhs and rhs (NaN if either is NaN)", [{
@@ -451,7 +493,8 @@ def Fuser_LogicalRightShiftOp : Fuser_BinaryOp<"logical_right_shift",
 class Fuser_LogicalBinaryOp<string mnemonic, string doc>
     : Fuser_BroadcastingOp<mnemonic, [], [{
     Each operand counts as true when it is not zero (NaN is true, `-0.0`
-    false); any element type, i1 included.
+    false; a complex element when either part is not zero); any arithmetic
+    element type, i1 included.
 }]> {
   let summary = doc # "; the result is i1";
   let arguments = (ins Fuser_ArithmeticValue:$lhs,
@@ -516,23 +559,24 @@ def Fuser_ThresholdOp : Fuser_TernaryOp<"threshold",
   }];
 }
 
-class Fuser_CompareOp<string mnemonic, string doc>
+class Fuser_CompareOp<string mnemonic, string doc,
+                      Type operandType = Fuser_RealValue>
     : Fuser_BroadcastingOp<mnemonic, [], [{
-    Any element type, i1 included (false < true); f16 and bf16 compare
+    Any real element type, i1 included (false < true); f16 and bf16 compare
     exactly. Floats compare as IEEE: NaN is unequal to everything (`ne` is
-    true, every other comparison false) and `-0.0 == +0.0`.
+    true, every other comparison false) and `-0.0 == +0.0`. Complex
+    elements (`eq` and `ne` only) are equal when both parts are.
 }]> {
   let summary = doc # "; the result is i1";
-  let arguments = (ins Fuser_ArithmeticValue:$lhs,
-                       Fuser_ArithmeticValue:$rhs);
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
   let results = (outs Fuser_BoolValue:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
   let hasFolder = 1;
 }
 
-def Fuser_EqOp : Fuser_CompareOp<"eq", "lhs == rhs">;
-def Fuser_NeOp : Fuser_CompareOp<"ne", "lhs != rhs">;
+def Fuser_EqOp : Fuser_CompareOp<"eq", "lhs == rhs", Fuser_ArithmeticValue>;
+def Fuser_NeOp : Fuser_CompareOp<"ne", "lhs != rhs", Fuser_ArithmeticValue>;
 def Fuser_LtOp : Fuser_CompareOp<"lt", "lhs < rhs">;
 def Fuser_LeOp : Fuser_CompareOp<"le", "lhs <= rhs">;
 def Fuser_GtOp : Fuser_CompareOp<"gt", "lhs > rhs">;

@@ -247,6 +247,11 @@ def Fuser_CastOp : Fuser_Op<"cast", [Pure, Fuser_ElementwiseOpInterface]> {
     rounding lands on an fp8 midpoint. From the 8-bit floats every value is
     exact in f16, bf16, f32 and f64; NaN widens to a quiet NaN with its sign.
 
+    To complex<f32> and complex<f64>: the value converts to the component
+    type as above and the imaginary part is +0. Between the complex types:
+    part by part. From a complex type to any other: its real part converts
+    (the imaginary part is dropped, as in nvFuser).
+
     `cast(cast(x : A -> B) : B -> C)` folds to `cast(x : A -> C)` (or `x`
     when C is A) when every value of A is exact in B: i1 in anything, i32 in
     i64 and f64, f16 and bf16 in f32 and f64, f32 in f64, the 8-bit floats in
@@ -289,14 +294,18 @@ def Fuser_ReductionOp : Fuser_Op<"reduction",
     canonicalizes to one; a reduced dim of extent 1 among others is dropped
     from `dims`.
 
+    Complex elements reduce with `add` only (part by part, from `(-0.0,
+    -0.0)`; the other kinds have no exact identity or no order there).
+
     ```mlir
     %1 = fuser.reduction add %0 [1] : tensor<8x4x4096xf32> -> tensor<8x4096xf32>
     %2 = fuser.reduction max %0 [1, 2] keepdim : tensor<8x4x4096xf32> -> tensor<8x1x1xf32>
     ```
   }];
-  let arguments = (ins Fuser_ReductionKindAttr:$kind, Fuser_NumericTensor:$source,
+  let arguments = (ins Fuser_ReductionKindAttr:$kind,
+                       Fuser_NumericOrComplexTensor:$source,
                        DenseI64ArrayAttr:$dims, UnitAttr:$keepdim);
-  let results = (outs Fuser_NumericTensor:$result);
+  let results = (outs Fuser_NumericOrComplexTensor:$result);
   let assemblyFormat = [{
     custom<EnumKeyword>($kind) $source $dims (`keepdim` $keepdim^)? attr-dict
     `:` type($source) `->` type($result)
@@ -304,6 +313,7 @@ def Fuser_ReductionOp : Fuser_Op<"reduction",
 }
 
 include "fuser/Dialect/Fuser/IR/FuserElementwiseOps.td"
+include "fuser/Dialect/Fuser/IR/FuserComplexOps.td"
 
 def Fuser_FullOp : Fuser_Op<"full", [Pure]> {
   let summary = "tensor filled with a scalar";

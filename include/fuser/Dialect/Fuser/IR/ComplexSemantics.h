@@ -1,0 +1,215 @@
+//===- ComplexSemantics.h - scalar semantics of complex elements -*- C++ -*-===//
+//
+// What the elementwise ops compute on complex<f32> and complex<f64>
+// elements: the reference the interpreter uses. The lowering does not
+// restate these: FuserToArith emits upstream's `complex` dialect and
+// `convert-complex-to-standard` (complex-range=improved) expands it, so each
+// function here follows that conversion's arith/math expansion step for step
+// (mlir/lib/Conversion/ComplexToStandard and ComplexCommon/DivisionConverter
+// in LLVM 22), and FuserToArithTest checks both against each other.
+//
+// Consequences, stated in the ops' descriptions: add, sub, neg, mul, div, eq
+// and ne round each real operation once (mul is (ac - bd, ad + bc) without
+// C Annex G's recovery of infinities from NaN; div is Smith's algorithm with
+// the expansion's corner cases), so they are exact to the bit on every
+// backend. abs, exp, log, sqrt, sin, cos, tan and tanh combine the math
+// library's real functions and inherit their ulp bounds.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_DIALECT_FUSER_IR_COMPLEXSEMANTICS_H
+#define FUSER_DIALECT_FUSER_IR_COMPLEXSEMANTICS_H
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+namespace mlir::fuser::semantics {
+
+/// A complex element as memory holds it: the real part, then the imaginary
+/// part (the layout of std::complex and of LLVM's {T, T}). No operators: each
+/// op below says how it computes.
+template <typename T> struct Complex {
+  static_assert(std::is_floating_point_v<T>, "complex of f32 or f64");
+  using Component = T;
+  T re, im;
+};
+
+template <typename T> struct IsComplex : std::false_type {};
+template <typename T> struct IsComplex<Complex<T>> : std::true_type {};
+template <typename T> constexpr bool isComplexV = IsComplex<T>::value;
+
+namespace complex_detail {
+/// arith.maximumf / arith.minimumf: NaN if either operand is NaN.
+template <typename T> T maximumF(T a, T b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<T>::quiet_NaN();
+  if (a == b)
+    return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+template <typename T> T minimumF(T a, T b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<T>::quiet_NaN();
+  if (a == b)
+    return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+} // namespace complex_detail
+
+/// |z|: max * sqrt(1 + (min / max)^2), and min where that is NaN.
+template <typename T> T complexAbs(Complex<T> z) {
+  using namespace complex_detail;
+  T absRe = std::fabs(z.re), absIm = std::fabs(z.im);
+  T max = maximumF(absRe, absIm), min = minimumF(absRe, absIm);
+  T ratio = min / max;
+  T result = max * std::sqrt(ratio * ratio + T(1));
+  return std::isnan(result) ? min : result;
+}
+
+template <typename T> Complex<T> complexMul(Complex<T> a, Complex<T> b) {
+  T re = a.re * b.re - a.im * b.im;
+  T im = a.im * b.re + a.re * b.im;
+  return {re, im};
+}
+
+/// Smith's algorithm with the corner cases of DivisionConverter's
+/// convertDivToStandardUsingRangeReduction.
+template <typename T> Complex<T> complexDiv(Complex<T> a, Complex<T> b) {
+  const T inf = std::numeric_limits<T>::infinity();
+  T ratio1 = b.re / b.im;
+  T denom1 = b.im + ratio1 * b.re;
+  T re1 = (a.re * ratio1 + a.im) / denom1;
+  T im1 = (a.im * ratio1 - a.re) / denom1;
+  T ratio2 = b.im / b.re;
+  T denom2 = b.re + ratio2 * b.im;
+  T re2 = (a.re + a.im * ratio2) / denom2;
+  T im2 = (a.im - a.re * ratio2) / denom2;
+
+  T bReAbs = std::fabs(b.re), bImAbs = std::fabs(b.im);
+  T aReAbs = std::fabs(a.re), aImAbs = std::fabs(a.im);
+  // 1. Zero denominator, at most one NaN in the numerator.
+  bool resultIsInfinity = (!std::isnan(a.re) || !std::isnan(a.im)) &&
+                          bReAbs == T(0) && bImAbs == T(0);
+  T signedInf = std::copysign(inf, b.re);
+  T re3 = signedInf * a.re, im3 = signedInf * a.im;
+  // 2. Infinite numerator, finite denominator.
+  bool bFinite = (bReAbs != inf && !std::isnan(bReAbs)) &&
+                 (bImAbs != inf && !std::isnan(bImAbs));
+  bool aReInf = aReAbs == inf, aImInf = aImAbs == inf;
+  bool infNumFiniteDenom = (aReInf || aImInf) && bFinite;
+  T aReSign = std::copysign(aReInf ? T(1) : T(0), a.re);
+  T aImSign = std::copysign(aImInf ? T(1) : T(0), a.im);
+  T re4 = inf * (aReSign * b.re + aImSign * b.im);
+  T im4 = inf * (aImSign * b.re - aReSign * b.im);
+  // 3. Finite numerator, infinite denominator.
+  bool aFinite = (aReAbs != inf && !std::isnan(aReAbs)) &&
+                 (aImAbs != inf && !std::isnan(aImAbs));
+  bool bReInf = bReAbs == inf, bImInf = bImAbs == inf;
+  bool finiteNumInfDenom = aFinite && (bReInf || bImInf);
+  T bReSign = std::copysign(bReInf ? T(1) : T(0), b.re);
+  T bImSign = std::copysign(bImInf ? T(1) : T(0), b.im);
+  T re5 = T(0) * (a.re * bReSign + a.im * bImSign);
+  T im5 = T(0) * (a.im * bReSign - a.re * bImSign);
+
+  bool reFirst = bReAbs < bImAbs;
+  T re = reFirst ? re1 : re2, im = reFirst ? im1 : im2;
+  if (!(std::isnan(re) && std::isnan(im)))
+    return {re, im};
+  if (resultIsInfinity)
+    return {re3, im3};
+  if (infNumFiniteDenom)
+    return {re4, im4};
+  if (finiteNumInfDenom)
+    return {re5, im5};
+  return {re, im};
+}
+
+/// e^z = e^re (cos im, sin im).
+template <typename T> Complex<T> complexExp(Complex<T> z) {
+  T expRe = std::exp(z.re);
+  return {expRe * std::cos(z.im), expRe * std::sin(z.im)};
+}
+
+/// log z = (log |z|, atan2(im, re)).
+template <typename T> Complex<T> complexLog(Complex<T> z) {
+  return {std::log(complexAbs(z)), std::atan2(z.im, z.re)};
+}
+
+/// sqrt z = sqrt|z| (cos(arg/2), sin(arg/2)) with |z|'s square root as
+/// sqrt(max) * (1 + (min/max)^2)^0.25, and the infinite and zero cases.
+template <typename T> Complex<T> complexSqrt(Complex<T> z) {
+  using namespace complex_detail;
+  const T inf = std::numeric_limits<T>::infinity();
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  T absRe = std::fabs(z.re), absIm = std::fabs(z.im);
+  T max = maximumF(absRe, absIm), min = minimumF(absRe, absIm);
+  T ratio = min / max;
+  T absSqrt = std::sqrt(max) * std::pow(ratio * ratio + T(1), T(0.25));
+  if (std::isnan(absSqrt))
+    absSqrt = min;
+  T half = std::atan2(z.im, z.re) * T(0.5);
+  T cos = std::cos(half), sin = std::sin(half);
+  T re = absSqrt * cos;
+  T im = sin == T(0) ? T(0) : absSqrt * sin;
+  bool imagIsInf = absIm == inf;
+  bool realIsInf = z.re == inf, realIsNegInf = z.re == -inf;
+  if (realIsNegInf && !imagIsInf && !std::isnan(absIm))
+    re = T(0);
+  if (imagIsInf || realIsInf)
+    re = inf;
+  if (std::isnan(absSqrt))
+    im = nan;
+  if (imagIsInf || realIsNegInf)
+    im = std::copysign(inf, z.im);
+  if (absSqrt == T(0))
+    return {T(0), T(0)};
+  return {re, im};
+}
+
+/// sin and cos from t = e^im: sin z = ((t/2 + 0.5/t) sin re,
+/// (t/2 - 0.5/t) cos re), cos z = ((0.5/t + t/2) cos re,
+/// (0.5/t - t/2) sin re).
+template <typename T> Complex<T> complexSin(Complex<T> z) {
+  T exp = std::exp(z.im);
+  T scaled = T(0.5) * exp, reciprocal = T(0.5) / exp;
+  return {(scaled + reciprocal) * std::sin(z.re),
+          (scaled - reciprocal) * std::cos(z.re)};
+}
+template <typename T> Complex<T> complexCos(Complex<T> z) {
+  T exp = std::exp(z.im);
+  T scaled = T(0.5) * exp, reciprocal = T(0.5) / exp;
+  return {(reciprocal + scaled) * std::cos(z.re),
+          (reciprocal - scaled) * std::sin(z.re)};
+}
+
+/// tanh z from expm1(±2 re), cos im and sin im; tan z = -i tanh(i z).
+template <typename T> Complex<T> complexTanh(Complex<T> z) {
+  const T inf = std::numeric_limits<T>::infinity();
+  T twoRe = z.re + z.re;
+  T negTwoRe = T(-1) * twoRe;
+  T expTwoReM1 = std::expm1(twoRe), expNegTwoReM1 = std::expm1(negTwoRe);
+  T realNum = expTwoReM1 - expNegTwoReM1;
+  T cosIm = std::cos(z.im);
+  T fourCosSq = cosIm * cosIm * T(4);
+  T imagNum = T(4) * (cosIm * std::sin(z.im));
+  T expSumMinusTwo = expTwoReM1 + expNegTwoReM1;
+  T denom = expSumMinusTwo + fourCosSq;
+  T re = expSumMinusTwo == inf ? std::copysign(T(1), z.re) : realNum / denom;
+  T im = imagNum / denom;
+  bool absReIsInf = std::fabs(z.re) == inf;
+  bool imagNumIsNaN = std::isnan(imagNum);
+  if (imagNumIsNaN && !absReIsInf)
+    re = std::numeric_limits<T>::quiet_NaN();
+  if (z.im == T(0) || (absReIsInf && imagNumIsNaN))
+    im = T(0);
+  return {re, im};
+}
+template <typename T> Complex<T> complexTan(Complex<T> z) {
+  Complex<T> t = complexTanh(Complex<T>{z.im * T(-1), z.re});
+  return {t.im, t.re * T(-1)};
+}
+
+} // namespace mlir::fuser::semantics
+
+#endif // FUSER_DIALECT_FUSER_IR_COMPLEXSEMANTICS_H

@@ -1,0 +1,200 @@
+"""nvFuser's complex dtypes (DataType.ComplexFloat, ComplexDouble) in both
+APIs: numpy's complex64/complex128 arrays in and out, fd.ops.complex, real
+and imag, the arithmetic and math ops that take complex, PyTorch's type
+promotion with complex, complex sums; the interpreter and the CPU backend
+agree bit for bit on the exact ops and within the math ops' bound on the
+rest. numpy is the reference (within a few ulp where its formulas differ)."""
+import numpy as np
+import pytest
+
+from fuser_mlir import DataType, FusionDefinition, nvfuser_direct
+
+MODULES = pytest.mark.parametrize(
+    "module", [pytest.importorskip("fuser_mlir"), nvfuser_direct],
+    ids=["nvfuser", "nvfuser_direct"])
+BACKENDS = pytest.mark.parametrize("backend", ["interp", "cpu"])
+DTYPES = pytest.mark.parametrize("dtype, np_dtype", [
+    (DataType.ComplexFloat, np.complex64), (DataType.ComplexDouble, np.complex128)])
+
+rng = np.random.default_rng(26)
+
+
+def sample(shape, np_dtype):
+    parts = rng.standard_normal((2,) + shape) * 3
+    return (parts[0] + 1j * parts[1]).astype(np_dtype)
+
+
+def tolerance(np_dtype):
+    return 1e-5 if np_dtype == np.complex64 else 1e-12
+
+
+def run(module, backend, define, inputs):
+    with module.FusionDefinition() as fd:
+        define(fd)
+    return fd.execute(inputs, backend=backend)
+
+
+@MODULES
+@BACKENDS
+@DTYPES
+def test_arithmetic_matches_numpy(module, backend, dtype, np_dtype):
+    a, b = sample((4, 6), np_dtype), sample((4, 1), np_dtype)
+
+    def define(fd):
+        x = fd.define_tensor(shape=[4, 6], dtype=dtype)
+        y = fd.define_tensor(shape=[4, 1], dtype=dtype)
+        for op in ("add", "sub", "mul", "div"):
+            fd.add_output(getattr(fd.ops, op)(x, y))
+        fd.add_output(fd.ops.neg(x))
+        fd.add_output(fd.ops.abs(x))
+        fd.add_output(fd.ops.reciprocal(x))
+
+    outs = run(module, backend, define, [a, b])
+    expected = [a + b, a - b, a * b, a / b, -a, np.abs(a), 1 / a]
+    assert [o.dtype for o in outs] == [np.dtype(np_dtype)] * 5 + \
+        [np.dtype(np_dtype(0).real.dtype), np.dtype(np_dtype)]
+    for out, reference in zip(outs[:2] + outs[4:5], expected[:2] + expected[4:5]):
+        np.testing.assert_array_equal(out, reference)
+    for out, reference in zip(outs, expected):
+        np.testing.assert_allclose(out, reference, rtol=tolerance(np_dtype))
+
+
+@MODULES
+@BACKENDS
+@DTYPES
+def test_math_matches_numpy(module, backend, dtype, np_dtype):
+    z = sample((3, 5), np_dtype) / 2
+    ops = ["exp", "log", "sqrt", "sin", "cos", "tan", "tanh"]
+
+    def define(fd):
+        x = fd.define_tensor(shape=[3, 5], dtype=dtype)
+        for op in ops:
+            fd.add_output(getattr(fd.ops, op)(x))
+
+    for op, out in zip(ops, run(module, backend, define, [z])):
+        np.testing.assert_allclose(out, getattr(np, op)(z), rtol=10 * tolerance(np_dtype),
+                                   atol=tolerance(np_dtype), err_msg=op)
+
+
+@MODULES
+def test_parts_and_casts(module):
+    re, im = rng.standard_normal((2, 8)).astype(np.float32)
+    h = rng.standard_normal(8).astype(np.float16)
+
+    def define(fd):
+        r = fd.define_tensor(shape=[8], dtype=DataType.Float)
+        i = fd.define_tensor(shape=[8], dtype=DataType.Float)
+        half = fd.define_tensor(shape=[8], dtype=DataType.Half)
+        z = fd.ops.complex(r, i)
+        fd.add_output(z)
+        fd.add_output(fd.ops.real(z))
+        fd.add_output(fd.ops.imag(z))
+        fd.add_output(fd.ops.real(r))  # nvFuser: real of a real tensor is itself
+        fd.add_output(fd.ops.cast(z, DataType.ComplexDouble))
+        fd.add_output(fd.ops.cast(z, DataType.Int32))  # the real part, truncated
+        fd.add_output(fd.ops.cast(half, DataType.ComplexFloat))
+
+    for backend in ("interp", "cpu"):
+        outs = run(module, backend, define, [re, im, h])
+        np.testing.assert_array_equal(outs[0], re + 1j * im)
+        assert outs[0].dtype == np.complex64
+        np.testing.assert_array_equal(outs[1], re)
+        np.testing.assert_array_equal(outs[2], im)
+        np.testing.assert_array_equal(outs[3], re)
+        np.testing.assert_array_equal(outs[4], (re + 1j * im).astype(np.complex128))
+        np.testing.assert_array_equal(outs[5], np.trunc(re).astype(np.int32))
+        np.testing.assert_array_equal(outs[6], h.astype(np.complex64))
+
+
+@MODULES
+@BACKENDS
+def test_sum_and_predicates(module, backend):
+    z = sample((6, 16), np.complex64)
+    z[0, 0] = complex(np.inf, 0)
+    z[1, 1] = complex(0, np.nan)
+    z[2, :] = 0
+
+    def define(fd):
+        x = fd.define_tensor(shape=[6, 16], dtype=DataType.ComplexFloat)
+        fd.add_output(fd.ops.sum(x, dims=[1]))
+        fd.add_output(fd.ops.sum(x, dims=[0]))
+        fd.add_output(fd.ops.isfinite(x))
+        fd.add_output(fd.ops.isnan(x))
+        fd.add_output(fd.ops.isreal(x))
+        fd.add_output(fd.ops.eq(x, x))
+        fd.add_output(fd.ops.logical_not(x))
+
+    outs = run(module, backend, define, [z])
+    # Part by part: numpy sums pairwise (rounding differs), and an infinite
+    # part makes numpy compare the other part exactly.
+    for out, reference in ((outs[0], z.sum(axis=1)), (outs[1], z.sum(axis=0))):
+        np.testing.assert_allclose(out.real, reference.real, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(out.imag, reference.imag, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(outs[2], np.isfinite(z))
+    np.testing.assert_array_equal(outs[3], np.isnan(z))
+    np.testing.assert_array_equal(outs[4], np.isreal(z))
+    np.testing.assert_array_equal(outs[5], z == z)
+    np.testing.assert_array_equal(outs[6], z == 0)
+
+
+@MODULES
+def test_backends_agree_bit_for_bit_on_exact_ops(module):
+    a, b = sample((8, 32), np.complex64), sample((8, 32), np.complex64)
+
+    def define(fd):
+        x = fd.define_tensor(shape=[8, 32], dtype=DataType.ComplexFloat)
+        y = fd.define_tensor(shape=[8, 32], dtype=DataType.ComplexFloat)
+        fd.add_output(fd.ops.div(fd.ops.mul(x, y), fd.ops.sub(x, y)))
+        fd.add_output(fd.ops.abs(x))
+        fd.add_output(fd.ops.sum(fd.ops.mul(x, y), dims=[1]))
+
+    interp = run(module, "interp", define, [a, b])
+    cpu = run(module, "cpu", define, [a, b])
+    for i, c in zip(interp, cpu):
+        np.testing.assert_array_equal(i.view(np.uint8), c.view(np.uint8))
+
+
+@MODULES
+def test_promotion(module):
+    """PyTorch's: float with complex gives complex, f64 with complex64
+    complex128; a Python complex scalar is a ComplexDouble constant that a
+    complex64 tensor keeps its dtype against."""
+    f = rng.standard_normal(4).astype(np.float32)
+    d = rng.standard_normal(4)
+    z = sample((4,), np.complex64)
+
+    def define(fd):
+        tf = fd.define_tensor(shape=[4], dtype=DataType.Float)
+        td = fd.define_tensor(shape=[4], dtype=DataType.Double)
+        tz = fd.define_tensor(shape=[4], dtype=DataType.ComplexFloat)
+        fd.add_output(fd.ops.mul(tf, tz))
+        fd.add_output(fd.ops.add(td, tz))
+        fd.add_output(fd.ops.mul(tz, fd.define_scalar(2 - 1j)))
+        fd.add_output(fd.ops.add(tz, 1.5))
+
+    outs = run(module, "interp", define, [f, d, z])
+    assert [o.dtype for o in outs] == [np.complex64, np.complex128, np.complex64, np.complex64]
+    np.testing.assert_allclose(outs[0], f * z, rtol=1e-6)
+    np.testing.assert_allclose(outs[1], d + z.astype(np.complex128), rtol=1e-7)
+    np.testing.assert_allclose(outs[2], z * (2 - 1j), rtol=1e-6)
+    np.testing.assert_array_equal(outs[3], z + np.complex64(1.5))
+
+
+@MODULES
+@pytest.mark.parametrize("build, message", [
+    (lambda fd, z, f: fd.ops.lt(z, z), "'lt' needs"),
+    (lambda fd, z, f: fd.ops.erf(z), "'erf' needs a float operand, found complex<f32>"),
+    (lambda fd, z, f: fd.ops.maximum(z, z), "'maximum' needs numeric operands"),
+    (lambda fd, z, f: fd.ops.imag(f), "'imag' needs a complex operand, found f32"),
+    (lambda fd, z, f: fd.ops.complex(f, fd.ops.cast(f, DataType.Double)),
+     "'complex' needs real and imaginary parts of one dtype, found f32 and f64"),
+    (lambda fd, z, f: fd.ops.complex(fd.ops.cast(f, DataType.Half), fd.ops.cast(f, DataType.Half)),
+     "'complex' needs f32 or f64 parts, found f16"),
+    (lambda fd, z, f: fd.ops.max(z, dims=[0]), "complex elements reduce with sum only"),
+])
+def test_errors(module, build, message):
+    with pytest.raises(TypeError, match=message):
+        with module.FusionDefinition() as fd:
+            z = fd.define_tensor(shape=[4], dtype=DataType.ComplexFloat)
+            f = fd.define_tensor(shape=[4], dtype=DataType.Float)
+            fd.add_output(build(fd, z, f))

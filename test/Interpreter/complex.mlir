@@ -1,0 +1,137 @@
+// fuser-run --print-values of complex elements on the reference
+// interpreter, edge parts included (zeros of either sign, infinities, NaN),
+// (the CPU backend against it: test/ExecutionEngine/cpu-complex.mlir).
+// RUN: fuser-run %s --entry arithmetic --print-values | FileCheck %s --check-prefix=ARITH
+// RUN: fuser-run %s --entry math --print-values | FileCheck %s --check-prefix=MATH
+// RUN: fuser-run %s --entry casts --print-values | FileCheck %s --check-prefix=CAST
+// RUN: fuser-run %s --entry predicates --print-values | FileCheck %s --check-prefix=PRED
+// RUN: fuser-run %s --entry sum --print-values | FileCheck %s --check-prefix=SUM
+// RUN: fuser-run %s --entry arithmetic --print-values --json | FileCheck %s --check-prefix=JSON
+
+// The operands a and b, element by element:
+//   a = [1+2j, 0+0j, inf+0j, nan+1j, -0+0j, 3+4j]
+//   b = [3+4j, 0+0j, 1+1j,   2+0j,  inf+0j, -0-0j]
+// ARITH: result 0: tensor<6xcomplex<f32>>
+// ARITH-NEXT: [(4+6j), (0+0j), (inf+1j), (nan+1j), (inf+0j), (3+4j)]
+// ARITH: result 1: tensor<6xcomplex<f32>>
+// mul is (ac - bd, ad + bc) without Annex G's recovery: -0 * inf is NaN
+// in both parts of the fifth.
+// ARITH-NEXT: [(-5+10j), (0+0j), (inf+infj), (nan+nanj), (nan+nanj), (0-0j)]
+// ARITH: result 2: tensor<6xcomplex<f32>>
+// div: Smith's algorithm; 0 / 0 is NaN, x / 0 infinite, a finite value
+// over an infinite one 0.
+// ARITH-NEXT: [(0.44+0.08j), (nan+nanj), (inf-infj), (nan+nanj), (0+0j), (-inf-infj)]
+// ARITH: result 3: tensor<6xcomplex<f32>>
+// ARITH-NEXT: [(-1-2j), (-0-0j), (-inf-0j), (nan-1j), (0-0j), (-3-4j)]
+// ARITH: result 4: tensor<6xf32>
+// ARITH-NEXT: [2.236068, 0, inf, nan, 0, 5]
+// ARITH: result 5: tensor<6xcomplex<f32>>
+// ARITH-NEXT: [(0.2-0.4j), (inf+nanj), (0+0j), (nan+nanj), (-inf+nanj), (0.12-0.16j)]
+// JSON: {{\[\[4, 6\], \[0, 0\], \[Infinity, 1\], \[NaN, 1\], \[Infinity, 0\], \[3, 4\]\]}}
+func.func @arithmetic() -> (tensor<6xcomplex<f32>>, tensor<6xcomplex<f32>>, tensor<6xcomplex<f32>>, tensor<6xcomplex<f32>>, tensor<6xf32>, tensor<6xcomplex<f32>>) {
+  %are = arith.constant dense<[1.0, 0.0, 0x7F800000, 0x7FC00000, -0.0, 3.0]> : tensor<6xf32>
+  %aim = arith.constant dense<[2.0, 0.0, 0.0, 1.0, 0.0, 4.0]> : tensor<6xf32>
+  %bre = arith.constant dense<[3.0, 0.0, 1.0, 2.0, 0x7F800000, -0.0]> : tensor<6xf32>
+  %bim = arith.constant dense<[4.0, 0.0, 1.0, 0.0, 0.0, -0.0]> : tensor<6xf32>
+  %a = fuser.complex %are, %aim : tensor<6xf32>, tensor<6xf32> -> tensor<6xcomplex<f32>>
+  %b = fuser.complex %bre, %bim : tensor<6xf32>, tensor<6xf32> -> tensor<6xcomplex<f32>>
+  %add = fuser.add %a, %b : tensor<6xcomplex<f32>>, tensor<6xcomplex<f32>> -> tensor<6xcomplex<f32>>
+  %mul = fuser.mul %a, %b : tensor<6xcomplex<f32>>, tensor<6xcomplex<f32>> -> tensor<6xcomplex<f32>>
+  %div = fuser.div %a, %b : tensor<6xcomplex<f32>>, tensor<6xcomplex<f32>> -> tensor<6xcomplex<f32>>
+  %neg = fuser.neg %a : tensor<6xcomplex<f32>>
+  %abs = fuser.abs %a : tensor<6xcomplex<f32>>
+  %rcp = fuser.reciprocal %a : tensor<6xcomplex<f32>>
+  return %add, %mul, %div, %neg, %abs, %rcp : tensor<6xcomplex<f32>>, tensor<6xcomplex<f32>>, tensor<6xcomplex<f32>>, tensor<6xcomplex<f32>>, tensor<6xf32>, tensor<6xcomplex<f32>>
+}
+
+// z = [0+0j, 1+0j, 0+1j, -1+0j, 1+1j] in f64: exp, log, sqrt, sin, cos,
+// tan, tanh.
+// MATH: result 0: tensor<5xcomplex<f64>>
+// MATH-NEXT: [(1+0j), (2.718281828459045+0j), (0.5403023058681398+0.8414709848078965j), (0.36787944117144233+0j), (1.4686939399158851+2.2873552871788423j)]
+// MATH: result 1: tensor<5xcomplex<f64>>
+// MATH-NEXT: [(-inf+0j), (0+0j), (0+1.5707963267948966j), (0+3.141592653589793j), (0.3465735902799727+0.7853981633974483j)]
+// MATH: result 2: tensor<5xcomplex<f64>>
+// MATH-NEXT: [(0+0j), (1+0j), (0.7071067811865476+0.7071067811865475j), (6.123233995736766e-17+1j), (1.0986841134678098+0.45508986056222733j)]
+// MATH: result 3: tensor<5xcomplex<f64>>
+// MATH-NEXT: [(0+0j), (0.8414709848078965+0j), (0+1.1752011936438014j), (-0.8414709848078965+0j), (1.2984575814159773+0.6349639147847361j)]
+// MATH: result 4: tensor<5xcomplex<f64>>
+// MATH-NEXT: [(1+0j), (0.5403023058681398+0j), (1.5430806348152437-0j), (0.5403023058681398-0j), (0.8337300251311491-0.9888977057628651j)]
+// MATH: result 5: tensor<5xcomplex<f64>>
+// MATH-NEXT: [(0+0j), (1.557407724654902+0j), (0+0.761594155955765j), (-1.557407724654902+0j), (0.27175258531951174+1.0839233273386946j)]
+// MATH: result 6: tensor<5xcomplex<f64>>
+// MATH-NEXT: [(0+0j), (0.761594155955765+0j), (0+1.557407724654902j), (-0.761594155955765+0j), (1.0839233273386946+0.27175258531951174j)]
+func.func @math() -> (tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>) {
+  %re = arith.constant dense<[0.0, 1.0, 0.0, -1.0, 1.0]> : tensor<5xf64>
+  %im = arith.constant dense<[0.0, 0.0, 1.0, 0.0, 1.0]> : tensor<5xf64>
+  %z = fuser.complex %re, %im : tensor<5xf64>, tensor<5xf64> -> tensor<5xcomplex<f64>>
+  %0 = fuser.exp %z : tensor<5xcomplex<f64>>
+  %1 = fuser.log %z : tensor<5xcomplex<f64>>
+  %2 = fuser.sqrt %z : tensor<5xcomplex<f64>>
+  %3 = fuser.sin %z : tensor<5xcomplex<f64>>
+  %4 = fuser.cos %z : tensor<5xcomplex<f64>>
+  %5 = fuser.tan %z : tensor<5xcomplex<f64>>
+  %6 = fuser.tanh %z : tensor<5xcomplex<f64>>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>
+}
+
+// Real to complex: (x, +0); complex to real: the real part converts (to
+// i32: truncated, saturated); complex<f64> to complex<f32>: part by part.
+// CAST: result 0: tensor<4xcomplex<f64>>
+// CAST-NEXT: [(-2.5+0j), (1+0j), (nan+0j), (-inf+0j)]
+// CAST: result 1: tensor<4xi32>
+// CAST-NEXT: [-2, 1, 0, -2147483648]
+// CAST: result 2: tensor<4xcomplex<f32>>
+// CAST-NEXT: [(-2.5+0j), (1+0j), (nan+0j), (-inf+0j)]
+// CAST: result 3: tensor<4xf32>
+// CAST-NEXT: [0, 0, 0, 0]
+func.func @casts() -> (tensor<4xcomplex<f64>>, tensor<4xi32>, tensor<4xcomplex<f32>>, tensor<4xf32>) {
+  %x = arith.constant dense<[-2.5, 1.0, 0x7FC0, 0xFF80]> : tensor<4xbf16>
+  %0 = fuser.cast %x : tensor<4xbf16> to tensor<4xcomplex<f64>>
+  %1 = fuser.cast %0 : tensor<4xcomplex<f64>> to tensor<4xi32>
+  %2 = fuser.cast %0 : tensor<4xcomplex<f64>> to tensor<4xcomplex<f32>>
+  %3 = fuser.imag %2 : tensor<4xcomplex<f32>>
+  return %0, %1, %2, %3 : tensor<4xcomplex<f64>>, tensor<4xi32>, tensor<4xcomplex<f32>>, tensor<4xf32>
+}
+
+// z = [0+0j, -0+0j, 0+1j, inf+0j, nan+0j, 1-0j]
+// PRED: result 0: tensor<6xi1>
+// PRED-NEXT: [true, true, false, false, false, false]
+// PRED: result 1: tensor<6xi1>
+// PRED-NEXT: [true, true, true, false, false, true]
+// PRED: result 2: tensor<6xi1>
+// PRED-NEXT: [false, false, false, true, false, false]
+// PRED: result 3: tensor<6xi1>
+// PRED-NEXT: [false, false, false, false, true, false]
+// PRED: result 4: tensor<6xi1>
+// PRED-NEXT: [true, true, false, true, true, true]
+// PRED: result 5: tensor<6xi1>
+// PRED-NEXT: [true, true, false, false, false, false]
+// PRED: result 6: tensor<6xi1>
+// PRED-NEXT: [false, false, true, true, true, true]
+func.func @predicates() -> (tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xi1>) {
+  %re = arith.constant dense<[0.0, -0.0, 0.0, 0x7F800000, 0x7FC00000, 1.0]> : tensor<6xf32>
+  %im = arith.constant dense<[0.0, 0.0, 1.0, 0.0, 0.0, -0.0]> : tensor<6xf32>
+  %z = fuser.complex %re, %im : tensor<6xf32>, tensor<6xf32> -> tensor<6xcomplex<f32>>
+  %zero = arith.constant dense<0.0> : tensor<1xf32>
+  %c0 = fuser.complex %zero, %zero : tensor<1xf32>, tensor<1xf32> -> tensor<1xcomplex<f32>>
+  %0 = fuser.logical_not %z : tensor<6xcomplex<f32>> -> tensor<6xi1>
+  %1 = fuser.isfinite %z : tensor<6xcomplex<f32>> -> tensor<6xi1>
+  %2 = fuser.isinf %z : tensor<6xcomplex<f32>> -> tensor<6xi1>
+  %3 = fuser.isnan %z : tensor<6xcomplex<f32>> -> tensor<6xi1>
+  %4 = fuser.isreal %z : tensor<6xcomplex<f32>> -> tensor<6xi1>
+  %5 = fuser.eq %z, %c0 : tensor<6xcomplex<f32>>, tensor<1xcomplex<f32>> -> tensor<6xi1>
+  %6 = fuser.ne %z, %c0 : tensor<6xcomplex<f32>>, tensor<1xcomplex<f32>> -> tensor<6xi1>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xi1>
+}
+
+// A sum of complex<f32> along rows, from (-0, -0): a row of zeros of
+// either sign keeps the sign of their sum.
+// SUM: result 0: tensor<3xcomplex<f32>>
+// SUM-NEXT: [(6+3j), (-0-0j), (inf+nanj)]
+func.func @sum() -> tensor<3xcomplex<f32>> {
+  %re = arith.constant dense<[[1.0, 2.0, 3.0], [-0.0, -0.0, -0.0], [0x7F800000, 1.0, 2.0]]> : tensor<3x3xf32>
+  %im = arith.constant dense<[[1.0, 1.0, 1.0], [-0.0, -0.0, -0.0], [0x7F800000, 0xFF800000, 0.0]]> : tensor<3x3xf32>
+  %z = fuser.complex %re, %im : tensor<3x3xf32>, tensor<3x3xf32> -> tensor<3x3xcomplex<f32>>
+  %s = fuser.reduction add %z [1] : tensor<3x3xcomplex<f32>> -> tensor<3xcomplex<f32>>
+  return %s : tensor<3xcomplex<f32>>
+}
