@@ -30,6 +30,7 @@
 #include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 
+#include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -39,6 +40,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
 
@@ -1363,4 +1365,31 @@ Value mlir::fuser::emitReductionCombine(OpBuilder &b, Location loc,
     break;
   }
   return emitBinary(b, loc, BinaryKind::Minimum, accumulator, element);
+}
+
+LogicalResult mlir::fuser::expandComplexArithmetic(Operation *root) {
+  MLIRContext *context = root->getContext();
+  RewritePatternSet patterns(context);
+  populateComplexToStandardConversionPatterns(
+      patterns, complex::ComplexRangeFlags::improved);
+  ConversionTarget target(*context);
+  target.addIllegalDialect<complex::ComplexDialect>();
+  target.addLegalOp<complex::CreateOp, complex::ReOp, complex::ImOp,
+                    complex::ConstantOp>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  ConversionConfig config;
+  config.foldingMode = DialectConversionFoldingMode::Never;
+  if (failed(applyPartialConversion(root, target, std::move(patterns), config)))
+    return failure();
+  // The expansion's expm1 (tan, tanh) as fuser.expm1 computes it: math.expm1
+  // would lower to exp(x) - 1, which loses every small x.
+  SmallVector<math::ExpM1Op> expm1s;
+  root->walk([&](math::ExpM1Op op) { expm1s.push_back(op); });
+  for (math::ExpM1Op op : expm1s) {
+    OpBuilder b(op);
+    op.replaceAllUsesWith(
+        emitUnary(b, op.getLoc(), UnaryKind::Expm1, op.getOperand()));
+    op.erase();
+  }
+  return success();
 }

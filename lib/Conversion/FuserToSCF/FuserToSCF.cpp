@@ -8,16 +8,15 @@
 
 #include "KernelEmitter.h"
 #include "fuser/Analysis/SegmentTraffic.h"
+#include "fuser/Conversion/FuserToArith/FuserToArith.h"
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
-#include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::fuser {
 #define GEN_PASS_DEF_CONVERTFUSERTOSCF
@@ -236,31 +235,8 @@ struct ConvertFuserToSCFPass
     for (func::FuncOp func : fusions)
       if (failed(convertFusion(func)))
         return signalPassFailure();
-    if (failed(expandComplexArithmetic()))
+    if (failed(expandComplexArithmetic(getOperation())))
       return signalPassFailure();
-  }
-
-  /// The `complex` ops the kernels compute with, expanded at once into
-  /// arith/math on the parts by upstream's conversion (complex-range
-  /// improved), which ComplexSemantics.h mirrors: left in the IR, the
-  /// complex dialect's folders would rewrite them inexactly (log(exp(x)) to
-  /// x, add(sub(a, b), b) to a). create, re and im stay for the LLVM
-  /// lowering.
-  LogicalResult expandComplexArithmetic() {
-    MLIRContext *context = &getContext();
-    RewritePatternSet patterns(context);
-    populateComplexToStandardConversionPatterns(
-        patterns, complex::ComplexRangeFlags::improved);
-    ConversionTarget target(*context);
-    target.addIllegalDialect<complex::ComplexDialect>();
-    target.addLegalOp<complex::CreateOp, complex::ReOp, complex::ImOp,
-                      complex::ConstantOp>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    // The conversion folds illegal ops before it rewrites them by default.
-    ConversionConfig config;
-    config.foldingMode = DialectConversionFoldingMode::Never;
-    return applyPartialConversion(getOperation(), target, std::move(patterns),
-                                  config);
   }
 };
 } // namespace

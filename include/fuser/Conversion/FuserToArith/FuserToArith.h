@@ -49,6 +49,14 @@ Value emitCast(OpBuilder &builder, Location loc, Value value, Type to);
 FailureOr<Value> emitElementwise(OpBuilder &builder, Location loc,
                                  Operation *op, ValueRange operands);
 
+/// Expands the `complex` dialect arithmetic under `root` (what
+/// emitElementwise emits for complex elements) into arith/math on the parts
+/// with upstream's convert-complex-to-standard patterns (complex-range
+/// improved), which ComplexSemantics.h mirrors. Folding is off: the complex
+/// folders rewrite inexactly (log(exp(x)) to x, add(sub(a, b), b) to a).
+/// create, re, im and constant remain for the LLVM lowering.
+LogicalResult expandComplexArithmetic(Operation *root);
+
 /// The start value of a reduction of `kind` in `computeType` (scalar or
 /// vector): -0.0 for float add (so that a reduction over size-1 dims is
 /// exactly a squeeze), 1 for mul, -inf / INT_MIN for max, +inf / INT_MAX for

@@ -6,7 +6,9 @@
 // `convert-complex-to-standard` (complex-range=improved) expands it, so each
 // function here follows that conversion's arith/math expansion step for step
 // (mlir/lib/Conversion/ComplexToStandard and ComplexCommon/DivisionConverter
-// in LLVM 22), and FuserToArithTest checks both against each other.
+// as LLVM 22.1 has them: `mlir-opt --convert-complex-to-standard` prints
+// each), and FuserToArithTest checks both against each other on every pair
+// of special parts.
 //
 // Consequences, stated in the ops' descriptions: add, sub, neg, mul, div, eq
 // and ne round each real operation once (mul is (ac - bd, ad + bc) without
@@ -125,10 +127,15 @@ template <typename T> Complex<T> complexDiv(Complex<T> a, Complex<T> b) {
   return {re, im};
 }
 
-/// e^z = e^re (cos im, sin im).
+/// e^z = e^re (cos im, sin im); where e^re overflows, e^(re/2) scales
+/// twice, and a zero imaginary part gives +0.
 template <typename T> Complex<T> complexExp(Complex<T> z) {
-  T expRe = std::exp(z.re);
-  return {expRe * std::cos(z.im), expRe * std::sin(z.im)};
+  T expRe = std::exp(z.re), expHalf = std::exp(z.re * T(0.5));
+  T cos = std::cos(z.im), sin = std::sin(z.im);
+  bool overflows = expRe == std::numeric_limits<T>::infinity();
+  T re = overflows ? (expHalf * cos) * expHalf : expRe * cos;
+  T im = overflows ? (expHalf * sin) * expHalf : expRe * sin;
+  return {re, z.im == T(0) ? T(0) : im};
 }
 
 /// log z = (log |z|, atan2(im, re)).
