@@ -5,7 +5,7 @@ LLVM_PREFIX ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?=
 
 .PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
-        check-python check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-long check-preseg-monotone \
+        check-python check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-types check-diff-long check-preseg-monotone \
         check-stress check-torch
 
 all: build
@@ -25,7 +25,7 @@ configure: setup $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR)
 
-check: build check-lit check-unit check-python check-docs fuzz-smoke check-diff check-preseg-monotone check-diff-cpu check-diff-norm
+check: build check-lit check-unit check-python check-docs fuzz-smoke check-diff check-preseg-monotone check-diff-cpu check-diff-norm check-diff-types
 
 # Differential runs: random fusions (tools/fuser-gen) interpreted before and
 # after the pipeline must give bit-identical results.
@@ -66,6 +66,21 @@ NORM_DIFF_SEEDS ?= 300
 
 check-diff-norm: build
 	$(BUILD_DIR)/bin/fuser-diff --family normalization --seeds 1..$(NORM_DIFF_SEEDS) \
+	  --backend cpu --pipeline 'builtin.module(fuser-preseg,func.func(fuser-segment))'
+
+# The complex and 8-bit float element types (fuser-gen --family types: the
+# default family's steps with those types among the choices) through every
+# pipeline on the interpreter, and on the CPU backend; about 50 s.
+TYPES_DIFF_SEEDS ?= 3000
+TYPES_CPU_DIFF_SEEDS ?= 1000
+
+check-diff-types: build
+	@for pipeline in $(DIFF_PIPELINES); do \
+	  echo "fuser-diff --family types: $$pipeline"; \
+	  $(BUILD_DIR)/bin/fuser-diff --family types --seeds 1..$(TYPES_DIFF_SEEDS) \
+	    --pipeline "$$pipeline" || exit 1; \
+	done
+	$(BUILD_DIR)/bin/fuser-diff --family types --seeds 1..$(TYPES_CPU_DIFF_SEEDS) \
 	  --backend cpu --pipeline 'builtin.module(fuser-preseg,func.func(fuser-segment))'
 
 check-diff-long: build

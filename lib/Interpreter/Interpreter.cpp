@@ -135,9 +135,12 @@ void copyStrided(const Buffer &source, const StridedView &from, Buffer &dest,
     return copy(std::integral_constant<size_t, 2>{});
   case 4:
     return copy(std::integral_constant<size_t, 4>{});
-  default:
+  case 8:
     return copy(std::integral_constant<size_t, 8>{});
+  case 16: // complex<f64>
+    return copy(std::integral_constant<size_t, 16>{});
   }
+  llvm_unreachable("element widths are 1, 2, 4, 8 or 16 bytes");
 }
 
 /// Copies the result of meta op `op` (permute, slice or expand) from

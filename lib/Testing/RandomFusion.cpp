@@ -14,6 +14,7 @@
 
 #include "fuser/Testing/RandomFusion.h"
 
+#include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 
@@ -116,6 +117,10 @@ public:
     f32 = builder.getF32Type();
     f64 = builder.getF64Type();
     elementTypes = {i1, i32, i64, f16, bf16, f32, f64};
+    if (options.family == RandomFusionOptions::Family::Types)
+      elementTypes.append({ComplexType::get(f32), ComplexType::get(f64),
+                           builder.getType<Float8E4M3FNType>(),
+                           builder.getType<Float8E5M2Type>()});
   }
 
   OwningOpRef<ModuleOp> run();
@@ -164,6 +169,10 @@ private:
   //===--- element types --------------------------------------------------===//
 
   bool isFloat(Type type) const { return isa<FloatType>(type); }
+  /// The element types only the Types family makes: complex elements have
+  /// no order, and the 8-bit floats take no arithmetic.
+  static bool isComplex(Type type) { return isa<ComplexType>(type); }
+  static bool isStorageOnly(Type type) { return isFloat8Type(type); }
 
   //===--- scalars --------------------------------------------------------===//
 
@@ -174,7 +183,12 @@ private:
     for (Value scalar : scalars)
       if (scalar.getType() == type && rng.percent(30))
         return scalar;
-    if (type != i1 && rng.percent(15))
+    if (auto complex = dyn_cast<ComplexType>(type)) {
+      Value re = scalarConstant(complex.getElementType());
+      Value im = scalarConstant(complex.getElementType());
+      return record(ComplexOp::create(builder, loc, re, im));
+    }
+    if (type != i1 && !isStorageOnly(type) && rng.percent(15))
       return spreadingConstant(type);
     TypedAttr value;
     if (type == i1)
@@ -208,7 +222,7 @@ private:
   /// x / 3 has a full mantissa, x * 50000000 wraps in i32.
   Value spread(Value value) {
     Type type = tensorType(value).getElementType();
-    if (type == i1)
+    if (type == i1 || isComplex(type) || isStorageOnly(type))
       return value;
     Value constant = spreadingConstant(type);
     if (isFloat(type) && rng.percent(60))
@@ -421,8 +435,9 @@ private:
       return rng.percent(50) ? castTo(widened, type) : widened;
     }
     default:
-      return type == i1 ? copy(value)
-                        : record(NegOp::create(builder, loc, value));
+      return type == i1 || isStorageOnly(type)
+                 ? copy(value)
+                 : record(NegOp::create(builder, loc, value));
     }
   }
 
@@ -619,10 +634,19 @@ private:
 
   //===--- reductions -----------------------------------------------------===//
 
-  /// Reduction operands must be numeric: i1 goes through a cast first.
+  /// Reduction operands must be numeric (or complex): i1 and the 8-bit
+  /// floats go through a cast first.
   Value numeric(Value value) {
     Type type = getElementTypeOrSelf(value.getType());
+    if (isStorageOnly(type))
+      return castTo(value, rng.pick<Type>({f32, bf16}));
     return type == i1 ? castTo(value, rng.pick<Type>({i32, f32, bf16})) : value;
+  }
+
+  /// Complex elements reduce with add only.
+  ReductionKind reductionKindFor(Value value, ReductionKind kind) {
+    return isComplex(tensorType(value).getElementType()) ? ReductionKind::Add
+                                                         : kind;
   }
 
   Value reduce(Value value, ReductionKind kind, ArrayRef<int64_t> dims,
@@ -680,7 +704,8 @@ private:
     if (rank == 0)
       return;
     auto kind = static_cast<ReductionKind>(rng.weighted({5, 1, 3, 2}));
-    reduce(value, kind, reductionDims(rank), rng.percent(50));
+    reduce(value, reductionKindFor(value, kind), reductionDims(rank),
+           rng.percent(50));
   }
 
   //===--- pointwise ------------------------------------------------------===//
@@ -715,13 +740,20 @@ private:
       return rng.pick<Type>({i32, i64});
     case OperandClass::Real:
     case OperandClass::Any:
-      break;
+      // Only complex (for Real) and the 8-bit floats are outside these.
+      return rng.pick<Type>({i1, i32, f32});
     }
     return type;
   }
 
   void buildUnary() {
     Value value = pickTensor();
+    // The parts of complex values (the Types family's).
+    if (isComplex(tensorType(value).getElementType()) && rng.percent(20)) {
+      record(rng.percent(50) ? RealOp::create(builder, loc, value).getResult()
+                             : ImagOp::create(builder, loc, value).getResult());
+      return;
+    }
     auto kind = static_cast<UnaryKind>(rng.below(kNumUnaryKinds));
     value = convert(value, typeInClass(tensorType(value).getElementType(),
                                        getOpInfo(kind).operands));
@@ -741,7 +773,8 @@ private:
                tensorType(value).getElementType() != i1) {
       auto kind = rng.pick<ReductionKind>(
           {ReductionKind::Add, ReductionKind::Max, ReductionKind::Min});
-      partner = reduce(value, kind, reductionDims(shape.size()), true);
+      partner = reduce(numeric(value), reductionKindFor(value, kind),
+                       reductionDims(shape.size()), true);
     } else if (r < 80) {
       SmallVector<Value> candidates;
       for (Value candidate : tensors) {
@@ -773,7 +806,7 @@ private:
     if (rng.percent(85))
       return scalarConstant(type);
     // A scalar computed from scalars, or cast from another scalar type.
-    if (rng.percent(50) && type != i1) {
+    if (rng.percent(50) && type != i1 && !isStorageOnly(type)) {
       Value lhs = scalarConstant(type), rhs = scalarConstant(type);
       return record(AddOp::create(builder, loc, lhs, rhs));
     }
@@ -832,6 +865,13 @@ private:
 
   Value compare(Value lhs, Value rhs) {
     auto kind = static_cast<CompareKind>(rng.below(kNumCompareKinds));
+    Type type = getElementTypeOrSelf(lhs.getType());
+    if (isComplex(type) && !comparesComplex(kind))
+      kind = rng.pick<CompareKind>({CompareKind::Eq, CompareKind::Ne});
+    if (isStorageOnly(type)) {
+      lhs = castTo(lhs, f32);
+      rhs = castTo(rhs, f32);
+    }
     return record(buildCompareOp(builder, loc, kind, lhs, rhs));
   }
 
@@ -1171,5 +1211,7 @@ mlir::fuser::parseRandomFusionFamily(StringRef name) {
     return RandomFusionOptions::Family::Any;
   if (name == "normalization")
     return RandomFusionOptions::Family::Normalization;
+  if (name == "types")
+    return RandomFusionOptions::Family::Types;
   return std::nullopt;
 }

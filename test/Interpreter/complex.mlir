@@ -6,6 +6,7 @@
 // RUN: fuser-run %s --entry casts --print-values | FileCheck %s --check-prefix=CAST
 // RUN: fuser-run %s --entry predicates --print-values | FileCheck %s --check-prefix=PRED
 // RUN: fuser-run %s --entry sum --print-values | FileCheck %s --check-prefix=SUM
+// RUN: fuser-run %s --entry meta --print-values | FileCheck %s --check-prefix=META
 // RUN: fuser-run %s --entry arithmetic --print-values --json | FileCheck %s --check-prefix=JSON
 
 // The operands a and b, element by element:
@@ -134,4 +135,24 @@ func.func @sum() -> tensor<3xcomplex<f32>> {
   %z = fuser.complex %re, %im : tensor<3x3xf32>, tensor<3x3xf32> -> tensor<3x3xcomplex<f32>>
   %s = fuser.reduction add %z [1] : tensor<3x3xcomplex<f32>> -> tensor<3xcomplex<f32>>
   return %s : tensor<3xcomplex<f32>>
+}
+
+// Meta ops move whole 16-byte complex<f64> elements (a strided copy once
+// moved 8 bytes of each).
+// META: result 0: tensor<2x2xcomplex<f64>>
+// META-NEXT: {{\[\[}}(1+10j), (3+30j)], [(4+40j), (6+60j)]]
+// META: result 1: tensor<3x2xcomplex<f64>>
+// META-NEXT: {{\[\[}}(1+10j), (4+40j)], [(2+20j), (5+50j)], [(3+30j), (6+60j)]]
+// META: result 2: tensor<2x4xcomplex<f64>>
+// META-NEXT: {{\[\[}}(0+0j), (1+10j), (2+20j), (3+30j)], [(0+0j), (4+40j), (5+50j), (6+60j)]]
+func.func @meta() -> (tensor<2x2xcomplex<f64>>, tensor<3x2xcomplex<f64>>, tensor<2x4xcomplex<f64>>) {
+  %re = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf64>
+  %im = arith.constant dense<[[10.0, 20.0, 30.0], [40.0, 50.0, 60.0]]> : tensor<2x3xf64>
+  %z = fuser.complex %re, %im : tensor<2x3xf64>, tensor<2x3xf64> -> tensor<2x3xcomplex<f64>>
+  %s = fuser.slice %z starts [0, 0] limits [2, 3] strides [1, 2] : tensor<2x3xcomplex<f64>> -> tensor<2x2xcomplex<f64>>
+  %t = fuser.permute %z [1, 0] : tensor<2x3xcomplex<f64>> -> tensor<3x2xcomplex<f64>>
+  %zero = arith.constant 0.0 : f64
+  %c0 = fuser.complex %zero, %zero : f64, f64 -> complex<f64>
+  %p = fuser.pad %z low [0, 1] high [0, 0] value %c0 : tensor<2x3xcomplex<f64>>, complex<f64> -> tensor<2x4xcomplex<f64>>
+  return %s, %t, %p : tensor<2x2xcomplex<f64>>, tensor<3x2xcomplex<f64>>, tensor<2x4xcomplex<f64>>
 }

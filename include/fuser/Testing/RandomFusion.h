@@ -32,12 +32,14 @@ struct RandomFusionOptions {
   /// `Normalization` builds a normalization: reductions over the innermost
   /// axes of rows whose results meet the rows again (RMSNorm, softmax,
   /// LayerNorm shapes, with weights, chained reductions and saved reduced
-  /// rows), sometimes over an outer axis instead.
-  enum class Family { Any, Normalization };
+  /// rows), sometimes over an outer axis instead. `Types` is `Any` with
+  /// the complex and 8-bit float element types among the choices (a family
+  /// of its own, so that `Any`'s seeds keep their fusions).
+  enum class Family { Any, Normalization, Types };
   Family family = Family::Any;
 };
 
-/// The family named `name` (`any`, `normalization`), or nullopt.
+/// The family named `name` (`any`, `normalization`, `types`), or nullopt.
 std::optional<RandomFusionOptions::Family>
 parseRandomFusionFamily(llvm::StringRef name);
 

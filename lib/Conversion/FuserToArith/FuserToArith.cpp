@@ -1175,24 +1175,6 @@ FailureOr<Value> mlir::fuser::emitElementwise(OpBuilder &b, Location loc,
   if (!isFuserElementType(resultElement))
     return op->emitError("cannot lower element type ")
            << resultElement << " to arith";
-  for (Value operand : operands) {
-    Type element = getElementTypeOrSelf(operand.getType());
-    if (!isFuserElementType(element))
-      return op->emitError("cannot lower element type ")
-             << element << " to arith";
-    if (isa<ShapedType>(operand.getType()) &&
-        !isa<VectorType>(operand.getType()))
-      return op->emitError("lowering to arith expects scalars or vectors, "
-                           "got ")
-             << operand.getType();
-    if (isa<VectorType>(operand.getType()) !=
-            isa<VectorType>(operands.front().getType()) ||
-        (isa<VectorType>(operand.getType()) &&
-         cast<VectorType>(operand.getType()).getShape() !=
-             cast<VectorType>(operands.front().getType()).getShape()))
-      return op->emitError("lowering to arith expects operands of one shape");
-  }
-
   // No vector holds complex elements: an op that touches them computes on
   // scalars, its one-lane vector operands unpacked and a real result packed
   // back (complex kernels run one element per thread).
@@ -1221,6 +1203,24 @@ FailureOr<Value> mlir::fuser::emitElementwise(OpBuilder &b, Location loc,
                b, loc, VectorType::get({1}, result->getType()), *result)
         .getResult();
   }
+  for (Value operand : operands) {
+    Type element = getElementTypeOrSelf(operand.getType());
+    if (!isFuserElementType(element))
+      return op->emitError("cannot lower element type ")
+             << element << " to arith";
+    if (isa<ShapedType>(operand.getType()) &&
+        !isa<VectorType>(operand.getType()))
+      return op->emitError("lowering to arith expects scalars or vectors, "
+                           "got ")
+             << operand.getType();
+    if (isa<VectorType>(operand.getType()) !=
+            isa<VectorType>(operands.front().getType()) ||
+        (isa<VectorType>(operand.getType()) &&
+         cast<VectorType>(operand.getType()).getShape() !=
+             cast<VectorType>(operands.front().getType()).getShape()))
+      return op->emitError("lowering to arith expects operands of one shape");
+  }
+
   if (isa<CastOp>(op))
     return emitCast(b, loc, operands[0], resultElement);
   if (auto create = dyn_cast<ComplexOp>(op))

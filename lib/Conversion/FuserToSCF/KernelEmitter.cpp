@@ -802,7 +802,11 @@ FailureOr<Value> KernelEmitter::eval(Value value, const Lanes &at) {
             emitElementwise(b, loc, frame.op, frame.operands);
         if (failed(computed))
           return failure();
-        result = *computed;
+        // A real result of complex operands (abs, real, casts) comes back
+        // as a scalar: lanes of it as every real value has them.
+        result = isa<ComplexType, VectorType>(computed->getType())
+                     ? *computed
+                     : splat(*computed);
       } else {
         result = frame.operands.front();
       }
