@@ -64,16 +64,24 @@ def test_arithmetic_matches_numpy(module, backend, dtype, np_dtype):
 @DTYPES
 def test_math_matches_numpy(module, backend, dtype, np_dtype):
     z = sample((3, 5), np_dtype) / 2
-    ops = ["exp", "log", "sqrt", "sin", "cos", "tan", "tanh"]
+    w = sample((3, 5), np_dtype) / 4
+    ops = ["exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "rsqrt"]
 
     def define(fd):
         x = fd.define_tensor(shape=[3, 5], dtype=dtype)
+        y = fd.define_tensor(shape=[3, 5], dtype=dtype)
         for op in ops:
             fd.add_output(getattr(fd.ops, op)(x))
+        fd.add_output(fd.ops.pow(x, y))
 
-    for op, out in zip(ops, run(module, backend, define, [z])):
-        np.testing.assert_allclose(out, getattr(np, op)(z), rtol=10 * tolerance(np_dtype),
-                                   atol=tolerance(np_dtype), err_msg=op)
+    references = {"rsqrt": lambda v: 1 / np.sqrt(v)}
+    outs = run(module, backend, define, [z, w])
+    for op, out in zip(ops, outs):
+        np.testing.assert_allclose(out, references.get(op, getattr(np, op, None))(z),
+                                   rtol=10 * tolerance(np_dtype), atol=tolerance(np_dtype),
+                                   err_msg=op)
+    np.testing.assert_allclose(outs[-1], np.power(z, w), rtol=100 * tolerance(np_dtype),
+                               atol=tolerance(np_dtype), err_msg="pow")
 
 
 @MODULES

@@ -2,7 +2,7 @@
 // deterministic inputs (each part from the float table): bit for bit for
 // the exact ops (add, sub, mul, div, neg, abs, reciprocal, parts, casts,
 // compares, predicates, sums along either axis), within the transcendental
-// bound for exp, log, sqrt, sin, cos, tan and tanh.
+// bound for exp, log, sqrt, rsqrt, sin, cos, tan, tanh and pow.
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment -o %t.mlir
 // RUN: fuser-run %t.mlir --entry cpu_pointwise --backend cpu --check-against interp | FileCheck %s
 // RUN: fuser-run %t.mlir --entry cpu_math --backend cpu --check-against interp | FileCheck %s
@@ -40,7 +40,7 @@ func.func @cpu_pointwise(%a: tensor<8x32xcomplex<f32>>, %b: tensor<8x1xcomplex<f
   return %6, %abs, %p, %bf, %int, %wide : tensor<8x32xcomplex<f32>>, tensor<8x32xf32>, tensor<8x32xi1>, tensor<8x32xbf16>, tensor<8x32xi32>, tensor<8x32xcomplex<f64>>
 }
 
-func.func @cpu_math(%z: tensor<4x16xcomplex<f64>>, %w: tensor<4x16xcomplex<f32>>) -> (tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f32>>) {
+func.func @cpu_math(%z: tensor<4x16xcomplex<f64>>, %w: tensor<4x16xcomplex<f32>>) -> (tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f64>>) {
   %0 = fuser.exp %z : tensor<4x16xcomplex<f64>>
   %1 = fuser.log %0 : tensor<4x16xcomplex<f64>>
   %2 = fuser.sqrt %1 : tensor<4x16xcomplex<f64>>
@@ -48,7 +48,9 @@ func.func @cpu_math(%z: tensor<4x16xcomplex<f64>>, %w: tensor<4x16xcomplex<f32>>
   %4 = fuser.sin %w : tensor<4x16xcomplex<f32>>
   %5 = fuser.cos %4 : tensor<4x16xcomplex<f32>>
   %6 = fuser.tan %w : tensor<4x16xcomplex<f32>>
-  return %2, %3, %5, %6 : tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f32>>
+  %7 = fuser.rsqrt %w : tensor<4x16xcomplex<f32>>
+  %8 = fuser.pow %z, %3 : tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f64>> -> tensor<4x16xcomplex<f64>>
+  return %2, %3, %5, %6, %7, %8 : tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f64>>
 }
 
 func.func @cpu_sums(%z: tensor<16x64xcomplex<f32>>) -> (tensor<16xcomplex<f32>>, tensor<64xcomplex<f32>>) {

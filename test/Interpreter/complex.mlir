@@ -7,6 +7,7 @@
 // RUN: fuser-run %s --entry predicates --print-values | FileCheck %s --check-prefix=PRED
 // RUN: fuser-run %s --entry sum --print-values | FileCheck %s --check-prefix=SUM
 // RUN: fuser-run %s --entry meta --print-values | FileCheck %s --check-prefix=META
+// RUN: fuser-run %s --entry pow_rsqrt --print-values | FileCheck %s --check-prefix=POW
 // RUN: fuser-run %s --entry arithmetic --print-values --json | FileCheck %s --check-prefix=JSON
 
 // The operands a and b, element by element:
@@ -155,4 +156,27 @@ func.func @meta() -> (tensor<2x2xcomplex<f64>>, tensor<3x2xcomplex<f64>>, tensor
   %c0 = fuser.complex %zero, %zero : f64, f64 -> complex<f64>
   %p = fuser.pad %z low [0, 1] high [0, 0] value %c0 : tensor<2x3xcomplex<f64>>, complex<f64> -> tensor<2x4xcomplex<f64>>
   return %s, %t, %p : tensor<2x2xcomplex<f64>>, tensor<3x2xcomplex<f64>>, tensor<2x4xcomplex<f64>>
+}
+
+// pow's cases: 0^2 is 0, z^0 is 1, 1^w is 1, inf^2 is inf, inf^-1 is 0,
+// and the general formula (2^3 = 8); rsqrt(0) is (inf, nan), rsqrt(4) is
+// 0.5 (its imaginary part -0: the angle -arg/2 is -0), an infinite part
+// gives zeros.
+// POW: result 0: tensor<6xcomplex<f64>>
+// POW-NEXT: [(0+0j), (1+0j), (1+0j), (inf+0j), (0+0j), (8+0j)]
+// POW: result 1: tensor<3xcomplex<f64>>
+// POW-NEXT: [(inf+nanj), (0.5-0j), (0-0j)]
+func.func @pow_rsqrt() -> (tensor<6xcomplex<f64>>, tensor<3xcomplex<f64>>) {
+  %are = arith.constant dense<[0.0, 3.0, 1.0, 0x7FF0000000000000, 0x7FF0000000000000, 2.0]> : tensor<6xf64>
+  %aim = arith.constant dense<[0.0, 4.0, 0.0, 0.0, 0.0, 0.0]> : tensor<6xf64>
+  %bre = arith.constant dense<[2.0, 0.0, 5.0, 2.0, -1.0, 3.0]> : tensor<6xf64>
+  %bim = arith.constant dense<[0.0, 0.0, 7.0, 0.0, 0.0, 0.0]> : tensor<6xf64>
+  %a = fuser.complex %are, %aim : tensor<6xf64>, tensor<6xf64> -> tensor<6xcomplex<f64>>
+  %b = fuser.complex %bre, %bim : tensor<6xf64>, tensor<6xf64> -> tensor<6xcomplex<f64>>
+  %p = fuser.pow %a, %b : tensor<6xcomplex<f64>>, tensor<6xcomplex<f64>> -> tensor<6xcomplex<f64>>
+  %rre = arith.constant dense<[0.0, 4.0, 0x7FF0000000000000]> : tensor<3xf64>
+  %rim = arith.constant dense<[0.0, 0.0, 1.0]> : tensor<3xf64>
+  %r = fuser.complex %rre, %rim : tensor<3xf64>, tensor<3xf64> -> tensor<3xcomplex<f64>>
+  %q = fuser.rsqrt %r : tensor<3xcomplex<f64>>
+  return %p, %q : tensor<6xcomplex<f64>>, tensor<3xcomplex<f64>>
 }

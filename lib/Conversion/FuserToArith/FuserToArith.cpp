@@ -564,6 +564,8 @@ Value emitComplexUnary(OpBuilder &b, Location loc, UnaryKind kind, Value z) {
     return complex::LogOp::create(b, loc, z);
   case UnaryKind::Sqrt:
     return complex::SqrtOp::create(b, loc, z);
+  case UnaryKind::Rsqrt:
+    return complex::RsqrtOp::create(b, loc, z);
   case UnaryKind::Reciprocal: {
     Type part = type.getElementType();
     Value one = complex::CreateOp::create(b, loc, type,
@@ -1000,6 +1002,8 @@ Value emitBinary(OpBuilder &b, Location loc, BinaryKind kind, Value lhs,
       return complex::MulOp::create(b, loc, lhs, rhs);
     case BinaryKind::Div:
       return complex::DivOp::create(b, loc, lhs, rhs);
+    case BinaryKind::Pow:
+      return complex::PowOp::create(b, loc, lhs, rhs);
     case BinaryKind::LogicalAnd:
     case BinaryKind::LogicalOr:
       break;
@@ -1381,15 +1385,22 @@ LogicalResult mlir::fuser::expandComplexArithmetic(Operation *root) {
   config.foldingMode = DialectConversionFoldingMode::Never;
   if (failed(applyPartialConversion(root, target, std::move(patterns), config)))
     return failure();
-  // The expansion's expm1 (tan, tanh) as fuser.expm1 computes it: math.expm1
-  // would lower to exp(x) - 1, which loses every small x.
-  SmallVector<math::ExpM1Op> expm1s;
-  root->walk([&](math::ExpM1Op op) { expm1s.push_back(op); });
-  for (math::ExpM1Op op : expm1s) {
+  // The expansion's expm1 (tan, tanh) and rsqrt (complex rsqrt) as
+  // fuser.expm1 and fuser.rsqrt compute them: math.expm1 would lower to
+  // exp(x) - 1, which loses every small x, and math.rsqrt to the GPU's
+  // approximation.
+  SmallVector<std::pair<Operation *, UnaryKind>> replaced;
+  root->walk([&](Operation *op) {
+    if (isa<math::ExpM1Op>(op))
+      replaced.push_back({op, UnaryKind::Expm1});
+    else if (isa<math::RsqrtOp>(op))
+      replaced.push_back({op, UnaryKind::Rsqrt});
+  });
+  for (auto [op, kind] : replaced) {
     OpBuilder b(op);
-    op.replaceAllUsesWith(
-        emitUnary(b, op.getLoc(), UnaryKind::Expm1, op.getOperand()));
-    op.erase();
+    op->getResult(0).replaceAllUsesWith(
+        emitUnary(b, op->getLoc(), kind, op->getOperand(0)));
+    op->erase();
   }
   return success();
 }

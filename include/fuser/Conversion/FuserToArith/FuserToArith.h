@@ -54,7 +54,9 @@ FailureOr<Value> emitElementwise(OpBuilder &builder, Location loc,
 /// with upstream's convert-complex-to-standard patterns (complex-range
 /// improved), which ComplexSemantics.h mirrors. Folding is off: the complex
 /// folders rewrite inexactly (log(exp(x)) to x, add(sub(a, b), b) to a).
-/// create, re, im and constant remain for the LLVM lowering.
+/// The expansion's math.expm1 and math.rsqrt become what fuser.expm1 and
+/// fuser.rsqrt lower to. create, re, im and constant remain for the LLVM
+/// lowering.
 LogicalResult expandComplexArithmetic(Operation *root);
 
 /// The start value of a reduction of `kind` in `computeType` (scalar or

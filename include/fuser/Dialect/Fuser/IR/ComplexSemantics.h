@@ -174,6 +174,56 @@ template <typename T> Complex<T> complexSqrt(Complex<T> z) {
   return {re, im};
 }
 
+/// 1 / sqrt: |z|'s rsqrt as rsqrt(max) * sqrt(rsqrt(1 + (min/max)^2)) (and
+/// rsqrt(min) where that is NaN), each rsqrt as 1 / sqrt (fuser.rsqrt's
+/// definition, which the lowering substitutes for math.rsqrt), turned by
+/// -arg/2, with the zero and infinite cases.
+template <typename T> Complex<T> complexRsqrt(Complex<T> z) {
+  using namespace complex_detail;
+  const T inf = std::numeric_limits<T>::infinity();
+  auto rsqrt = [](T x) { return T(1) / std::sqrt(x); };
+  T absRe = std::fabs(z.re), absIm = std::fabs(z.im);
+  T max = maximumF(absRe, absIm), min = minimumF(absRe, absIm);
+  T ratio = min / max;
+  T absRsqrt = rsqrt(max) * std::sqrt(rsqrt(ratio * ratio + T(1)));
+  if (std::isnan(absRsqrt))
+    absRsqrt = rsqrt(min);
+  T angle = std::atan2(z.im, z.re) * T(-0.5);
+  T re = absRsqrt * std::cos(angle), im = absRsqrt * std::sin(angle);
+  if ((absIm == inf && std::isnan(z.re)) || absRe == inf) {
+    re = std::copysign(T(0), z.re);
+    im = T(-1) * std::copysign(T(0), z.im);
+  }
+  if (z.re == T(0) && z.im == T(0))
+    return {inf, std::numeric_limits<T>::quiet_NaN()};
+  return {re, im};
+}
+
+/// z^w = |z|^c e^(-d arg z) (cos q, sin q), q = c arg z + d log|z|, with
+/// the expansion's cases for a zero, one or infinite base and a zero
+/// exponent.
+template <typename T> Complex<T> complexPow(Complex<T> z, Complex<T> w) {
+  const T inf = std::numeric_limits<T>::infinity();
+  T a = z.re, b = z.im, c = w.re, d = w.im;
+  T abs = complexAbs(z);
+  T arg = std::atan2(b, a);
+  T coeff = std::pow(abs, c) * std::exp(-d * arg);
+  T q = c * arg + d * std::log(abs);
+  Complex<T> result{coeff * std::cos(q), coeff * std::sin(q)};
+  const Complex<T> one{T(1), T(0)}, zero{T(0), T(0)};
+  if (abs == T(0) && d == T(0) && T(0) <= c)
+    result = c == T(0) ? one : zero;
+  if (c == T(0) && d == T(0))
+    result = one;
+  if (a == T(1) && b == T(0))
+    result = one;
+  if (a == inf && b == T(0) && d == T(0) && c > T(0))
+    result = {inf, T(0)};
+  if (a == inf && b == T(0) && d == T(0) && c < T(0))
+    result = zero;
+  return result;
+}
+
 /// sin and cos from t = e^im: sin z = ((t/2 + 0.5/t) sin re,
 /// (t/2 - 0.5/t) cos re), cos z = ((0.5/t + t/2) cos re,
 /// (0.5/t - t/2) sin re).

@@ -142,6 +142,8 @@ template <UnaryKind U, typename T> auto applyComplexUnary(Complex<T> z) {
     return complexLog(z);
   else if constexpr (U == UnaryKind::Sqrt)
     return complexSqrt(z);
+  else if constexpr (U == UnaryKind::Rsqrt)
+    return complexRsqrt(z);
   else if constexpr (U == UnaryKind::Reciprocal)
     return complexDiv(Complex<T>{T(1), T(0)}, z);
   else if constexpr (U == UnaryKind::Sin)
@@ -329,6 +331,8 @@ auto applyComplexBinary(Complex<T> a, Complex<T> b) {
     return complexMul(a, b);
   else if constexpr (B == BinaryKind::Div)
     return complexDiv(a, b);
+  else if constexpr (B == BinaryKind::Pow)
+    return complexPow(a, b);
   else if constexpr (B == BinaryKind::LogicalAnd)
     return (a.re != T(0) || a.im != T(0)) && (b.re != T(0) || b.im != T(0));
   else {

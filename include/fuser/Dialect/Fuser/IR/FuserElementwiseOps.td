@@ -98,14 +98,17 @@ def Fuser_SqrtOp : Fuser_UnaryOp<"sqrt", Fuser_FloatOrComplexValue,
     Floats: correctly rounded (IEEE). `sqrt(-0.0)` is `-0.0`; a negative operand gives
     NaN.
 }] # Fuser_ComplexMathDoc>;
-def Fuser_RsqrtOp : Fuser_UnaryOp<"rsqrt", Fuser_FloatValue, "1 / sqrt(x)",
-    [{
+def Fuser_RsqrtOp : Fuser_UnaryOp<"rsqrt", Fuser_FloatOrComplexValue,
+    "1 / sqrt(x)", [{
     Computed as `1 / sqrt(x)`, rounding after each step, so it is not
     correctly rounded: results of correct backends may differ by a few ulp
     (`fuser-run --check-against` allows 4). `rsqrt(±0)` is ±inf.
     Measured on the host (glibc, `bench/ulp_bounds.py`, 4000 inputs over the
     domain against mpmath): at most 1 ulp in f32, 1 in f64, 0 in bf16.
-}]>;
+    Complex: `|z|^(-1/2) (cos(-arg/2), sin(-arg/2))`, each real rsqrt in it
+    computed as `1 / sqrt` too; `rsqrt(0)` is `(inf, nan)`, an infinite part
+    gives signed zeros.
+}] # Fuser_ComplexMathDoc>;
 def Fuser_ReciprocalOp
     : Fuser_UnaryOp<"reciprocal", Fuser_FloatOrComplexValue, "1 / x", [{
     Correctly rounded IEEE division `1 / x`; `reciprocal(±0)` is ±inf.
@@ -412,14 +415,18 @@ def Fuser_MinimumOp : Fuser_BinaryOp<"minimum", Fuser_NumericValue,
     NaN if either operand is NaN; `-0.0` orders below `+0.0`, so
     `minimum(-0.0, +0.0)` is `-0.0`.
 }]>;
-def Fuser_PowOp : Fuser_BinaryOp<"pow", Fuser_NumericValue, "lhs ^ rhs", [{
+def Fuser_PowOp : Fuser_BinaryOp<"pow", Fuser_NumericOrComplexValue,
+    "lhs ^ rhs", [{
     Floats: the math library's `pow` in the compute type, not correctly
     rounded (results of correct backends may differ by a few ulp;
     `fuser-run --check-against` allows 4). Integers: exact by repeated
     squaring, wrapping; a negative exponent gives the truncated real result:
     1 for base 1, 1 or -1 for base -1 (even or odd exponent), otherwise 0
-    (base 0 included).
-}]>;
+    (base 0 included). Complex `(a + bi)^(c + di)`:
+    `|z|^c e^(-d arg z) (cos q, sin q)` with `q = c arg z + d log|z|`, and
+    upstream's cases: `0^w` is 0 for `c > 0` (1 for `w = 0`), `z^0` and `1^w`
+    are 1, `inf^c` is inf for real `c > 0` and 0 for real `c < 0`.
+}] # Fuser_ComplexMathDoc>;
 
 def Fuser_Atan2Op : Fuser_BinaryOp<"atan2", Fuser_FloatValue,
     "arc tangent of lhs / rhs in the quadrant of (rhs, lhs)",
