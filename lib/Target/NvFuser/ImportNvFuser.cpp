@@ -492,8 +492,19 @@ private:
   //--- Pointwise expressions ------------------------------------------------//
 
   FailureOr<LocatedOperand> parseExpression();
+  FailureOr<LocatedOperand> parseLogicalAnd();
+  FailureOr<LocatedOperand> parseBitwiseOr();
+  FailureOr<LocatedOperand> parseBitwiseXor();
+  FailureOr<LocatedOperand> parseBitwiseAnd();
+  FailureOr<LocatedOperand> parseComparison();
+  FailureOr<LocatedOperand> parseShift();
   FailureOr<LocatedOperand> parseAdditive();
   FailureOr<LocatedOperand> parseMultiplicative();
+  /// One left-associative level of C's binary operators: `next` (the
+  /// level that binds tighter) joined by any of `operators`.
+  FailureOr<LocatedOperand>
+  parseBinaryLevel(ArrayRef<std::pair<Kind, BinaryKind>> operators,
+                   FailureOr<LocatedOperand> (Importer::*next)());
   FailureOr<LocatedOperand> parseUnary();
   FailureOr<LocatedOperand> parsePrimary();
   FailureOr<LocatedOperand> parseCall();
@@ -2017,10 +2028,38 @@ FailureOr<Value> Importer::parseFull(TensorDecl &out, Location loc) {
 // Pointwise expressions
 //===----------------------------------------------------------------------===//
 
-/// Comparisons bind loosest, then + -, then * /, then unary minus. nvFuser
-/// prints one operation per statement; nesting is accepted for scalars.
+/// C's precedence, loosest first: `||`, `&&`, `|`, `^`, `&`, the
+/// comparisons (one non-associative level), `<< >>`, `+ -`, `* / %`, then
+/// the unary `- ! ~`. nvFuser prints one operation per statement (its
+/// inline operators for add, sub, mul, div, mod, the shifts, the bitwise
+/// and logical ops and the comparisons); nesting is accepted for scalars.
 FailureOr<LocatedOperand> Importer::parseExpression() {
-  FailureOr<LocatedOperand> lhs = parseAdditive();
+  return parseBinaryLevel({{Kind::PipePipe, BinaryKind::LogicalOr}},
+                          &Importer::parseLogicalAnd);
+}
+
+FailureOr<LocatedOperand> Importer::parseLogicalAnd() {
+  return parseBinaryLevel({{Kind::AmpAmp, BinaryKind::LogicalAnd}},
+                          &Importer::parseBitwiseOr);
+}
+
+FailureOr<LocatedOperand> Importer::parseBitwiseOr() {
+  return parseBinaryLevel({{Kind::Pipe, BinaryKind::BitwiseOr}},
+                          &Importer::parseBitwiseXor);
+}
+
+FailureOr<LocatedOperand> Importer::parseBitwiseXor() {
+  return parseBinaryLevel({{Kind::Caret, BinaryKind::BitwiseXor}},
+                          &Importer::parseBitwiseAnd);
+}
+
+FailureOr<LocatedOperand> Importer::parseBitwiseAnd() {
+  return parseBinaryLevel({{Kind::Amp, BinaryKind::BitwiseAnd}},
+                          &Importer::parseComparison);
+}
+
+FailureOr<LocatedOperand> Importer::parseComparison() {
+  FailureOr<LocatedOperand> lhs = parseShift();
   if (failed(lhs))
     return failure();
   std::optional<CompareKind> kind = lookUpCompareInfix(tok.spelling);
@@ -2028,7 +2067,7 @@ FailureOr<LocatedOperand> Importer::parseExpression() {
     return lhs;
   llvm::SMLoc loc = tok.getLoc();
   consume();
-  FailureOr<LocatedOperand> rhs = parseAdditive();
+  FailureOr<LocatedOperand> rhs = parseShift();
   if (failed(rhs))
     return failure();
   setBuildLoc(loc);
@@ -2037,36 +2076,45 @@ FailureOr<LocatedOperand> Importer::parseExpression() {
       loc);
 }
 
+FailureOr<LocatedOperand> Importer::parseShift() {
+  return parseBinaryLevel(
+      {{Kind::LessLess, BinaryKind::BitwiseLeftShift},
+       {Kind::GreaterGreater, BinaryKind::BitwiseRightShift}},
+      &Importer::parseAdditive);
+}
+
 FailureOr<LocatedOperand> Importer::parseAdditive() {
-  FailureOr<LocatedOperand> lhs = parseMultiplicative();
-  while (succeeded(lhs) && (tok.is(Kind::Plus) || tok.is(Kind::Minus))) {
-    BinaryKind kind = tok.is(Kind::Plus) ? BinaryKind::Add : BinaryKind::Sub;
-    llvm::SMLoc loc = tok.getLoc();
-    consume();
-    FailureOr<LocatedOperand> rhs = parseMultiplicative();
-    if (failed(rhs))
-      return failure();
-    setBuildLoc(loc);
-    lhs = located(
-        fusionBuilder.binary(kind, lhs->operand, rhs->operand, kPrintedDTypes),
-        loc);
-  }
-  return lhs;
+  return parseBinaryLevel(
+      {{Kind::Plus, BinaryKind::Add}, {Kind::Minus, BinaryKind::Sub}},
+      &Importer::parseMultiplicative);
 }
 
 FailureOr<LocatedOperand> Importer::parseMultiplicative() {
-  FailureOr<LocatedOperand> lhs = parseUnary();
-  while (succeeded(lhs) && (tok.is(Kind::Star) || tok.is(Kind::Slash))) {
-    BinaryKind kind = tok.is(Kind::Star) ? BinaryKind::Mul : BinaryKind::Div;
+  // nvFuser prints its Mod (C's % on integers, fmod on floats) as `%`.
+  return parseBinaryLevel({{Kind::Star, BinaryKind::Mul},
+                           {Kind::Slash, BinaryKind::Div},
+                           {Kind::Percent, BinaryKind::Mod}},
+                          &Importer::parseUnary);
+}
+
+FailureOr<LocatedOperand> Importer::parseBinaryLevel(
+    ArrayRef<std::pair<Kind, BinaryKind>> operators,
+    FailureOr<LocatedOperand> (Importer::*next)()) {
+  FailureOr<LocatedOperand> lhs = (this->*next)();
+  while (succeeded(lhs)) {
+    const auto *match = llvm::find_if(
+        operators, [&](const auto &entry) { return tok.is(entry.first); });
+    if (match == operators.end())
+      break;
     llvm::SMLoc loc = tok.getLoc();
     consume();
-    FailureOr<LocatedOperand> rhs = parseUnary();
+    FailureOr<LocatedOperand> rhs = (this->*next)();
     if (failed(rhs))
       return failure();
     setBuildLoc(loc);
-    lhs = located(
-        fusionBuilder.binary(kind, lhs->operand, rhs->operand, kPrintedDTypes),
-        loc);
+    lhs = located(fusionBuilder.binary(match->second, lhs->operand,
+                                       rhs->operand, kPrintedDTypes),
+                  loc);
   }
   return lhs;
 }
@@ -2075,6 +2123,18 @@ FailureOr<LocatedOperand> Importer::parseUnary() {
   NestingScope scope(nesting);
   if (failed(checkNesting()))
     return failure();
+  if (tok.is(Kind::Bang) || tok.is(Kind::Tilde)) {
+    UnaryKind kind =
+        tok.is(Kind::Bang) ? UnaryKind::LogicalNot : UnaryKind::BitwiseNot;
+    llvm::SMLoc loc = tok.getLoc();
+    consume();
+    FailureOr<LocatedOperand> operand = parseUnary();
+    if (failed(operand))
+      return failure();
+    setBuildLoc(loc);
+    return located(fusionBuilder.unary(kind, operand->operand, kPrintedDTypes),
+                   loc);
+  }
   if (!tok.is(Kind::Minus))
     return parsePrimary();
   llvm::SMLoc loc = tok.getLoc();

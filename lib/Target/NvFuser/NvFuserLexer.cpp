@@ -110,11 +110,23 @@ Token Lexer::lex() {
   case '=':
     return twoChar('=', Kind::EqualEqual, Kind::Equal);
   case '<':
+    if (current != buffer.end() && *current == '<')
+      return twoChar('<', Kind::LessLess, Kind::Less);
     return twoChar('=', Kind::LessEqual, Kind::Less);
   case '>':
+    if (current != buffer.end() && *current == '>')
+      return twoChar('>', Kind::GreaterGreater, Kind::Greater);
     return twoChar('=', Kind::GreaterEqual, Kind::Greater);
   case '!':
-    return twoChar('=', Kind::NotEqual, Kind::Invalid);
+    return twoChar('=', Kind::NotEqual, Kind::Bang);
+  case '&':
+    return twoChar('&', Kind::AmpAmp, Kind::Amp);
+  case '|':
+    return twoChar('|', Kind::PipePipe, Kind::Pipe);
+  case '^':
+    return makeToken(Kind::Caret, start);
+  case '~':
+    return makeToken(Kind::Tilde, start);
   default:
     return makeToken(Kind::Invalid, start);
   }

@@ -42,6 +42,15 @@ struct Token {
     GreaterEqual,
     EqualEqual,
     NotEqual,
+    LessLess,       // <<
+    GreaterGreater, // >>
+    Amp,            // &
+    AmpAmp,         // &&
+    Pipe,           // |
+    PipePipe,       // ||
+    Caret,          // ^
+    Tilde,          // ~
+    Bang,           // !
   };
 
   Kind kind = Kind::Eof;
