@@ -449,7 +449,10 @@ private:
                               ArrayRef<Definition> inputs,
                               ArrayRef<Definition> outputs);
   LogicalResult parseStatement();
-  LogicalResult rejectMultiOutputStatement();
+  /// `T1(Avg),\n T2(Var),\n T3(Count)\n = Welford ( T0(Avg), allreduce =
+  /// false )` (`first` holds T1, parsed) or `WelfordResult(T1, T2, T3) =
+  /// Welford ( ... )` (`first` empty).
+  LogicalResult parseWelfordStatement(std::optional<TensorDecl> first);
 
   //--- Declarations ---------------------------------------------------------//
 
@@ -1023,34 +1026,134 @@ LogicalResult Importer::finishFunction(func::FuncOp func,
   return success();
 }
 
-/// Multi-output statements (`WelfordResult(T1, T2, T3) = Welford ( ... )`,
-/// before that `T1(Avg),\n T2(Var),\n T3(Count)\n = Welford ( ... )`) have no
-/// fuser op; the error names the operation after the `=`.
-LogicalResult Importer::rejectMultiOutputStatement() {
-  llvm::SMLoc loc = tok.getLoc();
-  while (!tok.is(Kind::Eof) && !tok.is(Kind::Equal))
+LogicalResult Importer::parseWelfordStatement(
+    std::optional<TensorDecl> first) {
+  SmallVector<TensorDecl, 3> outs;
+  llvm::StringLiteral labels[] = {"Avg", "Var", "Count"};
+  auto parseLabel = [&](llvm::StringRef label) -> LogicalResult {
+    if (failed(expect(Kind::LParen, "(", "after a Welford result")) ||
+        failed(expectKeyword(label, "as the Welford result's role")) ||
+        failed(expect(Kind::RParen, ")", "after the Welford result's role")))
+      return failure();
+    return success();
+  };
+  if (first) {
+    outs.push_back(*first);
+    for (unsigned i = 0; i < 3; ++i) {
+      if (i > 0) {
+        FailureOr<TensorDecl> decl = parseTensorDecl();
+        if (failed(decl))
+          return failure();
+        outs.push_back(*decl);
+      }
+      if (failed(parseLabel(labels[i])))
+        return failure();
+      if (i < 2 && failed(expect(Kind::Comma, ",", "between Welford results")))
+        return failure();
+    }
+  } else {
+    consume(); // WelfordResult
+    if (failed(expect(Kind::LParen, "(", "after 'WelfordResult'")))
+      return failure();
+    for (unsigned i = 0; i < 3; ++i) {
+      if (i > 0 &&
+          failed(expect(Kind::Comma, ",", "between Welford results")))
+        return failure();
+      FailureOr<TensorDecl> decl = parseTensorDecl();
+      if (failed(decl))
+        return failure();
+      outs.push_back(*decl);
+    }
+    if (failed(expect(Kind::RParen, ")", "after the Welford results")))
+      return failure();
+  }
+  if (failed(expect(Kind::Equal, "=", "after the Welford results")))
+    return failure();
+  if (!tok.isIdentifier("Welford")) {
+    if (!tok.is(Kind::Identifier))
+      return emitError(tok.getLoc())
+             << "unsupported nvFuser statement with several outputs: fuser "
+                "IR has no op for it";
+    return emitError(tok.getLoc())
+           << "unsupported nvFuser operation '" << tok.spelling
+           << "' (a statement with several outputs): fuser IR has no op for "
+              "it";
+  }
+  Location loc = getLoc(tok.getLoc());
+  consume();
+  if (failed(expect(Kind::LParen, "(", "after 'Welford'")))
+    return failure();
+  FailureOr<TensorRef> source = parseTensorRef();
+  if (failed(source) || failed(parseLabel("Avg")))
+    return failure();
+  if (tok.is(Kind::Comma))
     consume();
-  if (tok.is(Kind::Equal))
+  // A Welford of partial results (an rfactor's, or a grouped one) reads
+  // (Avg, Var, Count) operands and may start from initial values: fuser has
+  // only the Welford of a tensor.
+  if (tok.is(Kind::Identifier) && isTensorName(tok.spelling))
+    return emitError(tok.getLoc())
+           << "unsupported Welford of partial results (Var and Count "
+              "operands): only the Welford of a tensor imports";
+  if (tok.isIdentifier("initial"))
+    return emitError(tok.getLoc())
+           << "unsupported Welford with an initial value";
+  if (failed(expectKeyword("allreduce", "in 'Welford'")) ||
+      failed(expect(Kind::Equal, "=", "after 'allreduce'")))
+    return failure();
+  if (!tok.isIdentifier("true") && !tok.isIdentifier("false"))
+    return emitError(tok.getLoc())
+           << "expected 'true' or 'false' after 'allreduce =', found "
+           << describeCurrent();
+  consume();
+  if (failed(expect(Kind::RParen, ")", "to close 'Welford'")))
+    return failure();
+  if (tok.is(Kind::Semicolon))
     consume();
-  if (!tok.is(Kind::Identifier))
-    return emitError(loc) << "unsupported nvFuser statement with several "
-                             "outputs: fuser IR has no op for it";
-  return emitError(tok.getLoc())
-         << "unsupported nvFuser operation '" << tok.spelling
-         << "' (a statement with several outputs): fuser IR has no op for it";
+
+  SmallVector<int64_t> dims;
+  for (auto [i, id] : llvm::enumerate(outs[0].domain))
+    if (id.isReduction())
+      dims.push_back(i);
+  if (dims.empty())
+    return emitError(outs[0].loc) << "Welford result '" << outs[0].name
+                                  << "' has no reduction domain (rS)";
+  if (outs[0].domain.size() != source->decl.logicalDomain().size())
+    return emitError(outs[0].loc)
+           << "Welford result '" << outs[0].name << "' has "
+           << outs[0].domain.size() << " domains but its operand '"
+           << source->decl.name << "' has "
+           << source->decl.logicalDomain().size() << " dims";
+  for (const TensorDecl &out : outs)
+    if (values.count(out.name))
+      return emitError(out.loc) << "'" << out.name << "' is defined twice";
+  fusionBuilder.setLoc(loc);
+  FailureOr<FusionBuilder::WelfordResult> result =
+      fusionBuilder.welford(source->value, dims);
+  if (failed(result))
+    return failure();
+  Value results[] = {result->avg, result->varSum, result->n};
+  for (auto [out, value] : llvm::zip_equal(outs, results)) {
+    // An old-format result takes the dtype the Welford gives it.
+    resolveElementType(out, getElementTypeOrSelf(value.getType()));
+    if (failed(checkDeclared(value, out, "Welford")))
+      return failure();
+    values[out.name] = value;
+  }
+  return success();
 }
 
 LogicalResult Importer::parseStatement() {
   Definition def;
   if (tok.isIdentifier("WelfordResult"))
-    return rejectMultiOutputStatement();
+    return parseWelfordStatement(std::nullopt);
   if (tok.is(Kind::Identifier) && isTensorName(tok.spelling)) {
     FailureOr<TensorDecl> tensor = parseTensorDecl();
     if (failed(tensor))
       return failure();
     def = {tensor->name, tensor->loc, tensor->type, *tensor};
     if (tok.is(Kind::LParen))
-      return rejectMultiOutputStatement();
+      return parseWelfordStatement(*tensor);
   } else if (tok.is(Kind::Identifier) &&
              parseScalarName(tok.spelling, context)) {
     def = {tok.spelling, tok.getLoc(), parseScalarName(tok.spelling, context),
@@ -1119,7 +1222,8 @@ FailureOr<TensorDecl> Importer::parseTensorDecl() {
       return emitError(decl.loc)
              << "unsupported dtype '" << dtype << "' in '" << spelling
              << "' (supported: __bfloat, __half, float, "
-                "double, int, int64_t, nvfuser_index_t, bool)";
+                "double, int, int64_t, nvfuser_index_t, bool, __e4m3, "
+                "__e5m2)";
   }
   consume();
   if (failed(expect(Kind::LSquare, "[", "to open the domain of a tensor")))
