@@ -559,6 +559,23 @@ void storeResult(uint8_t *out, int64_t index, V value) {
     storeElement(out, index, Elem<K>::store(value));
 }
 
+/// Stores one binary result; nextafter on f16/bf16 steps their own format's
+/// bits, not their f32's. (A function, not a branch in evalBinary's nested
+/// generic lambdas, where clang 14 instantiates discarded branches.)
+template <BinaryKind B, ElemKind K>
+void storeBinaryResult(uint8_t *out, int64_t index, StorageOf<K> x,
+                       StorageOf<K> y) {
+  if constexpr (B == BinaryKind::Nextafter && isHalfKind<K>) {
+    auto vx = Elem<K>::load(x), vy = Elem<K>::load(y);
+    storeElement(out, index,
+                 nextafterBits<StorageOf<K>>(x, y, vx, vy,
+                                             Elem<K>::store(vx + vy)));
+  } else {
+    storeResult<K>(out, index,
+                   applyBinary<B>(Elem<K>::load(x), Elem<K>::load(y)));
+  }
+}
+
 LogicalResult Evaluator::evalUnary(Operation *op, UnaryKind kind) {
   FailureOr<Buffer> result = allocate(op, op->getResult(0).getType());
   if (failed(result))
@@ -599,19 +616,9 @@ LogicalResult Evaluator::evalBinary(Operation *op, BinaryKind kind) {
         uint8_t *out = result->bytes.data();
         forEachBroadcastElement<2>(
             *result, {&lhs, &rhs}, [&](const std::array<int64_t, 3> &at) {
-              Storage x = loadElement<Storage>(a, at[1]);
-              Storage y = loadElement<Storage>(b, at[2]);
-              if constexpr (B == BinaryKind::Nextafter && isHalfKind<K>) {
-                // f16/bf16 step in their own format, not in f32.
-                auto vx = Elem<K>::load(x), vy = Elem<K>::load(y);
-                storeElement(out, at[0],
-                             nextafterBits<Storage>(x, y, vx, vy,
-                                                    Elem<K>::store(vx + vy)));
-              } else {
-                storeResult<K>(out, at[0],
-                               applyBinary<B>(Elem<K>::load(x),
-                                              Elem<K>::load(y)));
-              }
+              storeBinaryResult<B, K>(out, at[0],
+                                      loadElement<Storage>(a, at[1]),
+                                      loadElement<Storage>(b, at[2]));
             });
       }
     });
