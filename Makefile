@@ -81,7 +81,8 @@ check-diff-types: build
 	    --pipeline "$$pipeline" || exit 1; \
 	done
 	$(BUILD_DIR)/bin/fuser-diff --family types --seeds 1..$(TYPES_CPU_DIFF_SEEDS) \
-	  --backend cpu --pipeline 'builtin.module(fuser-preseg,func.func(fuser-segment))'
+	  --backend cpu --pipeline 'builtin.module(fuser-preseg,func.func(fuser-segment))' \
+	  --require-op-coverage
 
 check-diff-long: build
 	@for pipeline in $(DIFF_PIPELINES); do \

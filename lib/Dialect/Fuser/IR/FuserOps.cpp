@@ -476,12 +476,15 @@ LogicalResult inferCompareType(MLIRContext *context,
 #include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
 #undef FUSER_INFER_Same
 #undef FUSER_INFER_Bool
+// fuser.real and fuser.imag give the component type, as abs does.
+FUSER_UNARY_INFER_Real(RealOp)
+FUSER_UNARY_INFER_Real(ImagOp)
 #undef FUSER_UNARY_INFER_Same
 #undef FUSER_UNARY_INFER_Bool
 #undef FUSER_UNARY_INFER_Real
 
 //===----------------------------------------------------------------------===//
-// Complex parts
+// Complex numbers from parts
 //===----------------------------------------------------------------------===//
 
 LogicalResult ComplexOp::inferReturnTypes(MLIRContext *,
@@ -497,20 +500,6 @@ LogicalResult ComplexOp::inferReturnTypes(MLIRContext *,
   if (failed(type))
     return failure();
   results.push_back(*type);
-  return success();
-}
-
-LogicalResult RealOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &results) {
-  results.push_back(getComplexPartType(adaptor.getOperand().getType()));
-  return success();
-}
-
-LogicalResult ImagOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &results) {
-  results.push_back(getComplexPartType(adaptor.getOperand().getType()));
   return success();
 }
 
