@@ -81,14 +81,18 @@ def domains(mp):
 NUMPY = {"f32": np.float32, "f64": np.float64}
 
 COMPLEX_OPS = ["exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "pow", "abs",
-               "div", "reciprocal"]
+               "div", "reciprocal", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh",
+               "atanh", "log10", "log2", "sigmoid"]
 
 
 def complex_reference(mp, op):
     return {"exp": mp.exp, "log": mp.log, "sqrt": mp.sqrt, "rsqrt": lambda z: 1 / mp.sqrt(z),
             "sin": mp.sin, "cos": mp.cos, "tan": mp.tan, "tanh": mp.tanh,
             "pow": lambda z, w: mp.power(z, w), "abs": abs, "div": lambda z, w: z / w,
-            "reciprocal": lambda z: 1 / z}[op]
+            "reciprocal": lambda z: 1 / z, "sinh": mp.sinh, "cosh": mp.cosh,
+            "asin": mp.asin, "acos": mp.acos, "atan": mp.atan, "asinh": mp.asinh,
+            "acosh": mp.acosh, "atanh": mp.atanh, "log10": lambda z: mp.log(z, 10),
+            "log2": lambda z: mp.log(z, 2), "sigmoid": lambda z: 1 / (1 + mp.exp(-z))}[op]
 
 
 def measure_complex(op, dtype, count, seed, mp, fd_module):

@@ -2,10 +2,13 @@
 // deterministic inputs (each part from the float table): bit for bit for
 // the exact ops (add, sub, mul, div, neg, abs, reciprocal, parts, casts,
 // compares, predicates, sums along either axis), within the transcendental
-// bound for exp, log, sqrt, rsqrt, sin, cos, tan, tanh and pow.
+// bound for exp, log, sqrt, rsqrt, sin, cos, tan, tanh, pow and the
+// composed functions (sinh, cosh, asin, acos, atan, asinh, acosh, atanh,
+// log10, log2, sigmoid).
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment -o %t.mlir
 // RUN: fuser-run %t.mlir --entry cpu_pointwise --backend cpu --check-against interp | FileCheck %s
 // RUN: fuser-run %t.mlir --entry cpu_math --backend cpu --check-against interp | FileCheck %s
+// RUN: fuser-run %t.mlir --entry cpu_functions --backend cpu --check-against interp | FileCheck %s
 // RUN: fuser-run %t.mlir --entry cpu_sums --backend cpu --check-against interp | FileCheck %s
 // CHECK-NOT: FAILED
 // CHECK: check 0: {{.*}} ok
@@ -51,6 +54,22 @@ func.func @cpu_math(%z: tensor<4x16xcomplex<f64>>, %w: tensor<4x16xcomplex<f32>>
   %7 = fuser.rsqrt %w : tensor<4x16xcomplex<f32>>
   %8 = fuser.pow %z, %3 : tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f64>> -> tensor<4x16xcomplex<f64>>
   return %2, %3, %5, %6, %7, %8 : tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f64>>
+}
+
+func.func @cpu_functions(%z: tensor<4x16xcomplex<f64>>, %w: tensor<4x16xcomplex<f32>>) -> (tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f32>>) {
+  %0 = fuser.sinh %z : tensor<4x16xcomplex<f64>>
+  %1 = fuser.cosh %0 : tensor<4x16xcomplex<f64>>
+  %2 = fuser.asin %w : tensor<4x16xcomplex<f32>>
+  %3 = fuser.acos %2 : tensor<4x16xcomplex<f32>>
+  %4 = fuser.atan %z : tensor<4x16xcomplex<f64>>
+  %5 = fuser.asinh %1 : tensor<4x16xcomplex<f64>>
+  %6 = fuser.acosh %w : tensor<4x16xcomplex<f32>>
+  %7 = fuser.atanh %6 : tensor<4x16xcomplex<f32>>
+  %8 = fuser.log10 %5 : tensor<4x16xcomplex<f64>>
+  %9 = fuser.log2 %7 : tensor<4x16xcomplex<f32>>
+  %10 = fuser.sigmoid %4 : tensor<4x16xcomplex<f64>>
+  %11 = fuser.sigmoid %3 : tensor<4x16xcomplex<f32>>
+  return %8, %9, %10, %11, %1, %2 : tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f32>>, tensor<4x16xcomplex<f64>>, tensor<4x16xcomplex<f32>>
 }
 
 func.func @cpu_sums(%z: tensor<16x64xcomplex<f32>>) -> (tensor<16xcomplex<f32>>, tensor<64xcomplex<f32>>) {

@@ -8,6 +8,7 @@
 // RUN: fuser-run %s --entry sum --print-values | FileCheck %s --check-prefix=SUM
 // RUN: fuser-run %s --entry meta --print-values | FileCheck %s --check-prefix=META
 // RUN: fuser-run %s --entry pow_rsqrt --print-values | FileCheck %s --check-prefix=POW
+// RUN: fuser-run %s --entry functions --print-values | FileCheck %s --check-prefix=FUNC
 // RUN: fuser-run %s --entry arithmetic --print-values --json | FileCheck %s --check-prefix=JSON
 
 // The operands a and b, element by element:
@@ -179,4 +180,58 @@ func.func @pow_rsqrt() -> (tensor<6xcomplex<f64>>, tensor<3xcomplex<f64>>) {
   %r = fuser.complex %rre, %rim : tensor<3xf64>, tensor<3xf64> -> tensor<3xcomplex<f64>>
   %q = fuser.rsqrt %r : tensor<3xcomplex<f64>>
   return %p, %q : tensor<6xcomplex<f64>>, tensor<3xcomplex<f64>>
+}
+
+// The functions nvFuser's runtime composes (libc++'s special cases, then
+// its formula; the finite values agree with Python's cmath to a few ulp):
+// z = [0+0j, 0.5+0.5j, -2+1j, inf+0j, 1+nanj] in f64.
+// sinh
+// FUNC: result 0: tensor<5xcomplex<f64>>
+// FUNC-NEXT: [(0+0j), (0.4573041531842493+0.5406126857131534j), (-1.9596010414216063+3.165778513216168j), (inf+0j), (nan+nanj)]
+// cosh
+// FUNC: result 1: tensor<5xcomplex<f64>>
+// FUNC-NEXT: [(1+0j), (0.9895848833999199+0.24982639750046154j), (2.0327230070196656-3.0518977991518j), (inf+0j), (nan+nanj)]
+// asin
+// FUNC: result 2: tensor<5xcomplex<f64>>
+// FUNC-NEXT: [(0+0j), (0.4522784471511907+0.5306375309525178j), (-1.0634400235777526+1.4693517443681845j), (1.5707963267948966+infj), (nan+nanj)]
+// acos
+// FUNC: result 3: tensor<5xcomplex<f64>>
+// FUNC-NEXT: [(1.5707963267948966-0j), (1.1185178796437059-0.5306375309525179j), (2.6342363503726487-1.4693517443681854j), (0-infj), (nan+nanj)]
+// atan
+// FUNC: result 4: tensor<5xcomplex<f64>>
+// FUNC-NEXT: [(0+0j), (0.5535743588970452+0.4023594781085251j), (-1.1780972450961724+0.1732867951399863j), (1.5707963267948966+0j), (nan+nanj)]
+// asinh
+// FUNC: result 5: tensor<5xcomplex<f64>>
+// FUNC-NEXT: [(0+0j), (0.5306375309525179+0.45227844715119064j), (-1.5285709194809995+0.4270785863924768j), (inf+0j), (nan+nanj)]
+// acosh
+// FUNC: result 6: tensor<5xcomplex<f64>>
+// FUNC-NEXT: [(0+1.5707963267948966j), (0.5306375309525179+1.1185178796437059j), (1.4693517443681854+2.6342363503726487j), (inf+0j), (nan+nanj)]
+// atanh
+// FUNC: result 7: tensor<5xcomplex<f64>>
+// FUNC-NEXT: [(0+0j), (0.4023594781085251+0.5535743588970452j), (-0.4023594781085251+1.3389725222944935j), (0+1.5707963267948966j), (nan+nanj)]
+// log10
+// FUNC: result 8: tensor<5xcomplex<f64>>
+// FUNC-NEXT: [(-inf+0j), (-0.15051499783199054+0.3410940884604603j), (0.3494850021680094+1.1630167557051545j), (inf+0j), (nan+nanj)]
+// log2
+// FUNC: result 9: tensor<5xcomplex<f64>>
+// FUNC-NEXT: [(-inf+0j), (-0.49999999999999994+1.1330900354567985j), (1.1609640474436813+3.8634580356017056j), (inf+0j), (nan+nanj)]
+// sigmoid
+// FUNC: result 10: tensor<5xcomplex<f64>>
+// FUNC-NEXT: [(0.5+0j), (0.6299354402427704+0.11954505781459562j), (0.07851689757710839+0.09778865503296698j), (1+0j), (nan+nanj)]
+func.func @functions() -> (tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>) {
+  %re = arith.constant dense<[0.0, 0.5, -2.0, 0x7FF0000000000000, 1.0]> : tensor<5xf64>
+  %im = arith.constant dense<[0.0, 0.5, 1.0, 0.0, 0x7FF8000000000000]> : tensor<5xf64>
+  %z = fuser.complex %re, %im : tensor<5xf64>, tensor<5xf64> -> tensor<5xcomplex<f64>>
+  %0 = fuser.sinh %z : tensor<5xcomplex<f64>>
+  %1 = fuser.cosh %z : tensor<5xcomplex<f64>>
+  %2 = fuser.asin %z : tensor<5xcomplex<f64>>
+  %3 = fuser.acos %z : tensor<5xcomplex<f64>>
+  %4 = fuser.atan %z : tensor<5xcomplex<f64>>
+  %5 = fuser.asinh %z : tensor<5xcomplex<f64>>
+  %6 = fuser.acosh %z : tensor<5xcomplex<f64>>
+  %7 = fuser.atanh %z : tensor<5xcomplex<f64>>
+  %8 = fuser.log10 %z : tensor<5xcomplex<f64>>
+  %9 = fuser.log2 %z : tensor<5xcomplex<f64>>
+  %10 = fuser.sigmoid %z : tensor<5xcomplex<f64>>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>
 }

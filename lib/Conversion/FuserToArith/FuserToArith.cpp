@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Conversion/FuserToArith/FuserToArith.h"
+#include "ComplexFunctions.h"
 #include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 
@@ -596,9 +597,16 @@ Value emitComplexUnary(OpBuilder &b, Location loc, UnaryKind kind, Value z) {
                 floatConstant(b, loc, im.getType(), 0.0));
   }
   default:
+    break;
+  }
+  std::optional<Value> composed = emitComposedComplexUnary(
+      b, loc, kind, z, [&](UnaryKind partKind, Value part) {
+        return emitUnary(b, loc, partKind, part);
+      });
+  if (!composed)
     llvm_unreachable("unary kind without a complex form (the operand class "
                      "excludes complex)");
-  }
+  return *composed;
 }
 
 Value emitUnary(OpBuilder &b, Location loc, UnaryKind kind, Value x) {

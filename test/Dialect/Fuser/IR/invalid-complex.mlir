@@ -46,6 +46,16 @@ func.func @erf_complex(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
 
 // -----
 
+// expm1 and log1p: upstream has complex forms, nvFuser's runtime does not
+// (it would fail to compile the kernel), so neither does the dialect.
+func.func @expm1_complex(%a: tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>> {
+  // expected-error @+1 {{'fuser.expm1' op operand #0 must be floating-point tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xcomplex<f64>>'}}
+  %0 = fuser.expm1 %a : tensor<4xcomplex<f64>>
+  return %0 : tensor<4xcomplex<f64>>
+}
+
+// -----
+
 // abs of complex is the modulus, of the component type.
 func.func @abs_complex_result(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
   // expected-error @+1 {{'fuser.abs' op result #0 must be numeric (non-i1) tensor with static extents (dynamic extents are not supported) or scalar, but got 'tensor<4xcomplex<f32>>'}}

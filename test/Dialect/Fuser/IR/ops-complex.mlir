@@ -23,6 +23,8 @@ func.func @parts(%re: tensor<4xf32>, %im: tensor<1xf32>) -> (tensor<4xf32>, tens
 // CHECK: fuser.abs %{{.*}} : tensor<2x3xcomplex<f64>>
 // CHECK: fuser.eq %{{.*}} : tensor<2x3xcomplex<f64>>, tensor<2x3xcomplex<f64>> -> tensor<2x3xi1>
 // CHECK: fuser.isreal %{{.*}} : tensor<2x3xcomplex<f64>> -> tensor<2x3xi1>
+// CHECK: fuser.asinh %{{.*}} : tensor<2x3xcomplex<f64>>
+// CHECK: fuser.sigmoid %{{.*}} : tensor<2x3xcomplex<f64>>
 func.func @arithmetic(%a: tensor<2x3xcomplex<f64>>, %b: tensor<2x1xcomplex<f64>>) -> (tensor<2x3xf64>, tensor<2x3xi1>, tensor<2x3xi1>) {
   %0 = fuser.mul %a, %b : tensor<2x3xcomplex<f64>>, tensor<2x1xcomplex<f64>> -> tensor<2x3xcomplex<f64>>
   %1 = fuser.div %0, %a : tensor<2x3xcomplex<f64>>, tensor<2x3xcomplex<f64>> -> tensor<2x3xcomplex<f64>>
@@ -30,7 +32,10 @@ func.func @arithmetic(%a: tensor<2x3xcomplex<f64>>, %b: tensor<2x1xcomplex<f64>>
   %3 = fuser.abs %2 : tensor<2x3xcomplex<f64>>
   %4 = fuser.eq %2, %a : tensor<2x3xcomplex<f64>>, tensor<2x3xcomplex<f64>> -> tensor<2x3xi1>
   %5 = fuser.isreal %2 : tensor<2x3xcomplex<f64>> -> tensor<2x3xi1>
-  return %3, %4, %5 : tensor<2x3xf64>, tensor<2x3xi1>, tensor<2x3xi1>
+  %6 = fuser.asinh %2 : tensor<2x3xcomplex<f64>>
+  %7 = fuser.sigmoid %6 : tensor<2x3xcomplex<f64>>
+  %8 = fuser.abs %7 : tensor<2x3xcomplex<f64>>
+  return %8, %4, %5 : tensor<2x3xf64>, tensor<2x3xi1>, tensor<2x3xi1>
 }
 
 // CHECK-LABEL: func.func @casts_and_sum

@@ -267,6 +267,190 @@ template <typename T> Complex<T> complexTan(Complex<T> z) {
   return {t.im, t.re * T(-1)};
 }
 
+//===----------------------------------------------------------------------===//
+// Functions nvFuser's runtime composes (runtime/complex_number.cu, from
+// libc++'s <complex>): its special cases for infinite and NaN parts, first
+// match wins, then its formula, built from the functions above (upstream's
+// expansions, not libc++'s log, sqrt, exp and division). The lowering
+// (FuserToArith's ComplexFunctions.cpp) emits the same steps.
+//===----------------------------------------------------------------------===//
+
+namespace complex_detail {
+template <typename T> T pi() { return static_cast<T>(3.14159265358979323846); }
+/// z^2 as libc++'s __sqr: ((re - im)(re + im), 2 re im).
+template <typename T> Complex<T> square(Complex<T> z) {
+  return {(z.re - z.im) * (z.re + z.im), T(2) * z.re * z.im};
+}
+template <typename T> Complex<T> add(Complex<T> a, Complex<T> b) {
+  return {a.re + b.re, a.im + b.im};
+}
+/// log(z) / c for a real c, part by part.
+template <typename T> Complex<T> logOver(Complex<T> z, T c) {
+  Complex<T> l = complexLog(z);
+  return {l.re / c, l.im / c};
+}
+} // namespace complex_detail
+
+/// log10 z = log z / log 10 and log2 z = log z / log 2, part by part.
+template <typename T> Complex<T> complexLog10(Complex<T> z) {
+  return complex_detail::logOver(z, std::log(T(10)));
+}
+template <typename T> Complex<T> complexLog2(Complex<T> z) {
+  return complex_detail::logOver(z, std::log(T(2)));
+}
+
+/// sinh z = (sinh re cos im, cosh re sin im).
+template <typename T> Complex<T> complexSinh(Complex<T> z) {
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  if (std::isinf(z.re) && !std::isfinite(z.im))
+    return {z.re, nan};
+  if (z.re == T(0) && !std::isfinite(z.im))
+    return {z.re, nan};
+  if (z.im == T(0) && !std::isfinite(z.re))
+    return z;
+  return {std::sinh(z.re) * std::cos(z.im), std::cosh(z.re) * std::sin(z.im)};
+}
+
+/// cosh z = (cosh re cos im, sinh re sin im).
+template <typename T> Complex<T> complexCosh(Complex<T> z) {
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  if (std::isinf(z.re) && !std::isfinite(z.im))
+    return {std::fabs(z.re), nan};
+  if (z.re == T(0) && !std::isfinite(z.im))
+    return {nan, z.re};
+  if (z.re == T(0) && z.im == T(0))
+    return {T(1), z.im};
+  if (z.im == T(0) && !std::isfinite(z.re))
+    return {std::fabs(z.re), z.im};
+  return {std::cosh(z.re) * std::cos(z.im), std::sinh(z.re) * std::sin(z.im)};
+}
+
+/// asinh z = log(z + sqrt(z^2 + 1)), the parts' signs copied from z.
+template <typename T> Complex<T> complexAsinh(Complex<T> z) {
+  using namespace complex_detail;
+  const T pi = complex_detail::pi<T>();
+  if (std::isinf(z.re)) {
+    if (std::isnan(z.im))
+      return z;
+    if (std::isinf(z.im))
+      return {z.re, std::copysign(pi * T(0.25), z.im)};
+    return {z.re, std::copysign(T(0), z.im)};
+  }
+  if (std::isnan(z.re)) {
+    if (std::isinf(z.im))
+      return {z.im, z.re};
+    if (z.im == T(0))
+      return z;
+    return {z.re, z.re};
+  }
+  if (std::isinf(z.im))
+    return {std::copysign(z.im, z.re), std::copysign(pi / T(2), z.im)};
+  Complex<T> s = square(z);
+  Complex<T> w = complexLog(add(z, complexSqrt(Complex<T>{s.re + T(1), s.im})));
+  return {std::copysign(w.re, z.re), std::copysign(w.im, z.im)};
+}
+
+/// acosh z = log(z + sqrt(z^2 - 1)): real part |.|, imaginary part's sign
+/// from z.
+template <typename T> Complex<T> complexAcosh(Complex<T> z) {
+  using namespace complex_detail;
+  const T pi = complex_detail::pi<T>();
+  if (std::isinf(z.re)) {
+    if (std::isnan(z.im))
+      return {std::fabs(z.re), z.im};
+    if (std::isinf(z.im)) {
+      if (z.re > T(0))
+        return {z.re, std::copysign(pi * T(0.25), z.im)};
+      return {-z.re, std::copysign(pi * T(0.75), z.im)};
+    }
+    if (z.re < T(0))
+      return {-z.re, std::copysign(pi, z.im)};
+    return {z.re, std::copysign(T(0), z.im)};
+  }
+  if (std::isnan(z.re)) {
+    if (std::isinf(z.im))
+      return {std::fabs(z.im), z.re};
+    return {z.re, z.re};
+  }
+  if (std::isinf(z.im))
+    return {std::fabs(z.im), std::copysign(pi / T(2), z.im)};
+  Complex<T> s = square(z);
+  Complex<T> w = complexLog(add(z, complexSqrt(Complex<T>{s.re - T(1), s.im})));
+  return {std::fabs(w.re), std::copysign(w.im, z.im)};
+}
+
+/// acos z = -i log(z + sqrt(z^2 - 1)) with the branch chosen by im's sign.
+template <typename T> Complex<T> complexAcos(Complex<T> z) {
+  using namespace complex_detail;
+  const T pi = complex_detail::pi<T>();
+  if (std::isinf(z.re)) {
+    if (std::isnan(z.im))
+      return {z.im, z.re};
+    if (std::isinf(z.im)) {
+      if (z.re < T(0))
+        return {T(0.75) * pi, -z.im};
+      return {T(0.25) * pi, -z.im};
+    }
+    if (z.re < T(0))
+      return {pi, std::signbit(z.im) ? -z.re : z.re};
+    return {T(0), std::signbit(z.im) ? z.re : -z.re};
+  }
+  if (std::isnan(z.re)) {
+    if (std::isinf(z.im))
+      return {z.re, -z.im};
+    return {z.re, z.re};
+  }
+  if (std::isinf(z.im))
+    return {pi / T(2), -z.im};
+  if (z.re == T(0) && (z.im == T(0) || std::isnan(z.im)))
+    return {pi / T(2), -z.im};
+  Complex<T> s = square(z);
+  Complex<T> w = complexLog(add(z, complexSqrt(Complex<T>{s.re - T(1), s.im})));
+  if (std::signbit(z.im))
+    return {std::fabs(w.im), std::fabs(w.re)};
+  return {std::fabs(w.im), -std::fabs(w.re)};
+}
+
+/// atanh z = log((1 + z) / (1 - z)) / 2, the parts' signs copied from z.
+template <typename T> Complex<T> complexAtanh(Complex<T> z) {
+  const T pi = complex_detail::pi<T>();
+  const T inf = std::numeric_limits<T>::infinity();
+  if (std::isinf(z.im))
+    return {std::copysign(T(0), z.re), std::copysign(pi / T(2), z.im)};
+  if (std::isnan(z.im)) {
+    if (std::isinf(z.re) || z.re == T(0))
+      return {std::copysign(T(0), z.re), z.im};
+    return {z.im, z.im};
+  }
+  if (std::isnan(z.re))
+    return {z.re, z.re};
+  if (std::isinf(z.re))
+    return {std::copysign(T(0), z.re), std::copysign(pi / T(2), z.im)};
+  if (std::fabs(z.re) == T(1) && z.im == T(0))
+    return {std::copysign(inf, z.re), std::copysign(T(0), z.im)};
+  // 1 - z as libc++ computes it: (-z) + 1.
+  Complex<T> quotient = complexDiv(Complex<T>{T(1) + z.re, z.im},
+                                   Complex<T>{-z.re + T(1), -z.im});
+  Complex<T> w = complexLog(quotient);
+  return {std::copysign(w.re / T(2), z.re), std::copysign(w.im / T(2), z.im)};
+}
+
+/// asin z = -i asinh(i z) and atan z = -i atanh(i z).
+template <typename T> Complex<T> complexAsin(Complex<T> z) {
+  Complex<T> w = complexAsinh(Complex<T>{-z.im, z.re});
+  return {w.im, -w.re};
+}
+template <typename T> Complex<T> complexAtan(Complex<T> z) {
+  Complex<T> w = complexAtanh(Complex<T>{-z.im, z.re});
+  return {w.im, -w.re};
+}
+
+/// sigmoid z = 1 / (1 + e^-z).
+template <typename T> Complex<T> complexSigmoid(Complex<T> z) {
+  Complex<T> e = complexExp(Complex<T>{-z.re, -z.im});
+  return complexDiv(Complex<T>{T(1), T(0)}, Complex<T>{T(1) + e.re, e.im});
+}
+
 } // namespace mlir::fuser::semantics
 
 #endif // FUSER_DIALECT_FUSER_IR_COMPLEXSEMANTICS_H

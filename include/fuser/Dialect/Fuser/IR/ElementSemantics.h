@@ -154,6 +154,28 @@ template <UnaryKind U, typename T> auto applyComplexUnary(Complex<T> z) {
     return complexTan(z);
   else if constexpr (U == UnaryKind::Tanh)
     return complexTanh(z);
+  else if constexpr (U == UnaryKind::Sinh)
+    return complexSinh(z);
+  else if constexpr (U == UnaryKind::Cosh)
+    return complexCosh(z);
+  else if constexpr (U == UnaryKind::Asin)
+    return complexAsin(z);
+  else if constexpr (U == UnaryKind::Acos)
+    return complexAcos(z);
+  else if constexpr (U == UnaryKind::Atan)
+    return complexAtan(z);
+  else if constexpr (U == UnaryKind::Asinh)
+    return complexAsinh(z);
+  else if constexpr (U == UnaryKind::Acosh)
+    return complexAcosh(z);
+  else if constexpr (U == UnaryKind::Atanh)
+    return complexAtanh(z);
+  else if constexpr (U == UnaryKind::Log10)
+    return complexLog10(z);
+  else if constexpr (U == UnaryKind::Log2)
+    return complexLog2(z);
+  else if constexpr (U == UnaryKind::Sigmoid)
+    return complexSigmoid(z);
   else if constexpr (U == UnaryKind::LogicalNot)
     return !(z.re != T(0) || z.im != T(0));
   else if constexpr (U == UnaryKind::Isfinite)

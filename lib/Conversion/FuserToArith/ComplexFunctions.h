@@ -1,0 +1,32 @@
+//===- ComplexFunctions.h - complex functions of several steps --*- C++ -*-===//
+//
+// The complex unary functions that upstream's `complex` dialect has no op
+// for (sinh, cosh, asin, acos, atan, asinh, acosh, atanh, log10, log2,
+// sigmoid), emitted as ComplexSemantics.h defines them: nvFuser's runtime
+// special cases, then its formula from `complex` ops and real part ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_FUSERTOARITH_COMPLEXFUNCTIONS_H
+#define LIB_CONVERSION_FUSERTOARITH_COMPLEXFUNCTIONS_H
+
+#include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <optional>
+
+namespace mlir::fuser {
+
+/// How a real unary op on a part lowers (FuserToArith's emitUnary), so that
+/// the parts compute as the real ops do.
+using RealUnaryEmitter = llvm::function_ref<Value(UnaryKind, Value)>;
+
+/// `kind` of the complex scalar `z`, or std::nullopt when `kind` is not one
+/// of the functions above.
+std::optional<Value> emitComposedComplexUnary(OpBuilder &b, Location loc,
+                                              UnaryKind kind, Value z,
+                                              RealUnaryEmitter realUnary);
+
+} // namespace mlir::fuser
+
+#endif // LIB_CONVERSION_FUSERTOARITH_COMPLEXFUNCTIONS_H
