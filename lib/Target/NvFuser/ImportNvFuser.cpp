@@ -128,6 +128,8 @@ Type parseDataType(llvm::StringRef name, MLIRContext *context) {
       .Case("bool", b.getI1Type())
       .Case("__e4m3", b.getType<Float8E4M3FNType>())
       .Case("__e5m2", b.getType<Float8E5M2Type>())
+      .Case("std::complex<float>", ComplexType::get(b.getF32Type()))
+      .Case("std::complex<double>", ComplexType::get(b.getF64Type()))
       .Default(Type());
 }
 
@@ -513,6 +515,9 @@ private:
   FailureOr<LocatedOperand> parseCall();
   FailureOr<ScalarLiteral> parseLiteralValue(Type printedType);
   FailureOr<ScalarLiteral> parseLiteral();
+  FailureOr<LocatedOperand> parseSingleArgument(llvm::StringRef name);
+  FailureOr<LocatedOperand> parseComplexPart(llvm::SMLoc loc,
+                                             llvm::StringRef name);
   FailureOr<LocatedOperand> parseCast(llvm::SMLoc loc, Type from, Type to,
                                       llvm::StringRef name);
 
@@ -1223,7 +1228,7 @@ FailureOr<TensorDecl> Importer::parseTensorDecl() {
              << "unsupported dtype '" << dtype << "' in '" << spelling
              << "' (supported: __bfloat, __half, float, "
                 "double, int, int64_t, nvfuser_index_t, bool, __e4m3, "
-                "__e5m2)";
+                "__e5m2, std::complex<float>, std::complex<double>)";
   }
   consume();
   if (failed(expect(Kind::LSquare, "[", "to open the domain of a tensor")))
@@ -2414,11 +2419,15 @@ FailureOr<LocatedOperand> Importer::parseCall() {
   std::optional<BinaryKind> binary = lookUpFunction(name, &lookUpBinaryName);
   std::optional<CompareKind> compare = lookUpFunction(name, &lookUpCompareName);
   std::optional<TernaryKind> ternary = lookUpFunction(name, &lookUpTernaryName);
-  if (!cast && !unary && !binary && !compare && !ternary && name != "where")
+  bool part = name == "std::real" || name == "std::imag";
+  if (!cast && !unary && !binary && !compare && !ternary && !part &&
+      name != "where")
     return emitError(loc) << "unsupported nvFuser operation '" << name << "'";
   consume(); // name
   if (cast)
     return parseCast(loc, cast->first, cast->second, name);
+  if (part)
+    return parseComplexPart(loc, name);
 
   if (failed(expect(Kind::LParen, "(", ("after '" + name + "'").str())))
     return failure();
@@ -2456,13 +2465,21 @@ FailureOr<LocatedOperand> Importer::parseCall() {
 /// (`from` null): `to` is the result element type; the shape is the
 /// operand's. A tensor must already have the `from` dtype (nvFuser prints
 /// every cast); a literal or a named scalar is converted to it.
-FailureOr<LocatedOperand> Importer::parseCast(llvm::SMLoc loc, Type from,
-                                              Type to, llvm::StringRef name) {
+/// `(x)` after the function `name`.
+FailureOr<LocatedOperand> Importer::parseSingleArgument(llvm::StringRef name) {
   if (failed(expect(Kind::LParen, "(", ("after '" + name + "'").str())))
     return failure();
   FailureOr<LocatedOperand> operand = parseExpression();
   if (failed(operand) ||
       failed(expect(Kind::RParen, ")", ("to close '" + name + "'").str())))
+    return failure();
+  return operand;
+}
+
+FailureOr<LocatedOperand> Importer::parseCast(llvm::SMLoc loc, Type from,
+                                              Type to, llvm::StringRef name) {
+  FailureOr<LocatedOperand> operand = parseSingleArgument(name);
+  if (failed(operand))
     return failure();
   Type sourceType = from ? from : operand->operand.getDType(context);
   if (operand->operand.isTensor() &&
@@ -2477,6 +2494,22 @@ FailureOr<LocatedOperand> Importer::parseCast(llvm::SMLoc loc, Type from,
     return failure();
   setBuildLoc(loc);
   return located(fusionBuilder.cast(*source, to), loc);
+}
+
+/// `std::real(x)` / `std::imag(x)`: fuser.real / fuser.imag.
+FailureOr<LocatedOperand> Importer::parseComplexPart(llvm::SMLoc loc,
+                                                     llvm::StringRef name) {
+  FailureOr<LocatedOperand> operand = parseSingleArgument(name);
+  if (failed(operand))
+    return failure();
+  if (operand->operand.isLiteral())
+    return emitError(operand->loc)
+           << "'" << name << "' of a literal: expected a complex value";
+  setBuildLoc(loc);
+  Value value = operand->operand.getValue();
+  return located(name == "std::real" ? fusionBuilder.real(value)
+                                     : fusionBuilder.imag(value),
+                 loc);
 }
 
 } // namespace

@@ -53,6 +53,38 @@ Token Lexer::lexNumber(const char *start) {
   return makeToken(isFloat ? Kind::Float : Kind::Integer, start);
 }
 
+void Lexer::skipIdentifierChars() {
+  while (current != buffer.end() &&
+         (llvm::isAlnum(*current) || *current == '_'))
+    ++current;
+}
+
+/// nvFuser prints C++ names for complex dtypes and parts: `std::real`,
+/// `std::complex<float>`, also after a tensor's memory type
+/// (`T0_g_std::complex<float>`). The identifier so far (from `start`)
+/// takes in `::name` and a template argument, so that each is one
+/// identifier.
+void Lexer::lexStdQualifiedName(const char *start) {
+  llvm::StringRef word(start, current - start);
+  llvm::StringRef rest(current, buffer.end() - current);
+  if (!(word == "std" || word.ends_with("_std")) || !rest.starts_with("::"))
+    return;
+  current += 2;
+  skipIdentifierChars();
+  // A template argument: `<` identifier `>` (the importer names the
+  // unsupported ones, such as `std::complex<half>`, whole).
+  const char *argument = current;
+  if (current == buffer.end() || *current != '<')
+    return;
+  ++current;
+  skipIdentifierChars();
+  if (current == buffer.end() || *current != '>') {
+    current = argument;
+    return;
+  }
+  ++current;
+}
+
 Token Lexer::lex() {
   skipWhitespaceAndComments();
   const char *start = current;
@@ -61,9 +93,8 @@ Token Lexer::lex() {
 
   char c = *current++;
   if (llvm::isAlpha(c) || c == '_') {
-    while (current != buffer.end() &&
-           (llvm::isAlnum(*current) || *current == '_'))
-      ++current;
+    skipIdentifierChars();
+    lexStdQualifiedName(start);
     return makeToken(Kind::Identifier, start);
   }
   if (llvm::isDigit(c))

@@ -84,6 +84,9 @@ private:
   void skipWhitespaceAndComments();
   Token lexNumber(const char *start);
 
+  void skipIdentifierChars();
+  void lexStdQualifiedName(const char *start);
+
   llvm::StringRef buffer;
   const char *current;
 };
