@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <cmath>
 
@@ -40,7 +41,7 @@ public:
       : b(b), loc(loc), type(type), part(cast<FloatType>(type.getElementType())),
         realUnary(realUnary) {}
 
-  std::optional<Value> emit(UnaryKind kind, Value z) {
+  Value emit(UnaryKind kind, Value z) {
     Parts p = partsOf(z);
     switch (kind) {
     case UnaryKind::Log10:
@@ -68,14 +69,13 @@ public:
       return make({w.im, neg(w.re)});
     }
     case UnaryKind::Sigmoid: {
-      Parts e = partsOf(complex::ExpOp::create(b, loc, make({neg(p.re),
-                                                             neg(p.im)})));
-      Value quotient = complex::DivOp::create(
-          b, loc, make({c(1.0), c(0.0)}), make({add(c(1.0), e.re), e.im}));
-      return quotient;
+      Value exp = complex::ExpOp::create(b, loc, make({neg(p.re), neg(p.im)}));
+      Parts e = partsOf(exp);
+      return complex::DivOp::create(b, loc, make({c(1.0), c(0.0)}),
+                                    make({add(c(1.0), e.re), e.im}));
     }
     default:
-      return std::nullopt;
+      llvm_unreachable("not a composed complex function");
     }
   }
 
@@ -282,10 +282,9 @@ private:
 
 } // namespace
 
-std::optional<Value>
-mlir::fuser::emitComposedComplexUnary(OpBuilder &b, Location loc,
-                                      UnaryKind kind, Value z,
-                                      RealUnaryEmitter realUnary) {
+Value mlir::fuser::emitComposedComplexUnary(OpBuilder &b, Location loc,
+                                           UnaryKind kind, Value z,
+                                           RealUnaryEmitter realUnary) {
   return ComplexFunctionEmitter(b, loc, cast<ComplexType>(z.getType()),
                                 realUnary)
       .emit(kind, z);

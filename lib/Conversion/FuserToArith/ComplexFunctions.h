@@ -13,7 +13,6 @@
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include <optional>
 
 namespace mlir::fuser {
 
@@ -21,11 +20,9 @@ namespace mlir::fuser {
 /// the parts compute as the real ops do.
 using RealUnaryEmitter = llvm::function_ref<Value(UnaryKind, Value)>;
 
-/// `kind` of the complex scalar `z`, or std::nullopt when `kind` is not one
-/// of the functions above.
-std::optional<Value> emitComposedComplexUnary(OpBuilder &b, Location loc,
-                                              UnaryKind kind, Value z,
-                                              RealUnaryEmitter realUnary);
+/// `kind`, one of the functions above, of the complex scalar `z`.
+Value emitComposedComplexUnary(OpBuilder &b, Location loc, UnaryKind kind,
+                               Value z, RealUnaryEmitter realUnary);
 
 } // namespace mlir::fuser
 

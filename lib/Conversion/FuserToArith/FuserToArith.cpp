@@ -596,17 +596,25 @@ Value emitComplexUnary(OpBuilder &b, Location loc, UnaryKind kind, Value z) {
     return cmpf(b, loc, arith::CmpFPredicate::OEQ, im,
                 floatConstant(b, loc, im.getType(), 0.0));
   }
+  case UnaryKind::Sinh:
+  case UnaryKind::Cosh:
+  case UnaryKind::Asin:
+  case UnaryKind::Acos:
+  case UnaryKind::Atan:
+  case UnaryKind::Asinh:
+  case UnaryKind::Acosh:
+  case UnaryKind::Atanh:
+  case UnaryKind::Log10:
+  case UnaryKind::Log2:
+  case UnaryKind::Sigmoid:
+    return emitComposedComplexUnary(
+        b, loc, kind, z, [&](UnaryKind partKind, Value part) {
+          return emitUnary(b, loc, partKind, part);
+        });
   default:
-    break;
-  }
-  std::optional<Value> composed = emitComposedComplexUnary(
-      b, loc, kind, z, [&](UnaryKind partKind, Value part) {
-        return emitUnary(b, loc, partKind, part);
-      });
-  if (!composed)
     llvm_unreachable("unary kind without a complex form (the operand class "
                      "excludes complex)");
-  return *composed;
+  }
 }
 
 Value emitUnary(OpBuilder &b, Location loc, UnaryKind kind, Value x) {
