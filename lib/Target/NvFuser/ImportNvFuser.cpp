@@ -497,19 +497,14 @@ private:
   //--- Pointwise expressions ------------------------------------------------//
 
   FailureOr<LocatedOperand> parseExpression();
-  FailureOr<LocatedOperand> parseLogicalAnd();
-  FailureOr<LocatedOperand> parseBitwiseOr();
-  FailureOr<LocatedOperand> parseBitwiseXor();
-  FailureOr<LocatedOperand> parseBitwiseAnd();
   FailureOr<LocatedOperand> parseComparison();
-  FailureOr<LocatedOperand> parseShift();
-  FailureOr<LocatedOperand> parseAdditive();
-  FailureOr<LocatedOperand> parseMultiplicative();
-  /// One left-associative level of C's binary operators: `next` (the
-  /// level that binds tighter) joined by any of `operators`.
+  /// Left-associative level `level` of `levels` (kLooseLevels or
+  /// kTightLevels): the next level joined by any of its operators; past the
+  /// last level, `innermost`.
   FailureOr<LocatedOperand>
-  parseBinaryLevel(ArrayRef<std::pair<Kind, BinaryKind>> operators,
-                   FailureOr<LocatedOperand> (Importer::*next)());
+  parseBinaryLevel(ArrayRef<ArrayRef<std::pair<Kind, BinaryKind>>> levels,
+                   size_t level, FailureOr<LocatedOperand> (Importer::*innermost)());
+  FailureOr<LocatedOperand> parseTightLevels();
   FailureOr<LocatedOperand> parseUnary();
   FailureOr<LocatedOperand> parsePrimary();
   FailureOr<LocatedOperand> parseCall();
@@ -2137,38 +2132,43 @@ FailureOr<Value> Importer::parseFull(TensorDecl &out, Location loc) {
 // Pointwise expressions
 //===----------------------------------------------------------------------===//
 
+using OperatorLevel = ArrayRef<std::pair<Kind, BinaryKind>>;
+constexpr std::pair<Kind, BinaryKind> kLogicalOr[] = {
+    {Kind::PipePipe, BinaryKind::LogicalOr}};
+constexpr std::pair<Kind, BinaryKind> kLogicalAnd[] = {
+    {Kind::AmpAmp, BinaryKind::LogicalAnd}};
+constexpr std::pair<Kind, BinaryKind> kBitwiseOr[] = {
+    {Kind::Pipe, BinaryKind::BitwiseOr}};
+constexpr std::pair<Kind, BinaryKind> kBitwiseXor[] = {
+    {Kind::Caret, BinaryKind::BitwiseXor}};
+constexpr std::pair<Kind, BinaryKind> kBitwiseAnd[] = {
+    {Kind::Amp, BinaryKind::BitwiseAnd}};
+constexpr std::pair<Kind, BinaryKind> kShifts[] = {
+    {Kind::LessLess, BinaryKind::BitwiseLeftShift},
+    {Kind::GreaterGreater, BinaryKind::BitwiseRightShift}};
+constexpr std::pair<Kind, BinaryKind> kAdditive[] = {
+    {Kind::Plus, BinaryKind::Add}, {Kind::Minus, BinaryKind::Sub}};
+// nvFuser prints its Mod (C's % on integers, fmod on floats) as `%`.
+constexpr std::pair<Kind, BinaryKind> kMultiplicative[] = {
+    {Kind::Star, BinaryKind::Mul},
+    {Kind::Slash, BinaryKind::Div},
+    {Kind::Percent, BinaryKind::Mod}};
+/// The levels looser than the comparisons and those tighter.
+const OperatorLevel kLooseLevels[] = {kLogicalOr, kLogicalAnd, kBitwiseOr,
+                                      kBitwiseXor, kBitwiseAnd};
+const OperatorLevel kTightLevels[] = {kShifts, kAdditive, kMultiplicative};
+
 /// C's precedence, loosest first: `||`, `&&`, `|`, `^`, `&`, the
 /// comparisons (one non-associative level), `<< >>`, `+ -`, `* / %`, then
 /// the unary `- ! ~`. nvFuser prints one operation per statement (its
 /// inline operators for add, sub, mul, div, mod, the shifts, the bitwise
 /// and logical ops and the comparisons); nesting is accepted for scalars.
 FailureOr<LocatedOperand> Importer::parseExpression() {
-  return parseBinaryLevel({{Kind::PipePipe, BinaryKind::LogicalOr}},
-                          &Importer::parseLogicalAnd);
-}
-
-FailureOr<LocatedOperand> Importer::parseLogicalAnd() {
-  return parseBinaryLevel({{Kind::AmpAmp, BinaryKind::LogicalAnd}},
-                          &Importer::parseBitwiseOr);
-}
-
-FailureOr<LocatedOperand> Importer::parseBitwiseOr() {
-  return parseBinaryLevel({{Kind::Pipe, BinaryKind::BitwiseOr}},
-                          &Importer::parseBitwiseXor);
-}
-
-FailureOr<LocatedOperand> Importer::parseBitwiseXor() {
-  return parseBinaryLevel({{Kind::Caret, BinaryKind::BitwiseXor}},
-                          &Importer::parseBitwiseAnd);
-}
-
-FailureOr<LocatedOperand> Importer::parseBitwiseAnd() {
-  return parseBinaryLevel({{Kind::Amp, BinaryKind::BitwiseAnd}},
-                          &Importer::parseComparison);
+  return parseBinaryLevel(kLooseLevels, 0, &Importer::parseComparison);
 }
 
 FailureOr<LocatedOperand> Importer::parseComparison() {
-  FailureOr<LocatedOperand> lhs = parseShift();
+  FailureOr<LocatedOperand> lhs = parseTightLevels();
   if (failed(lhs))
     return failure();
   std::optional<CompareKind> kind = lookUpCompareInfix(tok.spelling);
@@ -2176,7 +2176,7 @@ FailureOr<LocatedOperand> Importer::parseComparison() {
     return lhs;
   llvm::SMLoc loc = tok.getLoc();
   consume();
-  FailureOr<LocatedOperand> rhs = parseShift();
+  FailureOr<LocatedOperand> rhs = parseTightLevels();
   if (failed(rhs))
     return failure();
   setBuildLoc(loc);
@@ -2185,31 +2185,20 @@ FailureOr<LocatedOperand> Importer::parseComparison() {
       loc);
 }
 
-FailureOr<LocatedOperand> Importer::parseShift() {
-  return parseBinaryLevel(
-      {{Kind::LessLess, BinaryKind::BitwiseLeftShift},
-       {Kind::GreaterGreater, BinaryKind::BitwiseRightShift}},
-      &Importer::parseAdditive);
-}
-
-FailureOr<LocatedOperand> Importer::parseAdditive() {
-  return parseBinaryLevel(
-      {{Kind::Plus, BinaryKind::Add}, {Kind::Minus, BinaryKind::Sub}},
-      &Importer::parseMultiplicative);
-}
-
-FailureOr<LocatedOperand> Importer::parseMultiplicative() {
-  // nvFuser prints its Mod (C's % on integers, fmod on floats) as `%`.
-  return parseBinaryLevel({{Kind::Star, BinaryKind::Mul},
-                           {Kind::Slash, BinaryKind::Div},
-                           {Kind::Percent, BinaryKind::Mod}},
-                          &Importer::parseUnary);
+FailureOr<LocatedOperand> Importer::parseTightLevels() {
+  return parseBinaryLevel(kTightLevels, 0, &Importer::parseUnary);
 }
 
 FailureOr<LocatedOperand> Importer::parseBinaryLevel(
-    ArrayRef<std::pair<Kind, BinaryKind>> operators,
-    FailureOr<LocatedOperand> (Importer::*next)()) {
-  FailureOr<LocatedOperand> lhs = (this->*next)();
+    ArrayRef<ArrayRef<std::pair<Kind, BinaryKind>>> levels, size_t level,
+    FailureOr<LocatedOperand> (Importer::*innermost)()) {
+  auto next = [&] {
+    return level + 1 < levels.size()
+               ? parseBinaryLevel(levels, level + 1, innermost)
+               : (this->*innermost)();
+  };
+  ArrayRef<std::pair<Kind, BinaryKind>> operators = levels[level];
+  FailureOr<LocatedOperand> lhs = next();
   while (succeeded(lhs)) {
     const auto *match = llvm::find_if(
         operators, [&](const auto &entry) { return tok.is(entry.first); });
@@ -2217,7 +2206,7 @@ FailureOr<LocatedOperand> Importer::parseBinaryLevel(
       break;
     llvm::SMLoc loc = tok.getLoc();
     consume();
-    FailureOr<LocatedOperand> rhs = (this->*next)();
+    FailureOr<LocatedOperand> rhs = next();
     if (failed(rhs))
       return failure();
     setBuildLoc(loc);
