@@ -1,13 +1,15 @@
 //===- Backends.cpp - the backends tools can select by name ---------------===//
 //
 // The one list of backends. The CUDA backend is always built; where there is
-// no driver or no GPU its getUnavailableReason() says so.
+// no driver or no GPU its getUnavailableReason() says so. The simt backend
+// runs the CUDA backend's kernels on the host (SimtDriver.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuser/ExecutionEngine/Backends.h"
 #include "fuser/ExecutionEngine/CPUBackend.h"
 #include "fuser/ExecutionEngine/CUDABackend.h"
+#include "fuser/ExecutionEngine/SimtDriver.h"
 #include "fuser/Interpreter/Interpreter.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -16,7 +18,7 @@ using namespace mlir;
 using namespace mlir::fuser;
 
 ArrayRef<StringRef> mlir::fuser::getBackendNames() {
-  static constexpr StringRef names[] = {"interp", "cpu", "cuda"};
+  static constexpr StringRef names[] = {"interp", "cpu", "cuda", "simt"};
   return names;
 }
 
@@ -29,6 +31,12 @@ mlir::fuser::createBackend(StringRef name, const BackendOptions &options,
     return createCPUBackend(options);
   if (name == "cuda")
     return createCUDABackend(options);
+  if (name == "simt")
+    // The cuda backend on the SIMT emulator's driver: the same launch plan,
+    // its kernels in the offload format, run on the host.
+    return createCUDABackend(options, "simt", [] {
+      return cuda::Driver::getEmulated(simt::getDriverAPI());
+    });
   error = ("unknown backend '" + name + "' (expected " +
            llvm::join(getBackendNames().drop_back(), ", ") + " or " +
            getBackendNames().back() + ")")

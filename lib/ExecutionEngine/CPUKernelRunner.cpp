@@ -794,6 +794,11 @@ mlir::fuser::getDeviceLibraryHostSymbols() {
   return kDeviceLibraryHostSymbols;
 }
 
+ArrayRef<std::pair<const char *, void *>>
+mlir::fuser::getHalfConversionLibcalls() {
+  return getLibcalls();
+}
+
 ArrayRef<StringRef> mlir::fuser::getCPUBackendDisabledX86Features() {
   static const StringRef features[] = {"avx512bf16", "avxneconvert",
                                        "avx512fp16"};

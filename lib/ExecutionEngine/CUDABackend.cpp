@@ -36,14 +36,18 @@ struct LoadedFusion {
 };
 
 FailureOr<LoadedFusion> loadFusion(func::FuncOp func,
-                                   const BackendOptions &options) {
-  llvm::Expected<Driver &> driver = Driver::get();
+                                   const BackendOptions &options,
+                                   StringRef backendName,
+                                   DriverSource getDriver) {
+  llvm::Expected<Driver &> driver = getDriver();
   if (!driver)
-    return func.emitError("backend cuda is not available: ")
-           << llvm::toString(driver.takeError());
+    return func.emitError("backend ")
+           << backendName
+           << " is not available: " << llvm::toString(driver.takeError());
   LoadedFusion loaded;
   FailureOr<CUDACompiledFusion> compiled = compileFusionForCUDA(
-      func, options, driver->getChip(), driver->getMultiprocessorCount());
+      func, options, driver->getChip(), driver->getMultiprocessorCount(),
+      driver->getObjectFormat());
   if (failed(compiled))
     return failure();
   loaded.compiled = std::move(*compiled);
@@ -107,11 +111,12 @@ private:
 
 class CUDABackend : public Backend {
 public:
-  explicit CUDABackend(const BackendOptions &options)
-      : Backend("cuda"), options(options) {}
+  CUDABackend(const BackendOptions &options, StringRef name,
+              DriverSource getDriver)
+      : Backend(name.str()), options(options), getDriver(getDriver) {}
 
   std::optional<std::string> getUnavailableReason() const override {
-    llvm::Expected<Driver &> driver = Driver::get();
+    llvm::Expected<Driver &> driver = getDriver();
     if (driver)
       return std::nullopt;
     return llvm::toString(driver.takeError());
@@ -120,7 +125,8 @@ public:
 private:
   FailureOr<std::unique_ptr<CompiledFusion>>
   compileFusion(func::FuncOp func) override {
-    FailureOr<LoadedFusion> loaded = loadFusion(func, options);
+    FailureOr<LoadedFusion> loaded =
+        loadFusion(func, options, getName(), getDriver);
     if (failed(loaded))
       return failure();
     return std::unique_ptr<CompiledFusion>(
@@ -128,6 +134,7 @@ private:
   }
 
   BackendOptions options;
+  DriverSource getDriver;
 };
 
 /// CUDA events, destroyed with it.
@@ -356,14 +363,15 @@ llvm::Error runBenchmark(func::FuncOp func, LoadedFusion &loaded,
 } // namespace
 
 std::unique_ptr<Backend>
-mlir::fuser::createCUDABackend(const BackendOptions &options) {
-  return std::make_unique<CUDABackend>(options);
+mlir::fuser::createCUDABackend(const BackendOptions &options, StringRef name,
+                               DriverSource getDriver) {
+  return std::make_unique<CUDABackend>(options, name, getDriver);
 }
 
 FailureOr<CUDACompiledFusion>
 mlir::fuser::compileFusionForCUDA(func::FuncOp func,
                                   const BackendOptions &options, StringRef chip,
-                                  int64_t smCount) {
+                                  int64_t smCount, StringRef format) {
   MLIRContext *context = func.getContext();
   {
     // gpu-module-to-binary needs the NVVM target and the LLVM IR
@@ -413,7 +421,7 @@ mlir::fuser::compileFusionForCUDA(func::FuncOp func,
   buildLowerToKernelLoopsPipeline(pm, loops);
   LowerToNVVMOptions nvvm;
   nvvm.chip = chip.str();
-  nvvm.format = "bin";
+  nvvm.format = format.str();
   buildKernelLoopsToNVVMPipeline(pm, nvvm);
   if (failed(pm.run(*compiled.module)))
     return func.emitError("the CUDA backend could not lower '")
@@ -430,7 +438,8 @@ LogicalResult mlir::fuser::benchmarkOnCUDA(func::FuncOp func,
     return func.emitError("--bench needs at least one run");
   if (failed(checkBackendInputs(func, inputs)))
     return failure();
-  FailureOr<LoadedFusion> loaded = loadFusion(func, options);
+  FailureOr<LoadedFusion> loaded =
+      loadFusion(func, options, "cuda", &Driver::get);
   if (failed(loaded))
     return failure();
   if (llvm::Error e = runBenchmark(func, *loaded, inputs, runs, os))

@@ -17,8 +17,7 @@
 using namespace mlir::fuser::cuda;
 
 namespace {
-template <typename Fn>
-bool resolve(void *library, const char *name, Fn *&fn) {
+template <typename Fn> bool resolve(void *library, const char *name, Fn *&fn) {
   fn = reinterpret_cast<Fn *>(dlsym(library, name));
   return fn != nullptr;
 }
@@ -38,6 +37,68 @@ llvm::Error Driver::check(CUresult result, const llvm::Twine &what) const {
                                  llvm::Twine(result) + ")");
 }
 
+llvm::Expected<Driver &> Driver::makeCurrent(Driver &driver,
+                                             const std::string &failure) {
+  if (!failure.empty())
+    return llvm::createStringError(failure);
+  // The primary context is made current on every thread that asks.
+  if (llvm::Error e = driver.check(driver.fns.cuCtxSetCurrent(driver.context),
+                                   "cuCtxSetCurrent"))
+    return std::move(e);
+  return driver;
+}
+
+std::string Driver::initialize() {
+  if (CUresult r = fns.cuInit(0)) {
+    std::string detail = llvm::toString(check(r, "cuInit"));
+    // The toolkit's stub library (lib64/stubs/libcuda.so) and a machine
+    // whose driver has no device both fail here.
+    return r == 100 ? "no CUDA device (" + detail + ")"
+                     : "no CUDA driver found (" + detail + ")";
+  }
+  int count = 0;
+  if (CUresult r = fns.cuDeviceGetCount(&count))
+    return "no CUDA device (" + llvm::toString(check(r, "cuDeviceGetCount")) +
+            ")";
+  if (count == 0)
+    return "no CUDA device (cuDeviceGetCount found 0 devices)";
+  if (llvm::Error e = check(fns.cuDeviceGet(&device, 0), "cuDeviceGet"))
+    return "no CUDA device (" + llvm::toString(std::move(e)) + ")";
+  char name[256] = {0};
+  int major = 0, minor = 0;
+  if (llvm::Error e = check(fns.cuDeviceGetName(name, sizeof(name) - 1, device),
+                            "cuDeviceGetName"))
+    return "no CUDA device (" + llvm::toString(std::move(e)) + ")";
+  int l2 = 0;
+  fns.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                           device);
+  fns.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                           device);
+  fns.cuDeviceGetAttribute(&multiprocessors,
+                           CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
+  fns.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device);
+  l2Bytes = l2;
+  deviceName = name;
+  chip = ("sm_" + llvm::Twine(major) + llvm::Twine(minor)).str();
+  if (llvm::Error e = check(fns.cuDevicePrimaryCtxRetain(&context, device),
+                            "cuDevicePrimaryCtxRetain"))
+    return "no CUDA device (" + llvm::toString(std::move(e)) + ")";
+  return "";
+}
+
+llvm::Expected<Driver &> Driver::getEmulated(const DriverAPI &api) {
+  static Driver driver;
+  static std::string failure;
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    driver.fns = api;
+    driver.libraryName = "the SIMT emulator";
+    driver.objectFormat = "llvm";
+    failure = driver.initialize();
+  });
+  return makeCurrent(driver, failure);
+}
+
 llvm::Expected<Driver &> Driver::get() {
   static Driver driver;
   static std::string failure;
@@ -45,8 +106,7 @@ llvm::Expected<Driver &> Driver::get() {
   std::call_once(once, [] {
     auto fail = [](const llvm::Twine &message) { failure = message.str(); };
     const char *override = std::getenv("FUSER_CUDA_DRIVER");
-    driver.libraryName =
-        override && *override ? override : "libcuda.so.1";
+    driver.libraryName = override && *override ? override : "libcuda.so.1";
     // RTLD_LOCAL: the driver's symbols stay out of the JIT's global lookup.
     void *library = dlopen(driver.libraryName.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!library) {
@@ -88,53 +148,11 @@ llvm::Expected<Driver &> Driver::get() {
     if (missing)
       return fail("no CUDA driver found (" + driver.libraryName +
                   " has no entry point " + missing + ")");
-    if (CUresult r = f.cuInit(0)) {
-      std::string detail = llvm::toString(driver.check(r, "cuInit"));
-      // The toolkit's stub library (lib64/stubs/libcuda.so) and a machine
-      // whose driver has no device both fail here.
-      return fail(r == 100 ? "no CUDA device (" + detail + ")"
-                           : "no CUDA driver found (" + detail + ")");
-    }
-    int count = 0;
-    if (CUresult r = f.cuDeviceGetCount(&count))
-      return fail("no CUDA device (" +
-                  llvm::toString(driver.check(r, "cuDeviceGetCount")) + ")");
-    if (count == 0)
-      return fail("no CUDA device (cuDeviceGetCount found 0 devices)");
-    if (llvm::Error e = driver.check(f.cuDeviceGet(&driver.device, 0),
-                                     "cuDeviceGet"))
-      return fail("no CUDA device (" + llvm::toString(std::move(e)) + ")");
-    char name[256] = {0};
-    int major = 0, minor = 0;
-    if (llvm::Error e = driver.check(
-            f.cuDeviceGetName(name, sizeof(name) - 1, driver.device),
-            "cuDeviceGetName"))
-      return fail("no CUDA device (" + llvm::toString(std::move(e)) + ")");
-    int l2 = 0;
-    f.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                           driver.device);
-    f.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                           driver.device);
-    f.cuDeviceGetAttribute(&driver.multiprocessors,
-                           CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                           driver.device);
-    f.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
-                           driver.device);
-    driver.l2Bytes = l2;
-    driver.deviceName = name;
-    driver.chip = ("sm_" + llvm::Twine(major) + llvm::Twine(minor)).str();
-    if (llvm::Error e = driver.check(
-            f.cuDevicePrimaryCtxRetain(&driver.context, driver.device),
-            "cuDevicePrimaryCtxRetain"))
-      return fail("no CUDA device (" + llvm::toString(std::move(e)) + ")");
+    if (dlsym(library, "fuserSimtEmulator"))
+      driver.objectFormat = "llvm";
+    failure = driver.initialize();
     // The library stays loaded and the context retained until the process
     // ends.
   });
-  if (!failure.empty())
-    return llvm::createStringError(failure);
-  // The primary context is made current on every thread that asks.
-  if (llvm::Error e = driver.check(driver.fns.cuCtxSetCurrent(driver.context),
-                                   "cuCtxSetCurrent"))
-    return std::move(e);
-  return driver;
+  return makeCurrent(driver, failure);
 }

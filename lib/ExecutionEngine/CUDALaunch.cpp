@@ -148,15 +148,21 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
     Binary entry;
     entry.name = binary.getSymName().str();
     entry.format = getFormatName(object.getFormat()).str();
-    if (entry.format == "offload")
-      return binary.emitError("gpu.binary holds LLVM IR (format=offload); "
-                              "the CUDA backend loads bin, isa or fatbin");
     if (auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget()))
       entry.chip = target.getChip().str();
     entry.object = object.getObject().getValue().str();
-    // cuModuleLoadData reads PTX up to its NUL.
+    // cuModuleLoadData reads PTX up to its NUL, and bitcode (for the SIMT
+    // emulator) behind LLVM's wrapper header, whose size field says where
+    // it ends: magic, version, offset, size, CPU type.
     if (entry.format == "isa")
       entry.object.push_back('\0');
+    if (entry.format == "offload") {
+      const uint32_t header[5] = {0x0B17C0DE, 0, sizeof(header),
+                                  static_cast<uint32_t>(entry.object.size()),
+                                  0};
+      entry.object.insert(0, reinterpret_cast<const char *>(header),
+                          sizeof(header));
+    }
     binaryIndex[entry.name] = plan.binaries.size();
     plan.binaries.push_back(std::move(entry));
   }
@@ -375,9 +381,10 @@ uint64_t LaunchPlan::getLaunchArgumentBytes(const Step &step) const {
 std::string LaunchPlan::getBinaryFileName(unsigned index,
                                           StringRef cubinPrefix) const {
   const Binary &binary = binaries[index];
-  StringRef extension = binary.format == "bin"   ? "cubin"
-                        : binary.format == "isa" ? "ptx"
-                                                 : "fatbin";
+  StringRef extension = binary.format == "bin"       ? "cubin"
+                        : binary.format == "isa"     ? "ptx"
+                        : binary.format == "offload" ? "bc"
+                                                     : "fatbin";
   return (cubinPrefix + binary.name + "." + extension).str();
 }
 

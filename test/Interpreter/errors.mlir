@@ -38,7 +38,7 @@
 // CUDA: exit=2
 // CPU: errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error:
 // CPU: exit=2
-// UNKNOWN: unknown backend 'tpu' (expected interp, cpu or cuda)
+// UNKNOWN: unknown backend 'tpu' (expected interp, cpu, cuda or simt)
 // UNKNOWN: exit=2
 // FLAG: Unknown command line argument '--bogus-flag'
 // FLAG: exit=2

@@ -19,7 +19,7 @@
 // PTX60-NOT: LLVM ERROR
 // FEATURE: error: --fuser-lower-to-nvvm: features=+nosuchfeature: 'nosuchfeature' is not an NVPTX feature
 // TOOLKIT: error: --fuser-lower-to-nvvm: toolkit=/nonexistent: no executable ptxas at /nonexistent/bin/ptxas; set the `toolkit` option
-// FORMAT: error: --fuser-lower-to-nvvm: format=elf: unknown output format (expected isa, bin or fatbin)
+// FORMAT: error: --fuser-lower-to-nvvm: format=elf: unknown output format (expected isa, bin, fatbin or llvm)
 // OPT: error: --fuser-lower-to-nvvm: opt-level=4: expected an optimization level from 0 to 3
 // PTX80: .version 8.0
 

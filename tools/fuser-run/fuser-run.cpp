@@ -1,6 +1,6 @@
 //===- fuser-run.cpp - run a fusion on deterministic inputs ---------------===//
 //
-// fuser-run FILE [--entry NAME] [--seed N] [--backend interp|cpu|cuda]
+// fuser-run FILE [--entry NAME] [--seed N] [--backend interp|cpu|cuda|simt]
 //           [--check-against BACKEND [--against-file FILE]]
 //           [--split-reductions=false]
 //           [--print-values] [--json] [--max-bytes N] [--max-total-bytes N]
@@ -16,6 +16,7 @@
 #include "fuser/ExecutionEngine/Backends.h"
 #include "fuser/ExecutionEngine/CUDABackend.h"
 #include "fuser/ExecutionEngine/MemoryReport.h"
+#include "fuser/ExecutionEngine/SimtDriver.h"
 #include "fuser/Registration.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,6 +24,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -49,9 +51,11 @@ cl::opt<std::string> entryName("entry", cl::cat(fuserRunCategory),
 cl::opt<uint64_t> seed("seed", cl::cat(fuserRunCategory),
                        cl::desc("seed of the deterministic inputs"),
                        cl::init(0));
-cl::opt<std::string> backendName("backend", cl::cat(fuserRunCategory),
-                                 cl::desc("interp, cpu or cuda"),
-                                 cl::init("interp"));
+cl::opt<std::string> backendName(
+    "backend", cl::cat(fuserRunCategory),
+    cl::desc("interp, cpu, cuda or simt (the cuda backend's kernels, run on "
+             "the host by the SIMT emulator)"),
+    cl::init("interp"));
 cl::opt<std::string>
     checkBackendName("check-against", cl::cat(fuserRunCategory),
                      cl::desc("also run on this backend and compare"));
@@ -276,6 +280,13 @@ int runMain() {
     llvm::errs() << "fuser-run: --against-file needs --check-against\n";
     return ExitBadInput;
   }
+  // What the emulator ran and found, whatever the outcome.
+  llvm::scope_exit simtSummary([&] {
+    if (backendName == "simt" || checkBackendName == "simt") {
+      llvm::outs().flush();
+      simt::printSummary(llvm::errs());
+    }
+  });
 
   DialectRegistry registry;
   registerFuserDialect(registry);

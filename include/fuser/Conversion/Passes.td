@@ -57,7 +57,7 @@ def FuserCheckNVVMLowering : Pass<"fuser-check-nvvm-lowering", "ModuleOp"> {
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "NVPTX features, e.g. +ptx80">,
     Option<"format", "format", "std::string", /*default=*/"\"bin\"",
-           "isa, bin or fatbin">,
+           "isa, bin, fatbin or llvm (the offload bitcode the SIMT emulator runs)">,
     Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
            "Optimization level (0-3)">,
     Option<"toolkit", "toolkit", "std::string",

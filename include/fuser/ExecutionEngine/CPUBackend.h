@@ -66,6 +66,12 @@ ArrayRef<StringRef> getCPUBackendDisabledX86Features();
 /// interpreter computes those ops with.
 ArrayRef<std::pair<const char *, void *>> getDeviceLibraryHostSymbols();
 
+/// LLVM's own f16/bf16 conversion routines (`__truncsfbf2`,
+/// `__extendhfsf2`, ...) as the interpreter's conversions, by name: what a
+/// JIT of code that converts to or from f16/bf16 on x86-64 must bind so that
+/// no bits depend on the host's libgcc (empty on other hosts).
+ArrayRef<std::pair<const char *, void *>> getHalfConversionLibcalls();
+
 /// The machine the CPU backend compiles for: the host CPU and its features
 /// less getCPUBackendDisabledX86Features(), with floating-point operation
 /// fusion off (llvm::FPOpFusion::Strict), generating code at `level`. So

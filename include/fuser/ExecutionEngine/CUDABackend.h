@@ -16,6 +16,7 @@
 #define FUSER_EXECUTIONENGINE_CUDABACKEND_H
 
 #include "fuser/ExecutionEngine/Backend.h"
+#include "fuser/ExecutionEngine/CUDADriver.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -24,8 +25,16 @@
 
 namespace mlir::fuser {
 
-/// The `cuda` backend.
-std::unique_ptr<Backend> createCUDABackend(const BackendOptions &options);
+/// Where a backend of this kind finds its driver: the system's
+/// (cuda::Driver::get) or another, e.g. the SIMT emulator's.
+using DriverSource = llvm::Expected<cuda::Driver &> (*)();
+
+/// The `cuda` backend; with `name` and `getDriver`, the same backend on
+/// another driver (the `simt` backend: Backends.cpp). It compiles for the
+/// driver's chip and object format (Driver::getObjectFormat).
+std::unique_ptr<Backend>
+createCUDABackend(const BackendOptions &options, StringRef name = "cuda",
+                  DriverSource getDriver = &cuda::Driver::get);
 
 /// A fusion compiled for the GPU: the lowered module and, from the segmented
 /// fusion before lowering, the bytes its kernels must move at least
@@ -41,12 +50,13 @@ struct CUDACompiledFusion {
 
 /// Clones `func` into a module of its own, segments it when it is not
 /// segmented, and lowers it with the passes of buildLowerToNVVMPipeline
-/// (format=bin, `chip`; fuser-schedule's sm-count = `smCount` when positive
+/// (`format`, `chip`; fuser-schedule's sm-count = `smCount` when positive
 /// and split-reductions = options.splitReductions). Errors are located
 /// diagnostics.
 FailureOr<CUDACompiledFusion>
 compileFusionForCUDA(func::FuncOp func, const BackendOptions &options,
-                     StringRef chip, int64_t smCount = 0);
+                     StringRef chip, int64_t smCount = 0,
+                     StringRef format = "bin");
 
 /// `fuser-run --backend cuda --bench N`: compiles and runs `func` on
 /// `inputs`, then times N runs after warm-up with CUDA events, L2 flushed

@@ -16,6 +16,7 @@
 #ifndef FUSER_EXECUTIONENGINE_CUDADRIVER_H
 #define FUSER_EXECUTIONENGINE_CUDADRIVER_H
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstddef>
@@ -89,6 +90,11 @@ public:
   /// followed by the detail in parentheses.
   static llvm::Expected<Driver &> get();
 
+  /// The driver whose entry points are `api`, in this process (the SIMT
+  /// emulator's, SimtDriver.h), initialized once as get() initializes
+  /// libcuda.
+  static llvm::Expected<Driver &> getEmulated(const DriverAPI &api);
+
   const DriverAPI &api() const { return fns; }
   CUdevice getDevice() const { return device; }
   /// "NVIDIA H200", compute capability as sm_XY, multiprocessors, L2 bytes.
@@ -98,16 +104,27 @@ public:
   int64_t getL2CacheBytes() const { return l2Bytes; }
   /// The library that was loaded (libcuda.so.1 or $FUSER_CUDA_DRIVER).
   const std::string &getLibraryName() const { return libraryName; }
+  /// What cuModuleLoadData takes: "bin" (cubin), or "llvm" (offload
+  /// bitcode) for the SIMT emulator, in process or as the drop-in library
+  /// (which exports `fuserSimtEmulator`).
+  llvm::StringRef getObjectFormat() const { return objectFormat; }
 
   /// Success, or an error naming `what` and the driver's error name.
   llvm::Error check(CUresult result, const llvm::Twine &what) const;
 
 private:
   Driver() = default;
+  /// cuInit, device 0, its properties and primary context; the failure
+  /// message, or empty.
+  std::string initialize();
+  /// `driver` with its context current on this thread, or `failure`.
+  static llvm::Expected<Driver &> makeCurrent(Driver &driver,
+                                              const std::string &failure);
   DriverAPI fns{};
   CUdevice device = 0;
   CUcontext context = nullptr;
   std::string deviceName, chip, libraryName;
+  std::string objectFormat = "bin";
   int multiprocessors = 0;
   int64_t l2Bytes = 0;
 };

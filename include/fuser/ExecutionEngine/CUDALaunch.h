@@ -45,7 +45,9 @@ struct LaunchPlan {
   /// The first object of a gpu.binary.
   struct Binary {
     std::string name;
-    /// "bin" (cubin), "isa" (PTX, stored with a trailing NUL) or "fatbin".
+    /// "bin" (cubin), "isa" (PTX, stored with a trailing NUL), "fatbin" or
+    /// "offload" (LLVM bitcode for the SIMT emulator, stored behind LLVM's
+    /// bitcode wrapper header, which gives its size).
     std::string format;
     std::string chip;
     std::string object;

@@ -80,7 +80,8 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   Option<std::string> format{
       *this, "format",
       llvm::cl::desc("gpu.binary contents: isa (PTX text), bin (cubin for "
-                     "the chip) or fatbin"),
+                     "the chip), fatbin, or llvm (LLVM bitcode as the NVPTX "
+                     "code generator gets it: what the simt backend runs)"),
       llvm::cl::init("bin")};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("Optimization level, 0 to 3"),

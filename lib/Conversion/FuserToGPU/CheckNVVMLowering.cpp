@@ -154,9 +154,10 @@ std::optional<std::string>
 mlir::fuser::checkNVVMTargetOptions(StringRef chip, StringRef features,
                                     StringRef format, unsigned optLevel,
                                     StringRef toolkit) {
-  if (format != "isa" && format != "bin" && format != "fatbin")
+  if (format != "isa" && format != "bin" && format != "fatbin" &&
+      format != "llvm")
     return ("format=" + format +
-            ": unknown output format (expected isa, bin or fatbin)")
+            ": unknown output format (expected isa, bin, fatbin or llvm)")
         .str();
   if (optLevel > 3)
     return "opt-level=" + std::to_string(optLevel) +

@@ -1,0 +1,255 @@
+//===- Device.h - the emulated GPU: memory, modules, launches ---*- C++ -*-===//
+//
+// One emulated device per process. Device memory is host memory that the
+// device tracks: every allocation knows which of its bytes were written
+// (cuMemAlloc's are not; uploads, memsets and kernel stores write), and
+// which allocations the running kernel declared read-only. A launch runs
+// the grid's blocks one after another and each block's threads as fibers
+// (Fiber.h) with CUDA's semantics: a thread runs until it reaches a barrier
+// or a warp shuffle, or returns; a shuffle completes when every lane of its
+// member mask has reached one, a barrier when every thread of the block
+// has. Device code calls back into the device for that and for every
+// memory access it makes (HostModule.cpp instruments them), which is where
+// the checks are: bounds and alignment, stores into read-only arguments,
+// reads of bytes never written, shared-memory races between barriers, and
+// barriers or shuffles that not every thread reaches.
+//
+// Reports are printed to stderr as `simt: error: ...` with the kernel, the
+// instruction, the thread, the block and the address; the launch then
+// fails with the CUDA error a GPU would give (memory errors stop the kernel
+// before the access; the others let it finish).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_LIB_EXECUTIONENGINE_SIMT_DEVICE_H
+#define FUSER_LIB_EXECUTIONENGINE_SIMT_DEVICE_H
+
+#include "Fiber.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::fuser::simt {
+
+using CUresult = int;
+using CUdeviceptr = unsigned long long;
+
+/// The driver's error codes the emulator returns (cuda.h's CUresult).
+enum : CUresult {
+  kSuccess = 0,
+  kInvalidValue = 1,
+  kOutOfMemory = 2,
+  kNotInitialized = 3,
+  kNoDevice = 100,
+  kInvalidImage = 200,
+  kInvalidHandle = 400,
+  kNotFound = 500,
+  kIllegalAddress = 700,
+  kLaunchOutOfResources = 701,
+  kLaunchTimeout = 702,
+  kMisalignedAddress = 716,
+  kLaunchFailed = 719,
+  kNotSupported = 801,
+};
+
+/// cuda.h's name of `error`, or null.
+const char *getErrorName(CUresult error);
+
+/// The chip the emulator presents itself as, and its launch limits.
+struct Chip {
+  static constexpr int kMajor = 9, kMinor = 0, kMultiprocessors = 132;
+  static constexpr int64_t kL2Bytes = 60ll << 20;
+  static constexpr unsigned kMaxThreadsPerBlock = 1024;
+  static constexpr unsigned kMaxBlockDim[3] = {1024, 1024, 64};
+  static constexpr uint64_t kMaxGridDim[3] = {(1ull << 31) - 1, 65535, 65535};
+  /// Static shared memory per block (48 KiB), and with the dynamic part
+  /// (an opt-in beyond 48 KiB on sm_90: 227 KiB).
+  static constexpr uint64_t kMaxStaticSharedBytes = 48 << 10;
+  static constexpr uint64_t kMaxSharedBytes = 227 << 10;
+};
+
+/// Where in the device code an access or a synchronization is.
+struct Site {
+  std::string kernel;
+  /// The LLVM instruction as printed.
+  std::string instruction;
+  /// file:line:column from the module's debug information, or empty.
+  std::string location;
+};
+
+/// A shared-memory variable of a module (a global in address space 3).
+struct SharedVariable {
+  std::string name;
+  char *address = nullptr;
+  uint64_t bytes = 0;
+};
+
+struct Module;
+
+/// A kernel of a loaded module: its host entry, which takes cuLaunchKernel's
+/// parameter array, and what a launch must know of its parameters.
+struct Kernel {
+  std::string name;
+  void (*entry)(void **params) = nullptr;
+  struct Param {
+    unsigned bytes = 0;
+    bool isPointer = false;
+    /// A pointer the kernel declared `readonly` (what lets the GPU read it
+    /// through the non-coherent cache): stores into its allocation are
+    /// errors.
+    bool readOnly = false;
+  };
+  std::vector<Param> params;
+  Module *module = nullptr;
+};
+
+/// A module loaded for the host (HostModule.h builds it).
+struct Module {
+  virtual ~Module();
+  std::vector<std::unique_ptr<Kernel>> kernels;
+  std::vector<SharedVariable> shared;
+  uint64_t getSharedBytes() const;
+};
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+/// What a launch reports: how many errors of each check, printed or not.
+struct LaunchSummary {
+  uint64_t launches = 0, blocks = 0, threads = 0, accesses = 0, barriers = 0,
+           shuffles = 0;
+  uint64_t errors = 0;
+};
+
+class Device {
+public:
+  static Device &get();
+
+  // Memory, as the driver API sees it.
+  CUresult allocate(CUdeviceptr *address, size_t bytes);
+  CUresult release(CUdeviceptr address);
+  CUresult copyToDevice(CUdeviceptr dst, const void *src, size_t bytes);
+  CUresult copyFromDevice(void *dst, CUdeviceptr src, size_t bytes);
+  CUresult copyOnDevice(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+  CUresult fill(CUdeviceptr dst, unsigned char value, size_t bytes);
+
+  // Modules and launches.
+  CUresult loadModule(const void *image, Module **module);
+  CUresult unloadModule(Module *module);
+  CUresult getKernel(Kernel **kernel, Module *module, const char *name);
+  CUresult launch(Kernel &kernel, Dim3 grid, Dim3 block, uint64_t sharedBytes,
+                  void **params);
+
+  /// A global variable of a loaded module (not shared memory): device
+  /// memory that is initialized, and read-only when it is constant.
+  void addModuleGlobal(char *data, uint64_t bytes, bool constant);
+  void removeModuleGlobal(char *data);
+
+  /// Sites are numbered across modules; device code passes the number.
+  uint32_t addSite(Site site);
+
+  /// Totals over every launch of this process (`fuser-run` prints them).
+  const LaunchSummary &getTotals() const { return totals; }
+
+  // Called from device code, on a thread's fiber (HostModule.cpp's
+  // runtime calls, in Device.cpp).
+  uint32_t readSpecialRegister(uint32_t which);
+  uint64_t shuffle(uint32_t mode, uint32_t mask, uint32_t value, uint32_t b,
+                   uint32_t c, uint32_t site);
+  void barrier(uint32_t id, uint32_t site);
+  void checkAccess(const void *address, uint64_t bytes, uint32_t align,
+                   uint32_t addressSpace, uint32_t site, bool isStore);
+  void noteStored(const void *address, uint64_t bytes, uint32_t site);
+  [[noreturn]] void abortUnknown(uint32_t site, const char *what);
+
+private:
+  Device() = default;
+  struct Allocation {
+    char *data = nullptr;
+    uint64_t bytes = 0;
+    /// One byte per byte: written since allocation.
+    std::vector<uint8_t> written;
+    bool readOnly = false;
+    /// A module's global variable: not cuMemFree'd; `constant`: never
+    /// written.
+    bool moduleGlobal = false, constant = false;
+  };
+  /// One byte of shared memory: who last wrote and read it, in which
+  /// barrier interval, and how far their warp's shuffles had got.
+  struct SharedByte {
+    int32_t writer = -1, reader = -1;
+    uint32_t writeEpoch = 0, readEpoch = 0;
+    /// The warp's completed shuffles at the write, at the latest read.
+    uint64_t writeWarpSyncs = 0, readWarpSyncs = 0;
+    /// More than one thread read it; all readers are in `reader`'s warp.
+    bool manyReaders = false, readersInOneWarp = true;
+    bool written = false;
+    uint8_t value = 0;
+  };
+  struct Thread {
+    Fiber fiber;
+    uint32_t linear = 0;
+    Dim3 tid;
+    enum class State { Runnable, AtBarrier, AtShuffle, Exited, Aborted };
+    State state = State::Runnable;
+    uint32_t site = 0;
+    uint32_t mode = 0, mask = 0, value = 0, b = 0, c = 0;
+    uint64_t result = 0;
+  };
+
+  Allocation *findAllocation(uintptr_t address);
+  /// The shared variable holding `address` and its shadow, or null.
+  std::pair<SharedVariable *, SharedByte *> findShared(uintptr_t address);
+  CUresult checkHostRange(CUdeviceptr address, size_t bytes,
+                          Allocation *&allocation);
+
+  CUresult checkLaunch(Kernel &kernel, Dim3 grid, Dim3 block,
+                       uint64_t sharedBytes);
+  /// Runs one block; false after a fatal error.
+  bool runBlock(Dim3 ctaid);
+  bool resolveShuffles();
+  bool resolveBarrier();
+  void reportHang();
+  static void threadMain(void *thread);
+
+  /// Starts a report: prints its first line and the thread and block
+  /// (when a thread runs); returns false when the launch printed enough.
+  bool beginReport(const llvm::Twine &what, CUresult error);
+  void printSite(uint32_t site);
+  void printThread(const Thread &thread);
+  [[noreturn]] void abortThread();
+
+  std::map<uintptr_t, Allocation> allocations;
+  Allocation *lastAllocation = nullptr;
+  std::vector<std::unique_ptr<Module>> modules;
+  std::vector<Site> sites;
+
+  // The running launch.
+  Kernel *kernel = nullptr;
+  void **params = nullptr;
+  Dim3 grid, block, ctaid;
+  std::vector<std::unique_ptr<Thread>> threads;
+  std::vector<uint64_t> warpSyncs;
+  uint32_t epoch = 0;
+  Thread *current = nullptr;
+  Fiber scheduler;
+  /// Per shared variable of the kernel's module, one SharedByte per byte.
+  std::vector<std::vector<SharedByte>> sharedShadow;
+  CUresult failure = kSuccess;
+  bool fatal = false;
+  unsigned printedReports = 0;
+  LaunchSummary launchSummary, totals;
+};
+
+} // namespace mlir::fuser::simt
+
+#endif // FUSER_LIB_EXECUTIONENGINE_SIMT_DEVICE_H

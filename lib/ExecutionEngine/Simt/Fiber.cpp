@@ -1,0 +1,117 @@
+//===- Fiber.cpp - the x86-64 context switch ------------------------------===//
+
+#include "Fiber.h"
+
+#include <cstdint>
+#include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace mlir::fuser::simt;
+
+#if defined(__x86_64__)
+extern "C" void fuserSimtSwitchStack(void **save, void *next);
+extern "C" void fuserSimtFiberStart();
+
+// The saved context, from the stack pointer up: MXCSR and the x87 control
+// word (8 bytes), r15, r14, r13, r12, rbx, rbp, the return address. A fresh
+// fiber "returns" into fuserSimtFiberStart with its entry in r13 and its
+// argument in r12.
+asm(R"(
+  .text
+  .globl fuserSimtSwitchStack
+  .type fuserSimtSwitchStack,@function
+fuserSimtSwitchStack:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size fuserSimtSwitchStack, .-fuserSimtSwitchStack
+
+  .globl fuserSimtFiberStart
+  .type fuserSimtFiberStart,@function
+fuserSimtFiberStart:
+  movq %r12, %rdi
+  callq *%r13
+  ud2
+  .size fuserSimtFiberStart, .-fuserSimtFiberStart
+)");
+#endif
+
+Fiber::~Fiber() {
+  if (mapping)
+    munmap(mapping, kStackBytes + getpagesize());
+}
+
+bool Fiber::reset(Entry entry, void *arg) {
+#if defined(__x86_64__)
+  size_t page = getpagesize();
+  if (!mapping) {
+    void *memory = mmap(nullptr, kStackBytes + page, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (memory == MAP_FAILED)
+      return false;
+    mapping = static_cast<char *>(memory);
+    // A stack overflow faults on the guard page instead of corrupting the
+    // next fiber's stack.
+    mprotect(mapping, page, PROT_NONE);
+  }
+  auto top = reinterpret_cast<uintptr_t>(mapping + page + kStackBytes);
+  top &= ~uintptr_t(15);
+  // 8 slots below a 16-byte aligned top, 16 more bytes of headroom: after
+  // the `ret`, rsp is 16-byte aligned before fuserSimtFiberStart's call.
+  auto *slots = reinterpret_cast<uint64_t *>(top - 16 - 8 * 8);
+  uint32_t mxcsr = 0;
+  uint16_t fpcw = 0;
+  asm volatile("stmxcsr %0" : "=m"(mxcsr));
+  asm volatile("fnstcw %0" : "=m"(fpcw));
+  std::memset(slots, 0, 8 * 8);
+  std::memcpy(&slots[0], &mxcsr, 4);
+  std::memcpy(reinterpret_cast<char *>(&slots[0]) + 4, &fpcw, 2);
+  slots[1] = 0;                                 // r15
+  slots[2] = 0;                                 // r14
+  slots[3] = reinterpret_cast<uint64_t>(entry); // r13
+  slots[4] = reinterpret_cast<uint64_t>(arg);   // r12
+  slots[5] = 0;                                 // rbx
+  slots[6] = 0;                                 // rbp
+  slots[7] = reinterpret_cast<uint64_t>(&fuserSimtFiberStart);
+  savedStack = slots;
+  return true;
+#else
+  (void)entry;
+  (void)arg;
+  return false;
+#endif
+}
+
+void Fiber::switchTo(Fiber &from, Fiber &to) {
+#if defined(__x86_64__)
+  fuserSimtSwitchStack(&from.savedStack, to.savedStack);
+#else
+  (void)from;
+  (void)to;
+#endif
+}
+
+bool Fiber::onStack(const void *address) const {
+  auto *p = static_cast<const char *>(address);
+  return mapping && p >= mapping + getpagesize() &&
+         p < mapping + getpagesize() + kStackBytes;
+}
