@@ -13,6 +13,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
@@ -77,6 +78,10 @@ void addKernelLoopsToNVVMPasses(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = true;
   kernelPm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  // The math ops convert-gpu-to-nvvm has no libdevice call for (math.trunc:
+  // fuser.trunc and fuser.frac) become LLVM intrinsics, which NVPTX selects
+  // (cvt.rzi).
+  kernelPm.addPass(createConvertMathToLLVMPass());
   kernelPm.addPass(createCanonicalizerPass());
   kernelPm.addPass(createCSEPass());
   kernelPm.addPass(createReconcileUnrealizedCastsPass());

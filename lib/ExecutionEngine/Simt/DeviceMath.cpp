@@ -42,6 +42,7 @@ std::optional<ApproxOp> mlir::fuser::simt::parseApproxOp(llvm::StringRef name) {
       .Case("rcp", ApproxOp::Rcp)
       .Case("rsqrt", ApproxOp::Rsqrt)
       .Case("sqrt", ApproxOp::Sqrt)
+      .Case("div", ApproxOp::Div)
       .Default(std::nullopt);
 }
 
@@ -130,8 +131,9 @@ T arith(uint32_t op, uint32_t mode, uint32_t ftz, T a, T b, T c) {
   return flush(fromAP<T>(x), ftz);
 }
 
-template <typename T> T approx(uint32_t op, uint32_t ftz, T a) {
+template <typename T> T approx(uint32_t op, uint32_t ftz, T a, T b) {
   a = flush(a, ftz);
+  b = flush(b, ftz);
   T r = a;
   switch (static_cast<ApproxOp>(op)) {
   case ApproxOp::Ex2:
@@ -154,6 +156,9 @@ template <typename T> T approx(uint32_t op, uint32_t ftz, T a) {
     break;
   case ApproxOp::Sqrt:
     r = std::sqrt(a);
+    break;
+  case ApproxOp::Div:
+    r = a / b;
     break;
   }
   return flush(r, ftz);
@@ -178,13 +183,22 @@ double mlir::fuser::simt::fuserSimtArithF64(uint32_t op, uint32_t mode,
                                             double c) {
   return arith(op, mode, ftz, a, b, c);
 }
-float mlir::fuser::simt::fuserSimtApproxF32(uint32_t op, uint32_t ftz,
-                                            float a) {
-  return approx(op, ftz, a);
+float mlir::fuser::simt::fuserSimtApproxF32(uint32_t op, uint32_t ftz, float a,
+                                            float b) {
+  return approx(op, ftz, a, b);
 }
 double mlir::fuser::simt::fuserSimtApproxF64(uint32_t op, uint32_t ftz,
-                                             double a) {
-  return approx(op, ftz, a);
+                                             double a, double b) {
+  return approx(op, ftz, a, b);
+}
+float mlir::fuser::simt::fuserSimtDoubleToFloat(uint32_t mode, uint32_t ftz,
+                                                double a) {
+  APFloat x(a);
+  bool losesInfo = false;
+  x.convert(APFloat::IEEEsingle(), toAPFloat(mode), &losesInfo);
+  if (x.isNaN())
+    return std::numeric_limits<float>::quiet_NaN();
+  return flush(x.convertToFloat(), ftz != 0);
 }
 float mlir::fuser::simt::fuserSimtSaturateF32(uint32_t ftz, float a) {
   return saturate(ftz, a);

@@ -26,7 +26,7 @@ enum class ArithOp : uint32_t { Add, Sub, Mul, Div, Fma, Rcp, Sqrt };
 /// PTX's rounding modifiers: .rn, .rz, .rm, .rp.
 enum class Rounding : uint32_t { Nearest, TowardZero, Down, Up };
 /// The `.approx` instructions.
-enum class ApproxOp : uint32_t { Ex2, Lg2, Sin, Cos, Rcp, Rsqrt, Sqrt };
+enum class ApproxOp : uint32_t { Ex2, Lg2, Sin, Cos, Rcp, Rsqrt, Sqrt, Div };
 
 std::optional<ArithOp> parseArithOp(llvm::StringRef name);
 std::optional<Rounding> parseRounding(llvm::StringRef name);
@@ -39,9 +39,12 @@ float fuserSimtArithF32(uint32_t op, uint32_t mode, uint32_t ftz, float a,
                         float b, float c);
 double fuserSimtArithF64(uint32_t op, uint32_t mode, uint32_t ftz, double a,
                          double b, double c);
-/// `op` (ApproxOp) of a; `ftz` flushes a subnormal input and result.
-float fuserSimtApproxF32(uint32_t op, uint32_t ftz, float a);
-double fuserSimtApproxF64(uint32_t op, uint32_t ftz, double a);
+/// `op` (ApproxOp) of a (Div: a / b); `ftz` flushes subnormal inputs and
+/// the result.
+float fuserSimtApproxF32(uint32_t op, uint32_t ftz, float a, float b);
+double fuserSimtApproxF64(uint32_t op, uint32_t ftz, double a, double b);
+/// `d2f.<mode>[.ftz]`: `a` rounded to f32 as `mode`.
+float fuserSimtDoubleToFloat(uint32_t mode, uint32_t ftz, double a);
 /// `saturate`: clamped to [0, 1], NaN to 0.
 float fuserSimtSaturateF32(uint32_t ftz, float a);
 double fuserSimtSaturateF64(uint32_t ftz, double a);

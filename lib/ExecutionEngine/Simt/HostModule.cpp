@@ -73,6 +73,8 @@ const std::pair<const char *, void *> kRuntimeSymbols[] = {
      reinterpret_cast<void *>(&mlir::fuser::simt::fuserSimtApproxF32)},
     {"fuserSimtApproxF64",
      reinterpret_cast<void *>(&mlir::fuser::simt::fuserSimtApproxF64)},
+    {"fuserSimtDoubleToFloat",
+     reinterpret_cast<void *>(&mlir::fuser::simt::fuserSimtDoubleToFloat)},
     {"fuserSimtSaturateF32",
      reinterpret_cast<void *>(&mlir::fuser::simt::fuserSimtSaturateF32)},
     {"fuserSimtSaturateF64",
@@ -167,6 +169,19 @@ std::optional<uint32_t> getSpecialRegister(StringRef name) {
       .Case("laneid", 12)
       .Case("warpsize", 13)
       .Default(std::nullopt);
+}
+
+/// `value` with a subnormal replaced by zero of its sign (PTX's .ftz).
+Value *flushSubnormal(IRBuilder<> &b, Value *value) {
+  Type *type = value->getType();
+  const fltSemantics &semantics = type->getFltSemantics();
+  Value *magnitude = b.CreateUnaryIntrinsic(Intrinsic::fabs, value);
+  Value *tiny = b.CreateFCmpOLT(
+      magnitude,
+      ConstantFP::get(type, APFloat::getSmallestNormalized(semantics)));
+  Value *zero = b.CreateBinaryIntrinsic(Intrinsic::copysign,
+                                        ConstantFP::get(type, 0.0), value);
+  return b.CreateSelect(tiny, zero, value);
 }
 
 class Rewriter {
@@ -338,14 +353,16 @@ Error Rewriter::rewriteIntrinsic(CallInst *call, StringRef name) {
     }
     // op.approx[.ftz].{f,f32,d}
     std::optional<ApproxOp> approx = mlir::fuser::simt::parseApproxOp(parts[0]);
+    unsigned operands = approx == ApproxOp::Div ? 2 : 1;
     if (approx && parts[1] == "approx" && t && t == type &&
-        call->arg_size() == 1) {
+        call->arg_size() == operands) {
       bool isFloat = t->isFloatTy();
-      replace(call, b.CreateCall(getRuntime(isFloat ? "fuserSimtApproxF32"
-                                                    : "fuserSimtApproxF64",
-                                            t, {i32, i32, t}),
-                                 {b.getInt32(uint32_t(*approx)),
-                                  b.getInt32(ftz), arg(0)}));
+      replace(call, b.CreateCall(
+                        getRuntime(isFloat ? "fuserSimtApproxF32"
+                                           : "fuserSimtApproxF64",
+                                   t, {i32, i32, t, t}),
+                        {b.getInt32(uint32_t(*approx)), b.getInt32(ftz), arg(0),
+                         operands == 2 ? arg(1) : ConstantFP::get(t, 0.0)}));
       return Error::success();
     }
   }
@@ -360,19 +377,68 @@ Error Rewriter::rewriteIntrinsic(CallInst *call, StringRef name) {
       return Error::success();
     }
   }
-  if (!ftz && !parts.empty() && parts[0] == "fabs" &&
-      type->isFloatingPointTy()) {
-    replace(call, b.CreateUnaryIntrinsic(Intrinsic::fabs, arg(0)));
+  // Operations whose .ftz form flushes only its inputs (their results are
+  // inputs, or integers, or normal): the generic intrinsic on flushed
+  // operands.
+  auto flushed = [&](unsigned i) {
+    return ftz ? flushSubnormal(b, arg(i)) : arg(i);
+  };
+  std::optional<Intrinsic::ID> unary =
+      parts.empty() ? std::nullopt
+                    : StringSwitch<std::optional<Intrinsic::ID>>(parts[0])
+                          .Case("fabs", Intrinsic::fabs)
+                          // cvt.rni: to nearest, ties to even.
+                          .Case("round", Intrinsic::roundeven)
+                          .Case("floor", Intrinsic::floor)
+                          .Case("ceil", Intrinsic::ceil)
+                          .Case("trunc", Intrinsic::trunc)
+                          .Default(std::nullopt);
+  if (unary && parts.size() <= 2 && type->isFloatingPointTy() &&
+      call->arg_size() == 1 &&
+      (parts.size() == 1 || floatType(parts[1]) == type)) {
+    replace(call, b.CreateUnaryIntrinsic(*unary, flushed(0)));
     return Error::success();
   }
-  if (!ftz && parts.size() == 2 && (parts[0] == "fmin" || parts[0] == "fmax") &&
+  if (parts.size() == 2 && (parts[0] == "fmin" || parts[0] == "fmax") &&
       floatType(parts[1]) == type) {
     // PTX min/max: a NaN operand gives the other one; -0 < +0.
     replace(call,
             b.CreateBinaryIntrinsic(parts[0] == "fmin" ? Intrinsic::minimumnum
                                                        : Intrinsic::maximumnum,
-                                    arg(0), arg(1)));
+                                    flushed(0), flushed(1)));
     return Error::success();
+  }
+  // {f,d}2{i,ui,ll,ull}.<mode>[.ftz]: rounded as the mode says, then
+  // converted with saturation (NaN gives 0), as cvt.rni/rzi/rmi/rpi do.
+  static const Regex toInteger("^(f|d)2(i|ui|ll|ull)$");
+  SmallVector<StringRef> conversion;
+  if (parts.size() == 2 && toInteger.match(parts[0], &conversion) &&
+      type->isIntegerTy() && call->arg_size() == 1 &&
+      floatType(conversion[1]) == arg(0)->getType()) {
+    if (std::optional<Rounding> mode =
+            mlir::fuser::simt::parseRounding(parts[1])) {
+      Intrinsic::ID rounding = *mode == Rounding::Nearest ? Intrinsic::roundeven
+                               : *mode == Rounding::TowardZero
+                                   ? Intrinsic::trunc
+                               : *mode == Rounding::Down ? Intrinsic::floor
+                                                         : Intrinsic::ceil;
+      Value *rounded = b.CreateUnaryIntrinsic(rounding, flushed(0));
+      bool isSigned = conversion[2] == "i" || conversion[2] == "ll";
+      replace(call, b.CreateIntrinsic(isSigned ? Intrinsic::fptosi_sat
+                                               : Intrinsic::fptoui_sat,
+                                      {type, rounded->getType()}, {rounded}));
+      return Error::success();
+    }
+  }
+  if (parts.size() == 2 && parts[0] == "d2f" && type->isFloatTy()) {
+    if (std::optional<Rounding> mode =
+            mlir::fuser::simt::parseRounding(parts[1])) {
+      replace(call, b.CreateCall(getRuntime("fuserSimtDoubleToFloat", type,
+                                            {i32, i32, b.getDoubleTy()}),
+                                 {b.getInt32(uint32_t(*mode)), b.getInt32(ftz),
+                                  arg(0)}));
+      return Error::success();
+    }
   }
   if (rest == "d2i.lo" || rest == "d2i.hi") {
     Value *bits = b.CreateBitCast(arg(0), i64);
@@ -456,11 +522,11 @@ Error Rewriter::rewriteAsm(CallInst *call, const InlineAsm &asmValue) {
       if (!matches(1, t))
         break;
       ApproxOp op = isFloat ? ApproxOp::Rcp : ApproxOp::Rsqrt;
-      replace(call,
-              b.CreateCall(getRuntime(isFloat ? "fuserSimtApproxF32"
-                                              : "fuserSimtApproxF64",
-                                      t, {i32, i32, t}),
-                           {b.getInt32(uint32_t(op)), b.getInt32(1), arg(0)}));
+      replace(call, b.CreateCall(getRuntime(isFloat ? "fuserSimtApproxF32"
+                                                    : "fuserSimtApproxF64",
+                                            t, {i32, i32, t, t}),
+                                 {b.getInt32(uint32_t(op)), b.getInt32(1),
+                                  arg(0), ConstantFP::get(t, 0.0)}));
       return Error::success();
     }
     case AsmKind::BfindShiftAmtU32: {
