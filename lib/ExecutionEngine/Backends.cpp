@@ -34,9 +34,7 @@ mlir::fuser::createBackend(StringRef name, const BackendOptions &options,
   if (name == "simt")
     // The cuda backend on the SIMT emulator's driver: the same launch plan,
     // its kernels in the offload format, run on the host.
-    return createCUDABackend(options, "simt", [] {
-      return cuda::Driver::getEmulated(simt::getDriverAPI());
-    });
+    return createCUDABackend(options, "simt", &simt::getDriver);
   error = ("unknown backend '" + name + "' (expected " +
            llvm::join(getBackendNames().drop_back(), ", ") + " or " +
            getBackendNames().back() + ")")

@@ -429,6 +429,40 @@ mlir::fuser::compileFusionForCUDA(func::FuncOp func,
   return compiled;
 }
 
+FailureOr<SmallVector<Buffer>>
+mlir::fuser::runLoweredFunction(ModuleOp module, func::FuncOp func,
+                                ArrayRef<Buffer> inputs, StringRef backendName,
+                                DriverSource getDriver) {
+  llvm::Expected<Driver &> driver = getDriver();
+  if (!driver)
+    return func.emitError("backend ")
+           << backendName
+           << " is not available: " << llvm::toString(driver.takeError());
+  FailureOr<LaunchPlan> plan = LaunchPlan::build(module, func.getSymName());
+  if (failed(plan))
+    return failure();
+  llvm::Expected<std::unique_ptr<Executable>> executable =
+      Executable::load(*plan, *driver);
+  if (!executable)
+    return func.emitError("could not load the kernels of '")
+           << func.getSymName()
+           << "': " << llvm::toString(executable.takeError());
+  Executable &exe = **executable;
+  llvm::Expected<SmallVector<Buffer>> outputs =
+      [&]() -> llvm::Expected<SmallVector<Buffer>> {
+    if (llvm::Error e = exe.prepare(inputs))
+      return std::move(e);
+    if (llvm::Error e = exe.execute())
+      return std::move(e);
+    return exe.download();
+  }();
+  if (!outputs)
+    return func.emitError("running '")
+           << func.getSymName()
+           << "' on the GPU failed: " << llvm::toString(outputs.takeError());
+  return std::move(*outputs);
+}
+
 LogicalResult mlir::fuser::benchmarkOnCUDA(func::FuncOp func,
                                            ArrayRef<Buffer> inputs,
                                            const BackendOptions &options,

@@ -17,9 +17,11 @@
 #include "fuser/ExecutionEngine/CUDABackend.h"
 #include "fuser/ExecutionEngine/MemoryReport.h"
 #include "fuser/ExecutionEngine/SimtDriver.h"
+#include "fuser/Pipelines/Pipelines.h"
 #include "fuser/Registration.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -262,6 +264,44 @@ void printJson(llvm::raw_ostream &os, ArrayRef<Buffer> results,
   os << "\n]}\n";
 }
 
+/// A module that --fuser-lower-to-nvvm produced (gpu.binary kernels, a host
+/// function on memrefs): its launch plan runs as it is, on deterministic
+/// inputs, and its outputs are printed.
+int runLowered(ModuleOp module, func::FuncOp entry) {
+  if (backendName != "cuda" && backendName != "simt") {
+    llvm::errs() << "fuser-run: a lowered module (gpu.binary kernels) runs "
+                    "on --backend cuda or simt\n";
+    return ExitBadInput;
+  }
+  if (!checkBackendName.empty() || memoryReport ||
+      benchRuns.getNumOccurrences()) {
+    llvm::errs() << "fuser-run: a lowered module runs without "
+                    "--check-against, --memory-report or --bench\n";
+    return ExitBadInput;
+  }
+  int64_t numOutputs = 0;
+  if (auto outputs = entry->getAttrOfType<IntegerAttr>("fuser.outputs"))
+    numOutputs = outputs.getInt();
+  SmallVector<Buffer> inputs;
+  for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
+    if (static_cast<int64_t>(i) + numOutputs >=
+        static_cast<int64_t>(entry.getNumArguments()))
+      break;
+    Type valueType = type;
+    if (auto memref = dyn_cast<MemRefType>(type))
+      valueType =
+          RankedTensorType::get(memref.getShape(), memref.getElementType());
+    inputs.push_back(makeDeterministicInput(valueType, i, seed));
+  }
+  FailureOr<SmallVector<Buffer>> outputs = runLoweredFunction(
+      module, entry, inputs, backendName,
+      backendName == "simt" ? &simt::getDriver : &cuda::Driver::get);
+  if (failed(outputs))
+    return ExitBadInput;
+  printText(llvm::outs(), *outputs, {});
+  return ExitOk;
+}
+
 int runMain() {
   if (benchRuns.getNumOccurrences() && backendName != "cuda") {
     llvm::errs() << "fuser-run: --bench times kernels on the GPU: it needs "
@@ -290,6 +330,8 @@ int runMain() {
 
   DialectRegistry registry;
   registerFuserDialect(registry);
+  // Lowered modules hold gpu, llvm and nvvm ops.
+  registerLowerToNVVMDependencies(registry);
   MLIRContext context(registry);
   // The located message says what is wrong; a dump of the op adds noise.
   context.printOpOnDiagnostic(false);
@@ -300,7 +342,11 @@ int runMain() {
   if (!module)
     return ExitBadInput;
   func::FuncOp entry = findEntry(*module, inputFilename);
-  if (!entry || failed(checkArguments(entry)))
+  if (!entry)
+    return ExitBadInput;
+  if (!module->getOps<gpu::BinaryOp>().empty())
+    return runLowered(*module, entry);
+  if (failed(checkArguments(entry)))
     return ExitBadInput;
 
   SmallVector<Buffer> inputs;

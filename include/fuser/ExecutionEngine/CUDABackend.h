@@ -58,6 +58,15 @@ compileFusionForCUDA(func::FuncOp func, const BackendOptions &options,
                      StringRef chip, int64_t smCount = 0,
                      StringRef format = "bin");
 
+/// Runs host function `func` of `module`, which --fuser-lower-to-nvvm
+/// produced (memref arguments, the trailing `fuser.outputs` of them
+/// outputs, gpu.binary kernels), on `inputs` (its leading, input
+/// arguments) through the driver `getDriver` gives, and returns its
+/// outputs. Errors are diagnostics on `func`.
+FailureOr<SmallVector<Buffer>>
+runLoweredFunction(ModuleOp module, func::FuncOp func, ArrayRef<Buffer> inputs,
+                   StringRef backendName, DriverSource getDriver);
+
 /// `fuser-run --backend cuda --bench N`: compiles and runs `func` on
 /// `inputs`, then times N runs after warm-up with CUDA events, L2 flushed
 /// (a memset of 4x the L2 size, at least 64 MiB) before each, and prints

@@ -23,6 +23,9 @@ namespace mlir::fuser::simt {
 /// The emulator's entry points, in the table the CUDA runtime uses.
 const cuda::DriverAPI &getDriverAPI();
 
+/// The emulator as a cuda::Driver (the `simt` backend's).
+llvm::Expected<cuda::Driver &> getDriver();
+
 /// What the emulator did in this process: launches, blocks, threads,
 /// checked accesses, barriers, shuffles and errors, as one line.
 void printSummary(llvm::raw_ostream &os);

@@ -361,8 +361,12 @@ void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
   ++launchSummary.accesses;
   auto address = reinterpret_cast<uintptr_t>(pointer);
   const char *op = isStore ? "write" : "read";
+  auto [variable, shadow] = findShared(address);
+  Allocation *allocation = variable ? nullptr : findAllocation(address);
+  // The space the address lies in (generic pointers name none).
+  uint32_t space = variable ? 3 : allocation ? 1 : addressSpace;
   auto describe = [&](const char *problem) {
-    return (llvm::Twine(problem) + " " + getSpaceName(addressSpace) + op +
+    return (llvm::Twine(problem) + " " + getSpaceName(space) + op +
             " of size " + llvm::Twine(bytes) + " bytes")
         .str();
   };
@@ -378,7 +382,6 @@ void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
     }
     abortThread();
   }
-  auto [variable, shadow] = findShared(address);
   if (variable) {
     uint64_t offset = address - reinterpret_cast<uintptr_t>(variable->address);
     if (offset + bytes > variable->bytes) {
@@ -414,8 +417,8 @@ void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
             warpSyncs[warp] > b.writeWarpSyncs) &&
           !reportedRace) {
         reportedRace = true;
-        if (beginReport("Race: " + describe("shared") +
-                            " after a write by thread " +
+        if (beginReport("Race: __shared__ read of size " + llvm::Twine(bytes) +
+                            " bytes after a write by thread " +
                             llvm::Twine(b.writer) +
                             " (linear id) with no barrier between",
                         kLaunchFailed)) {
@@ -437,7 +440,7 @@ void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
     }
     return;
   }
-  if (Allocation *allocation = findAllocation(address)) {
+  if (allocation) {
     uint64_t offset = address - reinterpret_cast<uintptr_t>(allocation->data);
     if (offset + bytes > allocation->bytes) {
       if (beginReport(describe("Invalid"), kIllegalAddress)) {
@@ -488,7 +491,18 @@ void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
     return;
   if (beginReport(describe("Invalid"), kIllegalAddress)) {
     printSite(site);
-    printAddress("is in no device allocation and no shared variable");
+    // As compute-sanitizer does: how far past the nearest allocation below.
+    auto below = allocations.upper_bound(address);
+    if (below != allocations.begin()) {
+      --below;
+      printAddress("is out of bounds: " +
+                   llvm::Twine(address - below->first - below->second.bytes) +
+                   " bytes after the end of an allocation of " +
+                   llvm::Twine(below->second.bytes) + " bytes at 0x" +
+                   llvm::utohexstr(below->first));
+    } else {
+      printAddress("is in no device allocation and no shared variable");
+    }
   }
   abortThread();
 }
@@ -509,7 +523,7 @@ void Device::noteStored(const void *pointer, uint64_t bytes, uint32_t site) {
     if (reported)
       return;
     reported = true;
-    if (beginReport(llvm::Twine("Race: shared write of size ") +
+    if (beginReport(llvm::Twine("Race: __shared__ write of size ") +
                         llvm::Twine(bytes) + " bytes " + kind + " by thread " +
                         llvm::Twine(other) +
                         " (linear id) with no barrier between",

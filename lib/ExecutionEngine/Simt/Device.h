@@ -86,7 +86,8 @@ struct Site {
 
 /// A shared-memory variable of a module (a global in address space 3).
 struct SharedVariable {
-  std::string name;
+  /// The host symbol; the name the module gave it.
+  std::string symbol, name;
   char *address = nullptr;
   uint64_t bytes = 0;
 };

@@ -186,6 +186,10 @@ const cuda::DriverAPI &mlir::fuser::simt::getDriverAPI() {
   return api;
 }
 
+llvm::Expected<cuda::Driver &> mlir::fuser::simt::getDriver() {
+  return cuda::Driver::getEmulated(getDriverAPI());
+}
+
 void mlir::fuser::simt::printSummary(llvm::raw_ostream &os) {
   const LaunchSummary &t = Device::get().getTotals();
   os << "simt: " << t.launches << " launches, " << t.blocks << " blocks, "

@@ -707,13 +707,15 @@ Error Rewriter::run() {
                         "the emulator does not support"
                       : " is declared but not defined"));
     uint64_t bytes = layout.getTypeAllocSize(global.getValueType());
+    std::string original = global.getName().str();
     std::string name =
         ("__fuser_simt_global." + Twine(shared.size() + globals.size())).str();
     global.setName(name);
     global.setLinkage(GlobalValue::ExternalLinkage);
     global.setVisibility(GlobalValue::DefaultVisibility);
     if (space == 3) {
-      shared.push_back({name, nullptr, bytes});
+      // Looked up by its new name, reported by its own.
+      shared.push_back({name, original, nullptr, bytes});
       // Shared memory has no initial value (the device fills it).
       global.setInitializer(Constant::getNullValue(global.getValueType()));
     } else {
@@ -875,7 +877,7 @@ mlir::fuser::simt::loadHostModule(const void *image, Device &device) {
     result->kernels.push_back(std::move(kernel));
   }
   for (SharedVariable &variable : rewriter.shared) {
-    Expected<orc::ExecutorAddr> address = (*jit)->lookup(variable.name);
+    Expected<orc::ExecutorAddr> address = (*jit)->lookup(variable.symbol);
     if (!address)
       return address.takeError();
     variable.address = address->toPtr<char *>();
