@@ -701,7 +701,7 @@ bool Device::resolveShuffles() {
 
 bool Device::resolveBarrier() {
   Thread *waiting = nullptr, *exited = nullptr;
-  for (const std::unique_ptr<Thread> &t : threads) {
+  for (const std::unique_ptr<Thread> &t : getBlockThreads()) {
     if (t->state == Thread::State::AtBarrier) {
       if (!waiting)
         waiting = t.get();
@@ -729,7 +729,7 @@ bool Device::resolveBarrier() {
     fatal = true;
     return false;
   }
-  for (const std::unique_ptr<Thread> &t : threads)
+  for (const std::unique_ptr<Thread> &t : getBlockThreads())
     if (t->site != waiting->site) {
       current = t.get();
       if (beginReport("threads of one block wait at different barriers "
@@ -745,14 +745,14 @@ bool Device::resolveBarrier() {
       return false;
     }
   ++epoch;
-  for (const std::unique_ptr<Thread> &t : threads)
+  for (const std::unique_ptr<Thread> &t : getBlockThreads())
     t->state = Thread::State::Runnable;
   return true;
 }
 
 void Device::reportHang() {
   // Every live thread waits: at a shuffle whose lanes wait elsewhere.
-  for (const std::unique_ptr<Thread> &t : threads)
+  for (const std::unique_ptr<Thread> &t : getBlockThreads())
     if (t->state == Thread::State::AtShuffle) {
       current = t.get();
       if (beginReport("shfl.sync never completes: lanes of its member mask " +

@@ -217,6 +217,11 @@ private:
                        uint64_t sharedBytes);
   /// Runs one block; false after a fatal error.
   bool runBlock(Dim3 ctaid);
+  /// The running block's threads (`threads` keeps more from earlier
+  /// launches).
+  llvm::ArrayRef<std::unique_ptr<Thread>> getBlockThreads() const {
+    return llvm::ArrayRef(threads).take_front(block.count());
+  }
   bool resolveShuffles();
   bool resolveBarrier();
   void reportHang();
