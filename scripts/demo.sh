@@ -2,8 +2,9 @@
 # The main job on the Mistral RoPE backward example: the fusion as written,
 # after fuser-preseg, segmented, the segment report, the interpreter's
 # checksum before and after (which must agree), the kernel schedules, the
-# PTX's memory instructions, the kernels run on the CPU backend and, where a
-# GPU is present, on the GPU.
+# PTX's memory instructions, the kernels run on the CPU backend, the GPU
+# kernels themselves under the SIMT emulator (with its check summary) and,
+# where a GPU is present, on the GPU.
 set -euo pipefail
 bin=${1:-build/bin}
 example=examples/mistral_rope_bwd.mlir
@@ -37,6 +38,9 @@ echo "== PTX of the kernels (fuser-lower-to-nvvm chip=sm_90 format=isa)"
 
 echo "== the kernels on the CPU backend (the same schedules) against the interpreter"
 "$bin/fuser-run" "$example" --backend cpu --check-against interp
+
+echo "== the GPU kernels (format=llvm) under the SIMT emulator against the interpreter, every check on"
+"$bin/fuser-run" "$example" --backend simt --check-against interp
 
 # Where a GPU and its driver are present: the kernels on the GPU against the
 # interpreter, then timed (docs/Lowering.md, "CUDA runtime and --backend

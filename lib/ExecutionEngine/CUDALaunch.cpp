@@ -14,6 +14,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/Format.h"
@@ -166,6 +167,20 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
     binaryIndex[entry.name] = plan.binaries.size();
     plan.binaries.push_back(std::move(entry));
   }
+
+  // A kernel nest convert-parallel-loops-to-gpu could not map stays on the
+  // host: say so, where it is, rather than fail on what it uses.
+  scf::ParallelOp unmapped;
+  func.walk([&](scf::ParallelOp loop) {
+    if (!unmapped && !loop->getParentOfType<scf::ParallelOp>())
+      unmapped = loop;
+  });
+  if (unmapped)
+    return unmapped.emitError(
+        "a kernel loop nest stayed on the host: convert-parallel-loops-to-gpu "
+        "did not map it (it rejects a block whose thread loop has side "
+        "effects and is followed by another thread loop; docs/Lowering.md, "
+        "Limits)");
 
   auto lookUp = [&](Operation *op, Value v) -> FailureOr<HostValue> {
     auto it = values.find(v);

@@ -111,6 +111,11 @@ static cl::opt<unsigned> maxWorseSegmentationsOption(
              "before the run fails: a greedy segmenter is not monotone on "
              "every fusion, so the gate bounds a count (default 0)"),
     cl::init(0));
+static cl::opt<unsigned> maxFailuresOption(
+    "max-failures",
+    cl::desc("pass when at most this many seeds fail (all are listed); for "
+             "known failures that a bound keeps from growing"),
+    cl::init(0));
 static cl::opt<bool> injectWorseOption(
     "inject-worse-segmentation",
     cl::desc("with --check-preseg-monotone, count one kernel more after the "
@@ -252,6 +257,11 @@ public:
   std::map<std::string, uint64_t> scheduleCounts;
   /// Seeds whose results differ only because split reductions reassociate.
   SmallVector<uint64_t> reassociated;
+  /// GPU backends: seeds with transcendental ops whose results differ beyond
+  /// the tolerance, which libdevice computes and the interpreter computes
+  /// with the host's libm (an ill-conditioned composition, tan near a pole,
+  /// fmod of a sine, can take 1-ulp differences anywhere).
+  SmallVector<uint64_t> deviceMath;
   /// The fusions that passed with each op (by name) in them.
   std::map<std::string, uint64_t> opCounts;
   /// The last check failed only because segmentation was worse after the
@@ -377,6 +387,12 @@ std::string SeedChecker::check(uint64_t seed) {
       reassociated.push_back(seed);
       mismatch.clear();
     }
+  }
+  bool usesDeviceMath =
+      backend.getName() == "cuda" || backend.getName() == "simt";
+  if (!mismatch.empty() && usesDeviceMath && usesTranscendentalOps(function)) {
+    deviceMath.push_back(seed);
+    mismatch.clear();
   }
   if (mismatch.empty() && tolerance)
     countSchedules(*transformed);
@@ -548,6 +564,13 @@ int main(int argc, char **argv) {
       llvm::outs() << " " << seed;
     llvm::outs() << "\n";
   }
+  if (!checker.deviceMath.empty()) {
+    llvm::outs() << "device math (differ beyond the tolerance only in fusions "
+                    "with transcendental ops, which libdevice computes):";
+    for (uint64_t seed : checker.deviceMath)
+      llvm::outs() << " " << seed;
+    llvm::outs() << "\n";
+  }
   if (!checker.reassociated.empty()) {
     llvm::outs() << "reassociated (differ only where split reductions "
                     "reduce inexact values; equal without splits):";
@@ -598,7 +621,11 @@ int main(int argc, char **argv) {
     opUncovered |= count == 0 && (makesComplex || !complexOnly);
   }
   llvm::outs() << "fuser-diff: " << passed << " passed, " << failedSeeds.size()
-               << " failed\n";
+               << " failed";
+  if (maxFailuresOption)
+    llvm::outs() << " (at most " << maxFailuresOption.getValue()
+                 << " allowed)";
+  llvm::outs() << "\n";
   if (uncovered && requireCoverageOption) {
     llvm::outs() << "fuser-diff: a schedule was never run "
                     "(--require-schedule-coverage)\n";
@@ -609,5 +636,5 @@ int main(int argc, char **argv) {
                     "(--require-op-coverage)\n";
     return 1;
   }
-  return failedSeeds.empty() ? 0 : 1;
+  return failedSeeds.size() <= maxFailuresOption ? 0 : 1;
 }
