@@ -89,18 +89,14 @@ check-diff-types: build
 # default family with every schedule required, then the normalization
 # family; about 80 s. Seeds whose fusions use transcendental ops and differ
 # beyond the tolerance are listed as "device math" (libdevice is not the
-# host's libm), not failed. SIMT_MAX_FAILURES bounds the seeds the GPU
-# lowering still refuses (6 of 1..1000: a block whose thread loop stores and
-# is followed by another thread loop, which convert-parallel-loops-to-gpu
-# rejects; docs/Lowering.md, Limits); the bound only goes down.
+# host's libm), not failed.
 SIMT_DIFF_SEEDS ?= 1000
 SIMT_NORM_DIFF_SEEDS ?= 300
-SIMT_MAX_FAILURES ?= 6
 
 check-diff-simt: build
 	$(BUILD_DIR)/bin/fuser-diff --seeds 1..$(SIMT_DIFF_SEEDS) --backend simt \
 	  --pipeline 'builtin.module(fuser-preseg,func.func(fuser-segment))' \
-	  --require-schedule-coverage --max-failures=$(SIMT_MAX_FAILURES)
+	  --require-schedule-coverage
 	$(BUILD_DIR)/bin/fuser-diff --family normalization --seeds 1..$(SIMT_NORM_DIFF_SEEDS) \
 	  --backend simt --pipeline 'builtin.module(fuser-preseg,func.func(fuser-segment))'
 

@@ -86,3 +86,53 @@ func.func @unmapped_thread_loop(%a: memref<4x32xf32>, %o: memref<4x32xf32>, %n: 
   } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
   return
 }
+
+// -----
+
+// A thread loop that writes memory and is followed by another (a row sum
+// that also stores a pointwise output, then the thread-0 store of the sum):
+// convert-parallel-loops-to-gpu refuses writes there and would leave the
+// block on the host; the write is moved into a one-trip scf.for, which it
+// accepts. The last thread loop's writes stay as they are.
+// CHECK-LABEL: func.func @store_then_loop
+// CHECK: scf.parallel
+// CHECK: memref.load
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<4x32xf32>
+// CHECK-NEXT: }
+// CHECK: scf.reduce(
+// CHECK: scf.if
+// CHECK-NEXT: memref.store
+// GPU-LABEL: func.func @store_then_loop
+// GPU: gpu.launch
+// GPU: gpu.all_reduce
+// GPU-NOT: scf.parallel
+// GPU: return
+func.func @store_then_loop(%a: memref<4x32xf32>, %o: memref<4x32xf32>, %s: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %z = arith.constant -0.0 : f32
+  scf.parallel (%b) = (%c0) to (%c4) step (%c1) {
+    %sum = scf.parallel (%t) = (%c0) to (%c32) step (%c1) init (%z) -> f32 {
+      %v = memref.load %a[%b, %t] : memref<4x32xf32>
+      %twice = arith.addf %v, %v : f32
+      memref.store %twice, %o[%b, %t] : memref<4x32xf32>
+      scf.reduce(%v : f32) {
+      ^bb0(%x: f32, %y: f32):
+        %r = arith.addf %x, %y : f32
+        scf.reduce.return %r : f32
+      }
+    } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+    scf.parallel (%t) = (%c0) to (%c32) step (%c1) {
+      %first = arith.cmpi eq, %t, %c0 : index
+      scf.if %first {
+        memref.store %sum, %s[%b] : memref<4xf32>
+      }
+      scf.reduce
+    } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+    scf.reduce
+  } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+  return
+}

@@ -10,11 +10,13 @@
 #include "fuser/Conversion/FuserToGPU/CopyKernel.h"
 #include "fuser/Conversion/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::fuser {
 #define GEN_PASS_DEF_FUSERGPUHOSTMEMORY
@@ -80,6 +82,45 @@ LogicalResult unboundLaterThreadLoops(func::FuncOp func) {
   return failure(result.wasInterrupted());
 }
 
+/// Whether `op` or an op in its regions may write memory.
+bool mayWrite(Operation *op) {
+  bool writes = false;
+  op->walk([&](Operation *nested) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    writes |= effects ? effects.hasEffect<MemoryEffects::Write>()
+                      : !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+                            !isa<scf::ReduceOp, scf::ReduceReturnOp>(nested);
+  });
+  return writes;
+}
+
+/// convert-parallel-loops-to-gpu refuses a block in which a thread loop
+/// writes memory and another thread loop follows (a row reduction that also
+/// stores a pointwise output, then its thread-0 store): it left such blocks
+/// on the host. A write nested in a one-trip `scf.for` passes its check, so
+/// the writes of every thread loop but a block's last are wrapped in one.
+void scopeEarlierThreadLoopWrites(func::FuncOp func) {
+  for (auto blockLoop : func.getBody().getOps<scf::ParallelOp>()) {
+    SmallVector<scf::ParallelOp> threadLoops(
+        blockLoop.getBody()->getOps<scf::ParallelOp>());
+    if (threadLoops.size() < 2)
+      continue;
+    for (scf::ParallelOp threadLoop : ArrayRef(threadLoops).drop_back()) {
+      SmallVector<Operation *> writes;
+      for (Operation &op : threadLoop.getBody()->without_terminator())
+        if (op.getNumResults() == 0 && mayWrite(&op))
+          writes.push_back(&op);
+      for (Operation *op : writes) {
+        OpBuilder b(op);
+        Value zero = arith::ConstantIndexOp::create(b, op->getLoc(), 0);
+        Value one = arith::ConstantIndexOp::create(b, op->getLoc(), 1);
+        auto once = scf::ForOp::create(b, op->getLoc(), zero, one, one);
+        op->moveBefore(once.getBody()->getTerminator());
+      }
+    }
+  }
+}
+
 LogicalResult convertHostMemory(func::FuncOp func) {
   // Every kernel nest must be mapped, or convert-parallel-loops-to-gpu
   // silently leaves it on the host (canonicalization that merges nested
@@ -98,6 +139,7 @@ LogicalResult convertHostMemory(func::FuncOp func) {
     return failure();
   if (failed(unboundLaterThreadLoops(func)))
     return failure();
+  scopeEarlierThreadLoopWrites(func);
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
     if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp>(op) &&
