@@ -54,12 +54,12 @@ std::string Driver::initialize() {
     // The toolkit's stub library (lib64/stubs/libcuda.so) and a machine
     // whose driver has no device both fail here.
     return r == 100 ? "no CUDA device (" + detail + ")"
-                     : "no CUDA driver found (" + detail + ")";
+                    : "no CUDA driver found (" + detail + ")";
   }
   int count = 0;
   if (CUresult r = fns.cuDeviceGetCount(&count))
     return "no CUDA device (" + llvm::toString(check(r, "cuDeviceGetCount")) +
-            ")";
+           ")";
   if (count == 0)
     return "no CUDA device (cuDeviceGetCount found 0 devices)";
   if (llvm::Error e = check(fns.cuDeviceGet(&device, 0), "cuDeviceGet"))

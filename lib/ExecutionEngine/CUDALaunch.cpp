@@ -178,9 +178,7 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
   if (unmapped)
     return unmapped.emitError(
         "a kernel loop nest stayed on the host: convert-parallel-loops-to-gpu "
-        "did not map it (it rejects a block whose thread loop has side "
-        "effects and is followed by another thread loop; docs/Lowering.md, "
-        "Limits)");
+        "did not map it (docs/Lowering.md, \"Passes of the GPU half\")");
 
   auto lookUp = [&](Operation *op, Value v) -> FailureOr<HostValue> {
     auto it = values.find(v);

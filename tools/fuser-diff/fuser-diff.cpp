@@ -379,8 +379,8 @@ std::string SeedChecker::check(uint64_t seed) {
         sequentialBackend->run(transformedFunction, inputs);
     // The injected change is one of the backend's results, with or without
     // splits.
-    if (succeeded(sequential) && injectMismatchOption &&
-        !sequential->empty() && !sequential->front().bytes.empty())
+    if (succeeded(sequential) && injectMismatchOption && !sequential->empty() &&
+        !sequential->front().bytes.empty())
       sequential->front().bytes.front() ^= 1;
     if (succeeded(sequential) &&
         compareResults(*expected, *sequential, tolerance).empty()) {

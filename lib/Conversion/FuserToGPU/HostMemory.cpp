@@ -82,16 +82,18 @@ LogicalResult unboundLaterThreadLoops(func::FuncOp func) {
   return failure(result.wasInterrupted());
 }
 
-/// Whether `op` or an op in its regions may write memory.
+/// Whether `op` or an op in its regions may write memory (an op that says
+/// nothing of its effects may).
 bool mayWrite(Operation *op) {
-  bool writes = false;
-  op->walk([&](Operation *nested) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
-    writes |= effects ? effects.hasEffect<MemoryEffects::Write>()
-                      : !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
-                            !isa<scf::ReduceOp, scf::ReduceReturnOp>(nested);
+  WalkResult result = op->walk([](Operation *nested) {
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(nested))
+      return effects.hasEffect<MemoryEffects::Write>() ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+    return nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
   });
-  return writes;
+  return result.wasInterrupted();
 }
 
 /// convert-parallel-loops-to-gpu refuses a block in which a thread loop

@@ -361,7 +361,9 @@ void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
   ++launchSummary.accesses;
   auto address = reinterpret_cast<uintptr_t>(pointer);
   const char *op = isStore ? "write" : "read";
-  auto [variable, shadow] = findShared(address);
+  std::pair<SharedVariable *, SharedByte *> found = findShared(address);
+  SharedVariable *variable = found.first;
+  SharedByte *shadow = found.second;
   Allocation *allocation = variable ? nullptr : findAllocation(address);
   // The space the address lies in (generic pointers name none).
   uint32_t space = variable ? 3 : allocation ? 1 : addressSpace;
@@ -509,7 +511,9 @@ void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
 
 void Device::noteStored(const void *pointer, uint64_t bytes, uint32_t site) {
   auto address = reinterpret_cast<uintptr_t>(pointer);
-  auto [variable, shadow] = findShared(address);
+  std::pair<SharedVariable *, SharedByte *> found = findShared(address);
+  SharedVariable *variable = found.first;
+  SharedByte *shadow = found.second;
   if (!variable)
     return;
   Thread &t = *current;
