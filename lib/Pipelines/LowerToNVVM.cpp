@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -85,6 +86,12 @@ void addKernelLoopsToNVVMPasses(OpPassManager &pm,
   kernelPm.addPass(createCanonicalizerPass());
   kernelPm.addPass(createCSEPass());
   kernelPm.addPass(createReconcileUnrealizedCastsPass());
+
+  // The SIMT emulator reports the source location of a faulting access:
+  // line tables for the offload bitcode it runs (not for PTX, where they
+  // would change what ptxas gets).
+  if (options.format == "llvm")
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
 
   GpuModuleToBinaryPassOptions toBinary;
   toBinary.toolkitPath = options.toolkit;

@@ -251,8 +251,11 @@ uint32_t Rewriter::getSite(Instruction *inst) {
   site.kernel = inst->getFunction()->getName().str();
   raw_string_ostream os(site.instruction);
   os << *inst;
-  site.instruction = StringRef(site.instruction).trim().str();
-  if (const DebugLoc &loc = inst->getDebugLoc())
+  // The instruction without its metadata (`, !dbg !12`): the location is
+  // printed from it.
+  StringRef text = StringRef(site.instruction).trim();
+  site.instruction = text.substr(0, text.find(", !")).str();
+  if (const DebugLoc &loc = inst->getDebugLoc(); loc && loc.getLine())
     site.location = (loc->getFilename() + ":" + Twine(loc.getLine()) + ":" +
                      Twine(loc.getCol()))
                         .str();

@@ -1,8 +1,10 @@
 // One planted bug per check of the SIMT emulator, each in a hand-written
 // kernel (LLVM and NVVM dialects) run as a lowered module: each gives its
-// report, then a located error and exit 2, never a crash.
+// report, then a located error and exit 2, never a crash. With line tables
+// (as --fuser-lower-to-nvvm=format=llvm makes), a report gives the source
+// line of the instruction.
 //
-// RUN: fuser-opt %s --gpu-module-to-binary=format=llvm -o %t.mlir
+// RUN: fuser-opt %s --ensure-debug-info-scope-on-llvm-func --gpu-module-to-binary=format=llvm -o %t.mlir
 // RUN: not fuser-run %t.mlir --entry missing_barrier --backend simt 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not fuser-run %t.mlir --entry return_before_barrier --backend simt 2>&1 | FileCheck %s --check-prefix=BARRIER
 // RUN: not fuser-run %t.mlir --entry return_before_shuffle --backend simt 2>&1 | FileCheck %s --check-prefix=SHUFFLE
@@ -86,7 +88,7 @@ module attributes {gpu.container_module} {
     // 64 threads store into 32 floats.
     // OOB: simt: error: Invalid write of size 4 bytes
     // OOB: simt:   by thread (32,0,0)
-    // OOB: simt:   at store float
+    // OOB: simt:   at store float %{{.*}}, ptr %{{.*}}, align 4 (planted-bugs.mlir:[[@LINE+7]]:7)
     // OOB: simt:   address 0x{{[0-9a-f]+}} is out of bounds: 0 bytes after the end of an allocation of 128 bytes at 0x
     // OOB: CUDA_ERROR_ILLEGAL_ADDRESS (700)
     llvm.func @out_of_bounds(%out: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
