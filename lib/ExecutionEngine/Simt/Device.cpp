@@ -292,9 +292,8 @@ void Device::printSite(uint32_t site) {
 void Device::abortThread() {
   fatal = true;
   current->state = Thread::State::Aborted;
-  Fiber::switchTo(current->fiber, scheduler);
   // A fatal error ends the launch; an aborted thread never resumes.
-  std::abort();
+  Fiber::exitTo(current->fiber, scheduler);
 }
 
 void Device::abortUnknown(uint32_t site, const char *what) {
@@ -782,10 +781,10 @@ void Device::reportHang() {
 void Device::threadMain(void *opaque) {
   Device &device = get();
   auto *thread = static_cast<Thread *>(opaque);
+  thread->fiber.started();
   device.kernel->entry(device.params);
   thread->state = Thread::State::Exited;
-  Fiber::switchTo(thread->fiber, device.scheduler);
-  std::abort();
+  Fiber::exitTo(thread->fiber, device.scheduler);
 }
 
 CUresult Device::checkLaunch(Kernel &k, Dim3 g, Dim3 b, uint64_t sharedBytes) {

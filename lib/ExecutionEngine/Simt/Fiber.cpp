@@ -3,9 +3,24 @@
 #include "Fiber.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+// Under AddressSanitizer every switch is announced, so that it does not take
+// the other stack's frames for a buffer overflow (its fiber interface).
+#if defined(__SANITIZE_ADDRESS__)
+#define FUSER_SIMT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FUSER_SIMT_ASAN 1
+#endif
+#endif
+#ifdef FUSER_SIMT_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 using namespace mlir::fuser::simt;
 
@@ -72,6 +87,8 @@ bool Fiber::reset(Entry entry, void *arg) {
     // A stack overflow faults on the guard page instead of corrupting the
     // next fiber's stack.
     mprotect(mapping, page, PROT_NONE);
+    stackBottom = mapping + page;
+    stackSize = kStackBytes;
   }
   auto top = reinterpret_cast<uintptr_t>(mapping + page + kStackBytes);
   top &= ~uintptr_t(15);
@@ -103,10 +120,44 @@ bool Fiber::reset(Entry entry, void *arg) {
 
 void Fiber::switchTo(Fiber &from, Fiber &to) {
 #if defined(__x86_64__)
+#ifdef FUSER_SIMT_ASAN
+  if (!from.stackSize) {
+    // A thread's own stack, as the scheduler's is.
+    pthread_attr_t attributes;
+    void *bottom = nullptr;
+    if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
+      pthread_attr_getstack(&attributes, &bottom, &from.stackSize);
+      pthread_attr_destroy(&attributes);
+    }
+    from.stackBottom = bottom;
+  }
+  __sanitizer_start_switch_fiber(&from.fakeStack, to.stackBottom,
+                                 to.stackSize);
+#endif
   fuserSimtSwitchStack(&from.savedStack, to.savedStack);
+#ifdef FUSER_SIMT_ASAN
+  __sanitizer_finish_switch_fiber(from.fakeStack, nullptr, nullptr);
+#endif
 #else
   (void)from;
   (void)to;
+#endif
+}
+
+void Fiber::exitTo(Fiber &from, Fiber &to) {
+#if defined(__x86_64__)
+#ifdef FUSER_SIMT_ASAN
+  // No fake stack kept: this fiber's frames are gone.
+  __sanitizer_start_switch_fiber(nullptr, to.stackBottom, to.stackSize);
+#endif
+  fuserSimtSwitchStack(&from.savedStack, to.savedStack);
+#endif
+  std::abort();
+}
+
+void Fiber::started() {
+#ifdef FUSER_SIMT_ASAN
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
 #endif
 }
 

@@ -41,6 +41,11 @@ public:
 
   /// Saves the running context in `from` and resumes `to`.
   static void switchTo(Fiber &from, Fiber &to);
+  /// Resumes `to` for good: `from` never runs again (until reset).
+  [[noreturn]] static void exitTo(Fiber &from, Fiber &to);
+  /// What a fresh fiber's entry calls first (AddressSanitizer must be told
+  /// that the switch into it finished).
+  void started();
 
   /// Whether `address` lies on this fiber's stack.
   bool onStack(const void *address) const;
@@ -50,6 +55,12 @@ public:
 private:
   void *savedStack = nullptr;
   char *mapping = nullptr;
+  /// AddressSanitizer's view: the stack's bounds (for a fiber on a thread's
+  /// own stack, read from the thread when it first switches away) and the
+  /// fake stack of a suspended fiber.
+  const void *stackBottom = nullptr;
+  size_t stackSize = 0;
+  void *fakeStack = nullptr;
 };
 
 } // namespace mlir::fuser::simt
