@@ -95,3 +95,40 @@ func.func @unmapped(%a: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// A host value computed from constants alone (a fusion's scalar constant
+// cast to complex<f64>: complex.create of two constants) is recomputed in
+// the kernel nest that uses it: as a kernel argument it would be a 16-byte
+// scalar, which the launch plan does not pass. A function argument stays an
+// argument.
+// CHECK-LABEL: func.func @complex_scale
+// CHECK: %[[HOST:.*]] = complex.create
+// CHECK: scf.parallel
+// CHECK-NEXT: %[[RE:.*]] = arith.constant 7.812500e-03 : f64
+// CHECK-NEXT: %[[IM:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-NEXT: %[[C:.*]] = complex.create %[[RE]], %[[IM]] : complex<f64>
+// CHECK: complex.mul %{{.*}}, %[[C]] : complex<f64>
+// CHECK: arith.mulf %{{.*}}, %arg2 : f64
+// NVVM-LABEL: func.func @complex_scale
+// NVVM: gpu.launch_func @complex_scale_kernel::@complex_scale_kernel blocks in (%{{.*}}) threads in (%{{.*}}) args(%arg0 : memref<64xcomplex<f64>>, %arg2 : f64, %arg1 : memref<64xcomplex<f64>>)
+func.func @complex_scale(%a: memref<64xcomplex<f64>>, %o: memref<64xcomplex<f64>>, %s: f64) attributes {fuser.outputs = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %re = arith.constant 7.812500e-03 : f64
+  %im = arith.constant 0.000000e+00 : f64
+  %k = complex.create %re, %im : complex<f64>
+  scf.parallel (%b, %t) = (%c0, %c0) to (%c1, %c64) step (%c1, %c1) {
+    %v = memref.load %a[%t] : memref<64xcomplex<f64>>
+    %m = complex.mul %v, %k : complex<f64>
+    %r = complex.re %m : complex<f64>
+    %i = complex.im %m : complex<f64>
+    %rs = arith.mulf %r, %s : f64
+    %w = complex.create %rs, %i : complex<f64>
+    memref.store %w, %o[%t] : memref<64xcomplex<f64>>
+    scf.reduce
+  } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>, #gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+  return
+}

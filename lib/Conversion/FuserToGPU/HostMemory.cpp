@@ -16,7 +16,9 @@
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::fuser {
 #define GEN_PASS_DEF_FUSERGPUHOSTMEMORY
@@ -123,6 +125,46 @@ void scopeEarlierThreadLoopWrites(func::FuncOp func) {
   }
 }
 
+/// Whether `value` is computed on the host from constants alone, by ops
+/// without memory effects (a fusion's scalar constant cast to complex is a
+/// complex.create of two constants).
+bool isConstantComputation(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (!op || !isHostLevel(op) || op->getNumRegions() || !isPure(op))
+    return false;
+  return llvm::all_of(op->getOperands(), isConstantComputation);
+}
+
+/// Recomputes inside each kernel nest the host values it uses that come from
+/// constants alone. Each would otherwise be a kernel argument, and the
+/// launch plan passes scalars of at most 8 bytes (not complex<f64>), while
+/// gpu-launch-sink-index-computations sinks constants but not what they
+/// compute.
+void sinkConstantComputations(func::FuncOp func) {
+  for (auto nest : func.getBody().getOps<scf::ParallelOp>()) {
+    llvm::SetVector<Value> used;
+    getUsedValuesDefinedAbove(nest.getRegion(), used);
+    OpBuilder b = OpBuilder::atBlockBegin(nest.getBody());
+    IRMapping mapping;
+    std::function<Value(Value)> recompute = [&](Value value) -> Value {
+      if (Value mapped = mapping.lookupOrNull(value))
+        return mapped;
+      Operation *op = value.getDefiningOp();
+      for (Value operand : op->getOperands())
+        recompute(operand);
+      Operation *clone = b.clone(*op, mapping);
+      return clone->getResult(cast<OpResult>(value).getResultNumber());
+    };
+    for (Value value : used) {
+      if (isa<IndexType>(value.getType()) || !isConstantComputation(value) ||
+          value.getDefiningOp()->hasTrait<OpTrait::ConstantLike>())
+        continue;
+      Value inside = recompute(value);
+      replaceAllUsesInRegionWith(value, inside, nest.getRegion());
+    }
+  }
+}
+
 LogicalResult convertHostMemory(func::FuncOp func) {
   // Every kernel nest must be mapped, or convert-parallel-loops-to-gpu
   // silently leaves it on the host (canonicalization that merges nested
@@ -142,6 +184,7 @@ LogicalResult convertHostMemory(func::FuncOp func) {
   if (failed(unboundLaterThreadLoops(func)))
     return failure();
   scopeEarlierThreadLoopWrites(func);
+  sinkConstantComputations(func);
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
     if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp>(op) &&

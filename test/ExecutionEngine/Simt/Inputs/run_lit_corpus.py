@@ -4,13 +4,11 @@ under the SIMT emulator instead: each RUN line of the test tree with
 is run with `--backend simt`, and must exit 0 (all results within the
 tolerance fuser-run applies) with no emulator error.
 
-usage: run_lit_corpus.py SOURCE_ROOT TOOLS_DIR TEMP_DIR [FILE:ENTRY=ULPS ...]
-                         [FILE:ENTRY=xfail ...]
+usage: run_lit_corpus.py SOURCE_ROOT TOOLS_DIR TEMP_DIR [FILE:ENTRY=ULPS|run ...]
 (FILE relative to SOURCE_ROOT/test; ENTRY empty for the default entry):
 ULPS replaces the line's tolerance; `run` runs without comparing (results
 that libdevice and the host's libm round apart by more than any ulp bound,
-e.g. one of them overflowing); xfail expects the run to fail (a fusion the
-GPU path cannot run yet) and fails if it passes.
+e.g. one of them overflowing).
 Prints one line per command and a summary; exits 1 if any failed.
 """
 import os
@@ -86,18 +84,13 @@ def main():
                 if expected == "run":
                     run = re.sub(r" --check-against interp| --ulp-tolerance \S+",
                                  "", run)
-                elif expected and expected != "xfail":
+                elif expected:
                     run = re.sub(r" --ulp-tolerance \S+", "", run)
                     run += " --ulp-tolerance " + expected
                 result = subprocess.run(run, shell=True, capture_output=True,
                                         text=True, cwd=temp)
                 ok = (result.returncode == 0 and "FAILED" not in result.stdout
                       and "simt: error" not in result.stderr)
-                if expected == "xfail":
-                    print("%s %s" % ("XFAIL" if not ok else "XPASS", key))
-                    ok = not ok
-                    failed += not ok
-                    continue
                 passed += ok
                 failed += not ok
                 print("%s %s" % ("PASS" if ok else "FAIL", key))
