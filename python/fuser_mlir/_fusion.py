@@ -576,8 +576,9 @@ class FusionDefinition:
         """Runs the fusion: numpy arrays (bf16 through ml_dtypes) or torch
         tensors in, numpy arrays (torch tensors for torch inputs) out, for
         every output not written into an input. CPU data runs on the reference
-        interpreter unless `backend` says otherwise (interp, cpu, cuda); CUDA
-        tensors on the CUDA backend. Each input signature compiles once."""
+        interpreter unless `backend` says otherwise (interp, cpu, cuda, simt);
+        CUDA tensors on the CUDA backend. Each input signature compiles
+        once."""
         self._ensure_defined()
         if not self._outputs:
             raise FusionNotImplementedError("Fusion is empty! (it has no outputs)")
