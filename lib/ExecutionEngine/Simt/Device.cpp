@@ -836,6 +836,7 @@ CUresult Device::launch(Kernel &k, Dim3 g, Dim3 b, uint64_t sharedBytes,
   }
   kernel = &k;
   params = launchParams;
+  scheduler.forgetThreadStack();
   grid = g;
   block = b;
   failure = kSuccess;

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <mutex>
 
 using namespace mlir::fuser;
 using namespace mlir::fuser::simt;
@@ -25,6 +26,13 @@ using cuda::CUstream;
 
 namespace {
 bool initialized = false;
+
+/// One device for the process: calls from several host threads (the Python
+/// API's) take turns, each launch running to completion on its caller.
+[[nodiscard]] std::unique_lock<std::recursive_mutex> lockDevice() {
+  static std::recursive_mutex mutex;
+  return std::unique_lock<std::recursive_mutex>(mutex);
+}
 
 struct Event {
   double ms = 0;
@@ -86,16 +94,19 @@ CUresult primaryCtxRetain(CUcontext *context, CUdevice) {
 CUresult ctxSetCurrent(CUcontext) { return kSuccess; }
 CUresult ctxSynchronize() { return kSuccess; }
 CUresult moduleLoadData(CUmodule *module, const void *image) {
+  auto lock = lockDevice();
   Module *loaded = nullptr;
   CUresult r = Device::get().loadModule(image, &loaded);
   *module = reinterpret_cast<CUmodule>(loaded);
   return r;
 }
 CUresult moduleUnload(CUmodule module) {
+  auto lock = lockDevice();
   return Device::get().unloadModule(reinterpret_cast<Module *>(module));
 }
 CUresult moduleGetFunction(CUfunction *function, CUmodule module,
                            const char *name) {
+  auto lock = lockDevice();
   Kernel *kernel = nullptr;
   CUresult r = Device::get().getKernel(
       &kernel, reinterpret_cast<Module *>(module), name);
@@ -106,28 +117,35 @@ CUresult launchKernel(CUfunction function, unsigned gx, unsigned gy,
                       unsigned gz, unsigned bx, unsigned by, unsigned bz,
                       unsigned sharedBytes, CUstream, void **params,
                       void **extra) {
+  auto lock = lockDevice();
   if (!function || extra)
     return kInvalidValue;
   return Device::get().launch(*reinterpret_cast<Kernel *>(function),
                               {gx, gy, gz}, {bx, by, bz}, sharedBytes, params);
 }
 CUresult memAlloc(cuda::CUdeviceptr *address, size_t bytes) {
+  auto lock = lockDevice();
   return Device::get().allocate(address, bytes);
 }
 CUresult memFree(cuda::CUdeviceptr address) {
+  auto lock = lockDevice();
   return Device::get().release(address);
 }
 CUresult memcpyHtoD(cuda::CUdeviceptr dst, const void *src, size_t bytes) {
+  auto lock = lockDevice();
   return Device::get().copyToDevice(dst, src, bytes);
 }
 CUresult memcpyDtoH(void *dst, cuda::CUdeviceptr src, size_t bytes) {
+  auto lock = lockDevice();
   return Device::get().copyFromDevice(dst, src, bytes);
 }
 CUresult memcpyDtoD(cuda::CUdeviceptr dst, cuda::CUdeviceptr src,
                     size_t bytes) {
+  auto lock = lockDevice();
   return Device::get().copyOnDevice(dst, src, bytes);
 }
 CUresult memsetD8(cuda::CUdeviceptr dst, unsigned char value, size_t bytes) {
+  auto lock = lockDevice();
   return Device::get().fill(dst, value, bytes);
 }
 CUresult eventCreate(CUevent *event, unsigned) {
@@ -191,6 +209,7 @@ llvm::Expected<cuda::Driver &> mlir::fuser::simt::getDriver() {
 }
 
 void mlir::fuser::simt::printSummary(llvm::raw_ostream &os) {
+  auto lock = lockDevice();
   const LaunchSummary &t = Device::get().getTotals();
   os << "simt: " << t.launches << " launches, " << t.blocks << " blocks, "
      << t.threads << " threads, " << t.accesses << " checked accesses, "

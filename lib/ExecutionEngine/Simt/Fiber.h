@@ -47,6 +47,13 @@ public:
   /// that the switch into it finished).
   void started();
 
+  /// For a fiber on a thread's own stack: forget which thread's (the next
+  /// switch away reads it again; launches may come from several threads).
+  void forgetThreadStack() {
+    if (!mapping)
+      stackSize = 0;
+  }
+
   /// Whether `address` lies on this fiber's stack.
   bool onStack(const void *address) const;
 
