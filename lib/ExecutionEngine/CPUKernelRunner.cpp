@@ -70,6 +70,11 @@ using namespace mlir::fuser;
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// The JIT's name of host function `name`.
+std::string getJITSymbolName(StringRef name) {
+  return ("__fuser_host_" + name).str();
+}
+
 namespace elements = mlir::fuser::detail;
 using elements::ElemKind;
 
@@ -901,6 +906,18 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
   FailureOr<OwningOpRef<ModuleOp>> lowered = lowerKernelModuleToLLVM(module);
   if (failed(lowered))
     return failure();
+  // A host function named like a libm function (a fusion @exp of f64) would
+  // be what its own kernels' call of `exp` binds to: each gets a prefix.
+  for (auto func : llvm::make_early_inc_range(
+           (*lowered)->getOps<LLVM::LLVMFuncOp>())) {
+    if (func.isExternal() || !functions.contains(func.getSymName()))
+      continue;
+    auto prefixed = StringAttr::get(
+        module.getContext(), getJITSymbolName(func.getSymName()));
+    if (failed(SymbolTable::replaceAllSymbolUses(func, prefixed, **lowered)))
+      return func.emitError("could not rename the host function");
+    SymbolTable::setSymbolName(func, prefixed);
+  }
 
   if (!targetMachine) {
     // The greedy register allocator takes time quadratic in the calls of
@@ -958,7 +975,7 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
   // as errors (ExecutionEngine::initialize would abort on them).
   for (const auto &entry : functions) {
     llvm::Expected<void (*)(void **)> packed =
-        (*engine)->lookupPacked(entry.getKey());
+        (*engine)->lookupPacked(getJITSymbolName(entry.getKey()));
     if (!packed)
       return emitError(entry.getValue().loc,
                        "could not JIT-compile function '")
@@ -1090,7 +1107,8 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
       packedArgs[i] = argData[i];
     }
   }
-  if (llvm::Error error = engine->invokePacked(name, packedArgs))
+  if (llvm::Error error =
+          engine->invokePacked(getJITSymbolName(name), packedArgs))
     return emitError(loc, "could not run function '")
            << name << "': " << errorMessage(std::move(error));
 
