@@ -157,8 +157,8 @@ CUresult Device::checkHostRange(CUdeviceptr address, size_t bytes,
                                 Allocation *&allocation) {
   allocation = findAllocation(static_cast<uintptr_t>(address));
   if (!allocation ||
-      address + bytes >
-          reinterpret_cast<uintptr_t>(allocation->data) + allocation->bytes)
+      bytes > allocation->bytes -
+                  (address - reinterpret_cast<uintptr_t>(allocation->data)))
     return kInvalidValue;
   return kSuccess;
 }
@@ -296,10 +296,9 @@ void Device::abortThread() {
   Fiber::exitTo(current->fiber, scheduler);
 }
 
-void Device::abortUnknown(uint32_t site, const char *what) {
-  if (beginReport(llvm::Twine("device code reached ") + what +
-                      ", which the emulator does not implement",
-                  kNotSupported))
+void Device::trap(uint32_t site) {
+  // On a GPU, trap ends the kernel with an illegal-instruction error.
+  if (beginReport("the kernel trapped (llvm.trap)", kLaunchFailed))
     printSite(site);
   abortThread();
 }
@@ -358,6 +357,9 @@ Device::findShared(uintptr_t address) {
 void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
                          uint32_t addressSpace, uint32_t site, bool isStore) {
   ++launchSummary.accesses;
+  // A memcpy or memset of nothing touches nothing, wherever it points.
+  if (bytes == 0)
+    return;
   auto address = reinterpret_cast<uintptr_t>(pointer);
   const char *op = isStore ? "write" : "read";
   std::pair<SharedVariable *, SharedByte *> found = findShared(address);
@@ -398,7 +400,7 @@ void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
     if (isStore)
       return; // noteStored() checks races once the value is known.
     Thread &t = *current;
-    uint32_t warp = t.linear / kWarpSize;
+    uint32_t warp = t.linear / kWarpSize, lane = t.linear % kWarpSize;
     bool reportedUninit = false, reportedRace = false;
     for (uint64_t i = 0; i < bytes; ++i) {
       SharedByte &b = shadow[i];
@@ -415,7 +417,8 @@ void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
       if (b.written && b.writer >= 0 && b.writer != int32_t(t.linear) &&
           b.writeEpoch == epoch &&
           !(uint32_t(b.writer) / kWarpSize == warp &&
-            warpSyncs[warp] > b.writeWarpSyncs) &&
+            orderedByShuffle(warp, b.writer % kWarpSize, lane,
+                             b.writeWarpSyncs)) &&
           !reportedRace) {
         reportedRace = true;
         if (beginReport("Race: __shared__ read of size " + llvm::Twine(bytes) +
@@ -430,13 +433,14 @@ void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
       if (b.readEpoch != epoch || b.reader < 0) {
         b.reader = t.linear;
         b.readEpoch = epoch;
-        b.readWarpSyncs = warpSyncs[warp];
+        b.readWarpSyncs = warpShuffles[warp].size();
         b.manyReaders = false;
         b.readersInOneWarp = true;
       } else {
         b.manyReaders |= b.reader != int32_t(t.linear);
         b.readersInOneWarp &= uint32_t(b.reader) / kWarpSize == warp;
-        b.readWarpSyncs = std::max(b.readWarpSyncs, warpSyncs[warp]);
+        b.readWarpSyncs =
+            std::max<uint64_t>(b.readWarpSyncs, warpShuffles[warp].size());
       }
     }
     return;
@@ -459,8 +463,8 @@ void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
         if (beginReport(describe("Invalid") +
                             (allocation->constant
                                  ? " into a constant global variable"
-                                 : " into an argument the kernel declared "
-                                   "read-only"),
+                                 : " into memory a noalias readonly "
+                                   "argument of the kernel points to"),
                         kIllegalAddress)) {
           printSite(site);
           printAddress(
@@ -517,9 +521,11 @@ void Device::noteStored(const void *pointer, uint64_t bytes, uint32_t site) {
     return;
   Thread &t = *current;
   uint32_t warp = t.linear / kWarpSize;
+  uint32_t lane = t.linear % kWarpSize;
   auto ordered = [&](int32_t other, uint64_t otherSyncs) {
-    return other == int32_t(t.linear) || (uint32_t(other) / kWarpSize == warp &&
-                                          warpSyncs[warp] > otherSyncs);
+    return other == int32_t(t.linear) ||
+           (uint32_t(other) / kWarpSize == warp &&
+            orderedByShuffle(warp, other % kWarpSize, lane, otherSyncs));
   };
   bool reported = false;
   auto report = [&](const char *kind, int32_t other) {
@@ -544,7 +550,8 @@ void Device::noteStored(const void *pointer, uint64_t bytes, uint32_t site) {
     if (b.readEpoch == epoch && b.reader >= 0 &&
         (b.manyReaders || b.reader != int32_t(t.linear)) &&
         !(b.readersInOneWarp && uint32_t(b.reader) / kWarpSize == warp &&
-          warpSyncs[warp] > b.readWarpSyncs))
+          orderedByShuffle(warp, b.reader % kWarpSize, lane,
+                           b.readWarpSyncs)))
       report("after a read", b.reader);
     // Write after a write of a different value by another thread (equal
     // values are what every thread of an all-reduce's first warp stores).
@@ -554,7 +561,7 @@ void Device::noteStored(const void *pointer, uint64_t bytes, uint32_t site) {
     b.written = true;
     b.writer = t.linear;
     b.writeEpoch = epoch;
-    b.writeWarpSyncs = warpSyncs[warp];
+    b.writeWarpSyncs = warpShuffles[warp].size();
     b.value = stored[i];
   }
 }
@@ -562,6 +569,15 @@ void Device::noteStored(const void *pointer, uint64_t bytes, uint32_t site) {
 //===----------------------------------------------------------------------===//
 // Device-code runtime: shuffles and barriers
 //===----------------------------------------------------------------------===//
+
+bool Device::orderedByShuffle(uint32_t warp, uint32_t laneA, uint32_t laneB,
+                              uint64_t since) const {
+  const std::vector<uint32_t> &masks = warpShuffles[warp];
+  for (size_t k = since; k < masks.size(); ++k)
+    if ((masks[k] >> laneA & 1) && (masks[k] >> laneB & 1))
+      return true;
+  return false;
+}
 
 uint64_t Device::shuffle(uint32_t mode, uint32_t mask, uint32_t value,
                          uint32_t b, uint32_t c, uint32_t site) {
@@ -696,7 +712,7 @@ bool Device::resolveShuffles() {
     for (uint32_t lane = 0; lane < kWarpSize; ++lane)
       if (mask >> lane & 1)
         threads[warpBase + lane]->state = Thread::State::Runnable;
-    ++warpSyncs[warpBase / kWarpSize];
+    warpShuffles[warpBase / kWarpSize].push_back(mask);
     progress = true;
   }
   return progress;
@@ -902,7 +918,7 @@ bool Device::runBlock(Dim3 id) {
     std::fill(sharedShadow[i].begin(), sharedShadow[i].end(), SharedByte());
   }
   epoch = 0;
-  warpSyncs.assign((count + kWarpSize - 1) / kWarpSize, 0);
+  warpShuffles.assign((count + kWarpSize - 1) / kWarpSize, {});
   for (uint64_t i = 0; i < count; ++i) {
     Thread &t = *threads[i];
     t.state = Thread::State::Runnable;

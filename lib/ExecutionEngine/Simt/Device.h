@@ -170,7 +170,7 @@ public:
   void checkAccess(const void *address, uint64_t bytes, uint32_t align,
                    uint32_t addressSpace, uint32_t site, bool isStore);
   void noteStored(const void *address, uint64_t bytes, uint32_t site);
-  [[noreturn]] void abortUnknown(uint32_t site, const char *what);
+  [[noreturn]] void trap(uint32_t site);
 
 private:
   Device() = default;
@@ -189,7 +189,8 @@ private:
   struct SharedByte {
     int32_t writer = -1, reader = -1;
     uint32_t writeEpoch = 0, readEpoch = 0;
-    /// The warp's completed shuffles at the write, at the latest read.
+    /// How many shuffles the warp had completed at the write, at the latest
+    /// read.
     uint64_t writeWarpSyncs = 0, readWarpSyncs = 0;
     /// More than one thread read it; all readers are in `reader`'s warp.
     bool manyReaders = false, readersInOneWarp = true;
@@ -223,6 +224,9 @@ private:
     return llvm::ArrayRef(threads).take_front(block.count());
   }
   bool resolveShuffles();
+  /// Whether a shuffle of `warp` since the `since`-th had both lanes.
+  bool orderedByShuffle(uint32_t warp, uint32_t laneA, uint32_t laneB,
+                        uint64_t since) const;
   bool resolveBarrier();
   void reportHang();
   static void threadMain(void *thread);
@@ -244,7 +248,10 @@ private:
   void **params = nullptr;
   Dim3 grid, block, ctaid;
   std::vector<std::unique_ptr<Thread>> threads;
-  std::vector<uint64_t> warpSyncs;
+  /// Per warp of the block, the member masks of its completed shuffles in
+  /// order: an access is ordered before a later one of another lane of the
+  /// warp when a shuffle after it had both lanes in its mask.
+  std::vector<std::vector<uint32_t>> warpShuffles;
   uint32_t epoch = 0;
   Thread *current = nullptr;
   Fiber scheduler;

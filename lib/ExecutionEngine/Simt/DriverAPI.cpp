@@ -95,6 +95,8 @@ CUresult ctxSetCurrent(CUcontext) { return kSuccess; }
 CUresult ctxSynchronize() { return kSuccess; }
 CUresult moduleLoadData(CUmodule *module, const void *image) {
   auto lock = lockDevice();
+  if (!module)
+    return kInvalidValue;
   Module *loaded = nullptr;
   CUresult r = Device::get().loadModule(image, &loaded);
   *module = reinterpret_cast<CUmodule>(loaded);
@@ -107,6 +109,8 @@ CUresult moduleUnload(CUmodule module) {
 CUresult moduleGetFunction(CUfunction *function, CUmodule module,
                            const char *name) {
   auto lock = lockDevice();
+  if (!function)
+    return kInvalidValue;
   Kernel *kernel = nullptr;
   CUresult r = Device::get().getKernel(
       &kernel, reinterpret_cast<Module *>(module), name);
@@ -118,9 +122,10 @@ CUresult launchKernel(CUfunction function, unsigned gx, unsigned gy,
                       unsigned sharedBytes, CUstream, void **params,
                       void **extra) {
   auto lock = lockDevice();
-  if (!function || extra)
+  auto *kernel = reinterpret_cast<Kernel *>(function);
+  if (!kernel || extra || (!params && !kernel->params.empty()))
     return kInvalidValue;
-  return Device::get().launch(*reinterpret_cast<Kernel *>(function),
+  return Device::get().launch(*kernel,
                               {gx, gy, gz}, {bx, by, bz}, sharedBytes, params);
 }
 CUresult memAlloc(cuda::CUdeviceptr *address, size_t bytes) {

@@ -55,6 +55,9 @@ static void fuserSimtAccess(void *address, uint64_t bytes, uint32_t align,
 static void fuserSimtStored(void *address, uint64_t bytes, uint32_t site) {
   Device::get().noteStored(address, bytes, site);
 }
+static void fuserSimtTrap(uint32_t site) {
+  Device::get().trap(site);
+}
 }
 
 namespace {
@@ -65,6 +68,7 @@ const std::pair<const char *, void *> kRuntimeSymbols[] = {
     {"fuserSimtBarrier", reinterpret_cast<void *>(&fuserSimtBarrier)},
     {"fuserSimtAccess", reinterpret_cast<void *>(&fuserSimtAccess)},
     {"fuserSimtStored", reinterpret_cast<void *>(&fuserSimtStored)},
+    {"fuserSimtTrap", reinterpret_cast<void *>(&fuserSimtTrap)},
     {"fuserSimtArithF32",
      reinterpret_cast<void *>(&mlir::fuser::simt::fuserSimtArithF32)},
     {"fuserSimtArithF64",
@@ -212,7 +216,8 @@ private:
   Error rewriteIntrinsic(CallInst *call, StringRef name);
   Error rewriteAsm(CallInst *call, const InlineAsm &asmValue);
   Error instrument(Instruction *inst);
-  void addEntry(Function &kernel);
+  void guardDivision(BinaryOperator *division);
+  Error addEntry(Function &kernel);
   uint32_t getSite(Instruction *inst);
   FunctionCallee getRuntime(StringRef name, Type *result,
                             ArrayRef<Type *> params) {
@@ -602,6 +607,17 @@ Error Rewriter::rewriteCall(CallInst *call) {
   if (!callee->isDeclaration() || isRuntimeSymbol(name))
     return Error::success();
   if (callee->isIntrinsic()) {
+    Intrinsic::ID id = callee->getIntrinsicID();
+    if (id == Intrinsic::trap || id == Intrinsic::debugtrap ||
+        id == Intrinsic::ubsantrap) {
+      // On the host a trap would kill the process: the kernel stops with a
+      // report instead.
+      IRBuilder<> b(call);
+      b.CreateCall(getRuntime("fuserSimtTrap", b.getVoidTy(), {i32}),
+                   {b.getInt32(getSite(call))});
+      replace(call, nullptr);
+      return Error::success();
+    }
     // Target-independent intrinsics the host compiles (llvm.fma,
     // llvm.smax, ...); the atomic and memory ones are not expected here.
     return Error::success();
@@ -668,7 +684,30 @@ Error Rewriter::instrument(Instruction *inst) {
   return memoryOperand(address, bytes, align, isStore);
 }
 
-void Rewriter::addEntry(Function &kernel) {
+/// A GPU's integer division by zero (or of the smallest signed value by -1)
+/// gives some value; the host's traps. The divisor becomes 1 there: the
+/// result is as unspecified as on the GPU, and the process lives.
+void Rewriter::guardDivision(BinaryOperator *division) {
+  IRBuilder<> b(division);
+  Value *divisor = division->getOperand(1);
+  Type *type = divisor->getType();
+  Value *zero = Constant::getNullValue(type);
+  Value *one = ConstantInt::get(type, 1);
+  Value *unsafe = b.CreateICmpEQ(divisor, zero);
+  if (division->getOpcode() == Instruction::SDiv ||
+      division->getOpcode() == Instruction::SRem) {
+    unsigned bits = type->getScalarSizeInBits();
+    Value *smallest =
+        ConstantInt::get(type, APInt::getSignedMinValue(bits));
+    Value *overflows =
+        b.CreateAnd(b.CreateICmpEQ(division->getOperand(0), smallest),
+                    b.CreateICmpEQ(divisor, Constant::getAllOnesValue(type)));
+    unsafe = b.CreateOr(unsafe, overflows);
+  }
+  division->setOperand(1, b.CreateSelect(unsafe, one, divisor));
+}
+
+Error Rewriter::addEntry(Function &kernel) {
   const DataLayout &layout = module.getDataLayout();
   KernelInfo info;
   info.name = kernel.getName().str();
@@ -680,18 +719,26 @@ void Rewriter::addEntry(Function &kernel) {
   SmallVector<Value *> args;
   for (Argument &argument : kernel.args()) {
     Type *type = argument.getType();
+    if (argument.hasByValAttr())
+      return createStringError("kernel @" + kernel.getName() +
+                               " takes a byval parameter, which the emulator "
+                               "does not pass");
     Value *slot = b.CreateLoad(
         ptr, b.CreateConstGEP1_64(ptr, entry->getArg(0), argument.getArgNo()));
     args.push_back(b.CreateLoad(type, slot));
     Kernel::Param param;
     param.bytes = layout.getTypeAllocSize(type);
     param.isPointer = type->isPointerTy();
-    param.readOnly = param.isPointer && argument.onlyReadsMemory();
+    // What lets the GPU read through the non-coherent cache: no write
+    // through any pointer into it during the launch.
+    param.readOnly = param.isPointer && argument.hasNoAliasAttr() &&
+                     argument.hasAttribute(Attribute::ReadOnly);
     info.params.push_back(param);
   }
   b.CreateCall(&kernel, args);
   b.CreateRetVoid();
   kernels.push_back(std::move(info));
+  return Error::success();
 }
 
 Error Rewriter::run() {
@@ -730,10 +777,13 @@ Error Rewriter::run() {
     if (function.isDeclaration())
       continue;
     SmallVector<Instruction *> work;
+    SmallVector<BinaryOperator *> divisions;
     for (Instruction &inst : instructions(function))
       if (isa<CallInst, LoadInst, StoreInst, AtomicRMWInst, AtomicCmpXchgInst>(
               inst))
         work.push_back(&inst);
+      else if (inst.isIntDivRem())
+        divisions.push_back(cast<BinaryOperator>(&inst));
       else if (isa<InvokeInst, CallBrInst>(inst))
         return unknown(&inst, "an invoke or callbr");
     for (Instruction *inst : work) {
@@ -742,6 +792,8 @@ Error Rewriter::run() {
       if (e)
         return e;
     }
+    for (BinaryOperator *division : divisions)
+      guardDivision(division);
   }
 
   SmallVector<Function *> kernelFunctions;
@@ -758,7 +810,8 @@ Error Rewriter::run() {
       kernelFunctions.push_back(&function);
   }
   for (Function *kernel : kernelFunctions) {
-    addEntry(*kernel);
+    if (Error e = addEntry(*kernel))
+      return e;
     kernel->setCallingConv(CallingConv::C);
     for (Argument &argument : kernel->args()) {
       AttributeMask mask;

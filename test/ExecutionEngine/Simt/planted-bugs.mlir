@@ -1,4 +1,5 @@
-// One planted bug per check of the SIMT emulator, each in a hand-written
+// One planted bug per check of the SIMT emulator (and the host traps it
+// keeps out of the process), each in a hand-written
 // kernel (LLVM and NVVM dialects) run as a lowered module: each gives its
 // report, then a located error and exit 2, never a crash. With line tables
 // (as --fuser-lower-to-nvvm=format=llvm makes), a report gives the source
@@ -13,6 +14,8 @@
 // RUN: not fuser-run %t.mlir --entry store_to_input --backend simt 2>&1 | FileCheck %s --check-prefix=READONLY
 // RUN: not fuser-run %t.mlir --entry uninitialized_shared --backend simt 2>&1 | FileCheck %s --check-prefix=UNINIT
 // RUN: not fuser-run %t.mlir --entry too_many_threads --backend simt 2>&1 | FileCheck %s --check-prefix=LIMIT
+// RUN: not fuser-run %t.mlir --entry trap --backend simt 2>&1 | FileCheck %s --check-prefix=TRAP
+// RUN: fuser-run %t.mlir --entry divide_by_zero --backend simt 2>&1 | FileCheck %s --check-prefix=DIVIDE
 // RUN: fuser-run %t.mlir --entry correct --backend simt 2>&1 | FileCheck %s --check-prefix=CORRECT
 
 module attributes {gpu.container_module} {
@@ -111,15 +114,19 @@ module attributes {gpu.container_module} {
       llvm.return
     }
 
-    // The input is declared readonly (what lets the GPU read it through the
-    // non-coherent cache) and the kernel stores into it.
-    // READONLY: simt: error: Invalid __global__ write of size 4 bytes into an argument the kernel declared read-only
+    // The input is declared noalias readonly (what lets the GPU read it
+    // through the non-coherent cache), and the host passes the same buffer
+    // as the output, which the kernel writes (a store through the readonly
+    // pointer itself the optimizer deletes, as undefined).
+    // READONLY: simt: error: Invalid __global__ write of size 4 bytes into memory a noalias readonly argument of the kernel points to
     // READONLY: CUDA_ERROR_ILLEGAL_ADDRESS (700)
-    llvm.func @store_to_input(%in: !llvm.ptr {llvm.readonly}, %out: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
+    llvm.func @store_to_input(%in: !llvm.ptr {llvm.noalias, llvm.readonly}, %out: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
       %tid = nvvm.read.ptx.sreg.tid.x : i32
-      %x = llvm.sitofp %tid : i32 to f32
-      %dst = llvm.getelementptr %in[%tid] : (!llvm.ptr, i32) -> !llvm.ptr, f32
-      llvm.store %x, %dst : f32, !llvm.ptr
+      %src = llvm.getelementptr %in[%tid] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %x = llvm.load %src : !llvm.ptr -> f32
+      %y = llvm.fadd %x, %x : f32
+      %dst = llvm.getelementptr %out[%tid] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      llvm.store %y, %dst : f32, !llvm.ptr
       llvm.return
     }
 
@@ -135,6 +142,40 @@ module attributes {gpu.container_module} {
       %y = llvm.load %mine : !llvm.ptr<3> -> f32
       %dst = llvm.getelementptr %out[%tid] : (!llvm.ptr, i32) -> !llvm.ptr, f32
       llvm.store %y, %dst : f32, !llvm.ptr
+      llvm.return
+    }
+
+    // llvm.trap would kill the host process: it ends the kernel with a
+    // report.
+    // TRAP: simt: error: the kernel trapped (llvm.trap)
+    // TRAP: simt:   at tail call void @llvm.trap()
+    // TRAP: CUDA_ERROR_LAUNCH_FAILED
+    llvm.func @trap(%out: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
+      "llvm.intr.trap"() : () -> ()
+      llvm.return
+    }
+
+    // An integer division by zero and INT_MIN / -1 give some value on a GPU
+    // and SIGFPE on the host: the kernel runs and the process lives.
+    // DIVIDE: result 0: tensor<64xi32>
+    // DIVIDE: simt: 1 launches, 1 blocks, 64 threads, 64 checked accesses, 0 barriers, 0 shuffles, 0 errors
+    llvm.func @divide_by_zero(%out: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
+      %tid = nvvm.read.ptx.sreg.tid.x : i32
+      // tid & 64 is 0 for these 64 threads, which the optimizer cannot see
+      // (it would delete a division it knows to be by zero).
+      %bit = llvm.mlir.constant(64 : i32) : i32
+      %zero = llvm.and %tid, %bit : i32
+      %seven = llvm.mlir.constant(7 : i32) : i32
+      %min = llvm.mlir.constant(-2147483648 : i32) : i32
+      %allOnes = llvm.mlir.constant(-1 : i32) : i32
+      %minus1 = llvm.sub %allOnes, %zero : i32
+      %q = llvm.sdiv %seven, %zero : i32
+      %r = llvm.srem %min, %minus1 : i32
+      %u = llvm.udiv %tid, %zero : i32
+      %s = llvm.add %q, %r : i32
+      %t = llvm.add %s, %u : i32
+      %dst = llvm.getelementptr %out[%tid] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+      llvm.store %t, %dst : i32, !llvm.ptr
       llvm.return
     }
 
@@ -189,7 +230,7 @@ module attributes {gpu.container_module} {
   func.func @store_to_input(%in: memref<32xf32>, %out: memref<32xf32>) attributes {fuser.outputs = 1 : i64} {
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
-    gpu.launch_func @kernels::@store_to_input blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%in : memref<32xf32>, %out : memref<32xf32>)
+    gpu.launch_func @kernels::@store_to_input blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%in : memref<32xf32>, %in : memref<32xf32>)
     return
   }
   func.func @uninitialized_shared(%out: memref<64xf32>) attributes {fuser.outputs = 1 : i64} {
@@ -204,6 +245,18 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     %c2048 = arith.constant 2048 : index
     gpu.launch_func @kernels::@exchange blocks in (%c1, %c1, %c1) threads in (%c2048, %c1, %c1) args(%in : memref<2048xf32>, %out : memref<2048xf32>)
+    return
+  }
+  func.func @trap(%out: memref<32xf32>) attributes {fuser.outputs = 1 : i64} {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@trap blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%out : memref<32xf32>)
+    return
+  }
+  func.func @divide_by_zero(%out: memref<64xi32>) attributes {fuser.outputs = 1 : i64} {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @kernels::@divide_by_zero blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%out : memref<64xi32>)
     return
   }
   // CORRECT: result 0: tensor<64xf32>
