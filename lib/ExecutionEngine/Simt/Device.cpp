@@ -512,6 +512,28 @@ void Device::checkAccess(const void *pointer, uint64_t bytes, uint32_t align,
   abortThread();
 }
 
+void Device::checkLocalAccess(const void *pointer, uint64_t bytes,
+                              const void *array, uint64_t arrayBytes,
+                              uint32_t site, bool isStore) {
+  ++launchSummary.accesses;
+  auto address = reinterpret_cast<uintptr_t>(pointer);
+  auto base = reinterpret_cast<uintptr_t>(array);
+  if (bytes == 0 ||
+      (address >= base && bytes <= arrayBytes && address - base <= arrayBytes - bytes))
+    return;
+  if (beginReport(llvm::Twine("Invalid __local__ ") +
+                      (isStore ? "write" : "read") + " of size " +
+                      llvm::Twine(bytes) + " bytes",
+                  kIllegalAddress)) {
+    printSite(site);
+    llvm::errs() << "simt:   address " << llvm::format_hex(address, 18)
+                 << " is outside the thread's private array of "
+                 << arrayBytes << " bytes at "
+                 << llvm::format_hex(base, 18) << "\n";
+  }
+  abortThread();
+}
+
 void Device::noteStored(const void *pointer, uint64_t bytes, uint32_t site) {
   auto address = reinterpret_cast<uintptr_t>(pointer);
   std::pair<SharedVariable *, SharedByte *> found = findShared(address);

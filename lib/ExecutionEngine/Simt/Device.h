@@ -170,6 +170,9 @@ public:
   void checkAccess(const void *address, uint64_t bytes, uint32_t align,
                    uint32_t addressSpace, uint32_t site, bool isStore);
   void noteStored(const void *address, uint64_t bytes, uint32_t site);
+  /// An access into the thread's private array [array, array + arrayBytes).
+  void checkLocalAccess(const void *address, uint64_t bytes, const void *array,
+                        uint64_t arrayBytes, uint32_t site, bool isStore);
   [[noreturn]] void trap(uint32_t site);
 
 private:

@@ -55,6 +55,12 @@ static void fuserSimtAccess(void *address, uint64_t bytes, uint32_t align,
 static void fuserSimtStored(void *address, uint64_t bytes, uint32_t site) {
   Device::get().noteStored(address, bytes, site);
 }
+static void fuserSimtLocalAccess(void *address, uint64_t bytes, void *array,
+                                 uint64_t arrayBytes, uint32_t site,
+                                 uint32_t isStore) {
+  Device::get().checkLocalAccess(address, bytes, array, arrayBytes, site,
+                                 isStore != 0);
+}
 static void fuserSimtTrap(uint32_t site) {
   Device::get().trap(site);
 }
@@ -68,6 +74,7 @@ const std::pair<const char *, void *> kRuntimeSymbols[] = {
     {"fuserSimtBarrier", reinterpret_cast<void *>(&fuserSimtBarrier)},
     {"fuserSimtAccess", reinterpret_cast<void *>(&fuserSimtAccess)},
     {"fuserSimtStored", reinterpret_cast<void *>(&fuserSimtStored)},
+    {"fuserSimtLocalAccess", reinterpret_cast<void *>(&fuserSimtLocalAccess)},
     {"fuserSimtTrap", reinterpret_cast<void *>(&fuserSimtTrap)},
     {"fuserSimtArithF32",
      reinterpret_cast<void *>(&mlir::fuser::simt::fuserSimtArithF32)},
@@ -633,10 +640,34 @@ Error Rewriter::instrument(Instruction *inst) {
   const DataLayout &layout = module.getDataLayout();
   auto memoryOperand = [&](Value *pointer, Value *size, uint64_t alignment,
                            bool store) -> Error {
-    // The thread's own stack (allocas) is local memory: not checked.
-    if (isa<AllocaInst>(getUnderlyingObject(pointer, /*MaxLookup=*/0)))
-      return Error::success();
     IRBuilder<> b(inst);
+    // The thread's own stack (a private array): checked against the array
+    // where the access is not at a constant offset inside it.
+    if (auto *array = dyn_cast<AllocaInst>(
+            getUnderlyingObject(pointer, /*MaxLookup=*/0))) {
+      std::optional<TypeSize> arrayBytes = array->getAllocationSize(layout);
+      auto *constantSize = dyn_cast<ConstantInt>(size);
+      APInt offset(layout.getIndexTypeSizeInBits(pointer->getType()), 0);
+      const Value *base = pointer->stripAndAccumulateConstantOffsets(
+          layout, offset, /*AllowNonInbounds=*/true);
+      if (!arrayBytes || arrayBytes->isScalable() ||
+          (base == array && constantSize && !offset.isNegative() &&
+           offset.getZExtValue() + constantSize->getZExtValue() <=
+               arrayBytes->getFixedValue()))
+        return Error::success();
+      Value *generic = pointer->getType()->getPointerAddressSpace()
+                           ? b.CreateAddrSpaceCast(pointer, ptr)
+                           : pointer;
+      Value *arrayBase = array->getType()->getPointerAddressSpace()
+                             ? b.CreateAddrSpaceCast(array, ptr)
+                             : static_cast<Value *>(array);
+      b.CreateCall(getRuntime("fuserSimtLocalAccess", b.getVoidTy(),
+                              {ptr, i64, ptr, i64, i32, i32}),
+                   {generic, size, arrayBase,
+                    ConstantInt::get(i64, arrayBytes->getFixedValue()),
+                    b.getInt32(getSite(inst)), b.getInt32(store)});
+      return Error::success();
+    }
     unsigned space = pointer->getType()->getPointerAddressSpace();
     Value *generic = space ? b.CreateAddrSpaceCast(pointer, ptr) : pointer;
     uint32_t site = getSite(inst);

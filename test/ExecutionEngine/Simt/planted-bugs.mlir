@@ -14,6 +14,7 @@
 // RUN: not fuser-run %t.mlir --entry store_to_input --backend simt 2>&1 | FileCheck %s --check-prefix=READONLY
 // RUN: not fuser-run %t.mlir --entry uninitialized_shared --backend simt 2>&1 | FileCheck %s --check-prefix=UNINIT
 // RUN: not fuser-run %t.mlir --entry too_many_threads --backend simt 2>&1 | FileCheck %s --check-prefix=LIMIT
+// RUN: not fuser-run %t.mlir --entry private_array --backend simt 2>&1 | FileCheck %s --check-prefix=PRIVATE
 // RUN: not fuser-run %t.mlir --entry trap --backend simt 2>&1 | FileCheck %s --check-prefix=TRAP
 // RUN: fuser-run %t.mlir --entry divide_by_zero --backend simt 2>&1 | FileCheck %s --check-prefix=DIVIDE
 // RUN: fuser-run %t.mlir --entry correct --backend simt 2>&1 | FileCheck %s --check-prefix=CORRECT
@@ -145,6 +146,31 @@ module attributes {gpu.container_module} {
       llvm.return
     }
 
+    // A private array of 64 floats written at 3 * tid and read at
+    // 63 - tid: thread 22 writes past it (on the host: into the fiber's
+    // own frames).
+    // PRIVATE: simt: error: Invalid __local__ write of size 4 bytes
+    // PRIVATE: simt:   by thread (22,0,0)
+    // PRIVATE: is outside the thread's private array of 256 bytes at
+    // PRIVATE: CUDA_ERROR_ILLEGAL_ADDRESS (700)
+    llvm.func @private_array(%out: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
+      %tid = nvvm.read.ptx.sreg.tid.x : i32
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %three = llvm.mlir.constant(3 : i32) : i32
+      %last = llvm.mlir.constant(63 : i32) : i32
+      %array = llvm.alloca %one x !llvm.array<64 x f32> : (i32) -> !llvm.ptr
+      %x = llvm.sitofp %tid : i32 to f32
+      %thrice = llvm.mul %tid, %three : i32
+      %slot = llvm.getelementptr %array[0, %thrice] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<64 x f32>
+      llvm.store %x, %slot : f32, !llvm.ptr
+      %mirror = llvm.sub %last, %tid : i32
+      %other = llvm.getelementptr %array[0, %mirror] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<64 x f32>
+      %y = llvm.load %other : !llvm.ptr -> f32
+      %dst = llvm.getelementptr %out[%tid] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      llvm.store %y, %dst : f32, !llvm.ptr
+      llvm.return
+    }
+
     // llvm.trap would kill the host process: it ends the kernel with a
     // report.
     // TRAP: simt: error: the kernel trapped (llvm.trap)
@@ -245,6 +271,12 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     %c2048 = arith.constant 2048 : index
     gpu.launch_func @kernels::@exchange blocks in (%c1, %c1, %c1) threads in (%c2048, %c1, %c1) args(%in : memref<2048xf32>, %out : memref<2048xf32>)
+    return
+  }
+  func.func @private_array(%out: memref<32xf32>) attributes {fuser.outputs = 1 : i64} {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@private_array blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%out : memref<32xf32>)
     return
   }
   func.func @trap(%out: memref<32xf32>) attributes {fuser.outputs = 1 : i64} {
