@@ -155,11 +155,6 @@ const std::pair<const char *, void *> kLibcallTable[] = {
     {"__extendhfdf2", reinterpret_cast<void *>(&libcallExtendHFDF2)},
     {"__extendbfsf2", reinterpret_cast<void *>(&libcallExtendBFSF2)},
 };
-ArrayRef<std::pair<const char *, void *>> getLibcalls() {
-  return kLibcallTable;
-}
-#else
-ArrayRef<std::pair<const char *, void *>> getLibcalls() { return {}; }
 #endif
 
 const std::pair<const char *, void *> kDeviceLibraryHostSymbols[] = {
@@ -801,7 +796,11 @@ mlir::fuser::getDeviceLibraryHostSymbols() {
 
 ArrayRef<std::pair<const char *, void *>>
 mlir::fuser::getHalfConversionLibcalls() {
-  return getLibcalls();
+#if defined(__x86_64__)
+  return kLibcallTable;
+#else
+  return {};
+#endif
 }
 
 ArrayRef<StringRef> mlir::fuser::getCPUBackendDisabledX86Features() {
@@ -963,7 +962,7 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
     for (const auto &[name, address] : kDeviceLibraryHostSymbols)
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
-    for (const auto &[name, address] : getLibcalls())
+    for (const auto &[name, address] : getHalfConversionLibcalls())
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
     for (const auto &[name, address] : extra)
