@@ -35,19 +35,61 @@ struct LoadedFusion {
   std::unique_ptr<Executable> executable;
 };
 
-FailureOr<LoadedFusion> loadFusion(func::FuncOp func,
-                                   const BackendOptions &options,
-                                   StringRef backendName,
-                                   DriverSource getDriver) {
+/// The driver `getDriver` gives, or an error on `func` that backend
+/// `backendName` is not available.
+FailureOr<Driver *> getDriverFor(func::FuncOp func, StringRef backendName,
+                                 DriverSource getDriver) {
   llvm::Expected<Driver &> driver = getDriver();
   if (!driver)
     return func.emitError("backend ")
            << backendName
            << " is not available: " << llvm::toString(driver.takeError());
+  return &*driver;
+}
+
+/// `plan`'s kernels loaded through `driver`, or an error on `func`.
+FailureOr<std::unique_ptr<Executable>>
+loadExecutable(func::FuncOp func, const LaunchPlan &plan, Driver &driver) {
+  llvm::Expected<std::unique_ptr<Executable>> executable =
+      Executable::load(plan, driver);
+  if (!executable)
+    return func.emitError("could not load the kernels of '")
+           << func.getSymName()
+           << "': " << llvm::toString(executable.takeError());
+  return std::move(*executable);
+}
+
+/// One run of a loaded plan on `inputs` (its leading arguments): upload,
+/// every step, download; or an error on `func`.
+FailureOr<SmallVector<Buffer>> runExecutable(func::FuncOp func,
+                                             Executable &exe,
+                                             ArrayRef<Buffer> inputs) {
+  llvm::Expected<SmallVector<Buffer>> outputs =
+      [&]() -> llvm::Expected<SmallVector<Buffer>> {
+    if (llvm::Error e = exe.prepare(inputs))
+      return std::move(e);
+    if (llvm::Error e = exe.execute())
+      return std::move(e);
+    return exe.download();
+  }();
+  if (!outputs)
+    return func.emitError("running '")
+           << func.getSymName()
+           << "' on the GPU failed: " << llvm::toString(outputs.takeError());
+  return std::move(*outputs);
+}
+
+FailureOr<LoadedFusion> loadFusion(func::FuncOp func,
+                                   const BackendOptions &options,
+                                   StringRef backendName,
+                                   DriverSource getDriver) {
+  FailureOr<Driver *> driver = getDriverFor(func, backendName, getDriver);
+  if (failed(driver))
+    return failure();
   LoadedFusion loaded;
   FailureOr<CUDACompiledFusion> compiled = compileFusionForCUDA(
-      func, options, driver->getChip(), driver->getMultiprocessorCount(),
-      driver->getObjectFormat());
+      func, options, (*driver)->getChip(),
+      (*driver)->getMultiprocessorCount(), (*driver)->getObjectFormat());
   if (failed(compiled))
     return failure();
   loaded.compiled = std::move(*compiled);
@@ -62,12 +104,10 @@ FailureOr<LoadedFusion> loadFusion(func::FuncOp func,
              << buffer.type << " takes " << formatByteSize(buffer.bytes)
              << ", more than the limit of " << options.maxBufferBytes
              << " bytes";
-  llvm::Expected<std::unique_ptr<Executable>> executable =
-      Executable::load(loaded.plan, *driver);
-  if (!executable)
-    return func.emitError("could not load the kernels of '")
-           << func.getSymName()
-           << "': " << llvm::toString(executable.takeError());
+  FailureOr<std::unique_ptr<Executable>> executable =
+      loadExecutable(func, loaded.plan, **driver);
+  if (failed(executable))
+    return failure();
   loaded.executable = std::move(*executable);
   return loaded;
 }
@@ -76,19 +116,10 @@ FailureOr<LoadedFusion> loadFusion(func::FuncOp func,
 /// arguments, in order, as Buffers.
 FailureOr<SmallVector<Buffer>>
 runLoaded(func::FuncOp func, LoadedFusion &loaded, ArrayRef<Buffer> inputs) {
-  Executable &exe = *loaded.executable;
-  llvm::Expected<SmallVector<Buffer>> outputs =
-      [&]() -> llvm::Expected<SmallVector<Buffer>> {
-    if (llvm::Error e = exe.prepare(inputs))
-      return std::move(e);
-    if (llvm::Error e = exe.execute())
-      return std::move(e);
-    return exe.download();
-  }();
-  if (!outputs)
-    return func.emitError("running '")
-           << func.getSymName()
-           << "' on the GPU failed: " << llvm::toString(outputs.takeError());
+  FailureOr<SmallVector<Buffer>> outputs =
+      runExecutable(func, *loaded.executable, inputs);
+  if (failed(outputs))
+    return failure();
   if (failed(adoptKernelOutputs(func, *outputs)))
     return failure();
   return std::move(*outputs);
@@ -433,34 +464,17 @@ FailureOr<SmallVector<Buffer>>
 mlir::fuser::runLoweredFunction(ModuleOp module, func::FuncOp func,
                                 ArrayRef<Buffer> inputs, StringRef backendName,
                                 DriverSource getDriver) {
-  llvm::Expected<Driver &> driver = getDriver();
-  if (!driver)
-    return func.emitError("backend ")
-           << backendName
-           << " is not available: " << llvm::toString(driver.takeError());
+  FailureOr<Driver *> driver = getDriverFor(func, backendName, getDriver);
+  if (failed(driver))
+    return failure();
   FailureOr<LaunchPlan> plan = LaunchPlan::build(module, func.getSymName());
   if (failed(plan))
     return failure();
-  llvm::Expected<std::unique_ptr<Executable>> executable =
-      Executable::load(*plan, *driver);
-  if (!executable)
-    return func.emitError("could not load the kernels of '")
-           << func.getSymName()
-           << "': " << llvm::toString(executable.takeError());
-  Executable &exe = **executable;
-  llvm::Expected<SmallVector<Buffer>> outputs =
-      [&]() -> llvm::Expected<SmallVector<Buffer>> {
-    if (llvm::Error e = exe.prepare(inputs))
-      return std::move(e);
-    if (llvm::Error e = exe.execute())
-      return std::move(e);
-    return exe.download();
-  }();
-  if (!outputs)
-    return func.emitError("running '")
-           << func.getSymName()
-           << "' on the GPU failed: " << llvm::toString(outputs.takeError());
-  return std::move(*outputs);
+  FailureOr<std::unique_ptr<Executable>> executable =
+      loadExecutable(func, *plan, **driver);
+  if (failed(executable))
+    return failure();
+  return runExecutable(func, **executable, inputs);
 }
 
 LogicalResult mlir::fuser::benchmarkOnCUDA(func::FuncOp func,
