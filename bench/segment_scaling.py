@@ -1,31 +1,51 @@
 #!/usr/bin/env python3
 """fuser-segment compile time as the fusion grows.
 
-  bench/segment_scaling.py [--fuser-opt build/bin/fuser-opt] [--blocks 30 60 120 240]
+  bench/segment_scaling.py [--fuser-opt build/bin/fuser-opt]
+                           [--segmenter fuser-segment|fuser-segment-legacy]
+                           [--blocks 30 60 120 240 480 2400 4800]
                            [--kinds chained,independent,transformer,reduce-chain]
+                           [--skip-plain] [--timeout SECONDS]
+  bench/segment_scaling.py --emit KIND N     (print the fusion, run nothing)
 
 Two fusions of N blocks each (f32 [64, 256] rows):
   chained:     RMSNorm-style blocks, each reading the previous one's output
-               (x * rsqrt(sum(x * x)) then neg): one long dependence chain.
+               (x * rsqrt(sum(x * x)) then neg): one long dependence chain,
+               5 ops a block.
   independent: N softmax-style normalizations (x - max(x)) of N inputs, each
                beside a pointwise op on an input of another shape: wide fusions
-               with many sibling kernels.
-With --kinds, also (f32):
-  transformer: N transformer-like layers on [128, 512] (17 ops each): RMSNorm
-               with a shared weight row, a head split (view to [128, 8, 64],
-               permute to [8, 128, 64]), softmax over each head's rows, the
-               merge back (permute, view) and a residual add.
-  reduce-chain: N blocks `r = sum(v, [1], keepdim); v = v - expand(r)` on
-               [8, 16]: a chain of normalizations that each read the last.
-For each, runs `fuser-opt --fuser-segment --mlir-timing`, with normalization
-segments and without (`normalization=false`), and reports the FuserSegment
-wall time, the time per op and the kernels. Time per op that grows with N
-means super-linear cost.
+               with many sibling kernels, 3 ops a block.
+With --kinds, also:
+  transformer: N transformer-like layers on bf16 [128, 512] activations,
+               computed in f32 as Thunder emits them (23 ops a layer, plus the
+               two constants 1/512 and eps: 922 ops at 40 layers): the layer
+               input cast to f32; RMSNorm (x * x, sum over the row, * 1/512,
+               + eps, rsqrt, * x) with a shared f32 weight row, its output cast
+               to bf16; a head split (view to [128, 8, 64], permute to
+               [8, 128, 64]); softmax over each head's rows in f32 (cast, max,
+               sub, exp, sum, div, cast back to bf16); the merge back
+               (permute, view); a residual add in f32 and the cast of the
+               layer output to bf16.
+  reduce-chain: N blocks `r = reduction add v [1] keepdim; e = expand r;
+               v = sub v, e` on tensor<8x16xf32>: a chain of normalizations
+               that each read the last, 3 ops a block.
+For each, runs `fuser-opt --<segmenter> --mlir-timing` (the segmenter pass is
+--segmenter, default fuser-segment; fuser-segment-legacy takes the same
+options), with normalization segments and, unless --skip-plain, without
+(`normalization=false`), and reports the segmenter pass's wall time (its
+--mlir-timing line: FuserSegment or FuserSegmentLegacy), the time per op and
+the kernels. Column `x t/op` is the time per op over that of the kind's
+previous size: about 1 means linear cost, growing means super-linear. After
+the table, for each kind and each pair of sizes whose op counts differ
+tenfold or more (e.g. 240 and 2400 blocks), a line gives the op and time
+ratios. A run that takes longer than --timeout seconds is stopped and shows
+`timeout` (its kind's larger sizes then show `skipped`).
 """
 import argparse
 import os
 import re
 import subprocess
+import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -36,14 +56,14 @@ OTHER = "tensor<33xf32>"
 
 def chain(name, n, params, value_type, block, prelude=()):
     """A function of n blocks, each block(i, value) -> (lines, value) reading
-    the previous block's value (first %x); returns the text and the op count."""
-    lines, value, ops = list(prelude), "%x", 0
+    the previous block's value (first %x); returns the text and the op count
+    (the prelude's ops and the blocks', not the return)."""
+    lines, value = list(prelude), "%x"
     for i in range(n):
         body, value = block(i, value)
         lines += body
-        ops += len(body)
     header = f"func.func @{name}({params}) -> {value_type} {{"
-    return "\n".join([header] + lines + [f"  return {value} : {value_type}", "}"]), ops
+    return "\n".join([header] + lines + [f"  return {value} : {value_type}", "}"]), len(lines)
 
 
 def chained(n):
@@ -75,32 +95,45 @@ def independent(n):
 
 
 def transformer(n):
-    hidden, heads, split = "tensor<128x512xf32>", "tensor<8x128x64xf32>", "tensor<128x8x64xf32>"
-    rows, head_rows = "tensor<128x1xf32>", "tensor<8x128x1xf32>"
+    """N layers of 23 ops on bf16 activations, f32 math (see the docstring)."""
+    hidden, hidden16 = "tensor<128x512xf32>", "tensor<128x512xbf16>"
+    split16, heads16 = "tensor<128x8x64xbf16>", "tensor<8x128x64xbf16>"
+    heads, head_rows = "tensor<8x128x64xf32>", "tensor<8x128x1xf32>"
+    rows, weight = "tensor<128x1xf32>", "tensor<1x512xf32>"
 
     def block(i, value):
         return [
-            f"  %sq{i} = fuser.mul {value}, {value} : {hidden}, {hidden} -> {hidden}",
+            # RMSNorm in f32, weighted, its output in bf16.
+            f"  %xf{i} = fuser.cast {value} : {hidden16} to {hidden}",
+            f"  %sq{i} = fuser.mul %xf{i}, %xf{i} : {hidden}, {hidden} -> {hidden}",
             f"  %ss{i} = fuser.reduction add %sq{i} [1] keepdim : {hidden} -> {rows}",
             f"  %ms{i} = fuser.mul %ss{i}, %inv : {rows}, f32 -> {rows}",
             f"  %me{i} = fuser.add %ms{i}, %eps : {rows}, f32 -> {rows}",
             f"  %rs{i} = fuser.rsqrt %me{i} : {rows}",
-            f"  %nm{i} = fuser.mul {value}, %rs{i} : {hidden}, {rows} -> {hidden}",
-            f"  %wt{i} = fuser.mul %nm{i}, %w : {hidden}, tensor<1x512xf32> -> {hidden}",
-            f"  %sp{i} = fuser.view %wt{i} : {hidden} -> {split}",
-            f"  %hd{i} = fuser.permute %sp{i} [1, 0, 2] : {split} -> {heads}",
-            f"  %mx{i} = fuser.reduction max %hd{i} [2] keepdim : {heads} -> {head_rows}",
-            f"  %df{i} = fuser.sub %hd{i}, %mx{i} : {heads}, {head_rows} -> {heads}",
+            f"  %nm{i} = fuser.mul %xf{i}, %rs{i} : {hidden}, {rows} -> {hidden}",
+            f"  %wt{i} = fuser.mul %nm{i}, %w : {hidden}, {weight} -> {hidden}",
+            f"  %nb{i} = fuser.cast %wt{i} : {hidden} to {hidden16}",
+            # Head split.
+            f"  %sp{i} = fuser.view %nb{i} : {hidden16} -> {split16}",
+            f"  %hd{i} = fuser.permute %sp{i} [1, 0, 2] : {split16} -> {heads16}",
+            # Softmax over each head's rows in f32, its output in bf16.
+            f"  %hf{i} = fuser.cast %hd{i} : {heads16} to {heads}",
+            f"  %mx{i} = fuser.reduction max %hf{i} [2] keepdim : {heads} -> {head_rows}",
+            f"  %df{i} = fuser.sub %hf{i}, %mx{i} : {heads}, {head_rows} -> {heads}",
             f"  %ex{i} = fuser.exp %df{i} : {heads}",
             f"  %sm{i} = fuser.reduction add %ex{i} [2] keepdim : {heads} -> {head_rows}",
             f"  %pr{i} = fuser.div %ex{i}, %sm{i} : {heads}, {head_rows} -> {heads}",
-            f"  %mg{i} = fuser.permute %pr{i} [1, 0, 2] : {heads} -> {split}",
-            f"  %fl{i} = fuser.view %mg{i} : {split} -> {hidden}",
-            f"  %y{i} = fuser.add {value}, %fl{i} : {hidden}, {hidden} -> {hidden}",
-        ], f"%y{i}"
+            f"  %pb{i} = fuser.cast %pr{i} : {heads} to {heads16}",
+            # Merge back.
+            f"  %mg{i} = fuser.permute %pb{i} [1, 0, 2] : {heads16} -> {split16}",
+            f"  %fl{i} = fuser.view %mg{i} : {split16} -> {hidden16}",
+            # Residual add in f32, the layer output in bf16.
+            f"  %ff{i} = fuser.cast %fl{i} : {hidden16} to {hidden}",
+            f"  %y{i} = fuser.add %xf{i}, %ff{i} : {hidden}, {hidden} -> {hidden}",
+            f"  %yb{i} = fuser.cast %y{i} : {hidden} to {hidden16}",
+        ], f"%yb{i}"
     prelude = ["  %inv = arith.constant 1.953125e-03 : f32", "  %eps = arith.constant 1.0e-05 : f32"]
-    return chain("transformer", n, f"%x: {hidden}, %w: tensor<1x512xf32>", hidden, block,
-                 prelude)
+    return chain("transformer", n, f"%x: {hidden16}, %w: {weight}", hidden16, block, prelude)
 
 
 def reduce_chain(n):
@@ -117,37 +150,116 @@ def reduce_chain(n):
 
 KINDS = {"chained": chained, "independent": independent, "transformer": transformer,
          "reduce-chain": reduce_chain}
+# The segmenter passes and their names in --mlir-timing (the pass classes).
+SEGMENTERS = {"fuser-segment": "FuserSegment", "fuser-segment-legacy": "FuserSegmentLegacy"}
 
 
-def segment(fuser_opt, path, normalization):
-    option = "--fuser-segment" if normalization else "--fuser-segment=normalization=false"
-    run = subprocess.run([fuser_opt, option, "--mlir-timing", "--fuser-segment-report", path,
-                          "-o", os.devnull], capture_output=True, text=True, check=True)
-    seconds = float(re.search(r"([\d.]+) \(\s*[\d.]+%\)\s+FuserSegment", run.stderr).group(1))
+def segment(fuser_opt, segmenter, path, normalization, timeout):
+    """(seconds, kernels) of one run, or None when it took over timeout s."""
+    option = f"--{segmenter}" if normalization else f"--{segmenter}=normalization=false"
+    command = [fuser_opt, option, "--mlir-timing", "--fuser-segment-report", path,
+               "-o", os.devnull]
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    if run.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed ({run.returncode}):\n{run.stderr}")
+    # The pass's own line: the name ends it, so FuserSegment does not match
+    # FuserSegmentLegacy's line.
+    pattern = r"([\d.]+) \(\s*[\d.]+%\)\s+" + SEGMENTERS[segmenter] + r"\s*$"
+    timing = re.search(pattern, run.stderr, re.MULTILINE)
+    if timing is None:
+        sys.exit(f"no {SEGMENTERS[segmenter]} line in the --mlir-timing output:\n{run.stderr}")
     kernels = int(re.search(r": (\d+) kernels?", run.stdout).group(1))
-    return seconds, kernels
+    return float(timing.group(1)), kernels
 
 
 def main():
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--fuser-opt", default=os.path.join(HERE, "..", "build", "bin", "fuser-opt"))
-    parser.add_argument("--blocks", type=int, nargs="+", default=[30, 60, 120, 240])
+    parser.add_argument("--segmenter", default="fuser-segment", choices=list(SEGMENTERS),
+                        help="the segmentation pass to time (default fuser-segment)")
+    parser.add_argument("--blocks", type=int, nargs="+", default=[30, 60, 120, 240, 480, 2400, 4800])
     parser.add_argument("--kinds", default="chained,independent",
                         help="comma-separated, of: " + ", ".join(KINDS))
+    parser.add_argument("--skip-plain", action="store_true",
+                        help="skip the normalization=false runs (column no-norm s)")
+    parser.add_argument("--timeout", type=float, default=300,
+                        help="seconds a run may take before it is stopped and shown as "
+                             "`timeout` (default 300)")
+    parser.add_argument("--emit", nargs=2, metavar=("KIND", "N"),
+                        help="print the fusion of kind KIND with N blocks and exit")
     args = parser.parse_args()
-    print(f"{'kind':<12} {'blocks':>6} {'ops':>6} {'segment s':>10} {'us/op':>8} {'kernels':>8} "
-          f"{'no-norm s':>10} {'kernels':>8}")
-    for kind in args.kinds.split(","):
+    if args.emit:
+        kind, n = args.emit
+        if kind not in KINDS:
+            parser.error(f"--emit: unknown kind {kind!r}, not one of {', '.join(KINDS)}")
+        print(KINDS[kind](int(n))[0])
+        return
+    kinds = args.kinds.split(",")
+    for kind in kinds:
+        if kind not in KINDS:
+            parser.error(f"--kinds: unknown kind {kind!r}, not one of {', '.join(KINDS)}")
+
+    header = (f"{'kind':<12} {'blocks':>6} {'ops':>6} {'segment s':>10} {'us/op':>8} "
+              f"{'x t/op':>7} {'kernels':>8}")
+    if not args.skip_plain:
+        header += f" {'no-norm s':>10} {'kernels':>8}"
+    print(f"# {args.segmenter}")
+    print(header, flush=True)
+    summary = []
+    for kind in kinds:
         build = KINDS[kind]
+        timed_out = {True: None, False: None}  # the smallest size that timed out
+        done = []  # (blocks, ops, seconds) of the runs with normalization
         for n in args.blocks:
             text, ops = build(n)
             with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
                 f.write(text + "\n")
-            seconds, kernels = segment(args.fuser_opt, f.name, True)
-            plain_seconds, plain_kernels = segment(args.fuser_opt, f.name, False)
+            cells = []
+            for normalization in ([True] if args.skip_plain else [True, False]):
+                limit = timed_out[normalization]
+                if limit is not None and n >= limit:
+                    cells.append("skipped")
+                    continue
+                result = segment(args.fuser_opt, args.segmenter, f.name, normalization,
+                                 args.timeout)
+                if result is None:
+                    timed_out[normalization] = n
+                    cells.append("timeout")
+                else:
+                    cells.append(result)
             os.unlink(f.name)
-            print(f"{kind:<12} {n:>6} {ops:>6} {seconds:>10.4f} {1e6 * seconds / ops:>8.1f} "
-                  f"{kernels:>8} {plain_seconds:>10.4f} {plain_kernels:>8}")
+
+            line = f"{kind:<12} {n:>6} {ops:>6}"
+            first = cells[0]
+            if isinstance(first, tuple):
+                seconds, kernels = first
+                growth = "-"
+                if done:
+                    _, prev_ops, prev_seconds = done[-1]
+                    if prev_seconds > 0:
+                        growth = f"{(seconds / ops) / (prev_seconds / prev_ops):.2f}"
+                line += f" {seconds:>10.4f} {1e6 * seconds / ops:>8.1f} {growth:>7} {kernels:>8}"
+                done.append((n, ops, seconds))
+            else:
+                line += f" {first:>10} {'-':>8} {'-':>7} {'-':>8}"
+            if not args.skip_plain:
+                plain = cells[1]
+                if isinstance(plain, tuple):
+                    line += f" {plain[0]:>10.4f} {plain[1]:>8}"
+                else:
+                    line += f" {plain:>10} {'-':>8}"
+            print(line, flush=True)
+        for i, (n, ops, seconds) in enumerate(done):
+            for m, more_ops, more_seconds in done[i + 1:]:
+                if more_ops >= 10 * ops and seconds > 0:
+                    summary.append(f"{kind}: {n} -> {m} blocks: {more_ops / ops:.1f}x the ops, "
+                                   f"{more_seconds / seconds:.1f}x the time")
+    if summary:
+        print()
+        print("\n".join(summary))
 
 
 if __name__ == "__main__":

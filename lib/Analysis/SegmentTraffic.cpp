@@ -2,6 +2,8 @@
 
 #include "fuser/Analysis/SegmentTraffic.h"
 
+#include <limits>
+
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -210,6 +212,19 @@ SmallVector<FusionValueReader> FusionTraffic::getReaders(Value value) const {
 SegmentationCost fuser::getSegmentationCost(const FusionTraffic &traffic) {
   return {traffic.getNumKernels(),
           traffic.getBytesRead() + traffic.getBytesWritten()};
+}
+
+double fuser::estimateSeconds(unsigned kernels, ByteCount bytes,
+                              const TargetInfo &target) {
+  if (bytes.overflowed)
+    return std::numeric_limits<double>::infinity();
+  return kernels * target.launchOverheadSeconds +
+         static_cast<double>(bytes.bytes) / target.bandwidthBytesPerSecond;
+}
+
+double fuser::estimateSeconds(const SegmentationCost &cost,
+                              const TargetInfo &target) {
+  return estimateSeconds(cost.kernels, cost.bytes, target);
 }
 
 bool fuser::isFewer(ByteCount lhs, ByteCount rhs) {

@@ -13,12 +13,21 @@
 // mlir-opt's --pass-pipeline, passes on functions are nested explicitly.
 //
 // --check-preseg-monotone adds a property: the pipeline is a pre-segmentation
-// pipeline, `fuser-segment` runs after it, and the segmentation must be no
-// worse than `fuser-segment` of the generated fusion alone: no more kernels
-// and no more bytes read plus written (the FusionTraffic analysis), except
-// on at most --max-worse-segmentations seeds, which are listed.
+// pipeline, `fuser-segment` runs after it, and over all seeds the estimated
+// time (estimateSeconds on the default TargetInfo) of the segmentations must
+// be no more than that of `fuser-segment` of the generated fusions alone.
+// The seeds where the pipeline makes it worse are counted and listed, and
+// --max-worse-segmentations bounds their number.
 //
 //   fuser-diff --seeds 1..10000 --pipeline fuser-preseg --check-preseg-monotone
+//
+// --compare-segmenters checks no results: it segments each fusion after the
+// pipeline (which may be empty: `--pipeline ''`) with `fuser-segment` and
+// with `fuser-segment-legacy`, sums kernels, bytes, estimated time and the
+// segmenters' wall time, lists the seeds where the new one is worse, and
+// fails when its totals are worse in bytes or estimated time.
+//
+//   fuser-diff --seeds 1..30000 --pipeline fuser-preseg --compare-segmenters
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,10 +48,12 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <map>
 #include <set>
 #include <string>
@@ -66,8 +77,7 @@ static cl::opt<unsigned>
     opsOption("ops", cl::desc("ops per fusion (0: chosen from the seed)"),
               cl::init(0));
 static cl::opt<std::string> familyOption(
-    "family",
-    cl::desc("generated fusions: any (the default) or normalization"),
+    "family", cl::desc("generated fusions: any (the default) or normalization"),
     cl::init("any"));
 static cl::opt<std::string>
     keepFailingOption("keep-failing",
@@ -94,9 +104,10 @@ static cl::opt<bool> requireOpCoverageOption(
     cl::init(false));
 static cl::opt<bool> checkPresegMonotoneOption(
     "check-preseg-monotone",
-    cl::desc("run fuser-segment after the pipeline and require no more "
-             "kernels and no more bytes read plus written than fuser-segment "
-             "of the generated fusion alone"),
+    cl::desc("run fuser-segment after the pipeline and fail when the total "
+             "estimated time of the segmentations is above that of "
+             "fuser-segment of the generated fusions alone; the seeds where "
+             "it is worse are listed"),
     cl::init(false));
 static cl::opt<bool> monotoneNormalizationOption(
     "preseg-monotone-normalization",
@@ -106,16 +117,35 @@ static cl::opt<bool> monotoneNormalizationOption(
     cl::init(true));
 static cl::opt<unsigned> maxWorseSegmentationsOption(
     "max-worse-segmentations",
-    cl::desc("with --check-preseg-monotone, the number of seeds whose "
-             "segmentation may be worse after the pipeline (each listed) "
-             "before the run fails: a greedy segmenter is not monotone on "
-             "every fusion, so the gate bounds a count (default 0)"),
-    cl::init(0));
+    cl::desc("with --check-preseg-monotone, also fail when the segmentation "
+             "after the pipeline is estimated slower on more than this many "
+             "seeds (default: no bound; a greedy segmenter is not monotone "
+             "on every fusion, so the gate is the total)"));
+static cl::opt<bool> compareSegmentersOption(
+    "compare-segmenters",
+    cl::desc("check no results: segment each fusion after the pipeline (which "
+             "may be empty) with fuser-segment and with fuser-segment-legacy, "
+             "and fail when the new totals are worse in bytes read plus "
+             "written or in estimated time"),
+    cl::init(false));
+static cl::opt<unsigned> maxWorseSeedsOption(
+    "max-worse-seeds",
+    cl::desc("with --compare-segmenters, also fail when fuser-segment is "
+             "estimated slower than fuser-segment-legacy on more than this "
+             "many seeds (default: no bound)"));
 static cl::opt<bool> injectWorseOption(
     "inject-worse-segmentation",
-    cl::desc("with --check-preseg-monotone, count one kernel more after the "
-             "pipeline (to test that the driver catches worse segmentations)"),
+    cl::desc("count one kernel more after the pipeline "
+             "(--check-preseg-monotone) or for fuser-segment "
+             "(--compare-segmenters), to test that the driver catches worse "
+             "segmentations"),
     cl::init(false), cl::Hidden);
+
+/// The chip the estimated times are for: fuser-segment's default target.
+static const TargetInfo kTarget;
+
+/// How many entries of a per-seed list are printed without --verbose.
+static constexpr size_t kListLimit = 50;
 
 namespace {
 
@@ -210,6 +240,47 @@ std::string compareResults(ArrayRef<Buffer> expected, ArrayRef<Buffer> actual,
   return text;
 }
 
+/// The bound `option` sets, nullopt when it is not given: these options
+/// default to no bound.
+std::optional<unsigned> getBound(const cl::opt<unsigned> &option) {
+  if (option.getNumOccurrences() == 0)
+    return std::nullopt;
+  return option.getValue();
+}
+
+std::string describeBound(std::optional<unsigned> bound) {
+  return bound ? "at most " + std::to_string(*bound) + " allowed" : "no bound";
+}
+
+/// The fusion --seeds, --ops and --family make of `seed`.
+OwningOpRef<ModuleOp> generateFusion(MLIRContext *context, uint64_t seed) {
+  RandomFusionOptions options;
+  options.seed = seed;
+  options.numOps = opsOption;
+  options.family = *parseRandomFusionFamily(familyOption);
+  return generateRandomFusion(context, options);
+}
+
+/// The diagnostics emitted while it lives, as text: a failing seed's
+/// reason carries them, nothing is printed as it happens.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diagnostic) {
+          llvm::raw_string_ostream os(text);
+          os << diagnostic.getLocation() << ": " << diagnostic << "\n";
+          for (const Diagnostic &note : diagnostic.getNotes())
+            os << "  note: " << note << "\n";
+        }) {}
+
+  /// The text collected since the last call.
+  std::string take() { return std::exchange(text, {}); }
+
+private:
+  std::string text;
+  ScopedDiagnosticHandler handler;
+};
+
 /// The cost of the segmented @fusion of `module`, or nullopt when it is not
 /// segmented.
 std::optional<SegmentationCost> getSegmentationCost(ModuleOp module) {
@@ -222,15 +293,77 @@ std::optional<SegmentationCost> getSegmentationCost(ModuleOp module) {
   return fuser::getSegmentationCost(traffic);
 }
 
+std::string describe(ByteCount bytes) {
+  return (bytes.overflowed ? "more than " : "") + std::to_string(bytes.bytes);
+}
+
 std::string describe(const SegmentationCost &cost) {
+  return std::to_string(cost.kernels) +
+         (cost.kernels == 1 ? " kernel, " : " kernels, ") +
+         describe(cost.bytes) + " bytes read plus written";
+}
+
+/// A total time in microseconds, to the nanosecond (the bytes, printed
+/// beside it, are exact).
+std::string formatMicroseconds(double seconds) {
   std::string text;
-  llvm::raw_string_ostream os(text);
-  os << cost.kernels << (cost.kernels == 1 ? " kernel, " : " kernels, ");
-  if (cost.bytes.overflowed)
-    os << "more than ";
-  os << cost.bytes.bytes << " bytes read plus written";
+  llvm::raw_string_ostream(text) << llvm::format("%.3f", seconds * 1e6);
   return text;
 }
+
+/// How much more time `worse` is estimated to take than `better`, signed:
+/// a launch is microseconds, a few bytes are far less, so significant
+/// digits, not a fixed point.
+std::string formatDifference(const SegmentationCost &worse,
+                             const SegmentationCost &better) {
+  double microseconds =
+      (estimateSeconds(worse, kTarget) - estimateSeconds(better, kTarget)) *
+      1e6;
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%+.4g us", microseconds);
+  return text;
+}
+
+/// Prints `entries` indented: the first kListLimit of them and how many
+/// more, or all with --verbose (a long run's output stays readable). An
+/// entry's further lines (diagnostics) are indented more.
+void printBounded(ArrayRef<std::string> entries) {
+  size_t shown =
+      verboseOption ? entries.size() : std::min(entries.size(), kListLimit);
+  for (const std::string &entry : entries.take_front(shown)) {
+    auto [first, rest] = StringRef(entry).rtrim().split('\n');
+    llvm::outs() << "  " << first << "\n";
+    for (StringRef line : llvm::split(rest, '\n'))
+      if (!line.empty())
+        llvm::outs() << "    " << line << "\n";
+  }
+  if (shown < entries.size())
+    llvm::outs() << "  ... and " << entries.size() - shown
+                 << " more (--verbose lists all)\n";
+}
+
+/// Costs summed over seeds. The model of estimateSeconds is linear, so the
+/// estimated time of the sums is the sum of the estimated times; computed
+/// from integer sums it does not depend on the order of the seeds, and two
+/// sides that launch and move the same are equal, not a rounding apart.
+struct CostTotals {
+  unsigned kernels = 0;
+  ByteCount bytes;
+
+  void add(const SegmentationCost &cost) {
+    kernels += cost.kernels;
+    bytes += cost.bytes;
+  }
+  double getSeconds() const { return estimateSeconds(kernels, bytes, kTarget); }
+};
+
+/// The costs --check-preseg-monotone compares for one seed.
+struct MonotoneCosts {
+  /// After the pipeline and fuser-segment.
+  SegmentationCost withPipeline;
+  /// After fuser-segment alone.
+  SegmentationCost alone;
+};
 
 /// Checks one seed; returns the failure description, empty on success.
 class SeedChecker {
@@ -247,6 +380,9 @@ public:
   /// The fusion as generated and, if the pipeline ran, as transformed; with
   /// --check-preseg-monotone, as segmented without the pipeline.
   OwningOpRef<ModuleOp> original, transformed, baseline;
+  /// With --check-preseg-monotone, the costs of the last seed, where its
+  /// checks got that far.
+  std::optional<MonotoneCosts> monotoneCosts;
 
   /// Kernels per schedule of the fusions another backend ran correctly.
   std::map<std::string, uint64_t> scheduleCounts;
@@ -259,10 +395,6 @@ public:
   SmallVector<uint64_t> deviceMath;
   /// The fusions that passed with each op (by name) in them.
   std::map<std::string, uint64_t> opCounts;
-  /// The last check failed only because segmentation was worse after the
-  /// pipeline (--check-preseg-monotone): counted against
-  /// --max-worse-segmentations instead of failing the seed.
-  bool worseSegmentation = false;
   /// The backend without split reductions, for kernel backends.
   std::unique_ptr<Backend> sequentialBackend;
 
@@ -298,42 +430,29 @@ std::string SeedChecker::checkMonotone() {
   baseline = original->clone();
   if (failed(baselinePassManager->run(*baseline)))
     return "fuser-segment fails on the generated fusion";
-  std::optional<SegmentationCost> before = getSegmentationCost(*baseline);
-  if (!before)
+  std::optional<SegmentationCost> alone = getSegmentationCost(*baseline);
+  if (!alone)
     return "fuser-segment leaves the generated fusion unsegmented";
-  std::optional<SegmentationCost> after = getSegmentationCost(*transformed);
-  if (!after)
+  std::optional<SegmentationCost> withPipeline =
+      getSegmentationCost(*transformed);
+  if (!withPipeline)
     return "the fusion is not segmented after the pipeline and fuser-segment";
   if (injectWorseOption)
-    ++after->kernels;
-  if (after->kernels <= before->kernels &&
-      !isFewer(before->bytes, after->bytes))
-    return {};
-  worseSegmentation = true;
-  return "segmentation is worse after the pipeline: " + describe(*after) +
-         " instead of " + describe(*before) + " (fuser-segment alone)";
+    ++withPipeline->kernels;
+  monotoneCosts = MonotoneCosts{*withPipeline, *alone};
+  return {};
 }
 
 std::string SeedChecker::check(uint64_t seed) {
-  worseSegmentation = false;
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticStream(diagnostics);
-  ScopedDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
-    diagnosticStream << diagnostic.getLocation() << ": " << diagnostic << "\n";
-    for (const Diagnostic &note : diagnostic.getNotes())
-      diagnosticStream << "  note: " << note << "\n";
-  });
+  DiagnosticCollector diagnostics(context);
   auto failure = [&](StringRef reason) {
-    return (reason + "\n" + diagnostics).str();
+    return (reason + "\n" + diagnostics.take()).str();
   };
 
   transformed = nullptr;
   baseline = nullptr;
-  RandomFusionOptions options;
-  options.seed = seed;
-  options.numOps = opsOption;
-  options.family = *parseRandomFusionFamily(familyOption);
-  original = generateRandomFusion(context, options);
+  monotoneCosts = std::nullopt;
+  original = generateFusion(context, seed);
   if (failed(verify(*original)))
     return failure("the generated fusion does not verify (generator bug)");
   auto function = original->lookupSymbol<func::FuncOp>(kRandomFusionName);
@@ -399,9 +518,9 @@ std::string SeedChecker::check(uint64_t seed) {
   if (!mismatch.empty())
     return failure("results differ:\n" + mismatch);
   if (baselinePassManager) {
-    std::string worse = checkMonotone();
-    if (!worse.empty())
-      return failure(worse);
+    std::string error = checkMonotone();
+    if (!error.empty())
+      return failure(error);
   }
 
   if (verboseOption) {
@@ -411,6 +530,25 @@ std::string SeedChecker::check(uint64_t seed) {
     llvm::outs() << "\n";
   }
   return {};
+}
+
+/// The arguments that reproduce `seed` in the mode of this run.
+std::string getReproducer(uint64_t seed) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "fuser-diff --seeds " << seed << " --pipeline '" << pipelineOption
+     << "'";
+  if (familyOption != "any")
+    os << " --family " << familyOption;
+  if (opsOption != 0)
+    os << " --ops " << opsOption;
+  if (checkPresegMonotoneOption)
+    os << " --check-preseg-monotone";
+  if (checkPresegMonotoneOption && !monotoneNormalizationOption)
+    os << " --preseg-monotone-normalization=false";
+  if (compareSegmentersOption)
+    os << " --compare-segmenters";
+  return text;
 }
 
 void keepFailing(uint64_t seed, StringRef reason, ModuleOp original) {
@@ -423,15 +561,491 @@ void keepFailing(uint64_t seed, StringRef reason, ModuleOp original) {
                  << error.message() << "\n";
     return;
   }
-  os << "// fuser-diff --seeds " << seed << " --pipeline '" << pipelineOption
-     << "'" << (checkPresegMonotoneOption ? " --check-preseg-monotone" : "")
-     << (checkPresegMonotoneOption && !monotoneNormalizationOption
-             ? " --preseg-monotone-normalization=false"
-             : "")
-     << "\n";
+  os << "// " << getReproducer(seed) << "\n";
   for (StringRef line : llvm::split(StringRef(reason).rtrim(), '\n'))
     os << "// " << line << "\n";
   original.print(os);
+}
+
+//===----------------------------------------------------------------------===//
+// --check-preseg-monotone
+//===----------------------------------------------------------------------===//
+
+/// The segmentations with and without the pipeline, summed over the seeds
+/// that passed, and the seeds where the pipeline made them slower.
+class MonotoneTally {
+public:
+  /// Adds a seed's costs; returns why its segmentation is worse with the
+  /// pipeline, or the empty string.
+  std::string add(uint64_t seed, const MonotoneCosts &costs);
+  /// Prints the totals and the worse seeds.
+  void report() const;
+  /// Why the gate fails; empty when it holds.
+  SmallVector<std::string> getGateFailures() const;
+
+private:
+  unsigned seeds = 0;
+  CostTotals withPipeline, alone;
+  SmallVector<std::string> worse;
+};
+
+std::string MonotoneTally::add(uint64_t seed, const MonotoneCosts &costs) {
+  ++seeds;
+  withPipeline.add(costs.withPipeline);
+  alone.add(costs.alone);
+  if (estimateSeconds(costs.withPipeline, kTarget) <=
+      estimateSeconds(costs.alone, kTarget))
+    return {};
+  std::string reason = "segmentation is worse after the pipeline: " +
+                       describe(costs.withPipeline) + " instead of " +
+                       describe(costs.alone) + " (fuser-segment alone), est " +
+                       formatDifference(costs.withPipeline, costs.alone);
+  worse.push_back("seed " + std::to_string(seed) + ": " + reason);
+  return reason;
+}
+
+void MonotoneTally::report() const {
+  llvm::outs() << "preseg-monotone: " << seeds << " seeds; kernels "
+               << withPipeline.kernels << " with the pipeline / "
+               << alone.kernels << " without; bytes "
+               << describe(withPipeline.bytes) << " / " << describe(alone.bytes)
+               << "; estimated us "
+               << formatMicroseconds(withPipeline.getSeconds()) << " / "
+               << formatMicroseconds(alone.getSeconds()) << "\n";
+  llvm::outs() << "worse segmentation after the pipeline: " << worse.size()
+               << " seeds ("
+               << describeBound(getBound(maxWorseSegmentationsOption)) << ")\n";
+  printBounded(worse);
+}
+
+SmallVector<std::string> MonotoneTally::getGateFailures() const {
+  SmallVector<std::string> reasons;
+  // The estimated time is the gate: it weighs a launch against the bytes
+  // it saves, as the segmenter does.
+  if (withPipeline.getSeconds() > alone.getSeconds())
+    reasons.push_back("the total estimated time is worse after the pipeline "
+                      "(--check-preseg-monotone)");
+  std::optional<unsigned> bound = getBound(maxWorseSegmentationsOption);
+  if (bound && worse.size() > *bound)
+    reasons.push_back("more than " + std::to_string(*bound) +
+                      " seeds are worse after the pipeline "
+                      "(--max-worse-segmentations)");
+  return reasons;
+}
+
+//===----------------------------------------------------------------------===//
+// --compare-segmenters
+//===----------------------------------------------------------------------===//
+
+/// One of the segmenters --compare-segmenters runs, and its sums.
+struct TimedSegmenter {
+  TimedSegmenter(MLIRContext *context, StringRef name,
+                 std::unique_ptr<Pass> pass)
+      : name(name), passManager(context) {
+    // Verified outside the timed run: the wall time is the segmenter's.
+    passManager.enableVerifier(false);
+    passManager.addNestedPass<func::FuncOp>(std::move(pass));
+  }
+
+  /// Segments a clone of `input`; returns its cost, or nullopt with
+  /// `error` set.
+  std::optional<SegmentationCost> run(ModuleOp input, std::string &error);
+
+  std::string name;
+  PassManager passManager;
+  CostTotals totals;
+  /// Wall time of every run, the failed ones too.
+  double seconds = 0;
+};
+
+std::optional<SegmentationCost> TimedSegmenter::run(ModuleOp input,
+                                                    std::string &error) {
+  OwningOpRef<ModuleOp> module = input.clone();
+  auto start = std::chrono::steady_clock::now();
+  LogicalResult result = passManager.run(*module);
+  seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (failed(result)) {
+    error = name + " fails";
+    return std::nullopt;
+  }
+  if (failed(verify(*module))) {
+    error = "the module does not verify after " + name;
+    return std::nullopt;
+  }
+  std::optional<SegmentationCost> cost = getSegmentationCost(*module);
+  if (!cost)
+    error = name + " leaves the fusion unsegmented";
+  return cost;
+}
+
+/// Segments every seed's fusion after the pipeline with both segmenters and
+/// compares what they launch and move.
+class SegmenterComparison {
+public:
+  SegmenterComparison(MLIRContext *context, PassManager &pipeline);
+
+  void compare(uint64_t seed);
+  /// Prints the totals and the per-seed lists; returns the exit status.
+  int report() const;
+
+private:
+  /// The fusion the segmenters get: `original` after the pipeline; null
+  /// with the seed failed.
+  OwningOpRef<ModuleOp> prepare(uint64_t seed, ModuleOp original,
+                                DiagnosticCollector &collector);
+  void fail(uint64_t seed, std::string reason, ModuleOp original);
+  void record(uint64_t seed, const SegmentationCost &newCost,
+              const SegmentationCost &legacyCost, ModuleOp original);
+
+  MLIRContext *context;
+  PassManager &pipeline;
+  TimedSegmenter newSegmenter, legacySegmenter;
+  unsigned compared = 0;
+  /// Per-seed lines; costs read legacy -> new.
+  SmallVector<std::string> worse, better, moreBytes;
+  /// Seeds where the generator, the pipeline or the new segmenter fail:
+  /// failures of the run.
+  SmallVector<std::string> failures;
+  /// Seeds where only the legacy segmenter fails: not compared, not failed.
+  SmallVector<std::string> legacyFailures;
+};
+
+SegmenterComparison::SegmenterComparison(MLIRContext *context,
+                                         PassManager &pipeline)
+    : context(context), pipeline(pipeline),
+      newSegmenter(context, "fuser-segment", createFuserSegment()),
+      legacySegmenter(context, "fuser-segment-legacy",
+                      createFuserSegmentLegacy()) {}
+
+void SegmenterComparison::fail(uint64_t seed, std::string reason,
+                               ModuleOp original) {
+  failures.push_back("seed " + std::to_string(seed) + ": " +
+                     StringRef(reason).rtrim().str());
+  if (!keepFailingOption.empty())
+    keepFailing(seed, reason, original);
+}
+
+OwningOpRef<ModuleOp>
+SegmenterComparison::prepare(uint64_t seed, ModuleOp original,
+                             DiagnosticCollector &collector) {
+  if (failed(verify(original))) {
+    fail(seed,
+         "the generated fusion does not verify (generator bug)\n" +
+             collector.take(),
+         original);
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> input = original.clone();
+  if (failed(pipeline.run(*input))) {
+    fail(seed, "the pipeline fails\n" + collector.take(), original);
+    return nullptr;
+  }
+  auto function = input->lookupSymbol<func::FuncOp>(kRandomFusionName);
+  // A pipeline that segments leaves both segmenters nothing to do (they
+  // skip segmented functions): the comparison would be vacuous.
+  if (!function || !function.getOps<SegmentOp>().empty()) {
+    fail(seed, "the pipeline removes or segments @fusion", original);
+    return nullptr;
+  }
+  return input;
+}
+
+void SegmenterComparison::compare(uint64_t seed) {
+  DiagnosticCollector collector(context);
+  OwningOpRef<ModuleOp> original = generateFusion(context, seed);
+  OwningOpRef<ModuleOp> input = prepare(seed, *original, collector);
+  if (!input)
+    return;
+  std::string newError, legacyError;
+  std::optional<SegmentationCost> newCost = newSegmenter.run(*input, newError);
+  std::string newDiagnostics = collector.take();
+  std::optional<SegmentationCost> legacyCost =
+      legacySegmenter.run(*input, legacyError);
+  std::string legacyDiagnostics = collector.take();
+  if (!newCost)
+    fail(seed, newError + "\n" + newDiagnostics, *original);
+  // A legacy failure is listed only: the legacy segmenter is what is
+  // replaced, its bugs are not this run's.
+  if (!legacyCost)
+    legacyFailures.push_back("seed " + std::to_string(seed) + ": " +
+                             legacyError + "\n" +
+                             StringRef(legacyDiagnostics).rtrim().str());
+  if (newCost && legacyCost)
+    record(seed, *newCost, *legacyCost, *original);
+}
+
+void SegmenterComparison::record(uint64_t seed, const SegmentationCost &newCost,
+                                 const SegmentationCost &legacyCost,
+                                 ModuleOp original) {
+  SegmentationCost injected = newCost;
+  if (injectWorseOption)
+    ++injected.kernels;
+  ++compared;
+  newSegmenter.totals.add(injected);
+  legacySegmenter.totals.add(legacyCost);
+  std::string change = "kernels " + std::to_string(legacyCost.kernels) +
+                       " -> " + std::to_string(injected.kernels) + ", bytes " +
+                       describe(legacyCost.bytes) + " -> " +
+                       describe(injected.bytes) + ", est " +
+                       formatDifference(injected, legacyCost);
+  std::string line = "seed " + std::to_string(seed) + ": " + change;
+  double newSeconds = estimateSeconds(injected, kTarget);
+  double legacySeconds = estimateSeconds(legacyCost, kTarget);
+  if (newSeconds > legacySeconds)
+    worse.push_back(line);
+  else if (newSeconds < legacySeconds)
+    better.push_back(line);
+  if (injected.kernels <= legacyCost.kernels &&
+      isFewer(legacyCost.bytes, injected.bytes))
+    moreBytes.push_back(line);
+  if (!keepFailingOption.empty() && newSeconds > legacySeconds)
+    keepFailing(seed, "fuser-segment is estimated slower: " + change, original);
+}
+
+int SegmenterComparison::report() const {
+  const CostTotals &newTotals = newSegmenter.totals;
+  const CostTotals &legacyTotals = legacySegmenter.totals;
+  llvm::outs() << "compare-segmenters: " << compared << " seeds; kernels new "
+               << newTotals.kernels << " / legacy " << legacyTotals.kernels
+               << "; bytes new " << describe(newTotals.bytes) << " / legacy "
+               << describe(legacyTotals.bytes) << "; estimated us new "
+               << formatMicroseconds(newTotals.getSeconds()) << " / legacy "
+               << formatMicroseconds(legacyTotals.getSeconds())
+               << "; segment time new "
+               << llvm::format("%.3f", newSegmenter.seconds) << " s / legacy "
+               << llvm::format("%.3f", legacySegmenter.seconds) << " s\n";
+  std::optional<unsigned> bound = getBound(maxWorseSeedsOption);
+  llvm::outs() << "worse in estimated time with fuser-segment: " << worse.size()
+               << " seeds (" << describeBound(bound) << "; legacy -> new)\n";
+  printBounded(worse);
+  llvm::outs() << "better in estimated time with fuser-segment: "
+               << better.size() << " seeds\n";
+  if (verboseOption)
+    printBounded(better);
+  llvm::outs() << "more bytes at equal or fewer kernels with fuser-segment: "
+               << moreBytes.size() << " seeds\n";
+  printBounded(moreBytes);
+  if (!legacyFailures.empty()) {
+    llvm::outs() << "fuser-segment-legacy fails (not compared): "
+                 << legacyFailures.size() << " seeds\n";
+    printBounded(legacyFailures);
+  }
+  if (!failures.empty()) {
+    llvm::outs() << "failing seeds: " << failures.size() << "\n";
+    printBounded(failures);
+  }
+
+  SmallVector<std::string> reasons;
+  if (!failures.empty())
+    reasons.push_back(std::to_string(failures.size()) + " seeds failed");
+  if (isFewer(legacyTotals.bytes, newTotals.bytes))
+    reasons.push_back("more bytes in total than legacy");
+  if (newTotals.getSeconds() > legacyTotals.getSeconds())
+    reasons.push_back("more estimated time in total than legacy");
+  if (bound && worse.size() > *bound)
+    reasons.push_back("more than " + std::to_string(*bound) +
+                      " seeds worse (--max-worse-seeds)");
+  if (reasons.empty()) {
+    llvm::outs() << "fuser-diff: compare-segmenters passed\n";
+    return 0;
+  }
+  llvm::outs() << "fuser-diff: compare-segmenters FAILED: "
+               << llvm::join(reasons, "; ") << "\n";
+  return 1;
+}
+
+int runCompareSegmenters(MLIRContext *context, PassManager &pipeline,
+                         SeedRange seeds) {
+  // A failing seed is one line of the list plus its diagnostics, not a dump
+  // of the op: the fusion is `fuser-gen --seed N` (or --keep-failing).
+  context->printOpOnDiagnostic(false);
+  SegmenterComparison comparison(context, pipeline);
+  for (uint64_t seed = seeds.first;; ++seed) {
+    comparison.compare(seed);
+    if (seed == seeds.last)
+      break;
+  }
+  return comparison.report();
+}
+
+//===----------------------------------------------------------------------===//
+// Results (and --check-preseg-monotone)
+//===----------------------------------------------------------------------===//
+
+/// Prints which schedules the other backend ran; returns whether one never
+/// ran (every one must be exercised).
+bool printScheduleCoverage(const SeedChecker &checker) {
+  const StringRef required[] = {
+      "pointwise",       "outer_reduction",       "outer_reduction split",
+      "inner_reduction", "inner_reduction split", "alias"};
+  bool uncovered = false;
+  for (StringRef name : required) {
+    auto it = checker.scheduleCounts.find(name.str());
+    uint64_t count = it == checker.scheduleCounts.end() ? 0 : it->second;
+    llvm::outs() << "schedule " << name << ": " << count << " kernels\n";
+    uncovered |= count == 0;
+  }
+  // Schedules that only some families make (normalization).
+  for (const auto &[name, count] : checker.scheduleCounts)
+    if (!llvm::is_contained(required, name))
+      llvm::outs() << "schedule " << name << ": " << count << " kernels\n";
+  return uncovered;
+}
+
+/// Prints which ops the checked fusions held: every fuser op but the ones
+/// that segmentation makes (segment, yield); the ops on complex parts only
+/// where the family makes complex values. Returns whether one never
+/// occurred.
+bool printOpCoverage(MLIRContext &context, const SeedChecker &checker) {
+  bool opUncovered = false;
+  bool makesComplex = *parseRandomFusionFamily(familyOption) ==
+                      RandomFusionOptions::Family::Types;
+  for (RegisteredOperationName name : context.getRegisteredOperations()) {
+    if (name.getDialectNamespace() != "fuser" ||
+        name.getStringRef() == SegmentOp::getOperationName() ||
+        name.getStringRef() == YieldOp::getOperationName())
+      continue;
+    auto it = checker.opCounts.find(name.getStringRef().str());
+    uint64_t count = it == checker.opCounts.end() ? 0 : it->second;
+    bool complexOnly = llvm::is_contained({ComplexOp::getOperationName(),
+                                           RealOp::getOperationName(),
+                                           ImagOp::getOperationName()},
+                                          name.getStringRef());
+    llvm::outs() << "op " << name.getStringRef() << ": " << count << " fusions"
+                 << (complexOnly && !makesComplex ? " (--family types only)"
+                                                  : "")
+                 << "\n";
+    opUncovered |= count == 0 && (makesComplex || !complexOnly);
+  }
+  return opUncovered;
+}
+
+int runDifferential(MLIRContext &context, PassManager &passManager,
+                    SeedRange seeds, Backend &reference, Backend &backend) {
+  // With --check-preseg-monotone the pipeline is followed by fuser-segment,
+  // and compared with fuser-segment alone.
+  std::unique_ptr<PassManager> baselinePassManager;
+  if (checkPresegMonotoneOption) {
+    FuserSegmentOptions segmentOptions;
+    segmentOptions.normalization = monotoneNormalizationOption;
+    passManager.addNestedPass<func::FuncOp>(createFuserSegment(segmentOptions));
+    baselinePassManager = std::make_unique<PassManager>(&context);
+    baselinePassManager->addNestedPass<func::FuncOp>(
+        createFuserSegment(segmentOptions));
+  }
+
+  SeedChecker checker(&context, passManager, baselinePassManager.get(),
+                      reference, backend);
+  if (backend.getName() != reference.getName()) {
+    BackendOptions sequential;
+    sequential.splitReductions = false;
+    std::string unused;
+    checker.sequentialBackend =
+        createBackend(backend.getName(), sequential, unused);
+  }
+  uint64_t passed = 0;
+  SmallVector<uint64_t> failedSeeds;
+  MonotoneTally monotone;
+  for (uint64_t seed = seeds.first;; ++seed) {
+    std::string reason = checker.check(seed);
+    if (reason.empty()) {
+      ++passed;
+      std::set<std::string> names;
+      checker.original->walk([&](Operation *op) {
+        names.insert(op->getName().getStringRef().str());
+      });
+      for (const std::string &name : names)
+        ++checker.opCounts[name];
+      // A worse segmentation fails no seed (the gate is the total), but
+      // its fusion is kept for a look.
+      if (checker.monotoneCosts) {
+        std::string worse = monotone.add(seed, *checker.monotoneCosts);
+        if (!worse.empty() && !keepFailingOption.empty())
+          keepFailing(seed, worse, *checker.original);
+      }
+    } else {
+      failedSeeds.push_back(seed);
+      llvm::outs() << "seed " << seed << ": FAILED: " << reason
+                   << "// fusion as generated:\n";
+      checker.original->print(llvm::outs());
+      if (checker.transformed) {
+        llvm::outs() << "// after the pipeline:\n";
+        checker.transformed->print(llvm::outs());
+      }
+      if (checker.baseline) {
+        llvm::outs() << "// after fuser-segment alone:\n";
+        checker.baseline->print(llvm::outs());
+      }
+      if (!keepFailingOption.empty())
+        keepFailing(seed, reason, *checker.original);
+    }
+    if (seed == seeds.last)
+      break;
+  }
+
+  if (!failedSeeds.empty()) {
+    llvm::outs() << "failing seeds:";
+    for (uint64_t seed : failedSeeds)
+      llvm::outs() << " " << seed;
+    llvm::outs() << "\n";
+  }
+  if (checkPresegMonotoneOption)
+    monotone.report();
+  // Seeds that passed although their results differ, and why.
+  auto printExcused = [](StringRef why, ArrayRef<uint64_t> seeds) {
+    if (seeds.empty())
+      return;
+    llvm::outs() << why << ":";
+    for (uint64_t seed : seeds)
+      llvm::outs() << " " << seed;
+    llvm::outs() << "\n";
+  };
+  printExcused("device math (differ beyond the tolerance only in fusions "
+               "with transcendental ops, which libdevice computes)",
+               checker.deviceMath);
+  printExcused("reassociated (differ only where split reductions reduce "
+               "inexact values; equal without splits)",
+               checker.reassociated);
+  bool uncovered = backend.getName() != reference.getName() &&
+                   printScheduleCoverage(checker);
+  bool opUncovered =
+      requireOpCoverageOption && printOpCoverage(context, checker);
+  llvm::outs() << "fuser-diff: " << passed << " passed, " << failedSeeds.size()
+               << " failed\n";
+  SmallVector<std::string> gateFailures = monotone.getGateFailures();
+  for (const std::string &reason : gateFailures)
+    llvm::outs() << "fuser-diff: " << reason << "\n";
+  if (uncovered && requireCoverageOption) {
+    llvm::outs() << "fuser-diff: a schedule was never run "
+                    "(--require-schedule-coverage)\n";
+    return 1;
+  }
+  if (opUncovered) {
+    llvm::outs() << "fuser-diff: an op never occurred in a checked fusion "
+                    "(--require-op-coverage)\n";
+    return 1;
+  }
+  return failedSeeds.empty() && gateFailures.empty() ? 0 : 1;
+}
+
+/// Options --compare-segmenters has no use for: it runs no fusion and has
+/// its own gate. Returns whether one was given.
+bool rejectCompareConflicts() {
+  cl::Option *conflicts[] = {
+      &checkPresegMonotoneOption,   &monotoneNormalizationOption,
+      &maxWorseSegmentationsOption, &backendOption,
+      &requireCoverageOption,       &requireOpCoverageOption,
+      &injectMismatchOption};
+  for (cl::Option *option : conflicts) {
+    if (option->getNumOccurrences() == 0)
+      continue;
+    llvm::errs() << "fuser-diff: --" << option->ArgStr
+                 << " does not apply to --compare-segmenters\n";
+    return true;
+  }
+  return false;
 }
 
 } // namespace
@@ -455,6 +1069,13 @@ int main(int argc, char **argv) {
                  << seedsOption << "'\n";
     return 2;
   }
+  if (compareSegmentersOption && rejectCompareConflicts())
+    return 2;
+  if (!compareSegmentersOption && maxWorseSeedsOption.getNumOccurrences()) {
+    llvm::errs() << "fuser-diff: --max-worse-seeds needs "
+                    "--compare-segmenters\n";
+    return 2;
+  }
   if (!keepFailingOption.empty()) {
     if (std::error_code error =
             llvm::sys::fs::create_directories(keepFailingOption)) {
@@ -463,6 +1084,21 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerFuserDialect(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadDialect<fuser::FuserDialect>();
+  FailureOr<std::unique_ptr<PassManager>> passManager =
+      buildPassManager(&context, pipelineOption);
+  if (failed(passManager)) {
+    llvm::errs() << "fuser-diff: cannot parse the pipeline '" << pipelineOption
+                 << "'\n";
+    return 2;
+  }
+  if (compareSegmentersOption)
+    return runCompareSegmenters(&context, **passManager, *seeds);
 
   std::string error;
   std::unique_ptr<Backend> backend =
@@ -477,161 +1113,5 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::unique_ptr<Backend> reference = createInterpreterBackend({});
-
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerFuserDialect(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  context.loadDialect<fuser::FuserDialect>();
-  FailureOr<std::unique_ptr<PassManager>> passManager =
-      buildPassManager(&context, pipelineOption);
-  if (failed(passManager)) {
-    llvm::errs() << "fuser-diff: cannot parse the pipeline '" << pipelineOption
-                 << "'\n";
-    return 2;
-  }
-
-  // With --check-preseg-monotone the pipeline is followed by fuser-segment,
-  // and compared with fuser-segment alone.
-  std::unique_ptr<PassManager> baselinePassManager;
-  if (checkPresegMonotoneOption) {
-    FuserSegmentOptions segmentOptions;
-    segmentOptions.normalization = monotoneNormalizationOption;
-    (*passManager)
-        ->addNestedPass<func::FuncOp>(createFuserSegment(segmentOptions));
-    baselinePassManager = std::make_unique<PassManager>(&context);
-    baselinePassManager->addNestedPass<func::FuncOp>(
-        createFuserSegment(segmentOptions));
-  }
-
-  SeedChecker checker(&context, **passManager, baselinePassManager.get(),
-                      *reference, *backend);
-  if (backend->getName() != reference->getName()) {
-    BackendOptions sequential;
-    sequential.splitReductions = false;
-    std::string unused;
-    checker.sequentialBackend =
-        createBackend(backend->getName(), sequential, unused);
-  }
-  uint64_t passed = 0;
-  SmallVector<uint64_t> failedSeeds, worseSeeds;
-  for (uint64_t seed = seeds->first;; ++seed) {
-    std::string reason = checker.check(seed);
-    if (reason.empty()) {
-      ++passed;
-      std::set<std::string> names;
-      checker.original->walk(
-          [&](Operation *op) { names.insert(op->getName().getStringRef().str()); });
-      for (const std::string &name : names)
-        ++checker.opCounts[name];
-    } else if (checker.worseSegmentation &&
-               worseSeeds.size() < maxWorseSegmentationsOption) {
-      worseSeeds.push_back(seed);
-      llvm::outs() << "seed " << seed << ": " << reason;
-    } else {
-      failedSeeds.push_back(seed);
-      llvm::outs() << "seed " << seed << ": FAILED: " << reason
-                   << "// fusion as generated:\n";
-      checker.original->print(llvm::outs());
-      if (checker.transformed) {
-        llvm::outs() << "// after the pipeline:\n";
-        checker.transformed->print(llvm::outs());
-      }
-      if (checker.baseline) {
-        llvm::outs() << "// after fuser-segment alone:\n";
-        checker.baseline->print(llvm::outs());
-      }
-      if (!keepFailingOption.empty())
-        keepFailing(seed, reason, *checker.original);
-    }
-    if (seed == seeds->last)
-      break;
-  }
-
-  if (!failedSeeds.empty()) {
-    llvm::outs() << "failing seeds:";
-    for (uint64_t seed : failedSeeds)
-      llvm::outs() << " " << seed;
-    llvm::outs() << "\n";
-  }
-  if (checkPresegMonotoneOption)
-    llvm::outs() << "worse segmentation after the pipeline: "
-                 << worseSeeds.size() << " seeds (at most "
-                 << maxWorseSegmentationsOption.getValue() << " allowed)"
-                 << (worseSeeds.empty() ? "" : ":");
-  if (checkPresegMonotoneOption) {
-    for (uint64_t seed : worseSeeds)
-      llvm::outs() << " " << seed;
-    llvm::outs() << "\n";
-  }
-  // Seeds that passed although their results differ, and why.
-  auto printExcused = [](StringRef why, ArrayRef<uint64_t> seeds) {
-    if (seeds.empty())
-      return;
-    llvm::outs() << why << ":";
-    for (uint64_t seed : seeds)
-      llvm::outs() << " " << seed;
-    llvm::outs() << "\n";
-  };
-  printExcused("device math (differ beyond the tolerance only in fusions "
-               "with transcendental ops, which libdevice computes)",
-               checker.deviceMath);
-  printExcused("reassociated (differ only where split reductions reduce "
-               "inexact values; equal without splits)",
-               checker.reassociated);
-  // Which schedules the other backend ran: every one must be exercised.
-  bool uncovered = false;
-  if (backend->getName() != reference->getName()) {
-    const StringRef required[] = {"pointwise",
-                                  "outer_reduction",
-                                  "outer_reduction split",
-                                  "inner_reduction",
-                                  "inner_reduction split",
-                                  "alias"};
-    for (StringRef name : required) {
-      uint64_t count = checker.scheduleCounts[name.str()];
-      llvm::outs() << "schedule " << name << ": " << count << " kernels\n";
-      uncovered |= count == 0;
-    }
-    // Schedules that only some families make (normalization).
-    for (const auto &[name, count] : checker.scheduleCounts)
-      if (!llvm::is_contained(required, name))
-        llvm::outs() << "schedule " << name << ": " << count << " kernels\n";
-  }
-  // Which ops the checked fusions held: every fuser op but the ones that
-  // segmentation makes (segment, yield); the ops on complex parts only where
-  // the family makes complex values.
-  bool opUncovered = false;
-  bool makesComplex =
-      *parseRandomFusionFamily(familyOption) == RandomFusionOptions::Family::Types;
-  for (RegisteredOperationName name : context.getRegisteredOperations()) {
-    if (!requireOpCoverageOption || name.getDialectNamespace() != "fuser" ||
-        name.getStringRef() == SegmentOp::getOperationName() ||
-        name.getStringRef() == YieldOp::getOperationName())
-      continue;
-    uint64_t count = checker.opCounts[name.getStringRef().str()];
-    bool complexOnly = llvm::is_contained(
-        {ComplexOp::getOperationName(), RealOp::getOperationName(),
-         ImagOp::getOperationName()},
-        name.getStringRef());
-    llvm::outs() << "op " << name.getStringRef() << ": " << count
-                 << " fusions"
-                 << (complexOnly && !makesComplex ? " (--family types only)"
-                                                  : "")
-                 << "\n";
-    opUncovered |= count == 0 && (makesComplex || !complexOnly);
-  }
-  llvm::outs() << "fuser-diff: " << passed << " passed, " << failedSeeds.size()
-               << " failed\n";
-  if (uncovered && requireCoverageOption) {
-    llvm::outs() << "fuser-diff: a schedule was never run "
-                    "(--require-schedule-coverage)\n";
-    return 1;
-  }
-  if (opUncovered) {
-    llvm::outs() << "fuser-diff: an op never occurred in a checked fusion "
-                    "(--require-op-coverage)\n";
-    return 1;
-  }
-  return failedSeeds.empty() ? 0 : 1;
+  return runDifferential(context, **passManager, *seeds, *reference, *backend);
 }

@@ -19,6 +19,7 @@
 #ifndef FUSER_ANALYSIS_SEGMENTTRAFFIC_H
 #define FUSER_ANALYSIS_SEGMENTTRAFFIC_H
 
+#include "fuser/Analysis/TargetInfo.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/IR/StridedView.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
@@ -171,6 +172,13 @@ struct SegmentationCost {
 
 /// The cost of the segmented fusion `traffic` describes.
 SegmentationCost getSegmentationCost(const FusionTraffic &traffic);
+
+/// The estimated run time, in seconds, of `kernels` launches that move
+/// `bytes` on `target`: each launch costs its overhead, every byte its share
+/// of the bandwidth (a count beyond 64 bits is infinite).
+double estimateSeconds(unsigned kernels, ByteCount bytes,
+                       const TargetInfo &target);
+double estimateSeconds(const SegmentationCost &cost, const TargetInfo &target);
 
 /// Whether `lhs` is fewer bytes than `rhs`; a count beyond 64 bits is never
 /// fewer, and two such counts are not ordered.

@@ -19,7 +19,7 @@
 #include "KernelEmitter.h"
 #include "fuser/Conversion/FuserToArith/FuserToArith.h"
 #include "fuser/Conversion/Utils/WorkgroupBuffer.h"
-#include "fuser/Dialect/Fuser/Transforms/Schedule.h"
+#include "fuser/Analysis/KernelTemplates.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SegmentGraph.h"
+#include "fuser/Analysis/KernelTemplates.h"
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/IR/StridedView.h"
@@ -28,6 +30,7 @@
 
 namespace mlir::fuser {
 #define GEN_PASS_DEF_FUSERSEGMENT
+#define GEN_PASS_DEF_FUSERSEGMENTLEGACY
 #include "fuser/Dialect/Fuser/Transforms/Passes.h.inc"
 } // namespace mlir::fuser
 
@@ -80,21 +83,6 @@ struct PlannedSegment {
   SmallVector<Value> outputs;
   unsigned firstPosition = 0;
 };
-
-/// The axes a reduction iterates over, as (extent, reduced) for each dim of
-/// its source, without the dims of extent 1: iterating over those is the
-/// same with or without them, whether they are reduced or not.
-static SmallVector<std::pair<int64_t, bool>> getReductionAxes(ReductionOp op) {
-  ArrayRef<int64_t> shape =
-      cast<TensorType>(op.getSource().getType()).getShape();
-  ArrayRef<int64_t> dims = op.getDims();
-  SmallVector<std::pair<int64_t, bool>> axes;
-  for (auto [dim, extent] : llvm::enumerate(shape))
-    if (extent != 1)
-      axes.emplace_back(extent,
-                        llvm::is_contained(dims, static_cast<int64_t>(dim)));
-  return axes;
-}
 
 /// The bytes of a value, saturated (a count beyond 64 bits compares as the
 /// largest).
@@ -182,8 +170,15 @@ struct SegmentChoices {
 
 class Segmenter {
 public:
+  /// The legacy segmenter: rule-ordered grouping with `choices`.
   Segmenter(func::FuncOp func, SegmentChoices choices)
       : func(func), body(func.getBody().front()), choices(choices) {}
+  /// fuser-segment: groups from the merge queue (SegmentGraph), every
+  /// kernel checked by the kernel templates on `target`.
+  Segmenter(func::FuncOp func, const TargetInfo &target,
+            bool allowNormalization)
+      : func(func), body(func.getBody().front()), target(&target),
+        allowNormalization(allowNormalization) {}
 
   LogicalResult run();
   /// Whether rule 9, before rule 10, merged kernels that read no common
@@ -192,6 +187,9 @@ public:
 
 private:
   LogicalResult classifyOps();
+  Value getRoot(Value value) const;
+  void partitionGroups();
+  bool isOneKernel(ArrayRef<Operation *> members) const;
   void formKernelGroups();
   unsigned createGroup(Operation *op);
   void mergeSiblingReductions();
@@ -224,6 +222,10 @@ private:
   func::FuncOp func;
   Block &body;
   SegmentChoices choices;
+  /// Set for fuser-segment (the merge queue and kernel templates), null for
+  /// the legacy segmenter.
+  const TargetInfo *target = nullptr;
+  bool allowNormalization = true;
   bool mergedWithoutSharedInput = false;
   DenseMap<Operation *, unsigned> position;
   DenseMap<Operation *, OpRole> roles;
@@ -275,12 +277,15 @@ LogicalResult Segmenter::classifyOps() {
       return op.emitOpError("cannot be segmented: not a fuser op");
     roles[&op] = OpRole::Grouped;
     // A meta op reading memory that already exists needs no kernel.
+    // (fuser-segment: a segment_set of such memory too, rule 1; the legacy
+    // segmenter finds that out after grouping.)
     auto meta = dyn_cast<MetaOpInterface>(op);
-    if (!meta || isa<SegmentSetOp>(op))
+    if (!meta || (isa<SegmentSetOp>(op) && !target))
       continue;
     Value source = meta.getSource();
     Operation *def = source.getDefiningOp();
-    if (!def || isa<SegmentSetOp>(def) || roles.lookup(def) == OpRole::View)
+    if (!def || (isa<SegmentSetOp>(def) && roles.lookup(def) != OpRole::View) ||
+        roles.lookup(def) == OpRole::View)
       roles[&op] = OpRole::View;
   }
   return success();
@@ -300,6 +305,65 @@ unsigned Segmenter::createGroup(Operation *op) {
     group.segmentSets.push_back(op);
   groupOf[op] = index;
   return index;
+}
+
+Value Segmenter::getRoot(Value value) const {
+  if (!isa<TensorType>(value.getType()))
+    return {};
+  while (Operation *def = value.getDefiningOp()) {
+    if (roles.lookup(def) != OpRole::View)
+      break;
+    value = cast<MetaOpInterface>(def).getSource();
+  }
+  return value;
+}
+
+void Segmenter::partitionGroups() {
+  SmallVector<Operation *> grouped;
+  for (Operation &op : body.without_terminator())
+    if (roles.lookup(&op) == OpRole::Grouped)
+      grouped.push_back(&op);
+  SegmentGraph graph(
+      grouped, [&](Value value) { return getRoot(value); }, returned, *target,
+      allowNormalization);
+  graph.partition();
+  for (SmallVector<Operation *> &ops : graph.getGroups()) {
+    unsigned index = groups.size();
+    KernelGroup &group = groups.emplace_back();
+    group.ops = std::move(ops);
+    for (Operation *op : group.ops) {
+      groupOf[op] = index;
+      if (auto reduction = dyn_cast<ReductionOp>(op); reduction && !group.reduction)
+        group.reduction = reduction;
+    }
+  }
+}
+
+bool Segmenter::isOneKernel(ArrayRef<Operation *> members) const {
+  // What the templates need of planned members: the values that leave them
+  // and the memory they read (through views).
+  KernelOps kernel;
+  kernel.ops.assign(members.begin(), members.end());
+  llvm::sort(kernel.ops, [&](Operation *lhs, Operation *rhs) {
+    return position.lookup(lhs) < position.lookup(rhs);
+  });
+  DenseSet<Operation *> inside(members.begin(), members.end());
+  DenseSet<Value> reads;
+  for (Operation *op : kernel.ops) {
+    for (Value result : op->getResults())
+      if (returned.contains(result) ||
+          llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !inside.contains(user);
+          }))
+        kernel.outputs.push_back(result);
+    for (Value operand : op->getOperands()) {
+      Value root = getRoot(operand);
+      Operation *def = root ? root.getDefiningOp() : nullptr;
+      if (root && !(def && inside.contains(def)) && reads.insert(root).second)
+        kernel.inputTypes.push_back(root.getType());
+    }
+  }
+  return matchKernel(kernel, *target, allowNormalization).kind.has_value();
 }
 
 bool Segmenter::isInGroup(Operation *op, unsigned group) const {
@@ -1221,11 +1285,25 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
   }
   for (auto &[root, views] : llvm::make_early_inc_range(copies)) {
     std::optional<unsigned> kernel;
+    // fuser-segment: only into a kernel that a template still takes.
+    auto takes = [&](unsigned index) {
+      if (!target)
+        return true;
+      // The kernel computes each copy from `root`: the meta ops between.
+      SetVector<Operation *> members(segments[index].members.begin(),
+                                     segments[index].members.end());
+      for (Operation *view : views)
+        for (Value link = view->getResult(0); link != root;
+             link = cast<MetaOpInterface>(link.getDefiningOp()).getSource())
+          members.insert(link.getDefiningOp());
+      return isOneKernel(members.getArrayRef());
+    };
     for (unsigned index = 0; index < numKernels && !kernel; ++index)
-      if (llvm::is_contained(segments[index].members, root.getDefiningOp()))
+      if (llvm::is_contained(segments[index].members, root.getDefiningOp()) &&
+          takes(index))
         kernel = index;
     for (unsigned index = 0; index < numKernels && !kernel; ++index)
-      if (kernelReads[index].contains(root))
+      if (kernelReads[index].contains(root) && takes(index))
         kernel = index;
     if (!kernel)
       continue;
@@ -1255,7 +1333,9 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
     segment.firstPosition = position.lookup(segment.members.front());
     collectInputs(segment);
   }
-  mergeIndependentKernels(segments);
+  // fuser-segment packed independent kernels while partitioning.
+  if (!target)
+    mergeIndependentKernels(segments);
 
   // Outputs: member results that another segment or the return reads.
   DenseMap<Operation *, unsigned> segmentOf;
@@ -1369,6 +1449,14 @@ void Segmenter::inlineSmallAliases(std::vector<PlannedSegment> &segments) {
       viewBytes = llvm::SaturatingAdd(viewBytes, bytesOf(output));
     if (viewBytes >= bytesOf(written))
       continue;
+    // fuser-segment: only where a template still takes the kernel.
+    if (target) {
+      SetVector<Operation *> members(kernel.opsToClone.begin(),
+                                     kernel.opsToClone.end());
+      members.insert(alias.opsToClone.begin(), alias.opsToClone.end());
+      if (!isOneKernel(members.getArrayRef()))
+        continue;
+    }
     kernel.members.append(alias.members.begin(), alias.members.end());
     llvm::sort(kernel.members, byPosition);
     for (Operation *op : alias.opsToClone)
@@ -1598,7 +1686,28 @@ static void reshapeReturnedCopies(Block &body) {
   }
 }
 
+/// Lists in the dims of each keepdim reduction the extent-1 axes after its
+/// first reduced one: reducing over them too combines the same elements in
+/// the same order and keeps the result's shape, and the kernel templates
+/// then see one spelling of "the innermost axes" ([0] of 12x1x1 reduces
+/// rows as [0, 1, 2] does). Canonicalization drops such axes again.
+static void listUnitAxesInReducedDims(Block &body) {
+  for (auto reduction : body.getOps<ReductionOp>()) {
+    if (!reduction.getKeepdim() || reduction.getDims().empty())
+      continue;
+    ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
+    SmallVector<int64_t> dims(reduction.getDims());
+    for (int64_t d = dims.front() + 1, e = shape.size(); d < e; ++d)
+      if (shape[d] == 1 && !llvm::is_contained(dims, d))
+        dims.push_back(d);
+    llvm::sort(dims);
+    reduction.setDims(dims);
+  }
+}
+
 LogicalResult Segmenter::run() {
+  if (target)
+    listUnitAxesInReducedDims(body);
   reshapeReturnedCopies(body);
   // Dead ops would become kernels that write nothing anyone reads.
   SmallVector<Operation *> ops =
@@ -1610,9 +1719,13 @@ LogicalResult Segmenter::run() {
     return failure();
   for (Value result : body.getTerminator()->getOperands())
     returned.insert(result);
-  formKernelGroups();
-  mergeSiblingReductions();
-  mergeSiblingKernels();
+  if (target) {
+    partitionGroups();
+  } else {
+    formKernelGroups();
+    mergeSiblingReductions();
+    mergeSiblingKernels();
+  }
   for (unsigned group = 0; group < groups.size(); ++group)
     peelViews(group);
   std::vector<PlannedSegment> segments = planSegments();
@@ -1620,9 +1733,9 @@ LogicalResult Segmenter::run() {
 }
 
 namespace {
-struct FuserSegmentPass
-    : public mlir::fuser::impl::FuserSegmentBase<FuserSegmentPass> {
-  using FuserSegmentBase::FuserSegmentBase;
+struct FuserSegmentLegacyPass
+    : public mlir::fuser::impl::FuserSegmentLegacyBase<FuserSegmentLegacyPass> {
+  using FuserSegmentLegacyBase::FuserSegmentLegacyBase;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     // Functions that hold no fuser op are not fusions: left alone, as the
@@ -1682,6 +1795,58 @@ private:
     if (normalization)
       formNormalizationSegments(fusion);
     return success();
+  }
+};
+
+struct FuserSegmentPass
+    : public mlir::fuser::impl::FuserSegmentBase<FuserSegmentPass> {
+  using FuserSegmentBase::FuserSegmentBase;
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    // Functions that hold no fuser op are not fusions: left alone, as the
+    // pipelines do (a host compiler's other functions).
+    if (!isFusion(func))
+      return;
+    // Already segmented: running the pass twice equals running it once.
+    if (!func.getOps<SegmentOp>().empty())
+      return;
+    if (!func.getBody().hasOneBlock()) {
+      func.emitError("fuser-segment expects a fusion with a single block");
+      return signalPassFailure();
+    }
+    TargetInfo target;
+    target.launchOverheadSeconds = launchOverheadUs * 1e-6;
+    target.bandwidthBytesPerSecond = bandwidthGBps * 1e9;
+    target.sharedMemoryPerBlock = sharedMemoryPerBlock;
+    Segmenter segmenter(func, target, normalization);
+    if (failed(segmenter.run()))
+      return signalPassFailure();
+    pruneSegments(func);
+    // Each kernel's kind is the template that takes its body.
+    for (SegmentOp segment : func.getOps<SegmentOp>()) {
+      if (segment.getKind() == SegmentKind::Alias)
+        continue;
+      KernelMatch match = matchKernel(
+          KernelOps::fromBody(segment.getBody().front()), target,
+          normalization);
+      if (!match.kind) {
+        segment.emitError("fuser-segment formed a kernel that no template "
+                          "takes: ")
+            << match.whyNot;
+        return signalPassFailure();
+      }
+      switch (*match.kind) {
+      case KernelTemplate::Pointwise:
+        segment.setKind(SegmentKind::Pointwise);
+        break;
+      case KernelTemplate::Reduction:
+        segment.setKind(SegmentKind::Reduction);
+        break;
+      case KernelTemplate::Normalization:
+        segment.setKind(SegmentKind::Normalization);
+        break;
+      }
+    }
   }
 };
 } // namespace

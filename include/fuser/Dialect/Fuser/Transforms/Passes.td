@@ -41,25 +41,51 @@ def FuserVerifyFusion : Pass<"fuser-verify-fusion", "func::FuncOp"> {
 def FuserSegment : Pass<"fuser-segment", "func::FuncOp"> {
   let summary = "Partitions each fusion into fuser.segment ops";
   let description = [{
-    Groups the ops of each fusion into kernels (`pointwise` or `reduction`
-    segments) and `alias` segments that launch nothing, so that outside the
-    segments the function only passes values. Rules, in short (full text in
-    docs/Segmentation.md): nothing fuses across `segment_set`; a reduction
-    takes its pointwise and meta prologue and epilogue; reductions over
-    different axes, a reduction of a reduction, and a reduction result
-    broadcast back to a larger domain (normalization) split; meta ops that
-    only view memory written anyway (inputs, other kernels' outputs) become
-    aliases or are read through by their consumers; other meta ops are
-    computed by the kernel they fold into. Functions that already hold
-    segments are left alone. Last, a reduction kernel and the kernels that
-    read its results back onto its rows become one `normalization` segment
-    where the rows fit the chip (option `normalization`).
+    Partitions each fusion into kernels (`pointwise`, `reduction` and
+    `normalization` segments) and `alias` segments that launch nothing, so
+    that outside the segments the function only passes values
+    (docs/Segmentation.md). Each grouped op starts as a kernel of its own;
+    a priority queue of candidate merges (producer and consumer, and
+    kernels that read a common tensor), keyed by the estimated time a merge
+    saves on the target, merges while a kernel template (pointwise,
+    reduction, inner or outer normalization) takes the union, no
+    `segment_set` is crossed and no cycle forms. Then kernels that are
+    still independent merge where a template takes them (one launch fewer),
+    views of memory written anyway become aliases, and cheap values are
+    recomputed in their readers where that moves fewer bytes. Functions
+    that already hold segments are left alone.
   }];
   let options = [
     Option<"normalization", "normalization", "bool", /*default=*/"true",
-           "Merge a reduction over the innermost axes with the kernels that "
-           "combine its result with the rows again into one normalization "
-           "segment (docs/Segmentation.md)">,
+           "Let a reduction's kernel also compute what reads its result "
+           "back onto its rows or columns (inner and outer normalization "
+           "kernels)">,
+    Option<"launchOverheadUs", "launch-overhead-us", "double",
+           /*default=*/"3.0",
+           "Estimated microseconds one kernel launch costs (TargetInfo)">,
+    Option<"bandwidthGBps", "bandwidth-gbps", "double", /*default=*/"4300.0",
+           "Estimated memory bandwidth in GB/s (TargetInfo: an H200's copy "
+           "bandwidth)">,
+    Option<"sharedMemoryPerBlock", "shared-memory-per-block", "int64_t",
+           /*default=*/"49152",
+           "Bytes of shared memory a block may hold: the budget of a "
+           "normalization's rows (TargetInfo)">,
+  ];
+  let dependentDialects = ["::mlir::fuser::FuserDialect"];
+}
+
+def FuserSegmentLegacy : Pass<"fuser-segment-legacy", "func::FuncOp"> {
+  let summary = "The rule-based segmenter fuser-segment replaced (one round)";
+  let description = [{
+    The segmenter before the merge queue (docs/Segmentation.md, "The
+    legacy segmenter"): rule-ordered grouping run three to five times,
+    normalization kernels formed by a repair phase. Kept for one round so
+    that `fuser-diff --compare-segmenters` can compare the two.
+  }];
+  let options = [
+    Option<"normalization", "normalization", "bool", /*default=*/"true",
+           "Merge a reduction with the kernels that combine its result with "
+           "the rows again into one normalization segment">,
   ];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }

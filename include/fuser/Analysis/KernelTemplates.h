@@ -1,0 +1,254 @@
+//===- KernelTemplates.h - which op sets one kernel can compute -*- C++ -*-===//
+//
+// The kernel templates (pointwise, reduction, inner and outer normalization)
+// and the structure of the ops each takes. The one legality test of
+// segmentation (`matchKernel`: can these ops be one kernel, and if not, why
+// not) and the analyses `fuser-schedule` and the kernel emitter read.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_ANALYSIS_KERNELTEMPLATES_H
+#define FUSER_ANALYSIS_KERNELTEMPLATES_H
+
+#include "fuser/Analysis/TargetInfo.h"
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::fuser {
+
+/// Threads per block of the thread-per-output schedules (nvFuser's default).
+inline constexpr int64_t kThreadsPerBlock = 256;
+/// Threads of a warp.
+inline constexpr int64_t kWarpSize = 32;
+
+/// The ops of one kernel as the templates see them: a segment body, or a
+/// set of ops that segmentation considers making one kernel.
+struct KernelOps {
+  /// The ops, in program order.
+  SmallVector<Operation *> ops;
+  /// The values the kernel writes (a segment body yields them).
+  SmallVector<Value> outputs;
+  /// The types of the tensors the kernel reads (a segment's inputs).
+  SmallVector<Type> inputTypes;
+
+  /// The ops of a segment body, its yielded values and its arguments' types.
+  static KernelOps fromBody(Block &body);
+};
+
+enum class KernelTemplate {
+  /// Elementwise and meta ops; outputs of any shapes.
+  Pointwise,
+  /// Reductions over one set of axes of one iteration space (up to extent-1
+  /// axes), with their prologue and an epilogue no larger than their result.
+  Reduction,
+  /// Reductions whose results meet the rows or columns they reduce again,
+  /// with those on chip (NormalizationStructure).
+  Normalization,
+};
+
+/// Whether the templates take a set of ops, and which.
+struct KernelMatch {
+  /// The template that takes the ops; none where no template does.
+  std::optional<KernelTemplate> kind;
+  /// Why no template takes them (empty where one does).
+  std::string whyNot;
+};
+
+/// The template that computes `kernel` on `target`, tried in the order
+/// pointwise, reduction, normalization (where `allowNormalization`).
+KernelMatch matchKernel(const KernelOps &kernel, const TargetInfo &target,
+                        bool allowNormalization = true);
+
+/// The axes a reduction iterates over, as (extent, reduced) for each dim of
+/// its source without the dims of extent 1: two reductions with equal axes
+/// iterate over the same space and reduce the same axes of it.
+SmallVector<std::pair<int64_t, bool>> getReductionAxes(ReductionOp op);
+
+/// The reductions of a kernel segment, as the schedules see them.
+struct ReductionStructure {
+  /// The segment's reductions; they share their source shape and reduced
+  /// dims (fuser-segment rule 4).
+  SmallVector<ReductionOp> reductions;
+  /// Whether the innermost non-unit axis of the reductions' source is
+  /// reduced (the inner_reduction schedule) rather than kept.
+  bool reducesInnermost = false;
+  /// Why the threads of a block cannot split the reduced axes (empty when
+  /// they can): every op that uses a reduction result must map its elements
+  /// one to one onto the reduction's outputs (elementwise ops on equal
+  /// shapes, view, permute, squeeze, broadcast, set), the same way on every
+  /// path, so that one block owns one reduction output and everything
+  /// computed from it; and the block combines one 32-bit value (one
+  /// reduction, not of f64 or i64), which is what gpu.all_reduce shuffles.
+  std::string whyNotSplittable;
+  /// Every value computed from the reductions, with the one-to-one meta ops
+  /// between the reductions and it, innermost first (the index maps a block
+  /// follows from its reduction output to the outputs computed from it).
+  DenseMap<Value, SmallVector<Operation *>> metaChains;
+};
+
+/// Analyzes the reductions of `segment` (none for a pointwise segment).
+ReductionStructure analyzeReductions(SegmentOp segment);
+
+/// Shared memory a block may hold statically on sm_90 (and every chip since
+/// sm_20): the budget of a normalization kernel's rows or column blocks
+/// (docs/Lowering.md); TargetInfo::sharedMemoryPerBlock by default.
+constexpr int64_t kNormalizationRowBudgetBytes = 48 * 1024;
+
+/// A normalization: reductions whose results meet the un-reduced elements
+/// again, in one kernel. An inner one reduces the innermost axes (rows: a
+/// block per row); an outer one reduces axes other than the innermost
+/// non-unit one (columns: a block per tile of consecutive kept elements,
+/// thread groups sharing each column's reduced elements).
+struct NormalizationStructure {
+  /// The reductions in program order; later ones may read earlier ones.
+  SmallVector<ReductionOp> reductions;
+  /// Their common source shape and reduced dims (the trailing dims of an
+  /// inner normalization).
+  SmallVector<int64_t> sourceShape, dims;
+  /// Whether the innermost non-unit axis is kept (an outer normalization).
+  bool outer = false;
+  /// Inner normalizations: the innermost source extent of every reduction,
+  /// along which a thread's vector lanes run; 1 where the reductions' differ
+  /// (rows spelled with other extent-1 axes), so one element at a time.
+  int64_t laneExtent = 1;
+  /// Rows (kept elements) and elements per row (reduced elements); in an
+  /// outer normalization a kept element's "row" is its column of reduced
+  /// elements.
+  int64_t rows = 0, rowElements = 0;
+  /// Outer normalizations: the columns (kept elements, consecutive along
+  /// the innermost axis) a block covers and its threads (`tile` threads per
+  /// group of reduced elements); the widest tile whose column block fits.
+  int64_t tile = 1, threads = 1;
+  /// Bytes of what a block holds on chip: one row of every input that
+  /// varies along the row (inner), or the column block (`tile` columns of
+  /// the reduced elements) of every input of the source shape (outer).
+  int64_t rowBytes = 0;
+  /// The shared memory the kernel may use at most: rowBytes plus the
+  /// scratch of each block-wide combine (inner: gpu.all_reduce keeps one
+  /// 32-bit value per warp, 128 bytes; outer: one 32-bit partial per
+  /// thread, and a tile of each input broadcast along the reduced axes).
+  int64_t sharedBytes = 0;
+  /// The yielded values (by position) that depend on no reduction and are
+  /// neither rows nor reduced rows: any shape. The kernel writes them beside
+  /// the rows, in a grid-stride loop of all its threads (as a reduction
+  /// kernel writes its outputs that do not need the reduction).
+  SmallVector<unsigned> besideRows;
+  /// Why the body is not a normalization (empty when it is).
+  std::string whyNot;
+};
+
+/// Analyzes a segment body as a normalization: at least one reduction, all
+/// with the same source shape and the same reduced dims (the trailing ones,
+/// or ones that keep the innermost non-unit axis), 32-bit accumulation;
+/// every op that uses a reduction result is elementwise on the source shape
+/// or on the reduced shape (keepdim or not), or a broadcast from the one to
+/// the other over the reduced dims; every yielded value computed from a
+/// reduction has one of those shapes, or is a row with extent-1 axes dropped
+/// that keeps the row's innermost extent (isSameShapeUpToUnitDims); the
+/// others may have any shape (`besideRows`). Of an inner normalization,
+/// "the same" and "those shapes" hold up to extent-1 axes (with several
+/// rows, not for reduced values), and squeezes, broadcasts and views that
+/// only change extent-1 axes may map them (docs/Segmentation.md). With
+/// `splitReductions` false an outer normalization's columns
+/// are each folded by one thread (threads == tile).
+NormalizationStructure
+analyzeNormalization(const KernelOps &kernel, bool splitReductions = true,
+                     int64_t sharedMemoryBudget = kNormalizationRowBudgetBytes);
+NormalizationStructure analyzeNormalization(Block &body,
+                                            bool splitReductions = true);
+
+/// Whether `shape` and `other` hold the same elements in the same order up
+/// to extent-1 axes: their extents other than 1 agree, in order (an index of
+/// one maps to the other by dropping unit axes and inserting zeros).
+bool isSameShapeUpToUnitDims(ArrayRef<int64_t> shape, ArrayRef<int64_t> other);
+
+/// Whether an input of `type` is broadcast along the reduced axes of outer
+/// normalization `structure` (a per-column weight): the reduced shape, with
+/// or without the reduced dims, or broadcastable to it. The kernel keeps a
+/// tile's elements of each in shared memory (docs/Lowering.md).
+bool isColumnInput(const NormalizationStructure &structure,
+                   RankedTensorType type);
+
+/// Matches ops to the templates one at a time, in a topological order, so
+/// that segmentation can test a kernel grown by a few ops without analysing
+/// it again, and take the ops back where the test fails. matchKernel and
+/// analyzeNormalization are built on it.
+class KernelTemplateBuilder {
+public:
+  /// Adds `op`; every op of the kernel that it reads was added before.
+  void addOp(Operation *op);
+  /// Checks `value`, which the kernel writes as output `number`.
+  void addOutput(Value value, unsigned number);
+  /// Adds the ops and outputs of `kernel`.
+  void add(const KernelOps &kernel);
+
+  bool hasReduction() const { return !state.structure.reductions.empty(); }
+  /// Whether a written value failed the normalization template (a test
+  /// that stays failed while ops are added).
+  bool hasOutputFailure() const { return !state.whyNotOutputs.empty(); }
+  /// Whether `other`'s first reduction has the same source shape and dims
+  /// as this one's (so either may decide the rows).
+  bool hasSameFirstReduction(const KernelTemplateBuilder &other) const;
+  /// False where the ops of this and `other` together are certainly no
+  /// kernel: not a reduction kernel, and more inner-normalization
+  /// reductions than a block's shared memory holds scratch for.
+  bool canBeNormalizationWith(const KernelTemplateBuilder &other,
+                              const TargetInfo &target) const;
+  /// The template that takes what was added, with `inputTypes` read.
+  KernelMatch match(ArrayRef<Type> inputTypes, const TargetInfo &target,
+                    bool allowNormalization) const;
+  /// What was added as a normalization, with `inputTypes` read.
+  NormalizationStructure getNormalization(ArrayRef<Type> inputTypes,
+                                          bool splitReductions,
+                                          int64_t sharedMemoryBudget) const;
+
+  /// What rollback returns to: the state when checkpoint was called.
+  struct Checkpoint;
+  Checkpoint checkpoint();
+  void rollback(Checkpoint checkpoint);
+
+private:
+  struct State {
+    /// The normalization so far (no rowBytes, tile or sharedBytes yet).
+    NormalizationStructure structure;
+    /// The first reduction's source shape with its reduced dims set to 1,
+    /// and without them; its kept and reduced extents.
+    SmallVector<int64_t> keptShape, droppedShape, firstKept, firstReduced;
+    /// The reduction template: the first reduction's axes and result size.
+    SmallVector<std::pair<int64_t, bool>> reductionAxes;
+    uint64_t reductionLimit = 0;
+    std::string whyNotReductionTemplate;
+    /// The normalization template's first failure of its reductions, of an
+    /// op computed from one, and of a written value.
+    std::string whyNotReductions, whyNotOps, whyNotOutputs;
+  };
+
+  void addFirstReduction(ReductionOp first);
+  void addReduction(ReductionOp reduction, bool usesReduction);
+  void addDependentOp(Operation &op);
+  bool reducesSameRows(ReductionOp reduction) const;
+  bool isRowOrReducedUpToUnitAxes(ArrayRef<int64_t> valueShape) const;
+
+  State state;
+  /// Values computed from a reduction of the kernel.
+  DenseSet<Value> dependent;
+  /// The values added to `dependent` since the last checkpoint.
+  SmallVector<Value> journal;
+};
+
+struct KernelTemplateBuilder::Checkpoint {
+  State state;
+};
+
+/// The number of elements each thread computes per step for `result` (a
+/// segment output) under `schedule`: the schedule's vector width, halved
+/// until it divides the innermost extent (1 for rank 0 and for split
+/// schedules, whose block-level outputs are scalars).
+int64_t getOutputVectorWidth(ScheduleAttr schedule, ShapedType result);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_ANALYSIS_KERNELTEMPLATES_H

@@ -1,0 +1,615 @@
+//===- KernelTemplates.cpp - which op sets one kernel can compute ---------===//
+//
+// The structural analyses of the kernel templates (docs/Segmentation.md,
+// "Kernel templates"; docs/Lowering.md for the kernels themselves).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Analysis/KernelTemplates.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+KernelOps KernelOps::fromBody(Block &body) {
+  KernelOps kernel;
+  for (Operation &op : body.without_terminator())
+    kernel.ops.push_back(&op);
+  llvm::append_range(kernel.outputs, body.getTerminator()->getOperands());
+  llvm::append_range(kernel.inputTypes, body.getArgumentTypes());
+  return kernel;
+}
+
+SmallVector<std::pair<int64_t, bool>>
+mlir::fuser::getReductionAxes(ReductionOp op) {
+  ArrayRef<int64_t> shape =
+      cast<TensorType>(op.getSource().getType()).getShape();
+  ArrayRef<int64_t> dims = op.getDims();
+  SmallVector<std::pair<int64_t, bool>> axes;
+  for (auto [dim, extent] : llvm::enumerate(shape))
+    if (extent != 1)
+      axes.emplace_back(extent,
+                        llvm::is_contained(dims, static_cast<int64_t>(dim)));
+  return axes;
+}
+
+/// The meta ops that map the elements of their source one to one onto their
+/// result.
+static bool isBijectiveMetaOp(Operation *op) {
+  return isa<ViewOp, PermuteOp, SqueezeOp, BroadcastOp, SetOp, SegmentSetOp>(
+      op);
+}
+
+/// A structural key of the meta ops between a reduction-dependent value and
+/// the reductions: equal keys mean equal index maps.
+static std::string describeChain(ArrayRef<Operation *> chain) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  for (Operation *op : chain) {
+    os << op->getName() << op->getAttrDictionary() << ":"
+       << op->getResult(0).getType() << ";";
+  }
+  return key;
+}
+
+ReductionStructure mlir::fuser::analyzeReductions(SegmentOp segment) {
+  ReductionStructure structure;
+  Block &body = segment.getBody().front();
+  for (auto reduction : body.getOps<ReductionOp>())
+    structure.reductions.push_back(reduction);
+  if (structure.reductions.empty())
+    return structure;
+
+  ReductionOp first = structure.reductions.front();
+  ArrayRef<int64_t> sourceShape = first.getSource().getType().getShape();
+  for (int64_t d = static_cast<int64_t>(sourceShape.size()) - 1; d >= 0; --d) {
+    if (sourceShape[d] == 1)
+      continue;
+    structure.reducesInnermost = llvm::is_contained(first.getDims(), d);
+    break;
+  }
+
+  // The meta-op chain from each reduction-dependent value down to the
+  // reductions; elementwise ops must see the same chain on every operand.
+  DenseMap<Value, SmallVector<Operation *>> &chains = structure.metaChains;
+  for (ReductionOp reduction : structure.reductions)
+    chains[reduction.getResult()] = {};
+  auto fail = [&](Operation *op, const Twine &why) {
+    if (structure.whyNotSplittable.empty())
+      structure.whyNotSplittable =
+          ("'" + op->getName().getStringRef() + "' " + why).str();
+  };
+  for (Operation &op : body.without_terminator()) {
+    if (isa<ReductionOp>(op)) {
+      if (chains.count(cast<ReductionOp>(op).getSource()))
+        fail(&op, "reduces a reduction result");
+      continue;
+    }
+    SmallVector<Value> dependent;
+    for (Value operand : op.getOperands())
+      if (chains.count(operand))
+        dependent.push_back(operand);
+    if (dependent.empty() || op.getNumResults() != 1)
+      continue;
+    Value result = op.getResult(0);
+    if (isBijectiveMetaOp(&op)) {
+      SmallVector<Operation *> ops = chains[dependent.front()];
+      ops.push_back(&op);
+      chains[result] = std::move(ops);
+      continue;
+    }
+    if (!isa<ElementwiseOpInterface>(op)) {
+      fail(&op, "uses a reduction result and is not one to one");
+      continue;
+    }
+    for (Value operand : dependent) {
+      if (operand.getType() !=
+          RankedTensorType::get(cast<ShapedType>(result.getType()).getShape(),
+                                getElementTypeOrSelf(operand.getType())))
+        fail(&op, "broadcasts a reduction result");
+      if (describeChain(chains[operand]) !=
+          describeChain(chains[dependent.front()]))
+        fail(&op, "combines reduction results through different views");
+    }
+    chains[result] = chains[dependent.front()];
+  }
+  // convert-parallel-loops-to-gpu combines one value per block, and
+  // gpu.all_reduce shuffles 32-bit values.
+  if (structure.reductions.size() > 1)
+    fail(first, "shares the kernel with another reduction");
+  Type element = first.getType().getElementType();
+  if (element.isF64() || element.isInteger(64))
+    fail(first, "accumulates in 64 bits");
+  return structure;
+}
+
+bool mlir::fuser::isColumnInput(const NormalizationStructure &structure,
+                                RankedTensorType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() == structure.sourceShape.size())
+    return shape != ArrayRef(structure.sourceShape) &&
+           llvm::all_of(llvm::seq<int64_t>(0, shape.size()), [&](int64_t d) {
+             return llvm::is_contained(structure.dims, d)
+                        ? shape[d] == 1
+                        : shape[d] == structure.sourceShape[d] || shape[d] == 1;
+           });
+  SmallVector<int64_t> dropped;
+  for (auto [d, size] : llvm::enumerate(structure.sourceShape))
+    if (!llvm::is_contained(structure.dims, int64_t(d)))
+      dropped.push_back(size);
+  return shape == ArrayRef(dropped);
+}
+
+/// Columns an outer normalization block covers at most: a warp's worth of
+/// consecutive elements along the innermost axis.
+static constexpr int64_t kMaxOuterNormalizationTile = kWarpSize;
+/// Bytes of a global memory sector: an outer normalization's tile narrows
+/// no further than a sector of its narrowest staged input.
+static constexpr int64_t kSectorBytes = 32;
+
+/// Picks the tile and threads of outer normalization `structure` (its
+/// rowElements, rows and reductions set) and the shared memory they need;
+/// `stagedBytes` are the bytes of one element of every staged input of the
+/// source shape, `narrowest` the narrowest of them, `columnInputBytes`
+/// those of every input broadcast along the reduced axes (a column's
+/// element of each may be staged too).
+static void chooseOuterTile(NormalizationStructure &structure,
+                            int64_t stagedBytes, int64_t narrowest,
+                            int64_t columnInputBytes, bool splitReductions,
+                            int64_t sharedMemoryBudget) {
+  int64_t tile = std::min<int64_t>(
+      kMaxOuterNormalizationTile,
+      llvm::PowerOf2Ceil(std::max<int64_t>(structure.rows, 1)));
+  int64_t minTile =
+      std::min<int64_t>(tile, std::max<int64_t>(1, kSectorBytes / narrowest));
+  auto threadsFor = [&](int64_t tile) {
+    if (!splitReductions)
+      return tile;
+    return tile * std::min<int64_t>(kThreadsPerBlock / tile,
+                                    llvm::PowerOf2Ceil(std::max<int64_t>(
+                                        structure.rowElements, 1)));
+  };
+  auto columnBlockBytes = [&](int64_t tile) {
+    return static_cast<int64_t>(std::min<uint64_t>(
+        llvm::SaturatingMultiply(
+            llvm::SaturatingMultiply(uint64_t(structure.rowElements),
+                                     uint64_t(tile)),
+            uint64_t(stagedBytes)),
+        uint64_t(1) << 62));
+  };
+  auto sharedFor = [&](int64_t tile) {
+    return columnBlockBytes(tile) + tile * columnInputBytes +
+           4 * threadsFor(tile) *
+               static_cast<int64_t>(structure.reductions.size());
+  };
+  while (tile > minTile && sharedFor(tile) > sharedMemoryBudget)
+    tile /= 2;
+  structure.tile = tile;
+  structure.threads = threadsFor(tile);
+  structure.rowBytes = columnBlockBytes(tile);
+  structure.sharedBytes = sharedFor(tile);
+}
+
+bool mlir::fuser::isSameShapeUpToUnitDims(ArrayRef<int64_t> shape,
+                                          ArrayRef<int64_t> other) {
+  auto isNotUnit = [](int64_t size) { return size != 1; };
+  return llvm::equal(llvm::make_filter_range(shape, isNotUnit),
+                     llvm::make_filter_range(other, isNotUnit));
+}
+
+//===----------------------------------------------------------------------===//
+// KernelTemplateBuilder
+//===----------------------------------------------------------------------===//
+
+static SmallVector<int64_t> getNonUnitExtents(ArrayRef<int64_t> extents) {
+  SmallVector<int64_t> nonUnit;
+  llvm::copy_if(extents, std::back_inserter(nonUnit),
+                [](int64_t size) { return size != 1; });
+  return nonUnit;
+}
+
+/// The extents of `extents` that `reduced` keeps and those it reduces.
+static std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+splitByDims(ArrayRef<int64_t> extents, ArrayRef<int64_t> reduced) {
+  std::pair<SmallVector<int64_t>, SmallVector<int64_t>> split;
+  for (auto [d, size] : llvm::enumerate(extents))
+    (llvm::is_contained(reduced, int64_t(d)) ? split.second : split.first)
+        .push_back(size);
+  return split;
+}
+
+static ArrayRef<int64_t> getShape(Value value) {
+  return cast<ShapedType>(value.getType()).getShape();
+}
+
+static void setFirst(std::string &why, const Twine &reason) {
+  if (why.empty())
+    why = reason.str();
+}
+
+void KernelTemplateBuilder::addFirstReduction(ReductionOp first) {
+  NormalizationStructure &structure = state.structure;
+  ArrayRef<int64_t> shape = first.getSource().getType().getShape();
+  ArrayRef<int64_t> dims = first.getDims();
+  structure.sourceShape.assign(shape.begin(), shape.end());
+  structure.dims.assign(dims.begin(), dims.end());
+  int64_t rank = shape.size();
+  bool trailing = true;
+  for (auto [i, dim] : llvm::enumerate(dims))
+    trailing &= dim == rank - static_cast<int64_t>(dims.size()) + int64_t(i);
+  if (!trailing) {
+    // An outer normalization keeps the innermost non-unit axis.
+    int64_t innermost = rank - 1;
+    while (innermost > 0 && shape[innermost] == 1)
+      --innermost;
+    structure.outer = !llvm::is_contained(dims, innermost);
+    if (!structure.outer)
+      setFirst(state.whyNotReductions,
+               "the reduced dims are neither the innermost ones nor outer "
+               "axes that keep the innermost one");
+  }
+  state.keptShape.assign(shape.begin(), shape.end());
+  state.droppedShape.clear();
+  structure.rows = 1;
+  structure.rowElements = 1;
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    if (llvm::is_contained(dims, int64_t(d))) {
+      state.keptShape[d] = 1;
+      structure.rowElements *= size;
+    } else {
+      state.droppedShape.push_back(size);
+      structure.rows *= size;
+    }
+  }
+  std::tie(state.firstKept, state.firstReduced) = splitByDims(shape, dims);
+  structure.laneExtent = shape.empty() ? 1 : shape.back();
+  state.reductionAxes = getReductionAxes(first);
+  state.reductionLimit = getSaturatedNumElements(first.getResult().getType());
+}
+
+bool KernelTemplateBuilder::reducesSameRows(ReductionOp reduction) const {
+  // Of an inner normalization, a reduction may spell the same rows with
+  // other extent-1 axes (`min [0]` of 16 beside `add [2, 3, 4]` of
+  // 1x1x16x1x1, as preseg leaves it): the same rows and row elements in the
+  // same order, its reduced axes the innermost of its non-unit ones.
+  const NormalizationStructure &structure = state.structure;
+  ArrayRef<int64_t> otherShape = reduction.getSource().getType().getShape();
+  ArrayRef<int64_t> otherDims = reduction.getDims();
+  if (otherShape == ArrayRef(structure.sourceShape) &&
+      otherDims == ArrayRef(structure.dims))
+    return true;
+  if (structure.outer || otherDims.empty())
+    return false;
+  auto [kept, reduced] = splitByDims(otherShape, otherDims);
+  bool inner = true, reducing = false;
+  for (auto [d, size] : llvm::enumerate(otherShape)) {
+    if (size == 1)
+      continue;
+    bool isReduced = llvm::is_contained(otherDims, int64_t(d));
+    inner &= isReduced || !reducing;
+    reducing |= isReduced;
+  }
+  return inner && getNonUnitExtents(kept) == getNonUnitExtents(state.firstKept) &&
+         getNonUnitExtents(reduced) == getNonUnitExtents(state.firstReduced);
+}
+
+bool KernelTemplateBuilder::isRowOrReducedUpToUnitAxes(
+    ArrayRef<int64_t> valueShape) const {
+  // Rows, reduced rows (keepdim or not), and, of an inner normalization,
+  // rows spelled with other extent-1 axes; with a single row its reduced
+  // values may be spelled so too. With several rows a reduced value keeps
+  // its keepdim or dropped spelling: `[1, 64]` of 64 rows would broadcast
+  // along the row, not across the rows.
+  const NormalizationStructure &structure = state.structure;
+  ArrayRef<int64_t> shape = structure.sourceShape;
+  if (valueShape == shape || valueShape == ArrayRef(state.keptShape) ||
+      valueShape == ArrayRef(state.droppedShape))
+    return true;
+  if (structure.outer)
+    return false;
+  if (structure.rows == 1 && getSaturatedNumElements(valueShape) == 1)
+    return true;
+  return isSameShapeUpToUnitDims(valueShape, shape) &&
+         getSaturatedNumElements(valueShape) ==
+             uint64_t(structure.rows) * uint64_t(structure.rowElements);
+}
+
+void KernelTemplateBuilder::addReduction(ReductionOp reduction,
+                                         bool usesReduction) {
+  NormalizationStructure &structure = state.structure;
+  if (structure.reductions.empty())
+    addFirstReduction(reduction);
+  structure.reductions.push_back(reduction);
+  // The reduction template: one set of axes. A reduction may read another
+  // one's result only where nothing is broadcast back, so where they reduce
+  // extent-1 axes only (analyzeReductions keeps such kernels unsplit).
+  if (usesReduction && getSaturatedNumElements(reduction.getResult().getType()) <
+                           getSaturatedNumElements(
+                               reduction.getSource().getType()))
+    setFirst(state.whyNotReductionTemplate,
+             "a reduction reads another reduction's result");
+  else if (getReductionAxes(reduction) != state.reductionAxes)
+    setFirst(state.whyNotReductionTemplate,
+             "its reductions reduce different axes");
+  // The normalization template: the same rows, 32-bit accumulation. The
+  // vector lanes run along the innermost extent where every reduction's is
+  // the same (`laneExtent`), else one element at a time.
+  if (!reducesSameRows(reduction))
+    setFirst(state.whyNotReductions,
+             "its reductions differ in source shape or reduced dims");
+  ArrayRef<int64_t> otherShape = reduction.getSource().getType().getShape();
+  if ((otherShape.empty() ? 1 : otherShape.back()) != structure.laneExtent)
+    structure.laneExtent = 1;
+  Type element = reduction.getType().getElementType();
+  // gpu.all_reduce combines 32-bit values; f16/bf16 accumulate in f32.
+  if (!element.isF32() && !element.isF16() && !element.isBF16() &&
+      !element.isInteger(32))
+    setFirst(state.whyNotReductions,
+             "a reduction does not accumulate in 32 bits");
+}
+
+void KernelTemplateBuilder::addDependentOp(Operation &op) {
+  // The reduction template: nothing computed from a reduction is larger
+  // than its result (a result broadcast back onto the rows is a
+  // normalization).
+  for (Value result : op.getResults())
+    if (getSaturatedNumElements(result.getType()) > state.reductionLimit)
+      setFirst(state.whyNotReductionTemplate,
+               "'" + op.getName().getStringRef() +
+                   "' broadcasts a reduction result back to more elements");
+  // The normalization template: elementwise over rows or reduced rows, or
+  // a map between those.
+  auto fail = [&](const Twine &why) { setFirst(state.whyNotOps, why); };
+  if (op.getNumResults() != 1 ||
+      !isa<RankedTensorType>(op.getResult(0).getType())) {
+    fail("'" + op.getName().getStringRef() + "' uses a reduction result");
+    return;
+  }
+  ArrayRef<int64_t> resultShape = getShape(op.getResult(0));
+  if (isa<ElementwiseOpInterface>(op)) {
+    if (!isRowOrReducedUpToUnitAxes(resultShape))
+      fail("'" + op.getName().getStringRef() +
+           "' computes a reduction result into another shape");
+    return;
+  }
+  // A squeeze, broadcast or view that only drops or inserts extent-1 axes
+  // of a row or a reduced row, or a set of one.
+  if (isa<SqueezeOp, BroadcastOp, ViewOp, SetOp, SegmentSetOp>(op) &&
+      isSameShapeUpToUnitDims(getShape(op.getOperand(0)), resultShape) &&
+      isRowOrReducedUpToUnitAxes(getShape(op.getOperand(0))) &&
+      isRowOrReducedUpToUnitAxes(resultShape))
+    return;
+  if (auto broadcast = dyn_cast<BroadcastOp>(op);
+      broadcast &&
+      getShape(broadcast.getSource()) == ArrayRef(state.droppedShape) &&
+      resultShape == ArrayRef(state.keptShape) &&
+      broadcast.getDims() == ArrayRef(state.structure.dims))
+    return;
+  fail("'" + op.getName().getStringRef() +
+       "' maps a reduction result other than elementwise over its rows");
+}
+
+void KernelTemplateBuilder::addOp(Operation *op) {
+  bool usesReduction = llvm::any_of(
+      op->getOperands(), [&](Value v) { return dependent.contains(v); });
+  auto reduction = dyn_cast<ReductionOp>(op);
+  if (!reduction && !usesReduction)
+    return;
+  for (Value result : op->getResults())
+    if (dependent.insert(result).second)
+      journal.push_back(result);
+  if (reduction)
+    addReduction(reduction, usesReduction);
+  else
+    addDependentOp(*op);
+}
+
+void KernelTemplateBuilder::addOutput(Value value, unsigned number) {
+  // A written value may be a row spelled with other extent-1 axes (a
+  // sibling that preseg left unbroadcast is written at the row's index
+  // mapped to its axes); of an outer normalization only rows with extent-1
+  // axes dropped that keep the innermost extent are: the outer kernel maps
+  // no other spelling. A written value computed from no reduction may have
+  // any shape: the kernel writes it beside the rows.
+  if (!isa<RankedTensorType>(value.getType()) || !hasReduction())
+    return;
+  ArrayRef<int64_t> shape = state.structure.sourceShape;
+  ArrayRef<int64_t> valueShape = getShape(value);
+  bool isRowWithoutUnitAxes = !valueShape.empty() &&
+                              valueShape.size() < shape.size() &&
+                              valueShape.back() == shape.back() &&
+                              isSameShapeUpToUnitDims(valueShape, shape);
+  if (isRowWithoutUnitAxes || isRowOrReducedUpToUnitAxes(valueShape))
+    return;
+  if (dependent.contains(value))
+    setFirst(state.whyNotOutputs,
+             "it yields a value computed from a reduction that is neither a "
+             "row (up to extent-1 axes) nor a reduced row");
+  else
+    state.structure.besideRows.push_back(number);
+}
+
+NormalizationStructure
+KernelTemplateBuilder::getNormalization(ArrayRef<Type> inputTypes,
+                                        bool splitReductions,
+                                        int64_t sharedMemoryBudget) const {
+  NormalizationStructure structure = state.structure;
+  if (!hasReduction()) {
+    structure.whyNot = "it has no reduction";
+    return structure;
+  }
+  for (const std::string *why :
+       {&state.whyNotReductions, &state.whyNotOps, &state.whyNotOutputs})
+    setFirst(structure.whyNot, *why);
+  ArrayRef<int64_t> shape = structure.sourceShape;
+  // An outer normalization block keeps the column block of every input of
+  // the source shape (but i1, which the lowering does not stage).
+  if (structure.outer) {
+    int64_t stagedBytes = 0, narrowest = 4, columnInputBytes = 0;
+    for (Type input : inputTypes) {
+      auto type = dyn_cast<RankedTensorType>(input);
+      if (!type || type.getElementType().isInteger(1))
+        continue;
+      int64_t bytes =
+          std::max<int64_t>(1, *getElementByteWidth(type.getElementType()));
+      if (isColumnInput(structure, type))
+        columnInputBytes += bytes;
+      if (type.getShape() != shape)
+        continue;
+      stagedBytes += bytes;
+      narrowest = std::min(narrowest, bytes);
+    }
+    chooseOuterTile(structure, stagedBytes, narrowest, columnInputBytes,
+                    splitReductions, sharedMemoryBudget);
+    return structure;
+  }
+  // Inputs that vary along the row (their innermost extent is the row's)
+  // are what a block keeps on chip.
+  for (Type input : inputTypes) {
+    auto type = dyn_cast<RankedTensorType>(input);
+    if (!type || type.getRank() == 0 || shape.back() == 1 ||
+        type.getShape().back() != shape.back())
+      continue;
+    structure.rowBytes +=
+        structure.rowElements *
+        std::max<int64_t>(1, *getElementByteWidth(type.getElementType()));
+  }
+  structure.sharedBytes =
+      structure.rowBytes +
+      128 * static_cast<int64_t>(structure.reductions.size());
+  return structure;
+}
+
+KernelMatch KernelTemplateBuilder::match(ArrayRef<Type> inputTypes,
+                                         const TargetInfo &target,
+                                         bool allowNormalization) const {
+  if (!hasReduction())
+    return {KernelTemplate::Pointwise, {}};
+  if (state.whyNotReductionTemplate.empty())
+    return {KernelTemplate::Reduction, {}};
+  if (!allowNormalization)
+    return {std::nullopt, state.whyNotReductionTemplate};
+  NormalizationStructure structure = getNormalization(
+      inputTypes, /*splitReductions=*/true, target.sharedMemoryPerBlock);
+  if (!structure.whyNot.empty())
+    return {std::nullopt, "not a normalization: " + structure.whyNot};
+  if (structure.sharedBytes > target.sharedMemoryPerBlock)
+    return {std::nullopt,
+            "a normalization whose " +
+                std::string(structure.outer ? "column blocks" : "rows") +
+                " take " + std::to_string(structure.sharedBytes) +
+                " bytes of shared memory, over the " +
+                std::to_string(target.sharedMemoryPerBlock) + " a block has"};
+  return {KernelTemplate::Normalization, {}};
+}
+
+bool KernelTemplateBuilder::hasSameFirstReduction(
+    const KernelTemplateBuilder &other) const {
+  if (!hasReduction() || !other.hasReduction())
+    return false;
+  ReductionOp mine = state.structure.reductions.front();
+  ReductionOp theirs = other.state.structure.reductions.front();
+  return mine.getSource().getType().getShape() ==
+             theirs.getSource().getType().getShape() &&
+         mine.getDims() == theirs.getDims();
+}
+
+bool KernelTemplateBuilder::canBeNormalizationWith(
+    const KernelTemplateBuilder &other, const TargetInfo &target) const {
+  const KernelTemplateBuilder &first = hasReduction() ? *this : other;
+  if (!first.hasReduction() || first.state.structure.outer)
+    return true;
+  if (state.whyNotReductionTemplate.empty() &&
+      other.state.whyNotReductionTemplate.empty())
+    return true;
+  // An inner normalization's combines keep 128 bytes per reduction
+  // (getNormalization).
+  uint64_t reductions = state.structure.reductions.size() +
+                        other.state.structure.reductions.size();
+  return 128 * reductions <= uint64_t(target.sharedMemoryPerBlock);
+}
+
+KernelTemplateBuilder::Checkpoint KernelTemplateBuilder::checkpoint() {
+  journal.clear();
+  return {state};
+}
+
+void KernelTemplateBuilder::rollback(Checkpoint checkpoint) {
+  for (Value value : journal)
+    dependent.erase(value);
+  journal.clear();
+  state = std::move(checkpoint.state);
+}
+
+void KernelTemplateBuilder::add(const KernelOps &kernel) {
+  for (Operation *op : kernel.ops)
+    addOp(op);
+  for (auto [number, value] : llvm::enumerate(kernel.outputs))
+    addOutput(value, number);
+  journal.clear();
+}
+
+NormalizationStructure
+mlir::fuser::analyzeNormalization(const KernelOps &kernel, bool splitReductions,
+                                  int64_t sharedMemoryBudget) {
+  KernelTemplateBuilder builder;
+  builder.add(kernel);
+  return builder.getNormalization(kernel.inputTypes, splitReductions,
+                                  sharedMemoryBudget);
+}
+
+NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
+                                                         bool splitReductions) {
+  return analyzeNormalization(KernelOps::fromBody(body), splitReductions);
+}
+
+int64_t mlir::fuser::getOutputVectorWidth(ScheduleAttr schedule,
+                                          ShapedType result) {
+  if (result.getRank() == 0)
+    return 1;
+  int64_t width = schedule.getVector();
+  while (width > 1 && result.getShape().back() % width != 0)
+    width /= 2;
+  return width;
+}
+
+KernelMatch mlir::fuser::matchKernel(const KernelOps &kernel,
+                                     const TargetInfo &target,
+                                     bool allowNormalization) {
+  // A segment_set of a value the kernel computes is written by the kernel
+  // and read by others: nothing the kernel computes reads it (but meta ops,
+  // views of it that the kernel writes instead). One of memory that exists
+  // (an input, or a view of one) is a view the kernel reads through.
+  DenseSet<Operation *> members(kernel.ops.begin(), kernel.ops.end());
+  std::function<bool(Operation *)> computesFrom = [&](Operation *op) {
+    return llvm::any_of(op->getUsers(), [&](Operation *user) {
+      return members.contains(user) &&
+             (!isa<MetaOpInterface>(user) || computesFrom(user));
+    });
+  };
+  auto isComputedInside = [&](Value value) {
+    while (Operation *def = value.getDefiningOp()) {
+      if (!members.contains(def))
+        return false;
+      auto meta = dyn_cast<MetaOpInterface>(def);
+      if (!meta)
+        return true;
+      value = meta.getSource();
+    }
+    return false;
+  };
+  for (Operation *op : kernel.ops)
+    if (auto segmentSet = dyn_cast<SegmentSetOp>(op);
+        segmentSet && isComputedInside(segmentSet.getSource()) &&
+        computesFrom(op))
+      return {std::nullopt, "it reads a segment_set it writes"};
+  KernelTemplateBuilder builder;
+  builder.add(kernel);
+  return builder.match(kernel.inputTypes, target, allowNormalization);
+}

@@ -1,0 +1,475 @@
+//===- SegmentGraph.cpp - kernels as a graph of op groups -----------------===//
+//
+// See SegmentGraph.h and docs/Segmentation.md ("Partitioning").
+//
+//===----------------------------------------------------------------------===//
+
+#include "SegmentGraph.h"
+
+#include "fuser/Analysis/SegmentTraffic.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+/// Kernels that the packing phase tries to join, at most: the most recent
+/// open ones, which keeps packing linear in the kernels.
+static constexpr size_t kPackingWindow = 16;
+/// Rounds of packing and merging again (a packed pair can make a producer
+/// and consumer merge that a cycle through it forbade).
+static constexpr unsigned kPackingRounds = 4;
+
+SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
+                           llvm::function_ref<Value(Value)> getRoot,
+                           const DenseSet<Value> &returned,
+                           const TargetInfo &target, bool allowNormalization)
+    : target(target), allowNormalization(allowNormalization),
+      returned(returned) {
+  double launch =
+      target.launchOverheadSeconds * target.bandwidthBytesPerSecond;
+  launchBytes = launch >= double(std::numeric_limits<uint64_t>::max() / 2)
+                    ? std::numeric_limits<uint64_t>::max() / 2
+                    : static_cast<uint64_t>(std::max(launch, 0.0));
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    position[op] = index;
+    opIndex[op] = index;
+    groupIndex.push_back(index);
+    Group &group = groups.emplace_back();
+    group.ops.push_back(op);
+    group.order = index;
+    group.firstPosition = index;
+    if (isa<ReductionOp>(op)) {
+      group.numReductions = 1;
+      group.firstReduction = index;
+    }
+    group.templates.addOp(op);
+    if (isa<SegmentSetOp>(op))
+      group.segmentSets.push_back(op);
+  }
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    Group &group = groups[index];
+    for (Value result : op->getResults())
+      if (leavesPair(result, index, index))
+        group.templates.addOutput(result, 0);
+    group.templates.checkpoint();
+    for (Value operand : op->getOperands()) {
+      Value root = getRoot(operand);
+      if (!root || !isa<TensorType>(root.getType()))
+        continue;
+      SmallVector<Operation *> &rootReaders = readers[root];
+      if (rootReaders.empty() || rootReaders.back() != op)
+        rootReaders.push_back(op);
+      Operation *def = root.getDefiningOp();
+      if (def == op)
+        continue;
+      group.reads.insert(root);
+      if (def && opIndex.count(def)) {
+        unsigned producer = opIndex.lookup(def);
+        group.predecessors.insert(producer);
+        groups[producer].successors.insert(index);
+      }
+    }
+  }
+}
+
+bool SegmentGraph::Worse::operator()(const Candidate &a,
+                                     const Candidate &b) const {
+  if (a.saving != b.saving)
+    return a.saving < b.saving;
+  // At equal savings, the pair earlier in the program first.
+  return std::tie(a.firstPosition, a.secondPosition) >
+         std::tie(b.firstPosition, b.secondPosition);
+}
+
+unsigned SegmentGraph::groupOf(Operation *op) const {
+  return groupIndex[opIndex.lookup(op)];
+}
+
+uint64_t SegmentGraph::bytesOf(Value value) const {
+  ByteCount bytes = getTransferBytes(value.getType());
+  return bytes.overflowed ? std::numeric_limits<uint64_t>::max() / 4
+                          : bytes.bytes;
+}
+
+uint64_t SegmentGraph::estimateSaving(unsigned lhs, unsigned rhs) const {
+  // One launch fewer, a tensor both read is read once, and a value one
+  // writes for the other is no longer read (nor written, where nobody
+  // else needs it).
+  uint64_t saving = launchBytes;
+  const Group &a = groups[lhs], &b = groups[rhs];
+  const DenseSet<Value> &fewer = a.reads.size() <= b.reads.size() ? a.reads
+                                                                  : b.reads;
+  const DenseSet<Value> &more = &fewer == &a.reads ? b.reads : a.reads;
+  for (Value value : fewer)
+    if (more.contains(value))
+      saving = llvm::SaturatingAdd(saving, bytesOf(value));
+  auto inPair = [&](Operation *op) {
+    auto it = opIndex.find(op);
+    if (it == opIndex.end())
+      return false;
+    unsigned group = groupIndex[it->second];
+    return group == lhs || group == rhs;
+  };
+  for (auto [from, to] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {
+    for (Value value : groups[to].reads) {
+      Operation *def = value.getDefiningOp();
+      if (!def || !opIndex.count(def) || groupOf(def) != from)
+        continue;
+      saving = llvm::SaturatingAdd(saving, bytesOf(value));
+      if (!returned.contains(value) && llvm::all_of(value.getUsers(), inPair))
+        saving = llvm::SaturatingAdd(saving, bytesOf(value));
+    }
+  }
+  return saving;
+}
+
+void SegmentGraph::enqueue(unsigned lhs, unsigned rhs) {
+  if (lhs == rhs || !groups[lhs].alive || !groups[rhs].alive)
+    return;
+  unsigned lhsPosition = groups[lhs].firstPosition;
+  unsigned rhsPosition = groups[rhs].firstPosition;
+  if (rhsPosition < lhsPosition) {
+    std::swap(lhs, rhs);
+    std::swap(lhsPosition, rhsPosition);
+  }
+  queue.push_back({estimateSaving(lhs, rhs), lhsPosition, rhsPosition, lhs,
+                   rhs, groups[lhs].version, groups[rhs].version});
+  std::push_heap(queue.begin(), queue.end(), Worse());
+}
+
+void SegmentGraph::enqueueNeighbours(unsigned group) {
+  SmallVector<unsigned> neighbours;
+  llvm::append_range(neighbours, groups[group].successors);
+  llvm::append_range(neighbours, groups[group].predecessors);
+  // Siblings: the nearest groups before and after this one among the
+  // readers of each tensor it reads.
+  for (Value root : groups[group].reads) {
+    auto it = readers.find(root);
+    if (it == readers.end())
+      continue;
+    SmallVector<unsigned> readerGroups;
+    for (Operation *reader : it->second) {
+      unsigned readerGroup = groupOf(reader);
+      if (!llvm::is_contained(readerGroups, readerGroup))
+        readerGroups.push_back(readerGroup);
+    }
+    auto self = llvm::find(readerGroups, group);
+    if (self == readerGroups.end())
+      continue;
+    if (self != readerGroups.begin())
+      neighbours.push_back(*std::prev(self));
+    if (std::next(self) != readerGroups.end())
+      neighbours.push_back(*std::next(self));
+  }
+  llvm::sort(neighbours);
+  neighbours.erase(std::unique(neighbours.begin(), neighbours.end()),
+                   neighbours.end());
+  for (unsigned neighbour : neighbours)
+    enqueue(group, neighbour);
+}
+
+bool SegmentGraph::crossesSegmentSet(unsigned lhs, unsigned rhs) const {
+  // Readers read the segment_set's result, or views of it (reads holds
+  // the memory under views).
+  for (auto [writer, reader] : {std::pair(lhs, rhs), std::pair(rhs, lhs)})
+    for (Operation *segmentSet : groups[writer].segmentSets)
+      if (groups[reader].reads.contains(segmentSet->getResult(0)))
+        return true;
+  return false;
+}
+
+ArrayRef<Operation *> SegmentGraph::sortedOps(unsigned group) {
+  // Members are appended as groups merge; sorted when asked for.
+  SmallVector<Operation *> &ops = groups[group].ops;
+  if (!llvm::is_sorted(ops, [&](Operation *x, Operation *y) {
+        return positionOf(x) < positionOf(y);
+      }))
+    llvm::sort(ops, [&](Operation *x, Operation *y) {
+      return positionOf(x) < positionOf(y);
+    });
+  return ops;
+}
+
+bool SegmentGraph::leavesPair(Value value, unsigned lhs,
+                              unsigned rhs) const {
+  return returned.contains(value) ||
+         llvm::any_of(value.getUsers(), [&](Operation *user) {
+           auto it = opIndex.find(user);
+           if (it == opIndex.end())
+             return true;
+           unsigned group = groupIndex[it->second];
+           return group != lhs && group != rhs;
+         });
+}
+
+std::optional<KernelTemplateBuilder>
+SegmentGraph::matchUnion(unsigned lhs, unsigned rhs) {
+  Group &a = groups[lhs], &b = groups[rhs];
+  if (a.numReductions + b.numReductions == 0)
+    return std::move(a.templates);
+  auto inPair = [&](Operation *op) {
+    auto it = opIndex.find(op);
+    if (it == opIndex.end())
+      return false;
+    unsigned group = groupIndex[it->second];
+    return group == lhs || group == rhs;
+  };
+  // Reduction-template failures stay in the union, so it would be a
+  // normalization: each reduction's block-wide combine needs its scratch.
+  if (!a.templates.canBeNormalizationWith(b.templates, target))
+    return std::nullopt;
+  SmallVector<Type> inputTypes;
+  for (const Group *group : {&a, &b})
+    for (Value value : group->reads) {
+      Operation *def = value.getDefiningOp();
+      if ((def && inPair(def)) || (group == &b && a.reads.contains(value)))
+        continue;
+      inputTypes.push_back(value.getType());
+    }
+  // Grow one group's templates by the other's ops where that gives what
+  // analysing the union would: the added group feeds nothing of the grown
+  // one and has no reduction before the grown one's first (which decides
+  // the rows), and the grown one's written values passed their test (in
+  // the union they only get fewer).
+  unsigned larger = a.ops.size() >= b.ops.size() ? lhs : rhs;
+  unsigned smaller = larger == lhs ? rhs : lhs;
+  for (auto [grown, added] :
+       {std::pair(larger, smaller), std::pair(smaller, larger)}) {
+    Group &into = groups[grown];
+    const Group &from = groups[added];
+    if (into.predecessors.contains(added) ||
+        into.templates.hasOutputFailure() ||
+        (into.numReductions && from.firstReduction < into.firstReduction &&
+         !into.templates.hasSameFirstReduction(from.templates)))
+      continue;
+    KernelTemplateBuilder::Checkpoint checkpoint = into.templates.checkpoint();
+    for (Operation *op : sortedOps(added))
+      into.templates.addOp(op);
+    for (Operation *op : from.ops)
+      for (Value result : op->getResults())
+        if (leavesPair(result, lhs, rhs))
+          into.templates.addOutput(result, 0);
+    if (into.templates.match(inputTypes, target, allowNormalization).kind)
+      return std::move(into.templates);
+    into.templates.rollback(std::move(checkpoint));
+    return std::nullopt;
+  }
+  KernelOps kernel;
+  llvm::append_range(kernel.ops, sortedOps(lhs));
+  llvm::append_range(kernel.ops, sortedOps(rhs));
+  llvm::sort(kernel.ops, [&](Operation *x, Operation *y) {
+    return positionOf(x) < positionOf(y);
+  });
+  for (Operation *op : kernel.ops)
+    for (Value result : op->getResults())
+      if (leavesPair(result, lhs, rhs))
+        kernel.outputs.push_back(result);
+  KernelTemplateBuilder templates;
+  templates.add(kernel);
+  if (!templates.match(inputTypes, target, allowNormalization).kind)
+    return std::nullopt;
+  return templates;
+}
+
+bool SegmentGraph::createsCycle(unsigned lhs, unsigned rhs,
+                                SmallVectorImpl<unsigned> &ancestors,
+                                SmallVectorImpl<unsigned> &descendants) const {
+  // Every path between the two runs through groups between them in the
+  // topological order: walk forward from the earlier one and backward from
+  // the later one, no further.
+  unsigned first = groups[lhs].order < groups[rhs].order ? lhs : rhs;
+  unsigned last = first == lhs ? rhs : lhs;
+  unsigned low = groups[first].order, high = groups[last].order;
+  DenseSet<unsigned> visited;
+  SmallVector<unsigned> worklist = {first};
+  while (!worklist.empty()) {
+    unsigned group = worklist.pop_back_val();
+    for (unsigned successor : groups[group].successors) {
+      if (successor == last) {
+        if (group != first)
+          return true;
+        continue;
+      }
+      if (groups[successor].order < high && visited.insert(successor).second) {
+        descendants.push_back(successor);
+        worklist.push_back(successor);
+      }
+    }
+  }
+  visited.clear();
+  worklist = {last};
+  while (!worklist.empty()) {
+    unsigned group = worklist.pop_back_val();
+    for (unsigned predecessor : groups[group].predecessors) {
+      if (predecessor == first)
+        continue;
+      if (groups[predecessor].order > low &&
+          visited.insert(predecessor).second) {
+        ancestors.push_back(predecessor);
+        worklist.push_back(predecessor);
+      }
+    }
+  }
+  return false;
+}
+
+unsigned SegmentGraph::merge(unsigned lhs, unsigned rhs,
+                             ArrayRef<unsigned> ancestors,
+                             ArrayRef<unsigned> descendants) {
+  // A new topological order (Pearce-Kelly): the slots of the moved groups,
+  // sorted, go to the ancestors, then the merged group, then the
+  // descendants, each in their old order.
+  auto byOrder = [&](unsigned x, unsigned y) {
+    return groups[x].order < groups[y].order;
+  };
+  SmallVector<unsigned> before(ancestors), after(descendants);
+  llvm::sort(before, byOrder);
+  llvm::sort(after, byOrder);
+  SmallVector<unsigned> slots;
+  for (unsigned group : llvm::concat<const unsigned>(before, after))
+    slots.push_back(groups[group].order);
+  slots.push_back(groups[lhs].order);
+  slots.push_back(groups[rhs].order);
+  llvm::sort(slots);
+  for (auto [group, slot] : llvm::zip(before, slots))
+    groups[group].order = slot;
+  unsigned mergedOrder = slots[before.size()];
+  for (auto [group, slot] :
+       llvm::zip(after, ArrayRef(slots).take_back(after.size())))
+    groups[group].order = slot;
+
+  // The larger group takes the smaller one's ops.
+  unsigned into = groups[lhs].ops.size() >= groups[rhs].ops.size() ? lhs : rhs;
+  unsigned from = into == lhs ? rhs : lhs;
+  Group &target = groups[into];
+  Group &source = groups[from];
+  target.order = mergedOrder;
+  for (Operation *op : source.ops)
+    groupIndex[opIndex.lookup(op)] = into;
+  llvm::append_range(target.ops, source.ops);
+  target.firstPosition = std::min(target.firstPosition, source.firstPosition);
+  for (Value value : source.reads) {
+    Operation *def = value.getDefiningOp();
+    if (!def || !opIndex.count(def) || groupOf(def) != into)
+      target.reads.insert(value);
+  }
+  for (Operation *op : source.ops)
+    for (Value result : op->getResults())
+      target.reads.erase(result);
+  for (unsigned successor : source.successors) {
+    groups[successor].predecessors.erase(from);
+    if (successor != into) {
+      groups[successor].predecessors.insert(into);
+      target.successors.insert(successor);
+    }
+  }
+  for (unsigned predecessor : source.predecessors) {
+    groups[predecessor].successors.erase(from);
+    if (predecessor != into) {
+      groups[predecessor].successors.insert(into);
+      target.predecessors.insert(predecessor);
+    }
+  }
+  target.successors.erase(from);
+  target.predecessors.erase(from);
+  llvm::append_range(target.segmentSets, source.segmentSets);
+  target.numReductions += source.numReductions;
+  target.firstReduction = std::min(target.firstReduction, source.firstReduction);
+  ++target.version;
+  source = Group();
+  source.alive = false;
+  return into;
+}
+
+bool SegmentGraph::tryMerge(unsigned lhs, unsigned rhs) {
+  if (crossesSegmentSet(lhs, rhs))
+    return false;
+  SmallVector<unsigned> ancestors, descendants;
+  if (createsCycle(lhs, rhs, ancestors, descendants))
+    return false;
+  std::optional<KernelTemplateBuilder> templates = matchUnion(lhs, rhs);
+  if (!templates)
+    return false;
+  unsigned merged = merge(lhs, rhs, ancestors, descendants);
+  groups[merged].templates = std::move(*templates);
+  enqueueNeighbours(merged);
+  return true;
+}
+
+void SegmentGraph::packIndependentKernels() {
+  // Kernels in program order each join the first of the most recent open
+  // kernels that a template takes them with: one launch fewer.
+  SmallVector<unsigned> live;
+  for (auto [index, group] : llvm::enumerate(groups))
+    if (group.alive)
+      live.push_back(index);
+  llvm::sort(live, [&](unsigned x, unsigned y) {
+    return groups[x].firstPosition < groups[y].firstPosition;
+  });
+  SmallVector<unsigned> open;
+  for (unsigned group : live) {
+    if (!groups[group].alive)
+      continue;
+    bool merged = false;
+    for (unsigned &earlier : open) {
+      if (!groups[earlier].alive || !tryMerge(earlier, group))
+        continue;
+      earlier = groups[earlier].alive ? earlier : group;
+      merged = true;
+      break;
+    }
+    if (merged)
+      continue;
+    open.push_back(group);
+    if (open.size() > kPackingWindow)
+      open.erase(open.begin());
+  }
+}
+
+void SegmentGraph::partition() {
+  for (auto [index, group] : llvm::enumerate(groups)) {
+    for (unsigned predecessor : group.predecessors)
+      enqueue(predecessor, index);
+  }
+  for (auto &[root, rootReaders] : readers)
+    for (auto [reader, next] :
+         llvm::zip(rootReaders, ArrayRef(rootReaders).drop_front()))
+      enqueue(groupOf(reader), groupOf(next));
+  for (unsigned round = 0; round < kPackingRounds; ++round) {
+    while (!queue.empty()) {
+      std::pop_heap(queue.begin(), queue.end(), Worse());
+      Candidate candidate = queue.back();
+      queue.pop_back();
+      const Group &lhs = groups[candidate.lhs], &rhs = groups[candidate.rhs];
+      if (!lhs.alive || !rhs.alive || lhs.version != candidate.lhsVersion ||
+          rhs.version != candidate.rhsVersion)
+        continue;
+      tryMerge(candidate.lhs, candidate.rhs);
+    }
+    size_t before = llvm::count_if(groups, [](const Group &g) { return g.alive; });
+    packIndependentKernels();
+    if (llvm::count_if(groups, [](const Group &g) { return g.alive; }) ==
+        before)
+      break;
+  }
+}
+
+std::vector<SmallVector<Operation *>> SegmentGraph::getGroups() const {
+  std::vector<SmallVector<Operation *>> result;
+  for (const Group &group : groups) {
+    if (!group.alive)
+      continue;
+    SmallVector<Operation *> &ops = result.emplace_back(group.ops);
+    llvm::sort(ops, [&](Operation *x, Operation *y) {
+      return positionOf(x) < positionOf(y);
+    });
+  }
+  llvm::sort(result, [&](const auto &x, const auto &y) {
+    return positionOf(x.front()) < positionOf(y.front());
+  });
+  return result;
+}

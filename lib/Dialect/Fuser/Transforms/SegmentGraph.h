@@ -1,0 +1,118 @@
+//===- SegmentGraph.h - kernels as a graph of op groups ---------*- C++ -*-===//
+//
+// The partitioning phase of `fuser-segment` (docs/Segmentation.md): each
+// grouped op starts as a kernel of its own; a priority queue of candidate
+// merges (producer and consumer, and kernels that read a common tensor),
+// keyed by the estimated time a merge saves, merges while the kernel
+// templates take the union, no segment_set is crossed and no cycle forms.
+// Then kernels that are still independent merge where a template takes
+// them (one launch fewer). The graph keeps a topological order of its
+// groups (Pearce-Kelly), so a cycle test only walks the groups between the
+// two it merges, and every cost is a delta over the groups' reads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_LIB_DIALECT_FUSER_TRANSFORMS_SEGMENTGRAPH_H
+#define FUSER_LIB_DIALECT_FUSER_TRANSFORMS_SEGMENTGRAPH_H
+
+#include "fuser/Analysis/KernelTemplates.h"
+#include "fuser/Analysis/TargetInfo.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace mlir::fuser {
+
+class SegmentGraph {
+public:
+  /// `ops`: the ops to partition, in program order. `getRoot` maps a value
+  /// an op reads to the memory it reads (through meta ops that only view
+  /// memory written anyway), or null where it reads none (a scalar).
+  /// `returned`: the values the fusion returns.
+  SegmentGraph(ArrayRef<Operation *> ops,
+               llvm::function_ref<Value(Value)> getRoot,
+               const DenseSet<Value> &returned, const TargetInfo &target,
+               bool allowNormalization);
+
+  /// Merges groups, best first, until no candidate is left; then packs
+  /// independent kernels.
+  void partition();
+
+  /// The groups, each in program order, ordered by their first op.
+  std::vector<SmallVector<Operation *>> getGroups() const;
+
+private:
+  struct Group {
+    /// Members, in no order (sortedOps sorts them).
+    SmallVector<Operation *> ops;
+    /// Program position of the first member.
+    unsigned firstPosition = 0;
+    /// The memory the group reads that another group (or the caller)
+    /// writes.
+    DenseSet<Value> reads;
+    /// Groups that read what this one writes, and groups it reads from.
+    DenseSet<unsigned> successors, predecessors;
+    SmallVector<Operation *> segmentSets;
+    /// The kernel templates' view of the members, grown as groups merge.
+    KernelTemplateBuilder templates;
+    unsigned numReductions = 0;
+    /// Program position of the first reduction (none: the largest).
+    unsigned firstReduction = std::numeric_limits<unsigned>::max();
+    /// Topological index: an edge goes from a lower to a higher one.
+    unsigned order = 0;
+    /// Bumped on every merge: queue entries of older versions are stale.
+    unsigned version = 0;
+    bool alive = true;
+  };
+  struct Candidate {
+    uint64_t saving;
+    unsigned firstPosition, secondPosition;
+    unsigned lhs, rhs, lhsVersion, rhsVersion;
+  };
+  struct Worse {
+    bool operator()(const Candidate &a, const Candidate &b) const;
+  };
+
+  unsigned groupOf(Operation *op) const;
+  unsigned positionOf(Operation *op) const { return position.lookup(op); }
+  uint64_t bytesOf(Value value) const;
+  uint64_t estimateSaving(unsigned lhs, unsigned rhs) const;
+  void enqueue(unsigned lhs, unsigned rhs);
+  void enqueueNeighbours(unsigned group);
+  bool crossesSegmentSet(unsigned lhs, unsigned rhs) const;
+  ArrayRef<Operation *> sortedOps(unsigned group);
+  bool leavesPair(Value value, unsigned lhs, unsigned rhs) const;
+  std::optional<KernelTemplateBuilder> matchUnion(unsigned lhs, unsigned rhs);
+  /// Whether merging would create a cycle; else the groups between the two
+  /// in topological order that must come before (`ancestors`) and after
+  /// (`descendants`) the merged one.
+  bool createsCycle(unsigned lhs, unsigned rhs,
+                    SmallVectorImpl<unsigned> &ancestors,
+                    SmallVectorImpl<unsigned> &descendants) const;
+  bool tryMerge(unsigned lhs, unsigned rhs);
+  unsigned merge(unsigned lhs, unsigned rhs, ArrayRef<unsigned> ancestors,
+                 ArrayRef<unsigned> descendants);
+  void packIndependentKernels();
+
+  const TargetInfo &target;
+  bool allowNormalization;
+  const DenseSet<Value> &returned;
+  uint64_t launchBytes;
+  DenseMap<Operation *, unsigned> position;
+  /// The group each op belongs to, by op index (position order).
+  SmallVector<unsigned> groupIndex;
+  DenseMap<Operation *, unsigned> opIndex;
+  std::vector<Group> groups;
+  /// The ops that read each memory root, in program order.
+  DenseMap<Value, SmallVector<Operation *>> readers;
+  std::vector<Candidate> queue;
+};
+
+} // namespace mlir::fuser
+
+#endif // FUSER_LIB_DIALECT_FUSER_TRANSFORMS_SEGMENTGRAPH_H
