@@ -7,21 +7,36 @@
 // takes any such spelling (dropped or inserted unit axes); an outer one
 // only rows with extent-1 axes dropped that keep the innermost extent.
 // Must not fire: a value computed from the reduction that permutes the
-// row's axes, merges axes that are not extent 1, drops an outer
-// normalization's innermost (unit) axis, or reshapes a reduced row of
-// several rows stays in a kernel of its own. (Siblings computed from no
-// reduction merge whatever their shape: they are written beside the rows,
-// normalization-beside-rows.mlir.)
+// row's axes, merges axes that are not extent 1 or drops an outer
+// normalization's innermost (unit) axis stays in a kernel of its own, which
+// reads the written rows; a reduced row of several rows is written in its
+// own spelling, and a reshape of it is an alias of that write. (Siblings
+// computed from no reduction merge whatever their shape: they are written
+// beside the rows, normalization-beside-rows.mlir.)
 //
 // RUN: fuser-opt --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=REPORT
 // REPORT: fusion @outer_sibling: 1 kernel, 1 segment
 // REPORT: fusion @inner_sibling: 1 kernel, 1 segment
 // REPORT: fusion @permuted_sibling: 2 kernels, 2 segments
+// REPORT-NEXT: segment #0 normalization:
+// REPORT:      segment #1 pointwise:
+// REPORT-NEXT: in  #0.0: tensor<2x1x6x12xf32>
 // REPORT: fusion @reshaped_sibling: 2 kernels, 2 segments
+// REPORT-NEXT: segment #0 normalization:
+// REPORT:      segment #1 pointwise:
+// REPORT-NEXT: in  #0.0: tensor<2x3x12xf32>
 // REPORT: fusion @inserted_unit_sibling: 1 kernel, 1 segment
 // REPORT: fusion @dropped_innermost_sibling: 2 kernels, 2 segments
-// REPORT: fusion @reduced_sibling: 2 kernels, 2 segments
+// REPORT-NEXT: segment #0 normalization:
+// REPORT:      segment #1 pointwise:
+// REPORT-NEXT: in  #0.0: tensor<6x5x1xf32>
+// REPORT: fusion @reduced_sibling: 1 kernel, 2 segments
+// REPORT-NEXT: segment #0 normalization:
+// REPORT:      out #0.1: tensor<4x1xf32>, 16 bytes -> #1
+// REPORT-NEXT: segment #1 alias (no kernel):
+// REPORT-NEXT: in  #0.1: tensor<4x1xf32>
+// REPORT-NEXT: out #1.0: tensor<1x4xf32>, view of in 0: sizes [1, 4], strides [4, 1], offset 0 -> return 1
 //
 // The lowering maps the indices: the outer kernel writes the row's element
 // at [i, 0, j, k] to [i, j, k] of the 2x6x12 sibling; the inner one writes
@@ -44,6 +59,7 @@
 // RUN: fuser-run %t.mlir --entry reshaped_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.mlir --entry inserted_unit_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.mlir --entry dropped_innermost_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.mlir --entry reduced_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-opt --fuser-preseg --fuser-segment %s | fuser-opt --fuser-schedule=split-reductions=false -o %t.seq.mlir
 // RUN: fuser-run %t.seq.mlir --entry outer_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.seq.mlir --entry inner_sibling --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
@@ -116,8 +132,10 @@ func.func @dropped_innermost_sibling(%arg0: tensor<6x5xf32>) -> (tensor<6x5x1xf3
   return %3, %1 : tensor<6x5x1xf32>, tensor<6x5xf32>
 }
 
-// Must not merge: the reduced rows' elements (4x1) with a unit axis in
-// front (of several rows, a reduced value keeps its spelling).
+// Must not write the reduced rows' elements (4x1) with a unit axis in
+// front (1x4) from the rows' loop: of several rows, a reduced value keeps
+// its spelling. The normalization writes the 4x1 product beside the rows,
+// and the returned 1x4 view is an alias of it: one kernel.
 func.func @reduced_sibling(%arg0: tensor<4x16xf32>, %arg1: tensor<4xf32>) -> (tensor<4x16xf32>, tensor<1x4xf32>) {
   %0 = fuser.reduction max %arg0 [1] keepdim : tensor<4x16xf32> -> tensor<4x1xf32>
   %w = fuser.broadcast %arg1 [1] : tensor<4xf32> -> tensor<4x1xf32>

@@ -39,6 +39,10 @@ using namespace mlir::fuser;
 
 namespace {
 
+/// Planned segments at most for which fuser-segment merges kernels that
+/// recomputing made independent (mergeIndependentKernels is cubic in them).
+constexpr size_t kMaxKernelsMergedAfterRecompute = 64;
+
 /// How segmentation treats an op of the fusion.
 enum class OpRole {
   /// Scalar constants and scalar arithmetic on them: cloned into every
@@ -1157,8 +1161,15 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
         if (requireSharedInput && !sharesInput(into, from))
           continue;
         ReductionOp lhs = reductionOf(into), rhs = reductionOf(from);
-        if (lhs && rhs && !haveSameReductionAxes(lhs, rhs))
+        if (target) {
+          SetVector<Operation *> members(into.opsToClone.begin(),
+                                         into.opsToClone.end());
+          members.insert(from.opsToClone.begin(), from.opsToClone.end());
+          if (!isOneKernel(members.getArrayRef()))
+            continue;
+        } else if (lhs && rhs && !haveSameReductionAxes(lhs, rhs)) {
           continue;
+        }
         if (reaches(earlier, later) || reaches(later, earlier))
           continue;
         for (Operation *member : from.members)
@@ -1333,8 +1344,10 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
     segment.firstPosition = position.lookup(segment.members.front());
     collectInputs(segment);
   }
-  // fuser-segment packed independent kernels while partitioning.
-  if (!target)
+  // Rule 10 removed edges between kernels: merge the ones now independent
+  // (fuser-segment: in fusions of a bounded number of kernels, as each test
+  // walks the kernels; larger ones keep what partitioning packed).
+  if (!target || segments.size() <= kMaxKernelsMergedAfterRecompute)
     mergeIndependentKernels(segments);
 
   // Outputs: member results that another segment or the return reads.

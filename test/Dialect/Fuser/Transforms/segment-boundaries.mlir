@@ -8,18 +8,20 @@
 
 // EXEC: check 0: {{.*}} ulp ok
 
-// Must not merge: the two reductions read the same tensor over the same axes
-// (rule 4 would merge them), but the second one's kernel reads the first
-// one's segment_set.
+// Must not merge: the add reads the first reduction's segment_set, so it may
+// not join that reduction's kernel. The two reductions read the same tensor
+// over the same axes and share a kernel (which writes the segment_set and
+// the max); the add is a second kernel that reads both.
 // CHECK-LABEL: func.func @sibling_reduction_reads_segment_set
-// CHECK: %[[A:.*]] = fuser.segment reduction(%arg0)
+// CHECK: %[[A:.*]]:2 = fuser.segment reduction(%arg0) : (tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xf32>)
 // CHECK: fuser.reduction add
 // CHECK: fuser.segment_set
-// CHECK-NOT: fuser.reduction max
-// CHECK: fuser.yield
-// CHECK: %[[B:.*]] = fuser.segment reduction(%arg0, %[[A]])
 // CHECK: fuser.reduction max
+// CHECK-NOT: fuser.add
+// CHECK: fuser.yield
+// CHECK: %[[B:.*]] = fuser.segment pointwise(%[[A]]#0, %[[A]]#1)
 // CHECK: fuser.add
+// CHECK-NOT: fuser.segment
 // CHECK: return %[[B]]
 func.func @sibling_reduction_reads_segment_set(%v: tensor<4x8xf32>) -> tensor<4xf32> {
   %r1 = fuser.reduction add %v [1] : tensor<4x8xf32> -> tensor<4xf32>

@@ -44,17 +44,27 @@
 // RUN: fuser-run %S/Inputs/fuser-gen-seed-1309.mlir --entry fusion --check-against interp --against-file %t.1309.seg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // MOVE-RESULT: fusion @fusion: 2 kernels, 2 segments, reads 5050 bytes, writes 4330 bytes
 // fuser-gen seed 146: a kernel all of whose results the normalization can
-// compute moves into it as a whole, one launch fewer (without the move: 3
-// kernels, 5 segments).
+// compute is part of it, one launch fewer (kept apart: 3 kernels, 5
+// segments); the returned expand is an alias of the 50-byte value it
+// expands, which the normalization writes.
 // RUN: fuser-opt --fuser-segment --fuser-segment-report %S/Inputs/fuser-gen-seed-146.mlir -o %t.146.seg.mlir | FileCheck %s --check-prefix=MOVE-KERNEL
 // RUN: fuser-run %S/Inputs/fuser-gen-seed-146.mlir --entry fusion --check-against interp --against-file %t.146.seg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
-// MOVE-KERNEL: fusion @fusion: 2 kernels, 3 segments, reads 30 bytes, writes 244 bytes
-// fuser-gen seed 992: a reduction moves into the kernel that reads it back
-// (without: 1012 bytes read, 744 written), with and without preseg.
+// MOVE-KERNEL: fusion @fusion: 2 kernels, 4 segments, reads 30 bytes, writes 94 bytes
+// MOVE-KERNEL: segment #2 normalization: reads 28 bytes, writes 92 bytes
+// MOVE-KERNEL: segment #3 alias (no kernel): reads 0 bytes, writes 0 bytes
+// MOVE-KERNEL-NEXT: in  #2.3: tensor<25x1x1x1xf16>
+// MOVE-KERNEL-NEXT: out #3.0: tensor<1x4x25xf16>, view of in 0: sizes [1, 4, 25], strides [0, 0, 1], offset 0 -> return 3
+// fuser-gen seed 992: the minimum is computed in the kernel that reads it
+// back (a normalization), which writes it for the pointwise kernel that
+// scales one element of it (with the minimum apart from its reader: 1012
+// bytes read, 744 written), with and without preseg.
 // RUN: fuser-opt --fuser-segment --fuser-segment-report %S/Inputs/fuser-gen-seed-992.mlir -o %t.992.seg.mlir | FileCheck %s --check-prefix=PEEL
 // RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %S/Inputs/fuser-gen-seed-992.mlir -o /dev/null | FileCheck %s --check-prefix=PEEL
 // RUN: fuser-run %S/Inputs/fuser-gen-seed-992.mlir --entry fusion --check-against interp --against-file %t.992.seg.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
-// PEEL: fusion @fusion: 3 kernels, 3 segments, reads 1008 bytes, writes 732 bytes
+// PEEL: fusion @fusion: 3 kernels, 3 segments, reads 1002 bytes, writes 736 bytes
+// PEEL: segment #1 normalization: reads 8 bytes, writes 12 bytes
+// PEEL: segment #2 pointwise: reads 2 bytes, writes 8 bytes
+// PEEL-NEXT: in  #1.0: tensor<1x2xbf16>, 2 bytes
 
 // Rule: a merged segment computes each value once (the producer's and the
 // consumer's bodies recompute the same ops from a shared input), so an input
@@ -111,18 +121,18 @@ func.func @peeled_reduction_reads_written_value(%a: tensor<16x2xi1>, %b: tensor<
   return %w, %o, %h : tensor<32x2xi1>, tensor<32x2xi32>, tensor<1x1xf16>
 }
 
-// Rule: a pointwise kernel that reads a reduction kernel's result and also
-// computes results that do not depend on it (here the padded comparison and
-// the cast, merged in as siblings) splits: the results that do join the
-// reduction as a normalization, the others stay a pointwise kernel, when the
-// kernels stay as many and fewer bytes move (the 4-byte sum is neither
-// written nor read again; seeds 3797, 8323).
-// The siblings then join the other normalization, beside its rows.
+// Rule: the results that read a reduction's result back onto its rows (the
+// product with the sum) join the reduction as a normalization; results that
+// do not depend on it (the padded comparison and the cast) do not keep them
+// apart: they join the other normalization, beside its rows. 2 kernels, and
+// the 4-byte sum is neither written nor read again (seeds 3797, 8323).
 // CHECK-LABEL: fusion @reader_split_off_siblings: 2 kernels, 2 segments, reads 18 bytes, writes 53 bytes
-// CHECK-NEXT: segment #0 normalization: reads 4 bytes, writes 32 bytes
+// CHECK-NEXT: segment #0 normalization: reads 14 bytes, writes 21 bytes
 // CHECK-NEXT: in  %arg0: tensor<4xi1>, 4 bytes
-// CHECK-NEXT: out #0.0: tensor<8xi32>, 32 bytes -> return 2
-// CHECK-NEXT: segment #1 normalization: reads 14 bytes, writes 21 bytes
+// CHECK-NEXT: in  %arg1: tensor<5xf16>, 10 bytes
+// CHECK:      segment #1 normalization: reads 4 bytes, writes 32 bytes
+// CHECK-NEXT: in  %arg0: tensor<4xi1>, 4 bytes
+// CHECK-NEXT: out #1.0: tensor<8xi32>, 32 bytes -> return 2
 func.func @reader_split_off_siblings(%a: tensor<4xi1>, %b: tensor<5xf16>) -> (tensor<4xf16>, tensor<5xi1>, tensor<8xi32>, tensor<4xf16>) {
   %z = arith.constant 0.0 : f16
   %h = fuser.cast %a : tensor<4xi1> to tensor<4xf16>
@@ -320,18 +330,17 @@ func.func @reduction_reader_kept_for_other_shape(%x: tensor<6xf32>, %y: tensor<5
   return %o, %s : tensor<7xf32>, tensor<i32>
 }
 
-// Rule: the reader splits (its column minimum is a reduction of other
-// axes) and its difference joins the row maximum, whose kernel's pads and
-// casts are written beside the rows: one normalization and one reduction
-// kernel, the input read twice, not three times (fuser-gen seed 2029: 768
-// bytes read and 768 written more after preseg, before a step that did the
-// split and the reduction's move at once; now the split alone does it).
+// Rule: the difference joins the row maximum as a normalization, which
+// writes the pads and casts beside the rows, and the column minimum (a
+// reduction of other axes) is a reduction kernel of its own: the input read
+// twice, not three times (fuser-gen seed 2029: 768 bytes read and 768
+// written more after preseg at first).
 // CHECK-LABEL: fusion @peel_and_split: 2 kernels, 2 segments, reads 6144 bytes (6 KiB), writes 6592 bytes
 // IR-LABEL: func.func @peel_and_split
 // IR: fuser.segment normalization(%arg0)
 // IR: fuser.reduction max
-// IR: fuser.pad %{{.*}} low [1, 0, 0]
 // IR: fuser.sub
+// IR: fuser.pad %{{.*}} low [1, 0, 0]
 // IR: fuser.segment reduction(%arg0)
 // IR-NEXT: ^bb0
 // IR-NEXT: fuser.reduction min

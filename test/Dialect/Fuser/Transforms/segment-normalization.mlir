@@ -2,8 +2,8 @@
 // reduction over the innermost axes and the kernels that combine its result
 // with the rows again are one `normalization` segment when a row of the
 // inputs that vary along it, with 128 bytes per block-wide combine, fits the
-// 48 KiB budget of a block on sm_90; otherwise the split stays and the
-// report says why.
+// 48 KiB budget of a block on sm_90; otherwise the split stays (a kernel
+// per reduction and a pointwise kernel that reads the rows again).
 //
 // RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %S/../../../Conversion/FuserToSCF/Inputs/normalization.mlir -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: fuser-opt --fuser-preseg --fuser-segment %S/../../../Conversion/FuserToSCF/Inputs/normalization.mlir -o %t.inputs.mlir
@@ -25,13 +25,14 @@
 // REPORT-NEXT: segment #0 normalization:
 // REPORT: fusion @rmsnorm_bwd: 1 kernel, 1 segment
 // REPORT-NEXT: segment #0 normalization:
-// REPORT: fusion @softmax_long: 3 kernels, 3 segments
-// REPORT-NEXT: segment #0 reduction:
-// REPORT-NEXT: not a normalization kernel: rows of 65536 bytes and 256 bytes of block-wide combines exceed the 49152-byte on-chip budget of sm_90: split after the reduction
-// REPORT: segment #1 reduction:
-// REPORT-NEXT: not a normalization kernel: rows of 65536 bytes and 128 bytes of block-wide combines exceed the 49152-byte on-chip budget of sm_90: split after the reduction
+// Rows of 65536 bytes exceed the budget: the softmax stays split.
+// REPORT: fusion @softmax_long: 3 kernels, 3 segments, reads 786480 bytes, writes 262176 bytes
+// REPORT-NEXT: segment #0 reduction: reads 262144 bytes (256 KiB), writes 16 bytes
+// REPORT-NEXT: in  %arg0: tensor<4x16384xf32>, 262144 bytes (256 KiB)
+// REPORT-NEXT: out #0.0: tensor<4x1xf32>, 16 bytes -> #1, #2
+// REPORT-NEXT: segment #1 reduction: reads 262160 bytes, writes 16 bytes
 // REPORT: segment #2 pointwise:
-// REPORT-NOT: not a normalization kernel
+// REPORT-NOT: normalization
 
 // The softmax pattern: the max kernel, the sum-of-exp kernel and the
 // division merge into one segment with both reductions, in program order.

@@ -5,8 +5,8 @@
 // extent x the block's tile of columns x the bytes of every input of the
 // source shape) with one 32-bit partial per thread and reduction fits the
 // 48 KiB budget of a block on sm_90; the tile narrows from 32 columns down to
-// one 32-byte sector of the narrowest such input before it falls back, and
-// the report says why.
+// one 32-byte sector of the narrowest such input before it falls back to a
+// reduction kernel and a pointwise kernel that reads the input again.
 //
 // RUN: fuser-opt --fuser-preseg --fuser-segment --fuser-segment-report %S/../../../Conversion/FuserToSCF/Inputs/outer-normalization.mlir -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: fuser-opt --fuser-preseg --fuser-segment %S/../../../Conversion/FuserToSCF/Inputs/outer-normalization.mlir -o %t.inputs.mlir
@@ -28,11 +28,14 @@
 // REPORT-NEXT: segment #0 normalization:
 // REPORT: fusion @middle: 1 kernel, 1 segment
 // REPORT-NEXT: segment #0 normalization:
-// REPORT: fusion @colmean_tall: 2 kernels, 2 segments
-// REPORT-NEXT: segment #0 reduction:
-// REPORT-NEXT: not a normalization kernel: column blocks of 131072 bytes (4096 rows x 16 columns) and 1024 bytes of block-wide combines exceed the 49152-byte on-chip budget of sm_90: split after the reduction
-// REPORT: segment #1 pointwise:
-// REPORT-NOT: not a normalization kernel
+// Column blocks of 4096 bf16 rows exceed the budget even at 16 columns: the
+// split stays.
+// REPORT: fusion @colmean_tall: 2 kernels, 2 segments, reads 1048832 bytes, writes 524544 bytes
+// REPORT-NEXT: segment #0 reduction: reads 524288 bytes (512 KiB), writes 256 bytes
+// REPORT-NEXT: in  %arg0: tensor<4096x64xbf16>, 524288 bytes (512 KiB)
+// REPORT-NEXT: out #0.0: tensor<1x64xf32>, 256 bytes -> #1
+// REPORT-NEXT: segment #1 pointwise:
+// REPORT-NOT: normalization
 // REPORT: fusion @colscale: 1 kernel, 1 segment
 // REPORT-NEXT: segment #0 normalization:
 
@@ -56,14 +59,16 @@ func.func @colmean(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // Must not merge: an inner and an outer reduction of the same rows in one
 // kernel (their blocks cover rows and columns: no block owns what the output
-// needs). The row sums stay a reduction kernel; the column sums form an outer
-// normalization that reads them as an input.
+// needs). The column sums stay a reduction kernel (4 columns written, fewer
+// bytes than the 8 row sums); the row sums form an inner normalization that
+// reads them as an input.
 // CHECK-LABEL: func.func @inner_and_outer
-// CHECK: %[[ROWS:.*]] = fuser.segment reduction(%arg0)
-// CHECK: fuser.reduction add %{{.*}} [1] keepdim
-// CHECK: fuser.segment normalization(%arg0, %[[ROWS]])
-// CHECK-NOT: fuser.reduction add %{{.*}} [1]
+// CHECK: %[[COLS:.*]] = fuser.segment reduction(%arg0) : (tensor<8x4xf32>) -> tensor<1x4xf32>
 // CHECK: fuser.reduction add %{{.*}} [0] keepdim
+// CHECK-NOT: fuser.reduction
+// CHECK: fuser.segment normalization(%arg0, %[[COLS]])
+// CHECK-NOT: fuser.reduction add %{{.*}} [0]
+// CHECK: fuser.reduction add %{{.*}} [1] keepdim
 // CHECK-NOT: fuser.reduction
 // CHECK: return
 func.func @inner_and_outer(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {

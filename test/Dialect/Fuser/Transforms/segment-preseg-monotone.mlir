@@ -35,23 +35,24 @@
 
 // EXEC: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok
 
-// Rules 2-4 and 9 are greedy: a value shared after preseg's CSE (or cast
-// folding) can pull its readers into the kernel of its first reader. "The
-// greedy choices are tried each way" also segments, where the fusion has a
-// reduction, with rules 2-4 not fusing a reader with the producer of a value
-// that reads only fusion inputs when an earlier op of that kernel reads the
-// value too (rule 10 recomputes it from the inputs), and with rule 9 first
-// merging kernels that read a common tensor into reduction kernels; the
-// cheapest segmentation is kept.
+// Merges are greedy: a value shared after preseg's CSE (or cast folding)
+// can pull its readers into the kernel of its first reader.
 // Here preseg folds cast(cast(%x)) to %x, so the f64 cast no longer reaches
-// the reduction over dim 1 through the bf16 cast, and rule 9 merged it with
-// the broadcast-back `where` kernel, which then cannot take the min
-// reduction behind the segment_set: 3 kernels. Reductions first: the cast
-// joins the reduction kernel, as without preseg: 2 kernels. Seed 3933.
+// the reduction over dim 1 through the bf16 cast. Without preseg the cast
+// joins the reduction kernel: 2 kernels. After preseg it joins the
+// broadcast-back `where` kernel, which then cannot take the min reduction
+// behind the segment_set: 3 kernels (same bytes), one more than without
+// preseg, so this case breaks the property above. Seed 3933.
+// Regression against the legacy segmenter (after preseg): 2 kernels / 8456 bytes before (greedy merge order).
 // CHECK: fusion @shared_value_joins_reduction: 2 kernels, 2 segments, reads 2592 bytes, writes 5864 bytes
 // CHECK-NEXT: segment #0 reduction: reads 1152 bytes, writes 4704 bytes
-// PRESEG: fusion @shared_value_joins_reduction: 2 kernels, 2 segments, reads 2592 bytes, writes 5864 bytes
-// PRESEG-NEXT: segment #0 reduction: reads 1152 bytes, writes 4704 bytes
+// PRESEG: fusion @shared_value_joins_reduction: 3 kernels, 3 segments, reads 2592 bytes, writes 5864 bytes
+// PRESEG-NEXT: segment #0 reduction: reads 1152 bytes, writes 96 bytes
+// PRESEG-NEXT:   in  %arg0: tensor<4x12x12xbf16>, 1152 bytes
+// PRESEG-NEXT:   out #0.0: tensor<4x1x12xbf16>, 96 bytes -> #1, return 1
+// PRESEG-NEXT: segment #1 pointwise: reads 1248 bytes, writes 5760 bytes
+// PRESEG:      segment #2 reduction: reads 192 bytes, writes 8 bytes
+// PRESEG-NEXT:   in  #1.1: tensor<4x12x12xf64>, 192 bytes
 func.func @shared_value_joins_reduction(%x: tensor<4x12x12xbf16>) -> (tensor<4x12x12xbf16>, tensor<4x1x12xbf16>, tensor<f64>) {
   %d = fuser.cast %x : tensor<4x12x12xbf16> to tensor<4x12x12xf64>
   %b = fuser.cast %d : tensor<4x12x12xf64> to tensor<4x12x12xbf16>
@@ -135,22 +136,23 @@ func.func @shared_cast_fused(%x: tensor<8x4xi32>, %m: tensor<8x4xi1>) -> (tensor
   return %s, %r3 : tensor<8x4xi32>, tensor<f32>
 }
 
-// Rule 9 before rule 10 merges, for one launch fewer, kernels that read no
-// common tensor; taken early, such a merge can keep a kernel from joining
-// one it shares a tensor with. Here the exp of the cat (after two
-// reductions that follow each other) first took the reduction over dim 2
-// (a launch fewer), which put the subtraction behind it and kept it from
-// the first reduction's kernel, which reads %x too: %x read three times.
-// "The greedy choices are tried each way" also segments with rule 9 before
-// rule 10 taking only kernels that read a common tensor (others merge
-// after rule 10), where the first run made such a merge: %x read twice
-// (1776 bytes read instead of 2544), with and without preseg. Seed 7376.
-// CHECK: fusion @unrelated_merge_blocks_shared: 4 kernels, 5 segments, reads 1776 bytes, writes 1056 bytes
-// CHECK-NEXT: segment #0 reduction: reads 768 bytes, writes 128 bytes
-// CHECK: segment #1 reduction: reads 896 bytes, writes 864 bytes
+// A merge of kernels that read no common tensor (one launch fewer), taken
+// early, can keep a kernel from joining one it shares a tensor with. Here
+// the reduction over dim 2 of |%x| shares a kernel with the exp of the cat
+// (after two reductions that follow each other), which puts the
+// subtraction behind that kernel and keeps it from the first reduction's
+// kernel, which reads %x too: %x read three times (2544 bytes read), with
+// and without preseg. Seed 7376.
+// Regression against the legacy segmenter: 4 kernels / 2832 bytes before (greedy merge order).
+// CHECK: fusion @unrelated_merge_blocks_shared: 4 kernels, 5 segments, reads 2544 bytes, writes 1056 bytes
+// CHECK-NEXT: segment #0 reduction: reads 768 bytes, writes 96 bytes
+// CHECK:      segment #2 reduction: reads 784 bytes, writes 176 bytes
+// CHECK-NEXT:   in  #1.0: tensor<4x1xf32>, 16 bytes
 // CHECK-NEXT:   in  %arg0: tensor<4x8x6xf32>, 768 bytes
-// CHECK-NEXT:   in  #0.0: tensor<4x8x1xf32>, 128 bytes
-// PRESEG: fusion @unrelated_merge_blocks_shared: 4 kernels, 5 segments, reads 1776 bytes, writes 1056 bytes
+// CHECK:      segment #3 pointwise: reads 896 bytes, writes 768 bytes
+// CHECK-NEXT:   in  %arg0: tensor<4x8x6xf32>, 768 bytes
+// CHECK-NEXT:   in  #2.1: tensor<4x8x1xf32>, 128 bytes
+// PRESEG: fusion @unrelated_merge_blocks_shared: 4 kernels, 5 segments, reads 2544 bytes, writes 1056 bytes
 func.func @unrelated_merge_blocks_shared(%x: tensor<4x8x6xf32>) -> (tensor<4x8x6x2xf32>, tensor<1x12xf32>, tensor<4x6xf32>) {
   %m = fuser.reduction max %x [1] keepdim : tensor<4x8x6xf32> -> tensor<4x1x6xf32>
   %s = fuser.squeeze %m [1] : tensor<4x1x6xf32> -> tensor<4x6xf32>
