@@ -1086,6 +1086,13 @@ void Segmenter::collectInputs(PlannedSegment &segment) {
     if (!changed)
       break;
   }
+  // fuser-segment: recomputing may add what a normalization keeps on chip
+  // beyond the budget; such a kernel reads the values instead.
+  if (target && segment.kind != SegmentKind::Alias &&
+      !isOneKernel(segment.opsToClone)) {
+    readThroughSegmentSet.clear();
+    inputs = collectInputs(segment, nullptr, readThroughSegmentSet);
+  }
   segment.inputs = inputs.takeVector();
 }
 
@@ -1831,24 +1838,47 @@ struct FuserSegmentPass
     target.launchOverheadSeconds = launchOverheadUs * 1e-6;
     target.bandwidthBytesPerSecond = bandwidthGBps * 1e9;
     target.sharedMemoryPerBlock = sharedMemoryPerBlock;
-    Segmenter segmenter(func, target, normalization);
-    if (failed(segmenter.run()))
+    // Partitioning tests each kernel on what it reads and writes before
+    // views are planned and values replicated; those can still change what
+    // a normalization keeps on chip or writes. Where a kernel then matches
+    // no template, the fusion is segmented again without normalization
+    // kernels (whose templates are the ones planning can break).
+    OwningOpRef<func::FuncOp> unsegmented = func.clone();
+    FailureOr<bool> matched = segment(func, target, normalization);
+    if (succeeded(matched) && !*matched && normalization) {
+      func.getBody().takeBody(unsegmented->getBody());
+      matched = segment(func, target, /*allowNormalization=*/false);
+    }
+    if (failed(matched))
       return signalPassFailure();
-    pruneSegments(func);
-    // Each kernel's kind is the template that takes its body.
-    for (SegmentOp segment : func.getOps<SegmentOp>()) {
+    if (!*matched) {
+      emitUnmatchedKernels(func, target);
+      return signalPassFailure();
+    }
+  }
+
+private:
+  /// Segments `fusion`; whether every kernel matches a template (each then
+  /// takes its template's kind).
+  static FailureOr<bool> segment(func::FuncOp fusion, const TargetInfo &target,
+                                 bool allowNormalization) {
+    Segmenter segmenter(fusion, target, allowNormalization);
+    if (failed(segmenter.run()))
+      return failure();
+    pruneSegments(fusion);
+    bool matched = true;
+    for (SegmentOp segment : fusion.getOps<SegmentOp>()) {
       if (segment.getKind() == SegmentKind::Alias)
         continue;
-      KernelMatch match = matchKernel(
-          KernelOps::fromBody(segment.getBody().front()), target,
-          normalization);
-      if (!match.kind) {
-        segment.emitError("fuser-segment formed a kernel that no template "
-                          "takes: ")
-            << match.whyNot;
-        return signalPassFailure();
+      std::optional<KernelTemplate> kind =
+          matchKernel(KernelOps::fromBody(segment.getBody().front()), target,
+                      allowNormalization)
+              .kind;
+      if (!kind) {
+        matched = false;
+        continue;
       }
-      switch (*match.kind) {
+      switch (*kind) {
       case KernelTemplate::Pointwise:
         segment.setKind(SegmentKind::Pointwise);
         break;
@@ -1859,6 +1889,22 @@ struct FuserSegmentPass
         segment.setKind(SegmentKind::Normalization);
         break;
       }
+    }
+    return matched;
+  }
+
+  static void emitUnmatchedKernels(func::FuncOp fusion,
+                                   const TargetInfo &target) {
+    for (SegmentOp segment : fusion.getOps<SegmentOp>()) {
+      if (segment.getKind() == SegmentKind::Alias)
+        continue;
+      KernelMatch match = matchKernel(
+          KernelOps::fromBody(segment.getBody().front()), target,
+          /*allowNormalization=*/false);
+      if (!match.kind)
+        segment.emitError("fuser-segment formed a kernel that no template "
+                          "takes: ")
+            << match.whyNot;
     }
   }
 };
