@@ -127,49 +127,33 @@ uint64_t SegmentGraph::estimateSaving(unsigned lhs, unsigned rhs) const {
   return saving;
 }
 
-void SegmentGraph::enqueue(unsigned lhs, unsigned rhs) {
+void SegmentGraph::enqueue(unsigned lhsOp, unsigned rhsOp) {
+  unsigned lhs = groupIndex[lhsOp], rhs = groupIndex[rhsOp];
   if (lhs == rhs || !groups[lhs].alive || !groups[rhs].alive)
     return;
   unsigned lhsPosition = groups[lhs].firstPosition;
   unsigned rhsPosition = groups[rhs].firstPosition;
   if (rhsPosition < lhsPosition) {
     std::swap(lhs, rhs);
+    std::swap(lhsOp, rhsOp);
     std::swap(lhsPosition, rhsPosition);
   }
-  queue.push_back({estimateSaving(lhs, rhs), lhsPosition, rhsPosition, lhs,
-                   rhs, groups[lhs].version, groups[rhs].version});
+  if (failed.contains({lhs, groups[lhs].version, rhs, groups[rhs].version}))
+    return;
+  queue.push_back({estimateSaving(lhs, rhs), lhsPosition, rhsPosition, lhsOp,
+                   rhsOp, lhs, rhs, groups[lhs].version, groups[rhs].version});
   std::push_heap(queue.begin(), queue.end(), Worse());
 }
 
 void SegmentGraph::enqueueNeighbours(unsigned group) {
+  // Producers and consumers; siblings stay queued as pairs of ops.
   SmallVector<unsigned> neighbours;
   llvm::append_range(neighbours, groups[group].successors);
   llvm::append_range(neighbours, groups[group].predecessors);
-  // Siblings: the nearest groups before and after this one among the
-  // readers of each tensor it reads.
-  for (Value root : groups[group].reads) {
-    auto it = readers.find(root);
-    if (it == readers.end())
-      continue;
-    SmallVector<unsigned> readerGroups;
-    for (Operation *reader : it->second) {
-      unsigned readerGroup = groupOf(reader);
-      if (!llvm::is_contained(readerGroups, readerGroup))
-        readerGroups.push_back(readerGroup);
-    }
-    auto self = llvm::find(readerGroups, group);
-    if (self == readerGroups.end())
-      continue;
-    if (self != readerGroups.begin())
-      neighbours.push_back(*std::prev(self));
-    if (std::next(self) != readerGroups.end())
-      neighbours.push_back(*std::next(self));
-  }
   llvm::sort(neighbours);
-  neighbours.erase(std::unique(neighbours.begin(), neighbours.end()),
-                   neighbours.end());
+  unsigned self = opIndex.lookup(groups[group].ops.front());
   for (unsigned neighbour : neighbours)
-    enqueue(group, neighbour);
+    enqueue(self, opIndex.lookup(groups[neighbour].ops.front()));
 }
 
 bool SegmentGraph::crossesSegmentSet(unsigned lhs, unsigned rhs) const {
@@ -432,23 +416,31 @@ void SegmentGraph::packIndependentKernels() {
 
 void SegmentGraph::partition() {
   for (auto [index, group] : llvm::enumerate(groups)) {
-    for (unsigned predecessor : group.predecessors)
+    SmallVector<unsigned> predecessors(group.predecessors.begin(),
+                                       group.predecessors.end());
+    llvm::sort(predecessors);
+    for (unsigned predecessor : predecessors)
       enqueue(predecessor, index);
   }
   for (auto &[root, rootReaders] : readers)
     for (auto [reader, next] :
          llvm::zip(rootReaders, ArrayRef(rootReaders).drop_front()))
-      enqueue(groupOf(reader), groupOf(next));
+      enqueue(opIndex.lookup(reader), opIndex.lookup(next));
   for (unsigned round = 0; round < kPackingRounds; ++round) {
     while (!queue.empty()) {
       std::pop_heap(queue.begin(), queue.end(), Worse());
       Candidate candidate = queue.back();
       queue.pop_back();
-      const Group &lhs = groups[candidate.lhs], &rhs = groups[candidate.rhs];
-      if (!lhs.alive || !rhs.alive || lhs.version != candidate.lhsVersion ||
-          rhs.version != candidate.rhsVersion)
+      unsigned lhs = groupIndex[candidate.lhsOp];
+      unsigned rhs = groupIndex[candidate.rhsOp];
+      if (lhs != candidate.lhs || rhs != candidate.rhs ||
+          groups[lhs].version != candidate.lhsVersion ||
+          groups[rhs].version != candidate.rhsVersion) {
+        enqueue(candidate.lhsOp, candidate.rhsOp);
         continue;
-      tryMerge(candidate.lhs, candidate.rhs);
+      }
+      if (!tryMerge(lhs, rhs))
+        failed.insert({lhs, groups[lhs].version, rhs, groups[rhs].version});
     }
     size_t before = llvm::count_if(groups, [](const Group &g) { return g.alive; });
     packIndependentKernels();

@@ -20,10 +20,12 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <limits>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 namespace mlir::fuser {
@@ -69,9 +71,15 @@ private:
     unsigned version = 0;
     bool alive = true;
   };
+  /// A pair of ops whose groups may merge, with the groups (and their
+  /// versions) its saving was estimated for. A popped candidate whose ops
+  /// now lie in other groups, or in changed ones, is estimated again: so a
+  /// pair of readers of a common tensor stays a candidate as groups grow,
+  /// without looking at every other reader.
   struct Candidate {
     uint64_t saving;
     unsigned firstPosition, secondPosition;
+    unsigned lhsOp, rhsOp;
     unsigned lhs, rhs, lhsVersion, rhsVersion;
   };
   struct Worse {
@@ -82,7 +90,7 @@ private:
   unsigned positionOf(Operation *op) const { return position.lookup(op); }
   uint64_t bytesOf(Value value) const;
   uint64_t estimateSaving(unsigned lhs, unsigned rhs) const;
-  void enqueue(unsigned lhs, unsigned rhs);
+  void enqueue(unsigned lhsOp, unsigned rhsOp);
   void enqueueNeighbours(unsigned group);
   bool crossesSegmentSet(unsigned lhs, unsigned rhs) const;
   ArrayRef<Operation *> sortedOps(unsigned group);
@@ -109,8 +117,10 @@ private:
   DenseMap<Operation *, unsigned> opIndex;
   std::vector<Group> groups;
   /// The ops that read each memory root, in program order.
-  DenseMap<Value, SmallVector<Operation *>> readers;
+  llvm::MapVector<Value, SmallVector<Operation *>> readers;
   std::vector<Candidate> queue;
+  /// Pairs of groups (at their versions) that failed to merge.
+  DenseSet<std::tuple<unsigned, unsigned, unsigned, unsigned>> failed;
 };
 
 } // namespace mlir::fuser
