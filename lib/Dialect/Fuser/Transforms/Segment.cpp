@@ -1304,14 +1304,18 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
   for (auto &[root, views] : llvm::make_early_inc_range(copies)) {
     std::optional<unsigned> kernel;
     // fuser-segment: only into a kernel that a template still takes.
+    // Named, not bound: lambdas may not capture structured bindings before
+    // C++20 (clang 14, the fuzz build).
+    Value copied = root;
+    ArrayRef<Operation *> copyViews = views;
     auto takes = [&](unsigned index) {
       if (!target)
         return true;
       // The kernel computes each copy from `root`: the meta ops between.
       SetVector<Operation *> members(segments[index].members.begin(),
                                      segments[index].members.end());
-      for (Operation *view : views)
-        for (Value link = view->getResult(0); link != root;
+      for (Operation *view : copyViews)
+        for (Value link = view->getResult(0); link != copied;
              link = cast<MetaOpInterface>(link.getDefiningOp()).getSource())
           members.insert(link.getDefiningOp());
       return isOneKernel(members.getArrayRef());
