@@ -1756,23 +1756,28 @@ LogicalResult Segmenter::run() {
   return materialize(segments);
 }
 
+/// Whether `func` is a fusion to segment: functions without fuser ops are
+/// left alone, as the pipelines leave a host compiler's other functions, and
+/// so are segmented ones (segmenting twice equals once).
+static FailureOr<bool> isUnsegmentedFusion(func::FuncOp func) {
+  if (!isFusion(func) || !func.getOps<SegmentOp>().empty())
+    return false;
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("fuser-segment expects a fusion with a single block");
+  return true;
+}
+
 namespace {
 struct FuserSegmentLegacyPass
     : public mlir::fuser::impl::FuserSegmentLegacyBase<FuserSegmentLegacyPass> {
   using FuserSegmentLegacyBase::FuserSegmentLegacyBase;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    // Functions that hold no fuser op are not fusions: left alone, as the
-    // pipelines do (a host compiler's other functions).
-    if (!isFusion(func))
-      return;
-    // Already segmented: running the pass twice equals running it once.
-    if (!func.getOps<SegmentOp>().empty())
-      return;
-    if (!func.getBody().hasOneBlock()) {
-      func.emitError("fuser-segment expects a fusion with a single block");
+    FailureOr<bool> segmentable = isUnsegmentedFusion(func);
+    if (failed(segmentable))
       return signalPassFailure();
-    }
+    if (!*segmentable)
+      return;
     // The greedy choices are tried each way, on a copy of the fusion, and
     // the segmentation with the fewest kernels, then the fewest bytes read
     // plus written, is kept (the first at a tie). Three to five runs, each
@@ -1827,17 +1832,11 @@ struct FuserSegmentPass
   using FuserSegmentBase::FuserSegmentBase;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    // Functions that hold no fuser op are not fusions: left alone, as the
-    // pipelines do (a host compiler's other functions).
-    if (!isFusion(func))
-      return;
-    // Already segmented: running the pass twice equals running it once.
-    if (!func.getOps<SegmentOp>().empty())
-      return;
-    if (!func.getBody().hasOneBlock()) {
-      func.emitError("fuser-segment expects a fusion with a single block");
+    FailureOr<bool> segmentable = isUnsegmentedFusion(func);
+    if (failed(segmentable))
       return signalPassFailure();
-    }
+    if (!*segmentable)
+      return;
     TargetInfo target;
     target.launchOverheadSeconds = launchOverheadUs * 1e-6;
     target.bandwidthBytesPerSecond = bandwidthGBps * 1e9;

@@ -107,13 +107,7 @@ uint64_t SegmentGraph::estimateSaving(unsigned lhs, unsigned rhs) const {
   for (Value value : fewer)
     if (more.contains(value))
       saving = llvm::SaturatingAdd(saving, bytesOf(value));
-  auto inPair = [&](Operation *op) {
-    auto it = opIndex.find(op);
-    if (it == opIndex.end())
-      return false;
-    unsigned group = groupIndex[it->second];
-    return group == lhs || group == rhs;
-  };
+  auto inPair = [&](Operation *op) { return isInPair(op, lhs, rhs); };
   for (auto [from, to] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {
     for (Value value : groups[to].reads) {
       Operation *def = value.getDefiningOp();
@@ -178,15 +172,19 @@ ArrayRef<Operation *> SegmentGraph::sortedOps(unsigned group) {
   return ops;
 }
 
+bool SegmentGraph::isInPair(Operation *op, unsigned lhs, unsigned rhs) const {
+  auto it = opIndex.find(op);
+  if (it == opIndex.end())
+    return false;
+  unsigned group = groupIndex[it->second];
+  return group == lhs || group == rhs;
+}
+
 bool SegmentGraph::leavesPair(Value value, unsigned lhs,
                               unsigned rhs) const {
   return returned.contains(value) ||
          llvm::any_of(value.getUsers(), [&](Operation *user) {
-           auto it = opIndex.find(user);
-           if (it == opIndex.end())
-             return true;
-           unsigned group = groupIndex[it->second];
-           return group != lhs && group != rhs;
+           return !isInPair(user, lhs, rhs);
          });
 }
 
@@ -195,13 +193,7 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs) {
   Group &a = groups[lhs], &b = groups[rhs];
   if (a.numReductions + b.numReductions == 0)
     return std::move(a.templates);
-  auto inPair = [&](Operation *op) {
-    auto it = opIndex.find(op);
-    if (it == opIndex.end())
-      return false;
-    unsigned group = groupIndex[it->second];
-    return group == lhs || group == rhs;
-  };
+  auto inPair = [&](Operation *op) { return isInPair(op, lhs, rhs); };
   // Reduction-template failures stay in the union, so it would be a
   // normalization: each reduction's block-wide combine needs its scratch.
   if (!a.templates.canBeNormalizationWith(b.templates, target))
@@ -442,10 +434,12 @@ void SegmentGraph::partition() {
       if (!tryMerge(lhs, rhs))
         failed.insert({lhs, groups[lhs].version, rhs, groups[rhs].version});
     }
-    size_t before = llvm::count_if(groups, [](const Group &g) { return g.alive; });
+    auto countAlive = [&] {
+      return llvm::count_if(groups, [](const Group &g) { return g.alive; });
+    };
+    auto before = countAlive();
     packIndependentKernels();
-    if (llvm::count_if(groups, [](const Group &g) { return g.alive; }) ==
-        before)
+    if (countAlive() == before)
       break;
   }
 }

@@ -94,6 +94,8 @@ private:
   void enqueueNeighbours(unsigned group);
   bool crossesSegmentSet(unsigned lhs, unsigned rhs) const;
   ArrayRef<Operation *> sortedOps(unsigned group);
+  /// Whether `op` belongs to group `lhs` or `rhs`.
+  bool isInPair(Operation *op, unsigned lhs, unsigned rhs) const;
   bool leavesPair(Value value, unsigned lhs, unsigned rhs) const;
   std::optional<KernelTemplateBuilder> matchUnion(unsigned lhs, unsigned rhs);
   /// Whether merging would create a cycle; else the groups between the two
