@@ -172,14 +172,9 @@ static SegmentOp buildMerged(SegmentOp producer, SegmentOp consumer,
   return merged;
 }
 
-/// Lists in `dims` of each keepdim reduction of `body` the extent-1 axes after
-/// its first reduced one. Reducing over them as well combines the same
-/// elements in the same order, so the result is unchanged; canonicalization
-/// drops them (fuser.reduction), which hides that a reduction such as [0] of
-/// 12x1x1 runs over whole innermost rows as [0, 1, 2] does.
-static void listUnitAxesInReducedDims(Block &body) {
+void mlir::fuser::listUnitAxesInReducedDims(Block &body) {
   for (auto reduction : body.getOps<ReductionOp>()) {
-    if (!reduction.getKeepdim())
+    if (!reduction.getKeepdim() || reduction.getDims().empty())
       continue;
     ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
     SmallVector<int64_t> dims(reduction.getDims());

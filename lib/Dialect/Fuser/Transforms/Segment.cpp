@@ -191,6 +191,9 @@ public:
 
 private:
   LogicalResult classifyOps();
+  /// The memory under `value` through View ops (itself if it is no view).
+  Value getViewRoot(Value value) const;
+  /// getViewRoot of a tensor; null for a scalar.
   Value getRoot(Value value) const;
   void partitionGroups();
   bool isOneKernel(ArrayRef<Operation *> members) const;
@@ -288,8 +291,7 @@ LogicalResult Segmenter::classifyOps() {
       continue;
     Value source = meta.getSource();
     Operation *def = source.getDefiningOp();
-    if (!def || (isa<SegmentSetOp>(def) && roles.lookup(def) != OpRole::View) ||
-        roles.lookup(def) == OpRole::View)
+    if (!def || isa<SegmentSetOp>(def) || roles.lookup(def) == OpRole::View)
       roles[&op] = OpRole::View;
   }
   return success();
@@ -311,15 +313,17 @@ unsigned Segmenter::createGroup(Operation *op) {
   return index;
 }
 
-Value Segmenter::getRoot(Value value) const {
-  if (!isa<TensorType>(value.getType()))
-    return {};
+Value Segmenter::getViewRoot(Value value) const {
   while (Operation *def = value.getDefiningOp()) {
     if (roles.lookup(def) != OpRole::View)
       break;
     value = cast<MetaOpInterface>(def).getSource();
   }
   return value;
+}
+
+Value Segmenter::getRoot(Value value) const {
+  return isa<TensorType>(value.getType()) ? getViewRoot(value) : Value();
 }
 
 void Segmenter::partitionGroups() {
@@ -903,12 +907,7 @@ Segmenter::getRecomputeSources(Value value, Operation *readUnder,
     // A segment_set of memory written anyway is a view of it (rule 6): the
     // memory under it is read as it is, never recomputed (rule 1).
     if (isa<SegmentSetOp>(def) && roles.lookup(def) == OpRole::View) {
-      Value root = result;
-      while (Operation *rootDef = root.getDefiningOp()) {
-        if (roles.lookup(rootDef) != OpRole::View)
-          break;
-        root = cast<MetaOpInterface>(rootDef).getSource();
-      }
+      Value root = getViewRoot(result);
       SetVector<Value> sources;
       sources.insert(root);
       noteRead(root, nullptr);
@@ -1201,12 +1200,7 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
   // A returned View is an alias of the memory under it, which its kernel
   // writes whoever else reads it.
   for (Value result : returned) {
-    Value root = result;
-    while (Operation *def = root.getDefiningOp()) {
-      if (roles.lookup(def) != OpRole::View)
-        break;
-      root = cast<MetaOpInterface>(def).getSource();
-    }
+    Value root = getViewRoot(result);
     writtenForReturn.insert(choices.returnedViewsWritten ? root : result);
   }
   // A kernel value of which a returned value is a strided view, through
@@ -1257,12 +1251,7 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
     if (!def || roles.lookup(def) != OpRole::View ||
         !seenViews.insert(def).second)
       continue;
-    Value root = result;
-    while (Operation *rootDef = root.getDefiningOp()) {
-      if (roles.lookup(rootDef) != OpRole::View)
-        break;
-      root = cast<MetaOpInterface>(rootDef).getSource();
-    }
+    Value root = getViewRoot(result);
     if (getView(result)) {
       aliases[root].push_back(def);
       continue;
@@ -1710,25 +1699,6 @@ static void reshapeReturnedCopies(Block &body) {
   }
 }
 
-/// Lists in the dims of each keepdim reduction the extent-1 axes after its
-/// first reduced one: reducing over them too combines the same elements in
-/// the same order and keeps the result's shape, and the kernel templates
-/// then see one spelling of "the innermost axes" ([0] of 12x1x1 reduces
-/// rows as [0, 1, 2] does). Canonicalization drops such axes again.
-static void listUnitAxesInReducedDims(Block &body) {
-  for (auto reduction : body.getOps<ReductionOp>()) {
-    if (!reduction.getKeepdim() || reduction.getDims().empty())
-      continue;
-    ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
-    SmallVector<int64_t> dims(reduction.getDims());
-    for (int64_t d = dims.front() + 1, e = shape.size(); d < e; ++d)
-      if (shape[d] == 1 && !llvm::is_contained(dims, d))
-        dims.push_back(d);
-    llvm::sort(dims);
-    reduction.setDims(dims);
-  }
-}
-
 LogicalResult Segmenter::run() {
   if (target)
     listUnitAxesInReducedDims(body);
@@ -1846,7 +1816,9 @@ struct FuserSegmentPass
     // a normalization keeps on chip or writes. Where a kernel then matches
     // no template, the fusion is segmented again without normalization
     // kernels (whose templates are the ones planning can break).
-    OwningOpRef<func::FuncOp> unsegmented = func.clone();
+    OwningOpRef<func::FuncOp> unsegmented;
+    if (normalization)
+      unsegmented = func.clone();
     FailureOr<bool> matched = segment(func, target, normalization);
     if (succeeded(matched) && !*matched && normalization) {
       func.getBody().takeBody(unsegmented->getBody());

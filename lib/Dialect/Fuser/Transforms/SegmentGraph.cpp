@@ -35,7 +35,6 @@ SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
                     ? std::numeric_limits<uint64_t>::max() / 2
                     : static_cast<uint64_t>(std::max(launch, 0.0));
   for (auto [index, op] : llvm::enumerate(ops)) {
-    position[op] = index;
     opIndex[op] = index;
     groupIndex.push_back(index);
     Group &group = groups.emplace_back();
@@ -55,7 +54,6 @@ SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
     for (Value result : op->getResults())
       if (leavesPair(result, index, index))
         group.templates.addOutput(result, 0);
-    group.templates.checkpoint();
     for (Value operand : op->getOperands()) {
       Value root = getRoot(operand);
       if (!root || !isa<TensorType>(root.getType()))

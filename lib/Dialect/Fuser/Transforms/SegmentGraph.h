@@ -87,7 +87,8 @@ private:
   };
 
   unsigned groupOf(Operation *op) const;
-  unsigned positionOf(Operation *op) const { return position.lookup(op); }
+  /// Program position of `op` among the partitioned ops (its op index).
+  unsigned positionOf(Operation *op) const { return opIndex.lookup(op); }
   uint64_t bytesOf(Value value) const;
   uint64_t estimateSaving(unsigned lhs, unsigned rhs) const;
   void enqueue(unsigned lhsOp, unsigned rhsOp);
@@ -113,7 +114,6 @@ private:
   bool allowNormalization;
   const DenseSet<Value> &returned;
   uint64_t launchBytes;
-  DenseMap<Operation *, unsigned> position;
   /// The group each op belongs to, by op index (position order).
   SmallVector<unsigned> groupIndex;
   DenseMap<Operation *, unsigned> opIndex;

@@ -30,6 +30,15 @@ constexpr llvm::StringLiteral kNormalizationFallbackAttrName =
 /// into a normalization that can compute them where fewer bytes move.
 void formNormalizationSegments(func::FuncOp func);
 
+/// Lists in the dims of each keepdim reduction of `body` the extent-1 axes
+/// after its first reduced one: reducing over them too combines the same
+/// elements in the same order and keeps the result's shape, and the kernel
+/// templates then see one spelling of "the innermost axes" ([0] of 12x1x1
+/// reduces rows as [0, 1, 2] does). Canonicalization drops such axes again.
+/// (fuser-segment normalizes its input with it; it moves there with the
+/// legacy segmenter's removal.)
+void listUnitAxesInReducedDims(Block &body);
+
 } // namespace mlir::fuser
 
 #endif // FUSER_DIALECT_FUSER_TRANSFORMS_NORMALIZATIONSEGMENTS_H
