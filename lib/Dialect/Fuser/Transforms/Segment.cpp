@@ -191,6 +191,7 @@ public:
 
 private:
   LogicalResult classifyOps();
+  void viewReturnedExpansions();
   /// The memory under `value` through View ops (itself if it is no view).
   Value getViewRoot(Value value) const;
   /// getViewRoot of a tensor; null for a scalar.
@@ -297,6 +298,61 @@ LogicalResult Segmenter::classifyOps() {
   return success();
 }
 
+void Segmenter::viewReturnedExpansions() {
+  // Meta ops whose results only lead, through meta ops, to returned values
+  // form trees, each under a value a kernel computes. Where the tree
+  // returns more bytes than that value holds (an expand, say) and every
+  // returned value is a strided view of it, the whole tree becomes views:
+  // the kernel writes the value and the caller gets the views. peelViews
+  // does the same after partitioning; deciding it before keeps
+  // partitioning from splitting a kernel around such an expand.
+  Operation *terminator = body.getTerminator();
+  DenseMap<Operation *, uint64_t> returnedBytes;
+  for (Operation &op : llvm::reverse(body.without_terminator())) {
+    if (roles.lookup(&op) != OpRole::Grouped || !isa<MetaOpInterface>(op))
+      continue;
+    Value result = op.getResult(0);
+    uint64_t bytes = returned.contains(result) ? bytesOf(result) : 0;
+    SmallPtrSet<Operation *, 4> users(llvm::from_range, result.getUsers());
+    bool onlyReturned = llvm::all_of(users, [&](Operation *user) {
+      auto it = returnedBytes.find(user);
+      if (it != returnedBytes.end())
+        bytes = llvm::SaturatingAdd(bytes, it->second);
+      return user == terminator || it != returnedBytes.end();
+    });
+    if (onlyReturned)
+      returnedBytes[&op] = bytes;
+  }
+  // Each tree's root (the op reading the computed value), and the trees
+  // that stay in kernels.
+  DenseMap<Operation *, Operation *> rootOf;
+  DenseSet<Operation *> keptRoots;
+  SmallVector<Operation *> tree;
+  for (Operation &op : body.without_terminator()) {
+    auto it = returnedBytes.find(&op);
+    if (it == returnedBytes.end())
+      continue;
+    Value source = cast<MetaOpInterface>(op).getSource();
+    Operation *def = source.getDefiningOp();
+    Operation *root = returnedBytes.count(def) ? rootOf.lookup(def) : &op;
+    rootOf[&op] = root;
+    tree.push_back(&op);
+    if (root == &op && it->second <= bytesOf(source))
+      keptRoots.insert(root);
+    if (keptRoots.contains(root))
+      continue;
+    roles[&op] = OpRole::View;
+    if (!getView(op.getResult(0)))
+      keptRoots.insert(root);
+  }
+  for (Operation *op : tree) {
+    if (!keptRoots.contains(rootOf.lookup(op)))
+      continue;
+    roles[op] = OpRole::Grouped;
+    viewCache.erase(op->getResult(0));
+  }
+}
+
 unsigned Segmenter::createGroup(Operation *op) {
   unsigned index = groups.size();
   KernelGroup &group = groups.emplace_back();
@@ -331,10 +387,20 @@ void Segmenter::partitionGroups() {
   for (Operation &op : body.without_terminator())
     if (roles.lookup(&op) == OpRole::Grouped)
       grouped.push_back(&op);
-  SegmentGraph graph(
-      grouped, [&](Value value) { return getRoot(value); }, returned, *target,
-      allowNormalization);
-  graph.partition();
+  // Greedy merging can take a merge early that a later one then cannot
+  // cross (a cycle through the merged kernel). The queue runs twice, by
+  // saving and in program order, and the fewer kernels win; at a tie the
+  // cost-ordered run (which also weighed the bytes) stays.
+  auto getRootOf = [&](Value value) { return getRoot(value); };
+  SegmentGraph bySaving(grouped, getRootOf, returned, *target,
+                        allowNormalization, SegmentGraph::Order::BySaving);
+  bySaving.partition();
+  SegmentGraph byProgram(grouped, getRootOf, returned, *target,
+                         allowNormalization, SegmentGraph::Order::ByProgram);
+  byProgram.partition();
+  const SegmentGraph &graph =
+      byProgram.getNumGroups() < bySaving.getNumGroups() ? byProgram
+                                                         : bySaving;
   for (SmallVector<Operation *> &ops : graph.getGroups()) {
     unsigned index = groups.size();
     KernelGroup &group = groups.emplace_back();
@@ -1714,6 +1780,7 @@ LogicalResult Segmenter::run() {
   for (Value result : body.getTerminator()->getOperands())
     returned.insert(result);
   if (target) {
+    viewReturnedExpansions();
     partitionGroups();
   } else {
     formKernelGroups();

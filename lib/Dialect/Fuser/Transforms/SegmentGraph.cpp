@@ -26,8 +26,9 @@ static constexpr unsigned kPackingRounds = 4;
 SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
                            llvm::function_ref<Value(Value)> getRoot,
                            const DenseSet<Value> &returned,
-                           const TargetInfo &target, bool allowNormalization)
-    : target(target), allowNormalization(allowNormalization),
+                           const TargetInfo &target, bool allowNormalization,
+                           Order order)
+    : target(target), allowNormalization(allowNormalization), order(order),
       returned(returned) {
   double launch =
       target.launchOverheadSeconds * target.bandwidthBytesPerSecond;
@@ -76,7 +77,7 @@ SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
 
 bool SegmentGraph::Worse::operator()(const Candidate &a,
                                      const Candidate &b) const {
-  if (a.saving != b.saving)
+  if (order == Order::BySaving && a.saving != b.saving)
     return a.saving < b.saving;
   // At equal savings, the pair earlier in the program first.
   return std::tie(a.firstPosition, a.secondPosition) >
@@ -134,7 +135,7 @@ void SegmentGraph::enqueue(unsigned lhsOp, unsigned rhsOp) {
     return;
   queue.push_back({estimateSaving(lhs, rhs), lhsPosition, rhsPosition, lhsOp,
                    rhsOp, lhs, rhs, groups[lhs].version, groups[rhs].version});
-  std::push_heap(queue.begin(), queue.end(), Worse());
+  std::push_heap(queue.begin(), queue.end(), Worse{order});
 }
 
 void SegmentGraph::enqueueNeighbours(unsigned group) {
@@ -418,7 +419,7 @@ void SegmentGraph::partition() {
       enqueue(opIndex.lookup(reader), opIndex.lookup(next));
   for (unsigned round = 0; round < kPackingRounds; ++round) {
     while (!queue.empty()) {
-      std::pop_heap(queue.begin(), queue.end(), Worse());
+      std::pop_heap(queue.begin(), queue.end(), Worse{order});
       Candidate candidate = queue.back();
       queue.pop_back();
       unsigned lhs = groupIndex[candidate.lhsOp];
@@ -432,12 +433,9 @@ void SegmentGraph::partition() {
       if (!tryMerge(lhs, rhs))
         failed.insert({lhs, groups[lhs].version, rhs, groups[rhs].version});
     }
-    auto countAlive = [&] {
-      return llvm::count_if(groups, [](const Group &g) { return g.alive; });
-    };
-    auto before = countAlive();
+    unsigned before = getNumGroups();
     packIndependentKernels();
-    if (countAlive() == before)
+    if (getNumGroups() == before)
       break;
   }
 }
@@ -456,4 +454,8 @@ std::vector<SmallVector<Operation *>> SegmentGraph::getGroups() const {
     return positionOf(x.front()) < positionOf(y.front());
   });
   return result;
+}
+
+unsigned SegmentGraph::getNumGroups() const {
+  return llvm::count_if(groups, [](const Group &group) { return group.alive; });
 }

@@ -32,6 +32,16 @@ namespace mlir::fuser {
 
 class SegmentGraph {
 public:
+  /// Which candidate merges first.
+  enum class Order {
+    /// The largest estimated saving (ties: earlier in the program).
+    BySaving,
+    /// The pair earlier in the program, whatever it saves: a chain of
+    /// producers and consumers forms before the siblings it feeds can take
+    /// its members into kernels that would then wait for each other.
+    ByProgram,
+  };
+
   /// `ops`: the ops to partition, in program order. `getRoot` maps a value
   /// an op reads to the memory it reads (through meta ops that only view
   /// memory written anyway), or null where it reads none (a scalar).
@@ -39,7 +49,7 @@ public:
   SegmentGraph(ArrayRef<Operation *> ops,
                llvm::function_ref<Value(Value)> getRoot,
                const DenseSet<Value> &returned, const TargetInfo &target,
-               bool allowNormalization);
+               bool allowNormalization, Order order = Order::BySaving);
 
   /// Merges groups, best first, until no candidate is left; then packs
   /// independent kernels.
@@ -47,6 +57,9 @@ public:
 
   /// The groups, each in program order, ordered by their first op.
   std::vector<SmallVector<Operation *>> getGroups() const;
+
+  /// The number of groups (kernels) partitioning left.
+  unsigned getNumGroups() const;
 
 private:
   struct Group {
@@ -83,6 +96,7 @@ private:
     unsigned lhs, rhs, lhsVersion, rhsVersion;
   };
   struct Worse {
+    Order order;
     bool operator()(const Candidate &a, const Candidate &b) const;
   };
 
@@ -112,6 +126,7 @@ private:
 
   const TargetInfo &target;
   bool allowNormalization;
+  Order order;
   const DenseSet<Value> &returned;
   uint64_t launchBytes;
   /// The group each op belongs to, by op index (position order).

@@ -1,0 +1,117 @@
+// RUN: fuser-opt --fuser-segment -split-input-file %s | FileCheck %s
+// The partitions compute the same bits as the fusions.
+// RUN: fuser-opt --fuser-segment %s -o %t.mlir
+// RUN: fuser-run %s --entry returned_expansion --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry returned_slice --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry returned_reshape_of_expansion --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry merge_order --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+//
+// What fuser-segment decides before and during partitioning
+// (docs/Segmentation.md, "Partitioning").
+
+// EXEC: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok
+
+// return expand(broadcast(v)) -> the kernel writes v, the caller gets a view:
+// meta ops that only lead to returned values larger than their source are
+// views before partitioning, so the expand neither stays in the reduction
+// kernel (which no template takes) nor splits the casts off into a kernel
+// of their own.
+// CHECK-LABEL: func.func @returned_expansion
+// CHECK: %[[R:.*]] = fuser.segment reduction(%{{.*}}) : (tensor<6x12xbf16>) -> tensor<6x1xbf16> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuser.reduction mul
+// CHECK-NEXT: fuser.cast
+// CHECK-NEXT: fuser.cast
+// CHECK-NEXT: fuser.yield
+// CHECK: %[[A:.*]] = fuser.segment alias(%[[R]]) : (tensor<6x1xbf16>) -> tensor<8x6x5xbf16> {
+// CHECK-NOT: fuser.segment
+// CHECK: return %[[A]]
+func.func @returned_expansion(%x: tensor<6x12xbf16>) -> tensor<8x6x5xbf16> {
+  %r = fuser.reduction mul %x [1] keepdim : tensor<6x12xbf16> -> tensor<6x1xbf16>
+  %b = fuser.cast %r : tensor<6x1xbf16> to tensor<6x1xi1>
+  %c = fuser.cast %b : tensor<6x1xi1> to tensor<6x1xbf16>
+  %d = fuser.broadcast %c [0] : tensor<6x1xbf16> -> tensor<1x6x1xbf16>
+  %e = fuser.expand %d : tensor<1x6x1xbf16> -> tensor<8x6x5xbf16>
+  return %e : tensor<8x6x5xbf16>
+}
+
+// -----
+
+// Bail-out: a returned slice holds fewer bytes than its source; the kernel
+// writes the slice, not the whole tensor under it.
+// CHECK-LABEL: func.func @returned_slice
+// CHECK: %[[P:.*]] = fuser.segment pointwise(%{{.*}}) : (tensor<64xf32>) -> tensor<2xf32> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuser.neg
+// CHECK-NEXT: fuser.slice
+// CHECK-NEXT: fuser.yield
+// CHECK-NOT: fuser.segment
+// CHECK: return %[[P]]
+func.func @returned_slice(%x: tensor<64xf32>) -> tensor<2xf32> {
+  %n = fuser.neg %x : tensor<64xf32>
+  %s = fuser.slice %n starts [0] limits [2] strides [1] : tensor<64xf32> -> tensor<2xf32>
+  return %s : tensor<2xf32>
+}
+
+// -----
+
+// Bail-out: the returned reshape of a permuted expand is no strided view of
+// %n, so the whole tree stays in a kernel (a part of it made views would
+// leave the reshape reading an expand of the reduction's kernel, which no
+// template takes).
+// CHECK-LABEL: func.func @returned_reshape_of_expansion
+// CHECK: %[[R:.*]] = fuser.segment reduction(%{{.*}}) : (tensor<6x3xf32>) -> tensor<6xf32> {
+// CHECK: %[[P:.*]] = fuser.segment pointwise(%[[R]]) : (tensor<6xf32>) -> tensor<9x8xf32> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuser.neg
+// CHECK-NEXT: fuser.broadcast
+// CHECK-NEXT: fuser.expand
+// CHECK-NEXT: fuser.permute
+// CHECK-NEXT: fuser.view
+// CHECK-NEXT: fuser.yield
+// CHECK-NOT: fuser.segment
+// CHECK: return %[[R]], %[[P]]
+func.func @returned_reshape_of_expansion(%x: tensor<6x3xf32>) -> (tensor<6xf32>, tensor<9x8xf32>) {
+  %r = fuser.reduction add %x [1] : tensor<6x3xf32> -> tensor<6xf32>
+  %n = fuser.neg %r : tensor<6xf32>
+  %b = fuser.broadcast %n [1] : tensor<6xf32> -> tensor<6x1xf32>
+  %e = fuser.expand %b : tensor<6x1xf32> -> tensor<6x12xf32>
+  %p = fuser.permute %e [1, 0] : tensor<6x12xf32> -> tensor<12x6xf32>
+  %v = fuser.view %p : tensor<12x6xf32> -> tensor<9x8xf32>
+  return %r, %v : tensor<6xf32>, tensor<9x8xf32>
+}
+
+// -----
+
+// Merge order: by estimated saving, %m joins %w in the kernel that waits
+// for %min, so the reduction of %c reads %m from that kernel and can join
+// neither it nor %min's, and the trivial reduction %u is left alone:
+// 4 kernels. In program order %min's and %max's reductions form one kernel
+// and everything reading them another: 2 kernels, the fewer, which
+// fuser-segment keeps.
+// CHECK-LABEL: func.func @merge_order
+// CHECK-SAME: (%[[X:.*]]: tensor<6xi64>)
+// CHECK: %[[K:.*]]:2 = fuser.segment reduction(%[[X]]) : (tensor<6xi64>) -> (tensor<1xi64>, tensor<1xi32>) {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: fuser.eq
+// CHECK-NEXT: fuser.reduction min
+// CHECK-NEXT: fuser.cast
+// CHECK-NEXT: fuser.reduction max
+// CHECK-NEXT: fuser.yield
+// CHECK: %[[L:.*]]:4 = fuser.segment reduction(%[[X]], %[[K]]#0, %[[K]]#1) : (tensor<6xi64>, tensor<1xi64>, tensor<1xi32>) -> (tensor<6xi64>, tensor<1xi64>, tensor<i64>, tensor<i32>) {
+// CHECK-NOT: fuser.segment
+// CHECK: return %[[L]]#0, %[[L]]#2, %[[L]]#3, %[[L]]#1
+func.func @merge_order(%x: tensor<6xi64>) -> (tensor<6xi64>, tensor<i64>, tensor<i32>, tensor<1xi64>) {
+  %c3 = arith.constant 3 : i64
+  %m = fuser.eq %x, %c3 : tensor<6xi64>, i64 -> tensor<6xi1>
+  %min = fuser.reduction min %x [0] keepdim : tensor<6xi64> -> tensor<1xi64>
+  %w = fuser.where %m, %x, %min : tensor<6xi1>, tensor<6xi64>, tensor<1xi64> -> tensor<6xi64>
+  %s = fuser.slice %x starts [4] limits [6] strides [2] : tensor<6xi64> -> tensor<1xi64>
+  %a = fuser.add %s, %s : tensor<1xi64>, tensor<1xi64> -> tensor<1xi64>
+  %t = fuser.reduction add %s [0] : tensor<1xi64> -> tensor<i64>
+  %c = fuser.cast %m : tensor<6xi1> to tensor<6xi32>
+  %max = fuser.reduction max %c [0] keepdim : tensor<6xi32> -> tensor<1xi32>
+  %u = fuser.reduction add %max [0] : tensor<1xi32> -> tensor<i32>
+  return %w, %t, %u, %a : tensor<6xi64>, tensor<i64>, tensor<i32>, tensor<1xi64>
+}
