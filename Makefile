@@ -6,7 +6,6 @@ CMAKE_FLAGS ?=
 
 .PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
         check-python check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-types check-diff-simt check-diff-long check-preseg-monotone \
-        compare-segmenters check-compare-segmenters \
         check-stress check-torch
 
 all: build
@@ -51,30 +50,6 @@ check-preseg-monotone: build
 	$(BUILD_DIR)/bin/fuser-diff --seeds 1..$(DIFF_SEEDS) \
 	  --pipeline 'builtin.module(fuser-preseg)' --check-preseg-monotone \
 	  $(if $(MAX_WORSE_SEGMENTATIONS),--max-worse-segmentations=$(MAX_WORSE_SEGMENTATIONS))
-
-# fuser-segment against fuser-segment-legacy (docs/Testing.md): both
-# families, with no pipeline and after preseg, each run printing its totals
-# and the seeds where the new segmenter is estimated slower, and failing when
-# its totals move more bytes or take more estimated time (or it fails on a
-# seed). All four runs go on when one fails. compare-segmenters is the full
-# report (COMPARE_SEEDS seeds); check-compare-segmenters the same on fewer
-# seeds, for a check.
-COMPARE_SEEDS ?= 30000
-COMPARE_CHECK_SEEDS ?= 2000
-COMPARE_PIPELINES = '' 'builtin.module(fuser-preseg)'
-
-compare-segmenters: COMPARE_RUN_SEEDS = $(COMPARE_SEEDS)
-check-compare-segmenters: COMPARE_RUN_SEEDS = $(COMPARE_CHECK_SEEDS)
-compare-segmenters check-compare-segmenters: build
-	@status=0; \
-	for family in any normalization; do \
-	  for pipeline in $(COMPARE_PIPELINES); do \
-	    echo "fuser-diff --compare-segmenters --family $$family, pipeline: $${pipeline:-none}"; \
-	    $(BUILD_DIR)/bin/fuser-diff --compare-segmenters --seeds 1..$(COMPARE_RUN_SEEDS) \
-	      --family $$family --pipeline "$$pipeline" || status=1; \
-	  done; \
-	done; \
-	exit $$status
 
 # The lowered kernels on the CPU backend against the interpreter, over the
 # fusions preseg and segment make of generated ones; every schedule must run

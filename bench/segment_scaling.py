@@ -2,7 +2,6 @@
 """fuser-segment compile time as the fusion grows.
 
   bench/segment_scaling.py [--fuser-opt build/bin/fuser-opt]
-                           [--segmenter fuser-segment|fuser-segment-legacy]
                            [--blocks 30 60 120 240 480 2400 4800]
                            [--kinds chained,independent,transformer,reduce-chain]
                            [--skip-plain] [--timeout SECONDS]
@@ -29,12 +28,10 @@ With --kinds, also:
   reduce-chain: N blocks `r = reduction add v [1] keepdim; e = expand r;
                v = sub v, e` on tensor<8x16xf32>: a chain of normalizations
                that each read the last, 3 ops a block.
-For each, runs `fuser-opt --<segmenter> --mlir-timing` (the segmenter pass is
---segmenter, default fuser-segment; fuser-segment-legacy takes the same
-options), with normalization segments and, unless --skip-plain, without
-(`normalization=false`), and reports the segmenter pass's wall time (its
---mlir-timing line: FuserSegment or FuserSegmentLegacy), the time per op and
-the kernels. Column `x t/op` is the time per op over that of the kind's
+For each, runs `fuser-opt --fuser-segment --mlir-timing`, with normalization
+segments and, unless --skip-plain, without (`normalization=false`), and
+reports the pass's wall time (its --mlir-timing line, FuserSegment), the time
+per op and the kernels. Column `x t/op` is the time per op over that of the kind's
 previous size: about 1 means linear cost, growing means super-linear. After
 the table, for each kind and each pair of sizes whose op counts differ
 tenfold or more (e.g. 240 and 2400 blocks), a line gives the op and time
@@ -150,13 +147,11 @@ def reduce_chain(n):
 
 KINDS = {"chained": chained, "independent": independent, "transformer": transformer,
          "reduce-chain": reduce_chain}
-# The segmenter passes and their names in --mlir-timing (the pass classes).
-SEGMENTERS = {"fuser-segment": "FuserSegment", "fuser-segment-legacy": "FuserSegmentLegacy"}
 
 
-def segment(fuser_opt, segmenter, path, normalization, timeout):
+def segment(fuser_opt, path, normalization, timeout):
     """(seconds, kernels) of one run, or None when it took over timeout s."""
-    option = f"--{segmenter}" if normalization else f"--{segmenter}=normalization=false"
+    option = "--fuser-segment" if normalization else "--fuser-segment=normalization=false"
     command = [fuser_opt, option, "--mlir-timing", "--fuser-segment-report", path,
                "-o", os.devnull]
     try:
@@ -165,12 +160,11 @@ def segment(fuser_opt, segmenter, path, normalization, timeout):
         return None
     if run.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({run.returncode}):\n{run.stderr}")
-    # The pass's own line: the name ends it, so FuserSegment does not match
-    # FuserSegmentLegacy's line.
-    pattern = r"([\d.]+) \(\s*[\d.]+%\)\s+" + SEGMENTERS[segmenter] + r"\s*$"
-    timing = re.search(pattern, run.stderr, re.MULTILINE)
+    # The pass's own line: the name ends it.
+    timing = re.search(r"([\d.]+) \(\s*[\d.]+%\)\s+FuserSegment\s*$", run.stderr,
+                       re.MULTILINE)
     if timing is None:
-        sys.exit(f"no {SEGMENTERS[segmenter]} line in the --mlir-timing output:\n{run.stderr}")
+        sys.exit(f"no FuserSegment line in the --mlir-timing output:\n{run.stderr}")
     kernels = int(re.search(r": (\d+) kernels?", run.stdout).group(1))
     return float(timing.group(1)), kernels
 
@@ -178,8 +172,6 @@ def segment(fuser_opt, segmenter, path, normalization, timeout):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--fuser-opt", default=os.path.join(HERE, "..", "build", "bin", "fuser-opt"))
-    parser.add_argument("--segmenter", default="fuser-segment", choices=list(SEGMENTERS),
-                        help="the segmentation pass to time (default fuser-segment)")
     parser.add_argument("--blocks", type=int, nargs="+", default=[30, 60, 120, 240, 480, 2400, 4800])
     parser.add_argument("--kinds", default="chained,independent",
                         help="comma-separated, of: " + ", ".join(KINDS))
@@ -206,7 +198,7 @@ def main():
               f"{'x t/op':>7} {'kernels':>8}")
     if not args.skip_plain:
         header += f" {'no-norm s':>10} {'kernels':>8}"
-    print(f"# {args.segmenter}")
+    print("# fuser-segment")
     print(header, flush=True)
     summary = []
     for kind in kinds:
@@ -223,8 +215,7 @@ def main():
                 if limit is not None and n >= limit:
                     cells.append("skipped")
                     continue
-                result = segment(args.fuser_opt, args.segmenter, f.name, normalization,
-                                 args.timeout)
+                result = segment(args.fuser_opt, f.name, normalization, args.timeout)
                 if result is None:
                     timed_out[normalization] = n
                     cells.append("timeout")

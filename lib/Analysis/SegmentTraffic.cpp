@@ -226,19 +226,3 @@ double fuser::estimateSeconds(const SegmentationCost &cost,
                               const TargetInfo &target) {
   return estimateSeconds(cost.kernels, cost.bytes, target);
 }
-
-bool fuser::isFewer(ByteCount lhs, ByteCount rhs) {
-  return !lhs.overflowed && (rhs.overflowed || lhs.bytes < rhs.bytes);
-}
-
-bool fuser::isCheaper(const SegmentationCost &lhs,
-                      const SegmentationCost &rhs) {
-  if (lhs.kernels != rhs.kernels)
-    return lhs.kernels < rhs.kernels;
-  return isFewer(lhs.bytes, rhs.bytes);
-}
-
-bool fuser::movesFewerBytes(const SegmentationCost &lhs,
-                            const SegmentationCost &rhs) {
-  return lhs.kernels <= rhs.kernels && isFewer(lhs.bytes, rhs.bytes);
-}

@@ -21,14 +21,6 @@
 //
 //   fuser-diff --seeds 1..10000 --pipeline fuser-preseg --check-preseg-monotone
 //
-// --compare-segmenters checks no results: it segments each fusion after the
-// pipeline (which may be empty: `--pipeline ''`) with `fuser-segment` and
-// with `fuser-segment-legacy`, sums kernels, bytes, estimated time and the
-// segmenters' wall time, lists the seeds where the new one is worse, and
-// fails when its totals are worse in bytes or estimated time.
-//
-//   fuser-diff --seeds 1..30000 --pipeline fuser-preseg --compare-segmenters
-//
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Analysis/SegmentTraffic.h"
@@ -53,7 +45,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 #include <map>
 #include <set>
 #include <string>
@@ -121,24 +112,11 @@ static cl::opt<unsigned> maxWorseSegmentationsOption(
              "after the pipeline is estimated slower on more than this many "
              "seeds (default: no bound; a greedy segmenter is not monotone "
              "on every fusion, so the gate is the total)"));
-static cl::opt<bool> compareSegmentersOption(
-    "compare-segmenters",
-    cl::desc("check no results: segment each fusion after the pipeline (which "
-             "may be empty) with fuser-segment and with fuser-segment-legacy, "
-             "and fail when the new totals are worse in bytes read plus "
-             "written or in estimated time"),
-    cl::init(false));
-static cl::opt<unsigned> maxWorseSeedsOption(
-    "max-worse-seeds",
-    cl::desc("with --compare-segmenters, also fail when fuser-segment is "
-             "estimated slower than fuser-segment-legacy on more than this "
-             "many seeds (default: no bound)"));
 static cl::opt<bool> injectWorseOption(
     "inject-worse-segmentation",
     cl::desc("count one kernel more after the pipeline "
-             "(--check-preseg-monotone) or for fuser-segment "
-             "(--compare-segmenters), to test that the driver catches worse "
-             "segmentations"),
+             "(--check-preseg-monotone), to test that the driver catches "
+             "worse segmentations"),
     cl::init(false), cl::Hidden);
 
 /// The chip the estimated times are for: fuser-segment's default target.
@@ -546,8 +524,6 @@ std::string getReproducer(uint64_t seed) {
     os << " --check-preseg-monotone";
   if (checkPresegMonotoneOption && !monotoneNormalizationOption)
     os << " --preseg-monotone-normalization=false";
-  if (compareSegmentersOption)
-    os << " --compare-segmenters";
   return text;
 }
 
@@ -631,243 +607,6 @@ SmallVector<std::string> MonotoneTally::getGateFailures() const {
                       " seeds are worse after the pipeline "
                       "(--max-worse-segmentations)");
   return reasons;
-}
-
-//===----------------------------------------------------------------------===//
-// --compare-segmenters
-//===----------------------------------------------------------------------===//
-
-/// One of the segmenters --compare-segmenters runs, and its sums.
-struct TimedSegmenter {
-  TimedSegmenter(MLIRContext *context, StringRef name,
-                 std::unique_ptr<Pass> pass)
-      : name(name), passManager(context) {
-    // Verified outside the timed run: the wall time is the segmenter's.
-    passManager.enableVerifier(false);
-    passManager.addNestedPass<func::FuncOp>(std::move(pass));
-  }
-
-  /// Segments a clone of `input`; returns its cost, or nullopt with
-  /// `error` set.
-  std::optional<SegmentationCost> run(ModuleOp input, std::string &error);
-
-  std::string name;
-  PassManager passManager;
-  CostTotals totals;
-  /// Wall time of every run, the failed ones too.
-  double seconds = 0;
-};
-
-std::optional<SegmentationCost> TimedSegmenter::run(ModuleOp input,
-                                                    std::string &error) {
-  OwningOpRef<ModuleOp> module = input.clone();
-  auto start = std::chrono::steady_clock::now();
-  LogicalResult result = passManager.run(*module);
-  seconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  if (failed(result)) {
-    error = name + " fails";
-    return std::nullopt;
-  }
-  if (failed(verify(*module))) {
-    error = "the module does not verify after " + name;
-    return std::nullopt;
-  }
-  std::optional<SegmentationCost> cost = getSegmentationCost(*module);
-  if (!cost)
-    error = name + " leaves the fusion unsegmented";
-  return cost;
-}
-
-/// Segments every seed's fusion after the pipeline with both segmenters and
-/// compares what they launch and move.
-class SegmenterComparison {
-public:
-  SegmenterComparison(MLIRContext *context, PassManager &pipeline);
-
-  void compare(uint64_t seed);
-  /// Prints the totals and the per-seed lists; returns the exit status.
-  int report() const;
-
-private:
-  /// The fusion the segmenters get: `original` after the pipeline; null
-  /// with the seed failed.
-  OwningOpRef<ModuleOp> prepare(uint64_t seed, ModuleOp original,
-                                DiagnosticCollector &collector);
-  void fail(uint64_t seed, std::string reason, ModuleOp original);
-  void record(uint64_t seed, const SegmentationCost &newCost,
-              const SegmentationCost &legacyCost, ModuleOp original);
-
-  MLIRContext *context;
-  PassManager &pipeline;
-  TimedSegmenter newSegmenter, legacySegmenter;
-  unsigned compared = 0;
-  /// Per-seed lines; costs read legacy -> new.
-  SmallVector<std::string> worse, better, moreBytes;
-  /// Seeds where the generator, the pipeline or the new segmenter fail:
-  /// failures of the run.
-  SmallVector<std::string> failures;
-  /// Seeds where only the legacy segmenter fails: not compared, not failed.
-  SmallVector<std::string> legacyFailures;
-};
-
-SegmenterComparison::SegmenterComparison(MLIRContext *context,
-                                         PassManager &pipeline)
-    : context(context), pipeline(pipeline),
-      newSegmenter(context, "fuser-segment", createFuserSegment()),
-      legacySegmenter(context, "fuser-segment-legacy",
-                      createFuserSegmentLegacy()) {}
-
-void SegmenterComparison::fail(uint64_t seed, std::string reason,
-                               ModuleOp original) {
-  failures.push_back("seed " + std::to_string(seed) + ": " +
-                     StringRef(reason).rtrim().str());
-  if (!keepFailingOption.empty())
-    keepFailing(seed, reason, original);
-}
-
-OwningOpRef<ModuleOp>
-SegmenterComparison::prepare(uint64_t seed, ModuleOp original,
-                             DiagnosticCollector &collector) {
-  if (failed(verify(original))) {
-    fail(seed,
-         "the generated fusion does not verify (generator bug)\n" +
-             collector.take(),
-         original);
-    return nullptr;
-  }
-  OwningOpRef<ModuleOp> input = original.clone();
-  if (failed(pipeline.run(*input))) {
-    fail(seed, "the pipeline fails\n" + collector.take(), original);
-    return nullptr;
-  }
-  auto function = input->lookupSymbol<func::FuncOp>(kRandomFusionName);
-  // A pipeline that segments leaves both segmenters nothing to do (they
-  // skip segmented functions): the comparison would be vacuous.
-  if (!function || !function.getOps<SegmentOp>().empty()) {
-    fail(seed, "the pipeline removes or segments @fusion", original);
-    return nullptr;
-  }
-  return input;
-}
-
-void SegmenterComparison::compare(uint64_t seed) {
-  DiagnosticCollector collector(context);
-  OwningOpRef<ModuleOp> original = generateFusion(context, seed);
-  OwningOpRef<ModuleOp> input = prepare(seed, *original, collector);
-  if (!input)
-    return;
-  std::string newError, legacyError;
-  std::optional<SegmentationCost> newCost = newSegmenter.run(*input, newError);
-  std::string newDiagnostics = collector.take();
-  std::optional<SegmentationCost> legacyCost =
-      legacySegmenter.run(*input, legacyError);
-  std::string legacyDiagnostics = collector.take();
-  if (!newCost)
-    fail(seed, newError + "\n" + newDiagnostics, *original);
-  // A legacy failure is listed only: the legacy segmenter is what is
-  // replaced, its bugs are not this run's.
-  if (!legacyCost)
-    legacyFailures.push_back("seed " + std::to_string(seed) + ": " +
-                             legacyError + "\n" +
-                             StringRef(legacyDiagnostics).rtrim().str());
-  if (newCost && legacyCost)
-    record(seed, *newCost, *legacyCost, *original);
-}
-
-void SegmenterComparison::record(uint64_t seed, const SegmentationCost &newCost,
-                                 const SegmentationCost &legacyCost,
-                                 ModuleOp original) {
-  SegmentationCost injected = newCost;
-  if (injectWorseOption)
-    ++injected.kernels;
-  ++compared;
-  newSegmenter.totals.add(injected);
-  legacySegmenter.totals.add(legacyCost);
-  std::string change = "kernels " + std::to_string(legacyCost.kernels) +
-                       " -> " + std::to_string(injected.kernels) + ", bytes " +
-                       describe(legacyCost.bytes) + " -> " +
-                       describe(injected.bytes) + ", est " +
-                       formatDifference(injected, legacyCost);
-  std::string line = "seed " + std::to_string(seed) + ": " + change;
-  double newSeconds = estimateSeconds(injected, kTarget);
-  double legacySeconds = estimateSeconds(legacyCost, kTarget);
-  if (newSeconds > legacySeconds)
-    worse.push_back(line);
-  else if (newSeconds < legacySeconds)
-    better.push_back(line);
-  if (injected.kernels <= legacyCost.kernels &&
-      isFewer(legacyCost.bytes, injected.bytes))
-    moreBytes.push_back(line);
-  if (!keepFailingOption.empty() && newSeconds > legacySeconds)
-    keepFailing(seed, "fuser-segment is estimated slower: " + change, original);
-}
-
-int SegmenterComparison::report() const {
-  const CostTotals &newTotals = newSegmenter.totals;
-  const CostTotals &legacyTotals = legacySegmenter.totals;
-  llvm::outs() << "compare-segmenters: " << compared << " seeds; kernels new "
-               << newTotals.kernels << " / legacy " << legacyTotals.kernels
-               << "; bytes new " << describe(newTotals.bytes) << " / legacy "
-               << describe(legacyTotals.bytes) << "; estimated us new "
-               << formatMicroseconds(newTotals.getSeconds()) << " / legacy "
-               << formatMicroseconds(legacyTotals.getSeconds())
-               << "; segment time new "
-               << llvm::format("%.3f", newSegmenter.seconds) << " s / legacy "
-               << llvm::format("%.3f", legacySegmenter.seconds) << " s\n";
-  std::optional<unsigned> bound = getBound(maxWorseSeedsOption);
-  llvm::outs() << "worse in estimated time with fuser-segment: " << worse.size()
-               << " seeds (" << describeBound(bound) << "; legacy -> new)\n";
-  printBounded(worse);
-  llvm::outs() << "better in estimated time with fuser-segment: "
-               << better.size() << " seeds\n";
-  if (verboseOption)
-    printBounded(better);
-  llvm::outs() << "more bytes at equal or fewer kernels with fuser-segment: "
-               << moreBytes.size() << " seeds\n";
-  printBounded(moreBytes);
-  if (!legacyFailures.empty()) {
-    llvm::outs() << "fuser-segment-legacy fails (not compared): "
-                 << legacyFailures.size() << " seeds\n";
-    printBounded(legacyFailures);
-  }
-  if (!failures.empty()) {
-    llvm::outs() << "failing seeds: " << failures.size() << "\n";
-    printBounded(failures);
-  }
-
-  SmallVector<std::string> reasons;
-  if (!failures.empty())
-    reasons.push_back(std::to_string(failures.size()) + " seeds failed");
-  if (isFewer(legacyTotals.bytes, newTotals.bytes))
-    reasons.push_back("more bytes in total than legacy");
-  if (newTotals.getSeconds() > legacyTotals.getSeconds())
-    reasons.push_back("more estimated time in total than legacy");
-  if (bound && worse.size() > *bound)
-    reasons.push_back("more than " + std::to_string(*bound) +
-                      " seeds worse (--max-worse-seeds)");
-  if (reasons.empty()) {
-    llvm::outs() << "fuser-diff: compare-segmenters passed\n";
-    return 0;
-  }
-  llvm::outs() << "fuser-diff: compare-segmenters FAILED: "
-               << llvm::join(reasons, "; ") << "\n";
-  return 1;
-}
-
-int runCompareSegmenters(MLIRContext *context, PassManager &pipeline,
-                         SeedRange seeds) {
-  // A failing seed is one line of the list plus its diagnostics, not a dump
-  // of the op: the fusion is `fuser-gen --seed N` (or --keep-failing).
-  context->printOpOnDiagnostic(false);
-  SegmenterComparison comparison(context, pipeline);
-  for (uint64_t seed = seeds.first;; ++seed) {
-    comparison.compare(seed);
-    if (seed == seeds.last)
-      break;
-  }
-  return comparison.report();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1030,24 +769,6 @@ int runDifferential(MLIRContext &context, PassManager &passManager,
   return failedSeeds.empty() && gateFailures.empty() ? 0 : 1;
 }
 
-/// Options --compare-segmenters has no use for: it runs no fusion and has
-/// its own gate. Returns whether one was given.
-bool rejectCompareConflicts() {
-  cl::Option *conflicts[] = {
-      &checkPresegMonotoneOption,   &monotoneNormalizationOption,
-      &maxWorseSegmentationsOption, &backendOption,
-      &requireCoverageOption,       &requireOpCoverageOption,
-      &injectMismatchOption};
-  for (cl::Option *option : conflicts) {
-    if (option->getNumOccurrences() == 0)
-      continue;
-    llvm::errs() << "fuser-diff: --" << option->ArgStr
-                 << " does not apply to --compare-segmenters\n";
-    return true;
-  }
-  return false;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -1067,13 +788,6 @@ int main(int argc, char **argv) {
   if (!seeds) {
     llvm::errs() << "fuser-diff: --seeds must be N or A..B with A <= B, got '"
                  << seedsOption << "'\n";
-    return 2;
-  }
-  if (compareSegmentersOption && rejectCompareConflicts())
-    return 2;
-  if (!compareSegmentersOption && maxWorseSeedsOption.getNumOccurrences()) {
-    llvm::errs() << "fuser-diff: --max-worse-seeds needs "
-                    "--compare-segmenters\n";
     return 2;
   }
   if (!keepFailingOption.empty()) {
@@ -1097,9 +811,6 @@ int main(int argc, char **argv) {
                  << "'\n";
     return 2;
   }
-  if (compareSegmentersOption)
-    return runCompareSegmenters(&context, **passManager, *seeds);
-
   std::string error;
   std::unique_ptr<Backend> backend =
       createBackend(backendOption, BackendOptions(), error);

@@ -180,17 +180,6 @@ double estimateSeconds(unsigned kernels, ByteCount bytes,
                        const TargetInfo &target);
 double estimateSeconds(const SegmentationCost &cost, const TargetInfo &target);
 
-/// Whether `lhs` is fewer bytes than `rhs`; a count beyond 64 bits is never
-/// fewer, and two such counts are not ordered.
-bool isFewer(ByteCount lhs, ByteCount rhs);
-
-/// Whether `lhs` launches fewer kernels than `rhs`, or as many and moves
-/// fewer bytes (a count beyond 64 bits is never fewer).
-bool isCheaper(const SegmentationCost &lhs, const SegmentationCost &rhs);
-
-/// Whether `lhs` launches no more kernels than `rhs` and moves fewer bytes.
-bool movesFewerBytes(const SegmentationCost &lhs, const SegmentationCost &rhs);
-
 } // namespace mlir::fuser
 
 #endif // FUSER_ANALYSIS_SEGMENTTRAFFIC_H

@@ -11,7 +11,6 @@
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/IR/StridedView.h"
-#include "fuser/Dialect/Fuser/Transforms/NormalizationSegments.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Dialect/Fuser/Transforms/SegmentPruning.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
@@ -30,7 +29,6 @@
 
 namespace mlir::fuser {
 #define GEN_PASS_DEF_FUSERSEGMENT
-#define GEN_PASS_DEF_FUSERSEGMENTLEGACY
 #include "fuser/Dialect/Fuser/Transforms/Passes.h.inc"
 } // namespace mlir::fuser
 
@@ -56,23 +54,11 @@ enum class OpRole {
   Grouped,
 };
 
-/// Ops that will become one kernel, grown by merging producer and consumer
-/// groups.
+/// Ops that will become one kernel (a group of the partition).
 struct KernelGroup {
   SmallVector<Operation *> ops;
-  /// Ops with a user outside the group: every path out of the group starts
-  /// at one of them.
-  SmallVector<Operation *> boundary;
-  /// The reductions of the group and the ops that depend on one of them
-  /// inside the group (the epilogue).
-  DenseSet<Operation *> reductionDependent;
-  /// The group's first reduction; every other reduction of the group has
-  /// the same source shape and dims.
+  /// The group's first reduction.
   ReductionOp reduction;
-  /// The group's segment_set ops: none of their users may join the group.
-  SmallVector<Operation *> segmentSets;
-  /// Program position of the group's last op.
-  unsigned lastPosition = 0;
 };
 
 /// A segment to create: its kind, the ops it owns, and (once planned) what
@@ -139,55 +125,16 @@ static std::optional<StridedView> getChainView(Value source,
   return view;
 }
 
-/// Rule 4: two reductions iterate over the same space and reduce the same
-/// axes of it (element types, kinds and keepdim may differ).
-static bool haveSameReductionAxes(ReductionOp lhs, ReductionOp rhs) {
-  return getReductionAxes(lhs) == getReductionAxes(rhs);
-}
-
-/// Greedy choices that the pass tries each way (FuserSegmentPass): which
-/// segmentation moves fewer bytes depends on what the other kernels then
-/// read.
-struct SegmentChoices {
-  /// Count the memory under a returned view, and a value of which a
-  /// returned value is a strided view no smaller than it, as written
-  /// anyway (reading it adds no write); a returned meta op chain of a
-  /// written value becomes an alias of it even where others read the
-  /// chain.
-  bool returnedViewsWritten = false;
-  /// Rule 9: a kernel joins the latest earlier kernel that takes it, not
-  /// the first.
-  bool latestSibling = false;
-  /// Rule 9 before rule 10 merges only kernels that read a common tensor;
-  /// others merge after rule 10 (mergeIndependentKernels), where a merge
-  /// for one launch fewer no longer keeps a kernel from joining one it
-  /// shares a tensor with.
-  bool siblingsShareInput = false;
-  /// Rules 2-4 fuse a consumer with the producer of a value only if no
-  /// earlier op of the producer's kernel reads that value too (rule 10 may
-  /// recompute it for the consumer instead), and rule 9 first merges
-  /// kernels that read a common tensor into reduction kernels: a value
-  /// shared after CSE then does not pull a consumer into the kernel of
-  /// its first reader when a reduction kernel could take that reader.
-  bool reductionsBeforeSharedValues = false;
-};
-
 class Segmenter {
 public:
-  /// The legacy segmenter: rule-ordered grouping with `choices`.
-  Segmenter(func::FuncOp func, SegmentChoices choices)
-      : func(func), body(func.getBody().front()), choices(choices) {}
-  /// fuser-segment: groups from the merge queue (SegmentGraph), every
-  /// kernel checked by the kernel templates on `target`.
+  /// Groups from the merge queue (SegmentGraph), every kernel checked by
+  /// the kernel templates on `target`.
   Segmenter(func::FuncOp func, const TargetInfo &target,
             bool allowNormalization)
-      : func(func), body(func.getBody().front()), target(&target),
+      : func(func), body(func.getBody().front()), target(target),
         allowNormalization(allowNormalization) {}
 
   LogicalResult run();
-  /// Whether rule 9, before rule 10, merged kernels that read no common
-  /// tensor (the choice `siblingsShareInput` changes something).
-  bool mergedUnrelatedSiblings() const { return mergedWithoutSharedInput; }
 
 private:
   LogicalResult classifyOps();
@@ -198,14 +145,7 @@ private:
   Value getRoot(Value value) const;
   void partitionGroups();
   bool isOneKernel(ArrayRef<Operation *> members) const;
-  void formKernelGroups();
-  unsigned createGroup(Operation *op);
-  void mergeSiblingReductions();
-  void mergeSiblingKernels();
-  SmallVector<Value> getInputRoots(unsigned group) const;
-  bool tryMerge(unsigned producer, unsigned consumer);
   bool isInGroup(Operation *op, unsigned group) const;
-  bool wouldCreateCycle(unsigned lhs, unsigned rhs) const;
   void peelViews(unsigned group);
   void materializeViewedValues(unsigned group,
                                const DenseSet<Operation *> &wanted);
@@ -229,12 +169,8 @@ private:
 
   func::FuncOp func;
   Block &body;
-  SegmentChoices choices;
-  /// Set for fuser-segment (the merge queue and kernel templates), null for
-  /// the legacy segmenter.
-  const TargetInfo *target = nullptr;
+  const TargetInfo &target;
   bool allowNormalization = true;
-  bool mergedWithoutSharedInput = false;
   DenseMap<Operation *, unsigned> position;
   DenseMap<Operation *, OpRole> roles;
   DenseMap<Operation *, unsigned> groupOf;
@@ -248,9 +184,6 @@ private:
   /// Kernel values written for the return (returned, or the memory under a
   /// returned View): reading them adds no write.
   DenseSet<Value> writtenForReturn;
-  /// Program position of the last op of any group merged so far: later ops
-  /// are each alone in their groups.
-  unsigned lastMergedPosition = 0;
 };
 
 } // namespace
@@ -284,11 +217,10 @@ LogicalResult Segmenter::classifyOps() {
     if (!isa_and_present<FuserDialect>(op.getDialect()))
       return op.emitOpError("cannot be segmented: not a fuser op");
     roles[&op] = OpRole::Grouped;
-    // A meta op reading memory that already exists needs no kernel.
-    // (fuser-segment: a segment_set of such memory too, rule 1; the legacy
-    // segmenter finds that out after grouping.)
+    // A meta op reading memory that already exists needs no kernel (a
+    // segment_set of such memory neither, rule 1).
     auto meta = dyn_cast<MetaOpInterface>(op);
-    if (!meta || (isa<SegmentSetOp>(op) && !target))
+    if (!meta)
       continue;
     Value source = meta.getSource();
     Operation *def = source.getDefiningOp();
@@ -353,22 +285,6 @@ void Segmenter::viewReturnedExpansions() {
   }
 }
 
-unsigned Segmenter::createGroup(Operation *op) {
-  unsigned index = groups.size();
-  KernelGroup &group = groups.emplace_back();
-  group.ops.push_back(op);
-  group.boundary.push_back(op);
-  group.lastPosition = position.lookup(op);
-  if (auto reduction = dyn_cast<ReductionOp>(op)) {
-    group.reduction = reduction;
-    group.reductionDependent.insert(op);
-  }
-  if (isa<SegmentSetOp>(op))
-    group.segmentSets.push_back(op);
-  groupOf[op] = index;
-  return index;
-}
-
 Value Segmenter::getViewRoot(Value value) const {
   while (Operation *def = value.getDefiningOp()) {
     if (roles.lookup(def) != OpRole::View)
@@ -392,10 +308,10 @@ void Segmenter::partitionGroups() {
   // saving and in program order, and the fewer kernels win; at a tie the
   // cost-ordered run (which also weighed the bytes) stays.
   auto getRootOf = [&](Value value) { return getRoot(value); };
-  SegmentGraph bySaving(grouped, getRootOf, returned, *target,
+  SegmentGraph bySaving(grouped, getRootOf, returned, target,
                         allowNormalization, SegmentGraph::Order::BySaving);
   bySaving.partition();
-  SegmentGraph byProgram(grouped, getRootOf, returned, *target,
+  SegmentGraph byProgram(grouped, getRootOf, returned, target,
                          allowNormalization, SegmentGraph::Order::ByProgram);
   byProgram.partition();
   const SegmentGraph &graph =
@@ -437,296 +353,12 @@ bool Segmenter::isOneKernel(ArrayRef<Operation *> members) const {
         kernel.inputTypes.push_back(root.getType());
     }
   }
-  return matchKernel(kernel, *target, allowNormalization).kind.has_value();
+  return matchKernel(kernel, target, allowNormalization).kind.has_value();
 }
 
 bool Segmenter::isInGroup(Operation *op, unsigned group) const {
   auto it = groupOf.find(op);
   return it != groupOf.end() && it->second == group;
-}
-
-bool Segmenter::wouldCreateCycle(unsigned lhs, unsigned rhs) const {
-  // A path that leaves the union and comes back makes the merged group
-  // depend on itself. The path runs over kernels, not ops: a kernel writes
-  // its outputs only after reading all its inputs, so reaching any op of a
-  // group reaches each of its ops with a user outside it. Ops after the
-  // union and after every merged group are alone in their groups (or in
-  // none), and uses only go forward, so they cannot lead back.
-  auto inUnion = [&](Operation *op) {
-    return isInGroup(op, lhs) || isInGroup(op, rhs);
-  };
-  unsigned limit = std::max(
-      {lastMergedPosition, groups[lhs].lastPosition, groups[rhs].lastPosition});
-  SmallVector<Operation *> worklist;
-  for (unsigned group : {lhs, rhs})
-    for (Operation *op : groups[group].boundary)
-      for (Operation *user : op->getUsers())
-        if (!inUnion(user) && position.lookup(user) <= limit)
-          worklist.push_back(user);
-  DenseSet<Operation *> visitedOps;
-  DenseSet<unsigned> visitedGroups;
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (!visitedOps.insert(op).second)
-      continue;
-    ArrayRef<Operation *> exits(op);
-    if (auto it = groupOf.find(op); it != groupOf.end()) {
-      if (!visitedGroups.insert(it->second).second)
-        continue;
-      exits = groups[it->second].boundary;
-    }
-    for (Operation *exit : exits) {
-      for (Operation *user : exit->getUsers()) {
-        if (inUnion(user))
-          return true;
-        if (position.lookup(user) <= limit)
-          worklist.push_back(user);
-      }
-    }
-  }
-  return false;
-}
-
-bool Segmenter::tryMerge(unsigned producer, unsigned consumer) {
-  KernelGroup &lhs = groups[producer];
-  KernelGroup &rhs = groups[consumer];
-  auto inUnion = [&](Operation *op) {
-    return isInGroup(op, producer) || isInGroup(op, consumer);
-  };
-
-  // One set of reduction axes per kernel.
-  if (lhs.reduction && rhs.reduction &&
-      !haveSameReductionAxes(lhs.reduction, rhs.reduction))
-    return false;
-
-  // A segment_set is a hard boundary: its producer's kernel writes it and no
-  // reader of it shares that kernel, whichever edge (another operand, a
-  // sibling reduction) would bring them together.
-  for (KernelGroup *group : {&lhs, &rhs})
-    for (Operation *segmentSet : group->segmentSets)
-      if (llvm::any_of(segmentSet->getUsers(), inUnion))
-        return false;
-
-  // Propagate "depends on a reduction" across the new producer/consumer
-  // edges. A dependent op may not be a reduction (two reductions in a
-  // row) nor produce more elements than the reduction (its result
-  // broadcast back to the reduced domain: the normalization pattern).
-  SmallVector<Operation *> newDependents;
-  if (ReductionOp reduction = lhs.reduction ? lhs.reduction : rhs.reduction) {
-    // Saturated: shapes that verify can hold more elements than 64 bits
-    // count, and a wrapped count would compare as small.
-    uint64_t limit = getSaturatedNumElements(reduction.getResult().getType());
-    DenseSet<Operation *> added;
-    auto isDependent = [&](Operation *op) {
-      return lhs.reductionDependent.contains(op) ||
-             rhs.reductionDependent.contains(op) || added.contains(op);
-    };
-    SmallVector<Operation *> worklist;
-    for (KernelGroup *group : {&lhs, &rhs})
-      for (Operation *op : group->boundary)
-        if (group->reductionDependent.contains(op))
-          worklist.push_back(op);
-    while (!worklist.empty()) {
-      Operation *op = worklist.pop_back_val();
-      for (Operation *user : op->getUsers()) {
-        if (!inUnion(user) || isDependent(user))
-          continue;
-        if (isa<ReductionOp>(user) ||
-            getSaturatedNumElements(user->getResult(0).getType()) > limit)
-          return false;
-        added.insert(user);
-        newDependents.push_back(user);
-        worklist.push_back(user);
-      }
-    }
-  }
-
-  if (wouldCreateCycle(producer, consumer))
-    return false;
-
-  // Merge the smaller group into the larger one.
-  unsigned into = lhs.ops.size() >= rhs.ops.size() ? producer : consumer;
-  unsigned from = into == producer ? consumer : producer;
-  KernelGroup &target = groups[into];
-  KernelGroup &source = groups[from];
-  for (Operation *op : source.ops)
-    groupOf[op] = into;
-  target.ops.append(source.ops.begin(), source.ops.end());
-  target.reductionDependent.insert(source.reductionDependent.begin(),
-                                   source.reductionDependent.end());
-  target.reductionDependent.insert(newDependents.begin(), newDependents.end());
-  target.segmentSets.append(source.segmentSets.begin(),
-                            source.segmentSets.end());
-  if (!target.reduction)
-    target.reduction = source.reduction;
-  target.lastPosition = std::max(target.lastPosition, source.lastPosition);
-  lastMergedPosition = std::max(lastMergedPosition, target.lastPosition);
-  SmallVector<Operation *> boundary;
-  for (KernelGroup *group : {&target, &source})
-    for (Operation *op : group->boundary)
-      if (llvm::any_of(op->getUsers(),
-                       [&](Operation *user) { return !isInGroup(user, into); }))
-        boundary.push_back(op);
-  target.boundary = std::move(boundary);
-  source = KernelGroup();
-  return true;
-}
-
-/// Whether `op` reads only fusion inputs (and scalars): recomputing it
-/// where it is read reads an input, never a value a kernel must write.
-static bool readsOnlyArguments(Operation *op) {
-  return llvm::all_of(op->getOperands(), [](Value operand) {
-    return isa<BlockArgument>(operand) || !isa<TensorType>(operand.getType());
-  });
-}
-
-void Segmenter::formKernelGroups() {
-  // Greedy producer/consumer fusion in program order, trying operands in
-  // order: deterministic for a given input.
-  for (Operation &op : body.without_terminator()) {
-    if (roles.lookup(&op) != OpRole::Grouped)
-      continue;
-    unsigned group = createGroup(&op);
-    for (Value operand : op.getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      // Nothing fuses across a segment_set (it is written by its producer).
-      if (!def || roles.lookup(def) != OpRole::Grouped ||
-          isa<SegmentSetOp>(def))
-        continue;
-      unsigned producer = groupOf.lookup(def);
-      group = groupOf.lookup(&op);
-      if (producer == group)
-        continue;
-      if (choices.reductionsBeforeSharedValues && readsOnlyArguments(def) &&
-          llvm::any_of(def->getUsers(), [&](Operation *user) {
-            return user != &op && isInGroup(user, producer);
-          }))
-        continue;
-      tryMerge(producer, group);
-    }
-  }
-}
-
-void Segmenter::mergeSiblingReductions() {
-  // Reductions over the same axes that read the same tensor share a kernel,
-  // so the tensor is read once. Readers are visited in program order.
-  auto mergeReaders = [&](Value value) {
-    SmallVector<Operation *> readers;
-    for (Operation *user : value.getUsers())
-      if (auto it = groupOf.find(user);
-          it != groupOf.end() && groups[it->second].reduction)
-        readers.push_back(user);
-    if (readers.size() < 2)
-      return;
-    llvm::sort(readers, [&](Operation *lhs, Operation *rhs) {
-      return position.lookup(lhs) < position.lookup(rhs);
-    });
-    // Each reader joins the first earlier reader's kernel that takes it.
-    for (auto [index, reader] : llvm::enumerate(readers)) {
-      for (Operation *earlier : ArrayRef(readers).take_front(index)) {
-        unsigned group = groupOf.lookup(reader);
-        unsigned earlierGroup = groupOf.lookup(earlier);
-        if (group == earlierGroup)
-          break;
-        tryMerge(earlierGroup, group);
-      }
-    }
-  };
-  for (BlockArgument argument : body.getArguments())
-    mergeReaders(argument);
-  for (Operation &op : body.without_terminator())
-    for (Value result : op.getResults())
-      mergeReaders(result);
-}
-
-SmallVector<Value> Segmenter::getInputRoots(unsigned group) const {
-  // The tensors the group reads from outside, seen through the View ops
-  // that its members read (those are cloned into the kernel, which reads
-  // the memory under them).
-  SetVector<Value> roots;
-  for (Operation *op : groups[group].ops) {
-    for (Value operand : op->getOperands()) {
-      Value root = operand;
-      while (Operation *def = root.getDefiningOp()) {
-        if (isInGroup(def, group) || roles.lookup(def) != OpRole::View)
-          break;
-        root = cast<MetaOpInterface>(def).getSource();
-      }
-      Operation *def = root.getDefiningOp();
-      if (!isa<TensorType>(root.getType()) || (def && isInGroup(def, group)))
-        continue;
-      roots.insert(root);
-    }
-  }
-  return roots.takeVector();
-}
-
-void Segmenter::mergeSiblingKernels() {
-  // Kernels without a producer/consumer edge between them (siblings) share
-  // a kernel where the merged kernel is still pointwise or a reduction with
-  // one set of axes (tryMerge): first those that read a common tensor (it
-  // is then read once), then any others (one launch fewer; the lowering
-  // picks an iteration domain that covers every output). Shapes are not
-  // compared: which intermediate values a kernel holds depends on how the
-  // fusion is spelled, what it reads and writes does not. Each kernel, in
-  // program order of its first op, joins the first earlier kernel that
-  // takes it.
-  auto liveGroups = [&] {
-    SmallVector<std::pair<unsigned, unsigned>> firstPositions;
-    for (auto [index, group] : llvm::enumerate(groups)) {
-      if (group.ops.empty())
-        continue;
-      unsigned first = std::numeric_limits<unsigned>::max();
-      for (Operation *op : group.ops)
-        first = std::min(first, position.lookup(op));
-      firstPositions.emplace_back(first, index);
-    }
-    llvm::sort(firstPositions);
-    // Each group by an op of it: merging renumbers groups, ops keep theirs.
-    return llvm::map_to_vector(firstPositions, [&](auto entry) {
-      return groups[entry.second].ops.front();
-    });
-  };
-  // Passes: (read a common tensor, one of them a reduction kernel) only
-  // with `reductionsBeforeSharedValues`, (read a common tensor), (any).
-  for (auto [requireSharedInput, requireReduction] :
-       {std::pair(true, true), std::pair(true, false),
-        std::pair(false, false)}) {
-    if (requireReduction && !choices.reductionsBeforeSharedValues)
-      continue;
-    if (!requireSharedInput && choices.siblingsShareInput)
-      break;
-    SmallVector<Operation *> kernels = liveGroups();
-    for (auto [index, kernel] : llvm::enumerate(kernels)) {
-      unsigned group = groupOf.lookup(kernel);
-      SmallVector<Value> roots = getInputRoots(group);
-      DenseSet<unsigned> tried;
-      SmallVector<Operation *> earlierKernels(kernels.begin(),
-                                              kernels.begin() + index);
-      if (choices.latestSibling)
-        std::reverse(earlierKernels.begin(), earlierKernels.end());
-      for (Operation *earlier : earlierKernels) {
-        unsigned earlierGroup = groupOf.lookup(earlier);
-        if (earlierGroup == group)
-          break;
-        if (!tried.insert(earlierGroup).second)
-          continue;
-        SmallVector<Value> earlierRoots = getInputRoots(earlierGroup);
-        bool sharesInput = llvm::any_of(roots, [&](Value root) {
-          return llvm::is_contained(earlierRoots, root);
-        });
-        if (requireSharedInput && !sharesInput)
-          continue;
-        if (requireReduction && !groups[group].reduction &&
-            !groups[earlierGroup].reduction)
-          continue;
-        if (tryMerge(earlierGroup, group)) {
-          mergedWithoutSharedInput |= !sharesInput;
-          break;
-        }
-      }
-    }
-  }
 }
 
 std::optional<StridedView> Segmenter::getView(Value value) {
@@ -1151,9 +783,9 @@ void Segmenter::collectInputs(PlannedSegment &segment) {
     if (!changed)
       break;
   }
-  // fuser-segment: recomputing may add what a normalization keeps on chip
-  // beyond the budget; such a kernel reads the values instead.
-  if (target && segment.kind != SegmentKind::Alias &&
+  // Recomputing may add what a normalization keeps on chip beyond the
+  // budget; such a kernel reads the values instead.
+  if (segment.kind != SegmentKind::Alias &&
       !isOneKernel(segment.opsToClone)) {
     readThroughSegmentSet.clear();
     inputs = collectInputs(segment, nullptr, readThroughSegmentSet);
@@ -1222,10 +854,7 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
   };
   for (bool requireSharedInput : {true, false})
     for (auto [rank, later] : llvm::enumerate(order)) {
-      SmallVector<unsigned> earlierKernels(order.begin(), order.begin() + rank);
-      if (choices.latestSibling)
-        std::reverse(earlierKernels.begin(), earlierKernels.end());
-      for (unsigned earlier : earlierKernels) {
+      for (unsigned earlier : ArrayRef(order).take_front(rank)) {
         PlannedSegment &into = segments[earlier];
         PlannedSegment &from = segments[later];
         if (!isKernel(into) || !isKernel(from))
@@ -1233,15 +862,11 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
         if (requireSharedInput && !sharesInput(into, from))
           continue;
         ReductionOp lhs = reductionOf(into), rhs = reductionOf(from);
-        if (target) {
-          SetVector<Operation *> members(into.opsToClone.begin(),
-                                         into.opsToClone.end());
-          members.insert(from.opsToClone.begin(), from.opsToClone.end());
-          if (!isOneKernel(members.getArrayRef()))
-            continue;
-        } else if (lhs && rhs && !haveSameReductionAxes(lhs, rhs)) {
+        SetVector<Operation *> members(into.opsToClone.begin(),
+                                       into.opsToClone.end());
+        members.insert(from.opsToClone.begin(), from.opsToClone.end());
+        if (!isOneKernel(members.getArrayRef()))
           continue;
-        }
         if (reaches(earlier, later) || reaches(later, earlier))
           continue;
         for (Operation *member : from.members)
@@ -1265,36 +890,8 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
 std::vector<PlannedSegment> Segmenter::planSegments() {
   // A returned View is an alias of the memory under it, which its kernel
   // writes whoever else reads it.
-  for (Value result : returned) {
-    Value root = getViewRoot(result);
-    writtenForReturn.insert(choices.returnedViewsWritten ? root : result);
-  }
-  // A kernel value of which a returned value is a strided view, through
-  // meta ops of the same kernel, no smaller than it: writing the value
-  // instead makes the returned one an alias of it (peelWrittenViews), so
-  // reading it adds no write either.
-  for (Value result : returned) {
-    Operation *resultDef = result.getDefiningOp();
-    if (!choices.returnedViewsWritten || !resultDef ||
-        roles.lookup(resultDef) != OpRole::Grouped)
-      continue;
-    unsigned group = groupOf.lookup(resultDef);
-    SmallVector<Operation *> chain;
-    Value source = result;
-    while (Operation *def = source.getDefiningOp()) {
-      if (!isa<MetaOpInterface>(def) || isa<SegmentSetOp>(def) ||
-          !isInGroup(def, group))
-        break;
-      chain.push_back(def);
-      source = cast<MetaOpInterface>(def).getSource();
-      Operation *sourceDef = source.getDefiningOp();
-      if (!sourceDef || !isInGroup(sourceDef, group))
-        break;
-      std::optional<StridedView> view = getChainView(source, chain);
-      if (view && bytesOf(result) >= bytesOf(source))
-        writtenForReturn.insert(source);
-    }
-  }
+  for (Value result : returned)
+    writtenForReturn.insert(result);
   std::vector<PlannedSegment> segments;
   for (KernelGroup &group : groups) {
     if (group.ops.empty())
@@ -1358,14 +955,12 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
   }
   for (auto &[root, views] : llvm::make_early_inc_range(copies)) {
     std::optional<unsigned> kernel;
-    // fuser-segment: only into a kernel that a template still takes.
+    // Only into a kernel that a template still takes.
     // Named, not bound: lambdas may not capture structured bindings before
     // C++20 (clang 14, the fuzz build).
     Value copied = root;
     ArrayRef<Operation *> copyViews = views;
     auto takes = [&](unsigned index) {
-      if (!target)
-        return true;
       // The kernel computes each copy from `root`: the meta ops between.
       SetVector<Operation *> members(segments[index].members.begin(),
                                      segments[index].members.end());
@@ -1411,9 +1006,9 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
     collectInputs(segment);
   }
   // Rule 10 removed edges between kernels: merge the ones now independent
-  // (fuser-segment: in fusions of a bounded number of kernels, as each test
-  // walks the kernels; larger ones keep what partitioning packed).
-  if (!target || segments.size() <= kMaxKernelsMergedAfterRecompute)
+  // (in fusions of a bounded number of kernels, as each test walks the
+  // kernels; larger ones keep what partitioning packed).
+  if (segments.size() <= kMaxKernelsMergedAfterRecompute)
     mergeIndependentKernels(segments);
 
   // Outputs: member results that another segment or the return reads.
@@ -1528,14 +1123,12 @@ void Segmenter::inlineSmallAliases(std::vector<PlannedSegment> &segments) {
       viewBytes = llvm::SaturatingAdd(viewBytes, bytesOf(output));
     if (viewBytes >= bytesOf(written))
       continue;
-    // fuser-segment: only where a template still takes the kernel.
-    if (target) {
-      SetVector<Operation *> members(kernel.opsToClone.begin(),
-                                     kernel.opsToClone.end());
-      members.insert(alias.opsToClone.begin(), alias.opsToClone.end());
-      if (!isOneKernel(members.getArrayRef()))
-        continue;
-    }
+    // Only where a template still takes the kernel.
+    SetVector<Operation *> members(kernel.opsToClone.begin(),
+                                   kernel.opsToClone.end());
+    members.insert(alias.opsToClone.begin(), alias.opsToClone.end());
+    if (!isOneKernel(members.getArrayRef()))
+      continue;
     kernel.members.append(alias.members.begin(), alias.members.end());
     llvm::sort(kernel.members, byPosition);
     for (Operation *op : alias.opsToClone)
@@ -1567,9 +1160,8 @@ void Segmenter::peelWrittenViews(std::vector<PlannedSegment> &segments) {
     for (Value output : outputs) {
       PlannedSegment &segment = segments[index];
       if (!llvm::is_contained(returnOp.getOperands(), output) ||
-          (!choices.returnedViewsWritten &&
-           llvm::any_of(output.getUsers(),
-                        [&](Operation *user) { return user != returnOp; })))
+          llvm::any_of(output.getUsers(),
+                       [&](Operation *user) { return user != returnOp; }))
         continue;
       DenseSet<Operation *> members(segment.members.begin(),
                                     segment.members.end());
@@ -1577,8 +1169,7 @@ void Segmenter::peelWrittenViews(std::vector<PlannedSegment> &segments) {
       Value source = output;
       while (Operation *def = source.getDefiningOp()) {
         if (!isa<MetaOpInterface>(def) || !members.contains(def) ||
-            (!choices.returnedViewsWritten && source != output &&
-             !source.hasOneUse()))
+            (source != output && !source.hasOneUse()))
           break;
         chain.push_back(def);
         source = cast<MetaOpInterface>(def).getSource();
@@ -1765,9 +1356,27 @@ static void reshapeReturnedCopies(Block &body) {
   }
 }
 
+/// Lists in the dims of each keepdim reduction of `body` the extent-1 axes
+/// after its first reduced one: reducing over them too combines the same
+/// elements in the same order and keeps the result's shape, and the kernel
+/// templates then see one spelling of "the innermost axes" ([0] of 12x1x1
+/// reduces rows as [0, 1, 2] does). Canonicalization drops such axes again.
+static void listUnitAxesInReducedDims(Block &body) {
+  for (auto reduction : body.getOps<ReductionOp>()) {
+    if (!reduction.getKeepdim() || reduction.getDims().empty())
+      continue;
+    ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
+    SmallVector<int64_t> dims(reduction.getDims());
+    for (int64_t d = dims.front() + 1, e = shape.size(); d < e; ++d)
+      if (shape[d] == 1 && !llvm::is_contained(dims, d))
+        dims.push_back(d);
+    llvm::sort(dims);
+    reduction.setDims(dims);
+  }
+}
+
 LogicalResult Segmenter::run() {
-  if (target)
-    listUnitAxesInReducedDims(body);
+  listUnitAxesInReducedDims(body);
   reshapeReturnedCopies(body);
   // Dead ops would become kernels that write nothing anyone reads.
   SmallVector<Operation *> ops =
@@ -1779,14 +1388,8 @@ LogicalResult Segmenter::run() {
     return failure();
   for (Value result : body.getTerminator()->getOperands())
     returned.insert(result);
-  if (target) {
-    viewReturnedExpansions();
-    partitionGroups();
-  } else {
-    formKernelGroups();
-    mergeSiblingReductions();
-    mergeSiblingKernels();
-  }
+  viewReturnedExpansions();
+  partitionGroups();
   for (unsigned group = 0; group < groups.size(); ++group)
     peelViews(group);
   std::vector<PlannedSegment> segments = planSegments();
@@ -1805,65 +1408,6 @@ static FailureOr<bool> isUnsegmentedFusion(func::FuncOp func) {
 }
 
 namespace {
-struct FuserSegmentLegacyPass
-    : public mlir::fuser::impl::FuserSegmentLegacyBase<FuserSegmentLegacyPass> {
-  using FuserSegmentLegacyBase::FuserSegmentLegacyBase;
-  void runOnOperation() override {
-    func::FuncOp func = getOperation();
-    FailureOr<bool> segmentable = isUnsegmentedFusion(func);
-    if (failed(segmentable))
-      return signalPassFailure();
-    if (!*segmentable)
-      return;
-    // The greedy choices are tried each way, on a copy of the fusion, and
-    // the segmentation with the fewest kernels, then the fewest bytes read
-    // plus written, is kept (the first at a tie). Three to five runs, each
-    // as before: the search stays linear in the runs.
-    OwningOpRef<func::FuncOp> unsegmented = func.clone();
-    bool mergedUnrelatedSiblings = false;
-    if (failed(segment(func, SegmentChoices(), &mergedUnrelatedSiblings)))
-      return signalPassFailure();
-    SegmentationCost best = getSegmentationCost(FusionTraffic(func));
-    SmallVector<SegmentChoices, 4> alternatives = {
-        SegmentChoices{/*returnedViewsWritten=*/true, false, false, false},
-        SegmentChoices{false, /*latestSibling=*/true, false, false}};
-    // A fourth run only where rule 9 merged kernels without a common
-    // tensor before rule 10 (otherwise it would repeat the first).
-    if (mergedUnrelatedSiblings)
-      alternatives.push_back(
-          SegmentChoices{false, false, /*siblingsShareInput=*/true, false});
-    // Another only where the fusion has a reduction, whose kernel could take
-    // a reader of a shared value (fusions without one keep their runs).
-    if (!unsegmented->getOps<ReductionOp>().empty())
-      alternatives.push_back(SegmentChoices{
-          false, false, false, /*reductionsBeforeSharedValues=*/true});
-    for (SegmentChoices choices : alternatives) {
-      OwningOpRef<func::FuncOp> candidate = unsegmented->clone();
-      if (failed(segment(*candidate, choices)))
-        continue;
-      SegmentationCost cost = getSegmentationCost(FusionTraffic(*candidate));
-      if (!isCheaper(cost, best))
-        continue;
-      best = cost;
-      func.getBody().takeBody(candidate->getBody());
-    }
-  }
-
-private:
-  LogicalResult segment(func::FuncOp fusion, SegmentChoices choices,
-                        bool *mergedUnrelatedSiblings = nullptr) {
-    Segmenter segmenter(fusion, choices);
-    if (failed(segmenter.run()))
-      return failure();
-    if (mergedUnrelatedSiblings)
-      *mergedUnrelatedSiblings = segmenter.mergedUnrelatedSiblings();
-    pruneSegments(fusion);
-    if (normalization)
-      formNormalizationSegments(fusion);
-    return success();
-  }
-};
-
 struct FuserSegmentPass
     : public mlir::fuser::impl::FuserSegmentBase<FuserSegmentPass> {
   using FuserSegmentBase::FuserSegmentBase;

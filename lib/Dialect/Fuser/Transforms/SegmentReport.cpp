@@ -12,7 +12,6 @@
 
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
-#include "fuser/Dialect/Fuser/Transforms/NormalizationSegments.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
@@ -115,9 +114,6 @@ static void printReport(const FusionTraffic &fusion, raw_ostream &os) {
        << formatBytes(segment.bytesRead) << ", writes "
        << formatBytes(segment.bytesWritten) << "\n";
     SegmentOp op = segment.op;
-    if (auto fallback =
-            op->getAttrOfType<StringAttr>(kNormalizationFallbackAttrName))
-      os << "    not a normalization kernel: " << fallback.getValue() << "\n";
     // Scheduled kernels (fuser-schedule): how they launch.
     if (ScheduleAttr schedule = op.getScheduleAttr()) {
       os << "    kernel " << stringifyScheduleKind(schedule.getKind())

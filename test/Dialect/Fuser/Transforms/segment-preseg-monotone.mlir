@@ -43,7 +43,7 @@
 // broadcast-back `where` kernel, which then cannot take the min reduction
 // behind the segment_set: 3 kernels (same bytes), one more than without
 // preseg, so this case breaks the property above. Seed 3933.
-// Regression against the legacy segmenter (after preseg): 2 kernels / 8456 bytes before (greedy merge order).
+// Not optimal (after preseg): the rule-based segmenter fuser-segment replaced found 2 kernels / 8456 bytes (greedy merge order).
 // CHECK: fusion @shared_value_joins_reduction: 2 kernels, 2 segments, reads 2592 bytes, writes 5864 bytes
 // CHECK-NEXT: segment #0 reduction: reads 1152 bytes, writes 4704 bytes
 // PRESEG: fusion @shared_value_joins_reduction: 3 kernels, 3 segments, reads 2592 bytes, writes 5864 bytes
@@ -143,7 +143,7 @@ func.func @shared_cast_fused(%x: tensor<8x4xi32>, %m: tensor<8x4xi1>) -> (tensor
 // subtraction behind that kernel and keeps it from the first reduction's
 // kernel, which reads %x too: %x read three times (2544 bytes read), with
 // and without preseg. Seed 7376.
-// Regression against the legacy segmenter: 4 kernels / 2832 bytes before (greedy merge order).
+// Not optimal: the rule-based segmenter fuser-segment replaced found 4 kernels / 2832 bytes (greedy merge order).
 // CHECK: fusion @unrelated_merge_blocks_shared: 4 kernels, 5 segments, reads 2544 bytes, writes 1056 bytes
 // CHECK-NEXT: segment #0 reduction: reads 768 bytes, writes 96 bytes
 // CHECK:      segment #2 reduction: reads 784 bytes, writes 176 bytes

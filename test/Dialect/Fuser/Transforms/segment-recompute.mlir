@@ -250,7 +250,7 @@ func.func @returned_view_of_written_value(%x: tensor<16xi64>) -> (tensor<2x16xbf
 // second reduction reads the first reduction's result %r and recomputes
 // %m from it, so the kernel writes %r too (4 + 4 bytes). Seed 4396 (preseg
 // moved the casts above the squeeze).
-// Regression against the legacy segmenter: 2 kernels / 48 bytes before (greedy merge order).
+// Not optimal: the rule-based segmenter fuser-segment replaced found 2 kernels / 48 bytes (greedy merge order).
 // CHECK-LABEL: fusion @alias_of_written_source: 2 kernels, 3 segments, reads 36 bytes, writes 16 bytes
 // CHECK-NEXT:  segment #0 reduction: reads 16 bytes, writes 8 bytes
 // CHECK-NEXT:    in  %arg0: tensor<4x2xf16>, 16 bytes
@@ -276,7 +276,7 @@ func.func @alias_of_written_source(%x: tensor<4x2xf16>) -> (tensor<4x2xf16>, ten
 // Where %q is returned too, it is an alias of %m as well: one alias
 // segment presents both %q and the `expand` as views of %m, and nothing
 // writes %q.
-// Regression against the legacy segmenter: 2 kernels / 48 bytes before (greedy merge order).
+// Not optimal: the rule-based segmenter fuser-segment replaced found 2 kernels / 48 bytes (greedy merge order).
 // CHECK-LABEL: fusion @alias_of_returned_value: 2 kernels, 3 segments, reads 36 bytes, writes 16 bytes
 // CHECK:       segment #1 alias (no kernel): reads 0 bytes, writes 0 bytes
 // CHECK-NEXT:    in  #0.1: tensor<1x2x1xf16>

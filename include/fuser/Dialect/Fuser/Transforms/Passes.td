@@ -44,12 +44,14 @@ def FuserSegment : Pass<"fuser-segment", "func::FuncOp"> {
     Partitions each fusion into kernels (`pointwise`, `reduction` and
     `normalization` segments) and `alias` segments that launch nothing, so
     that outside the segments the function only passes values
-    (docs/Segmentation.md). Each grouped op starts as a kernel of its own;
-    a priority queue of candidate merges (producer and consumer, and
-    kernels that read a common tensor), keyed by the estimated time a merge
-    saves on the target, merges while a kernel template (pointwise,
-    reduction, inner or outer normalization) takes the union, no
-    `segment_set` is crossed and no cycle forms. Then kernels that are
+    (docs/Segmentation.md). Meta ops that only lead to returned values
+    larger than their source become views of it. Each other op starts as a
+    kernel of its own; a priority queue of candidate merges (producer and
+    consumer, and kernels that read a common tensor), keyed by the
+    estimated time a merge saves on the target (and once more in program
+    order, keeping the run with fewer kernels), merges while a kernel
+    template (pointwise, reduction, inner or outer normalization) takes the
+    union, no `segment_set` is crossed and no cycle forms. Then kernels that are
     still independent merge where a template takes them (one launch fewer),
     views of memory written anyway become aliases, and cheap values are
     recomputed in their readers where that moves fewer bytes. Functions
@@ -70,22 +72,6 @@ def FuserSegment : Pass<"fuser-segment", "func::FuncOp"> {
            /*default=*/"49152",
            "Bytes of shared memory a block may hold: the budget of a "
            "normalization's rows (TargetInfo)">,
-  ];
-  let dependentDialects = ["::mlir::fuser::FuserDialect"];
-}
-
-def FuserSegmentLegacy : Pass<"fuser-segment-legacy", "func::FuncOp"> {
-  let summary = "The rule-based segmenter fuser-segment replaced (one round)";
-  let description = [{
-    The segmenter before the merge queue (docs/Segmentation.md, "The
-    legacy segmenter"): rule-ordered grouping run three to five times,
-    normalization kernels formed by a repair phase. Kept for one round so
-    that `fuser-diff --compare-segmenters` can compare the two.
-  }];
-  let options = [
-    Option<"normalization", "normalization", "bool", /*default=*/"true",
-           "Merge a reduction with the kernels that combine its result with "
-           "the rows again into one normalization segment">,
   ];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }
