@@ -4,6 +4,7 @@
 #include "fuser-c/Passes.h"
 
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
+#include "fuser/Dialect/Fuser/IR/Fusion.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Pipelines/Pipelines.h"
 #include "fuser/Registration.h"

@@ -10,6 +10,7 @@
 
 #include "fuser/ExecutionEngine/CPUBackend.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/IR/Fusion.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Pipelines/Pipelines.h"
 

@@ -9,6 +9,7 @@
 #include "fuser/ExecutionEngine/CUDABackend.h"
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/IR/Fusion.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/ExecutionEngine/CUDALaunch.h"
 #include "fuser/Pipelines/Pipelines.h"

@@ -3,6 +3,7 @@
 #include "fuser/Pipelines/Pipelines.h"
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Analysis/SegmentTraffic.h"
+#include "fuser/Dialect/Fuser/IR/Fusion.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"

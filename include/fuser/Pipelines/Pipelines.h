@@ -12,8 +12,8 @@ class OpPassManager;
 class Operation;
 namespace fuser {
 
-// What a fusion is (isFusion, needsSegmentation): fuser/Dialect/Fuser/
-// Transforms/Passes.h.
+// What a fusion is (isFusion, needsSegmentation): fuser/Dialect/Fuser/IR/
+// Fusion.h.
 
 // Every builder below takes a pass manager anchored on an op that holds
 // `func.func`s (builtin.module, or an op-agnostic one) and nests on them.

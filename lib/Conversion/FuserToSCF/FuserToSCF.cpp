@@ -11,7 +11,7 @@
 #include "fuser/Conversion/FuserToArith/FuserToArith.h"
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
-#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/Fuser/IR/Fusion.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

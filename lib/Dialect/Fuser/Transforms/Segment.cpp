@@ -10,6 +10,7 @@
 #include "fuser/Analysis/KernelTemplates.h"
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/IR/Fusion.h"
 #include "fuser/Dialect/Fuser/IR/StridedView.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Dialect/Fuser/Transforms/SegmentPruning.h"

@@ -12,6 +12,7 @@
 
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/IR/Fusion.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
