@@ -7,6 +7,8 @@
 
 #include "fuser/Analysis/KernelTemplates.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -24,6 +26,60 @@ KernelOps KernelOps::fromBody(Block &body) {
   llvm::append_range(kernel.outputs, body.getTerminator()->getOperands());
   llvm::append_range(kernel.inputTypes, body.getArgumentTypes());
   return kernel;
+}
+
+KernelMatch mlir::fuser::matchSegmentUnion(SegmentOp producer,
+                                          SegmentOp reader,
+                                          const TargetInfo &target) {
+  // Both bodies cloned into one scratch block, whose arguments are the
+  // distinct inputs of the two.
+  Region scratch;
+  Block *block = new Block();
+  scratch.push_back(block);
+  // (The region has no parent op, so the builder takes the context from
+  // the segment.)
+  OpBuilder builder(producer.getContext());
+  builder.setInsertionPointToEnd(block);
+  IRMapping mapping;
+  DenseMap<Value, Value> argumentOf;
+  auto getArgument = [&](Value input) {
+    auto [it, inserted] = argumentOf.try_emplace(input);
+    if (inserted)
+      it->second = block->addArgument(input.getType(), input.getLoc());
+    return it->second;
+  };
+  Block &producerBody = producer.getBody().front();
+  Operation *producerYield = producerBody.getTerminator();
+  for (auto [argument, input] :
+       llvm::zip_equal(producerBody.getArguments(), producer.getInputs()))
+    mapping.map(argument, getArgument(input));
+  for (Operation &op : producerBody.without_terminator())
+    builder.clone(op, mapping);
+  Block &readerBody = reader.getBody().front();
+  for (auto [argument, input] :
+       llvm::zip_equal(readerBody.getArguments(), reader.getInputs())) {
+    auto result = dyn_cast<OpResult>(input);
+    if (result && result.getOwner() == producer)
+      mapping.map(argument, mapping.lookup(producerYield->getOperand(
+                                result.getResultNumber())));
+    else
+      mapping.map(argument, getArgument(input));
+  }
+  for (Operation &op : readerBody.without_terminator())
+    builder.clone(op, mapping);
+
+  KernelOps kernel;
+  for (Operation &op : *block)
+    kernel.ops.push_back(&op);
+  for (auto [result, yielded] :
+       llvm::zip_equal(producer.getResults(), producerYield->getOperands()))
+    if (llvm::any_of(result.getUsers(),
+                     [&](Operation *user) { return user != reader; }))
+      kernel.outputs.push_back(mapping.lookup(yielded));
+  for (Value yielded : readerBody.getTerminator()->getOperands())
+    kernel.outputs.push_back(mapping.lookup(yielded));
+  llvm::append_range(kernel.inputTypes, block->getArgumentTypes());
+  return matchKernel(kernel, target);
 }
 
 SmallVector<std::pair<int64_t, bool>>

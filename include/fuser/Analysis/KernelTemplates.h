@@ -62,6 +62,13 @@ struct KernelMatch {
 KernelMatch matchKernel(const KernelOps &kernel, const TargetInfo &target,
                         bool allowNormalization = true);
 
+/// The template that computes two kernel segments of one fusion as one
+/// kernel: `producer`'s body, then `reader`'s (which reads results of
+/// `producer`) computing from what `producer` computes, writing what
+/// `reader` writes and the results of `producer` that others read.
+KernelMatch matchSegmentUnion(SegmentOp producer, SegmentOp reader,
+                              const TargetInfo &target);
+
 /// The axes a reduction iterates over, as (extent, reduced) for each dim of
 /// its source without the dims of extent 1: two reductions with equal axes
 /// iterate over the same space and reduce the same axes of it.

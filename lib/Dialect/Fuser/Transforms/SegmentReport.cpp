@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuser/Analysis/KernelTemplates.h"
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/IR/Fusion.h"
@@ -109,6 +110,21 @@ static void printReport(const FusionTraffic &fusion, raw_ostream &os) {
                           [&](Value result) { os << fusion.getName(result); });
     os << " = " << formatOutsideOp(fusion, op) << "\n";
   }
+  // The kernels that read each segment's results, in order.
+  DenseMap<Operation *, SmallVector<unsigned>> kernelReaders;
+  for (auto [index, segment] : llvm::enumerate(fusion.getSegments())) {
+    if (segment.isAlias())
+      continue;
+    SegmentOp reader = segment.op;
+    for (Value input : reader.getInputs()) {
+      auto producer = input.getDefiningOp<SegmentOp>();
+      if (!producer)
+        continue;
+      SmallVector<unsigned> &readers = kernelReaders[producer];
+      if (readers.empty() || readers.back() != index)
+        readers.push_back(index);
+    }
+  }
   for (auto [index, segment] : llvm::enumerate(fusion.getSegments())) {
     os << "  segment #" << index << " " << stringifySegmentKind(segment.kind)
        << (segment.isAlias() ? " (no kernel)" : "") << ": reads "
@@ -150,6 +166,19 @@ static void printReport(const FusionTraffic &fusion, raw_ostream &os) {
       if (!readers.empty())
         os << " -> " << readers;
       os << "\n";
+    }
+    // Why the kernels that read this one's results are kernels of their
+    // own, where a kernel template refuses the two as one (on the default
+    // target; otherwise a cycle through a third kernel, the merge order or
+    // the pass's options kept them apart).
+    if (segment.isAlias())
+      continue;
+    for (unsigned readerIndex : kernelReaders.lookup(op)) {
+      KernelMatch match = matchSegmentUnion(
+          op, fusion.getSegments()[readerIndex].op, TargetInfo());
+      if (!match.kind)
+        os << "    not one kernel with #" << readerIndex << ": "
+           << match.whyNot << "\n";
     }
   }
 }

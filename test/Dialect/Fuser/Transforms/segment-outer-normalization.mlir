@@ -34,6 +34,7 @@
 // REPORT-NEXT: segment #0 reduction: reads 524288 bytes (512 KiB), writes 256 bytes
 // REPORT-NEXT: in  %arg0: tensor<4096x64xbf16>, 524288 bytes (512 KiB)
 // REPORT-NEXT: out #0.0: tensor<1x64xf32>, 256 bytes -> #1
+// REPORT-NEXT: not one kernel with #1: a normalization whose column blocks take 132096 bytes of shared memory, over the 49152 a block has
 // REPORT-NEXT: segment #1 pointwise:
 // REPORT-NOT: normalization
 // REPORT: fusion @colscale: 1 kernel, 1 segment

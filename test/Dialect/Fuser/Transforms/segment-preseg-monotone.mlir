@@ -189,6 +189,7 @@ func.func @unrelated_siblings_merge(%x: tensor<4x6x8xf32>, %y: tensor<4x5x4xf32>
 // PRESEG-NEXT: segment #0 reduction: reads 128 bytes, writes 16 bytes
 // PRESEG-NEXT:   in  %arg0: tensor<8x4xf32>, 128 bytes
 // PRESEG-NEXT:   out #0.0: tensor<8x1xf16>, 16 bytes -> #1
+// PRESEG-NEXT:   not one kernel with #1: not a normalization: 'fuser.expand' maps a reduction result other than elementwise over its rows
 // PRESEG-NEXT: segment #1 reduction: reads 16 bytes, writes 96 bytes
 // PRESEG-NEXT:   in  #0.0: tensor<8x1xf16>, 16 bytes
 func.func @recompute_from_kernel_value(%x: tensor<8x4xf32>) -> (tensor<8x4xf16>, tensor<8xf32>) {

@@ -256,6 +256,7 @@ func.func @returned_view_of_written_value(%x: tensor<16xi64>) -> (tensor<2x16xbf
 // CHECK-NEXT:    in  %arg0: tensor<4x2xf16>, 16 bytes
 // CHECK-NEXT:    out #0.0: tensor<1x2xf16>, 4 bytes -> #2
 // CHECK-NEXT:    out #0.1: tensor<1x2x1xf16>, 4 bytes -> #1
+// CHECK-NEXT:    not one kernel with #2: not a normalization: its reductions differ in source shape or reduced dims
 // CHECK-NEXT:  segment #1 alias (no kernel): reads 0 bytes, writes 0 bytes
 // CHECK-NEXT:    in  #0.1: tensor<1x2x1xf16>
 // CHECK-NEXT:    out #1.0: tensor<4x2xf16>, view of in 0: sizes [4, 2], strides [0, 1], offset 0 -> return 0

@@ -71,6 +71,7 @@ func.func @views_only(%x: tensor<2x3x1xf32>) -> (tensor<3x2xf32>, tensor<1x2x3x1
 // CHECK-NEXT:     in  %arg0: tensor<8x32xf32>, 1024 bytes (1 KiB)
 // CHECK-NEXT:     in  %arg1: tensor<8xi1>, 8 bytes
 // CHECK-NEXT:     out #0.0: tensor<8xf32>, 32 bytes -> #1
+// CHECK-NEXT:     not one kernel with #1: not a normalization: its reductions differ in source shape or reduced dims
 // CHECK-NEXT:   segment #1 reduction: reads 32 bytes, writes 8 bytes
 // CHECK-NEXT:     in  #0.0: tensor<8xf32>, 32 bytes
 // CHECK-NEXT:     out #1.0: tensor<f64>, 8 bytes -> return 0
@@ -116,4 +117,26 @@ func.func @elementwise_beside_slice(%x: tensor<3x6x12xf32>) -> (tensor<1x1x12xf1
   %s = fuser.slice %p starts [1, 0, 0] limits [3, 1, 12] strides [3, 1, 1] : tensor<3x6x12xf32> -> tensor<1x1x12xf32>
   %c = fuser.cast %s : tensor<1x1x12xf32> to tensor<1x1x12xf16>
   return %c, %p : tensor<1x1x12xf16>, tensor<3x6x12xf32>
+}
+
+// Why a kernel's reader is a kernel of its own, where a template refuses the
+// two as one: here the template's segment_set rule.
+// CHECK-LABEL: fusion @split_by_segment_set: 2 kernels, 2 segments
+// CHECK:         out #0.0: tensor<8xf32>, 32 bytes -> #1
+// CHECK-NEXT:    not one kernel with #1: it reads a segment_set it writes
+func.func @split_by_segment_set(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %n = fuser.neg %x : tensor<8xf32>
+  %s = fuser.segment_set %n : tensor<8xf32>
+  %a = fuser.abs %s : tensor<8xf32>
+  return %a : tensor<8xf32>
+}
+
+// Bail-out: normalization=false split what the normalization template takes
+// (on the default target): no template refuses the two, no reason.
+// CHECK-LABEL: fusion @split_by_option: 2 kernels, 2 segments
+// CHECK-NOT: not one kernel
+func.func @split_by_option(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s = fuser.reduction add %x [1] keepdim : tensor<4x8xf32> -> tensor<4x1xf32>
+  %d = fuser.sub %x, %s : tensor<4x8xf32>, tensor<4x1xf32> -> tensor<4x8xf32>
+  return %d : tensor<4x8xf32>
 }

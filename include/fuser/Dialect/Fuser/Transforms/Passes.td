@@ -82,7 +82,9 @@ def FuserSegmentReport : Pass<"fuser-segment-report", "ModuleOp"> {
     For each segmented fusion: the number of kernels, and per segment its
     kind, inputs and outputs with types, and the bytes it reads (each
     distinct input once) and writes (each output once); for a segment that
-    carries a schedule (fuser-schedule), its launch geometry. Alias segments
+    carries a schedule (fuser-schedule), its launch geometry; for a kernel
+    read by another kernel that no kernel template (on the default target)
+    takes together with it, the template's reason. Alias segments
     launch no kernel, move no bytes, and show each result as a strided view
     of an input.
   }];
