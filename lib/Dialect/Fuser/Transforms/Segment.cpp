@@ -40,7 +40,7 @@ namespace {
 
 /// Planned segments at most for which fuser-segment merges kernels that
 /// recomputing made independent (mergeIndependentKernels is cubic in them).
-constexpr size_t kMaxKernelsMergedAfterRecompute = 64;
+constexpr size_t kMaxKernelsMergedAfterRecompute = 16;
 
 /// How segmentation treats an op of the fusion.
 enum class OpRole {
@@ -180,6 +180,10 @@ private:
   /// Kernel values written although only views of them leave the kernel:
   /// writing them once costs no more than writing each view.
   DenseSet<Value> materializedForViews;
+  /// Values that returned meta-op trees view (viewReturnedExpansions): their
+  /// kernels write them contiguously, as the trees' views assume, so they
+  /// never become views themselves.
+  DenseSet<Value> viewedByReturnedTrees;
   /// The values the function returns.
   DenseSet<Value> returned;
   /// Kernel values written for the return (returned, or the memory under a
@@ -279,8 +283,12 @@ void Segmenter::viewReturnedExpansions() {
       keptRoots.insert(root);
   }
   for (Operation *op : tree) {
-    if (!keptRoots.contains(rootOf.lookup(op)))
+    Operation *root = rootOf.lookup(op);
+    if (!keptRoots.contains(root)) {
+      if (op == root)
+        viewedByReturnedTrees.insert(cast<MetaOpInterface>(op).getSource());
       continue;
+    }
     roles[op] = OpRole::Grouped;
     viewCache.erase(op->getResult(0));
   }
@@ -500,7 +508,7 @@ void Segmenter::peelViews(unsigned group) {
   SmallVector<Operation *> kept;
   for (Operation *op : kernel.ops) {
     std::optional<StridedView> view;
-    if (wanted.contains(op))
+    if (wanted.contains(op) && !viewedByReturnedTrees.contains(op->getResult(0)))
       if (std::optional<StridedView> sourceView = getViewOfMaterialized(
               cast<MetaOpInterface>(op).getSource(), group))
         view = applyMetaOp(op, *sourceView);
@@ -1117,6 +1125,9 @@ void Segmenter::inlineSmallAliases(std::vector<PlannedSegment> &segments) {
       alias.opsToClone.append(chain.begin(), chain.end());
       llvm::sort(alias.opsToClone, byPosition);
       llvm::erase(kernel.outputs, written);
+      // The source has one reader more: an alias of it that holds fewer
+      // bytes may no longer take its place in the kernel.
+      ++numReaders[source];
       continue;
     }
     uint64_t viewBytes = 0;

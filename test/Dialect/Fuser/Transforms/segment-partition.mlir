@@ -5,11 +5,14 @@
 // RUN: fuser-run %s --entry returned_slice --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry returned_reshape_of_expansion --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry merge_order --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// The kernels run on the CPU backend, whose aliases must be strided views.
+// RUN: fuser-run %t.mlir --entry tree_source_stays_written --backend cpu --check-against interp | FileCheck %s --check-prefix=EXEC
 //
 // What fuser-segment decides before and during partitioning
 // (docs/Segmentation.md, "Partitioning").
 
 // EXEC: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok
+// EXEC-NOT: mismatch
 
 // return expand(broadcast(v)) -> the kernel writes v, the caller gets a view:
 // meta ops that only lead to returned values larger than their source are
@@ -114,4 +117,33 @@ func.func @merge_order(%x: tensor<6xi64>) -> (tensor<6xi64>, tensor<i64>, tensor
   %max = fuser.reduction max %c [0] keepdim : tensor<6xi32> -> tensor<1xi32>
   %u = fuser.reduction add %max [0] : tensor<1xi32> -> tensor<i32>
   return %w, %t, %u, %a : tensor<6xi64>, tensor<i64>, tensor<i32>, tensor<1xi64>
+}
+
+// -----
+
+// The value a returned tree views stays written as the tree assumes: %a and
+// %b (a copy: a reshape of the permuted %p) view %p written contiguously,
+// so %p may not become a view of %m too (its permuted layout is no strided
+// view of %m that %a could reshape).
+// CHECK-LABEL: func.func @tree_source_stays_written
+// CHECK: %[[K:.*]]:2 = fuser.segment reduction(%{{.*}}) : (tensor<8xf16>) -> (tensor<2x1x4x1x1xf32>, tensor<1x1x1x4xf32>) {
+// CHECK: %[[A:.*]]:3 = fuser.segment alias(%[[K]]#0) : (tensor<2x1x4x1x1xf32>) -> (tensor<8xf32>, tensor<1x2x4xf32>, tensor<2x1x4xf32>) {
+// CHECK-NOT: fuser.segment
+// CHECK: return %[[A]]#1, %[[A]]#0, %[[A]]#2, %[[K]]#1
+func.func @tree_source_stays_written(%x: tensor<8xf16>) -> (tensor<1x2x4xf32>, tensor<8xf32>, tensor<2x1x4xf32>, tensor<1x1x1x4xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %two = arith.constant 2.000000e+00 : f32
+  %f = fuser.cast %x : tensor<8xf16> to tensor<8xf32>
+  %full = fuser.full %two : f32 -> tensor<1x4x1x1x2xf32>
+  %m = fuser.maximum %full, %zero : tensor<1x4x1x1x2xf32>, f32 -> tensor<1x4x1x1x2xf32>
+  %p = fuser.permute %m [4, 0, 1, 2, 3] : tensor<1x4x1x1x2xf32> -> tensor<2x1x4x1x1xf32>
+  %rows = fuser.view %p : tensor<2x1x4x1x1xf32> -> tensor<1x2x1x4xf32>
+  %b = fuser.view %p : tensor<2x1x4x1x1xf32> -> tensor<1x2x4xf32>
+  %s = fuser.squeeze %p [3, 4] : tensor<2x1x4x1x1xf32> -> tensor<2x1x4xf32>
+  %v = fuser.view %f : tensor<8xf32> -> tensor<4x1x1x2xf32>
+  %t = fuser.permute %v [2, 1, 3, 0] : tensor<4x1x1x2xf32> -> tensor<1x1x2x4xf32>
+  %sum = fuser.add %rows, %t : tensor<1x2x1x4xf32>, tensor<1x1x2x4xf32> -> tensor<1x2x2x4xf32>
+  %r = fuser.reduction add %sum [1, 2] keepdim : tensor<1x2x2x4xf32> -> tensor<1x1x1x4xf32>
+  %a = fuser.view %p : tensor<2x1x4x1x1xf32> -> tensor<8xf32>
+  return %b, %a, %s, %r : tensor<1x2x4xf32>, tensor<8xf32>, tensor<2x1x4xf32>, tensor<1x1x1x4xf32>
 }
