@@ -7,6 +7,7 @@
 // RUN: fuser-run %s --entry merge_order --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // The kernels run on the CPU backend, whose aliases must be strided views.
 // RUN: fuser-run %t.mlir --entry tree_source_stays_written --backend cpu --check-against interp | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.mlir --entry alias_switches_to_shared_source --backend cpu --check-against interp | FileCheck %s --check-prefix=EXEC
 //
 // What fuser-segment decides before and during partitioning
 // (docs/Segmentation.md, "Partitioning").
@@ -146,4 +147,32 @@ func.func @tree_source_stays_written(%x: tensor<8xf16>) -> (tensor<1x2x4xf32>, t
   %r = fuser.reduction add %sum [1, 2] keepdim : tensor<1x2x2x4xf32> -> tensor<1x1x1x4xf32>
   %a = fuser.view %p : tensor<2x1x4x1x1xf32> -> tensor<8xf32>
   return %b, %a, %s, %r : tensor<1x2x4xf32>, tensor<8xf32>, tensor<2x1x4xf32>, tensor<1x1x1x4xf32>
+}
+
+// -----
+
+// Two aliases of one kernel's values: the expand of %b switches to view %r
+// (which the kernel writes for the slice's alias) instead of %b, and then
+// reads %r too, so the slice (fewer bytes than %r) does not move into the
+// kernel in %r's place: the kernel keeps writing %r for both aliases.
+// CHECK-LABEL: func.func @alias_switches_to_shared_source
+// CHECK: %[[K:.*]]:2 = fuser.segment reduction(%{{.*}}) : (tensor<4x8xi64>) -> (tensor<4xi64>, tensor<2x2xi1>) {
+// CHECK: %[[E:.*]] = fuser.segment alias(%[[K]]#0) : (tensor<4xi64>) -> tensor<4x3xi64> {
+// CHECK: %[[S:.*]] = fuser.segment alias(%[[K]]#0) : (tensor<4xi64>) -> tensor<1xi64> {
+// CHECK-NOT: fuser.segment
+// CHECK: return %[[E]], %[[K]]#1, %[[S]]
+func.func @alias_switches_to_shared_source(%x: tensor<4x8xi64>) -> (tensor<4x3xi64>, tensor<2x2xi1>, tensor<1xi64>) {
+  %r = fuser.reduction add %x [1] : tensor<4x8xi64> -> tensor<4xi64>
+  %b = fuser.broadcast %r [1] : tensor<4xi64> -> tensor<4x1xi64>
+  %e = fuser.expand %b : tensor<4x1xi64> -> tensor<4x3xi64>
+  %c = fuser.set %r : tensor<4xi64>
+  %s = fuser.slice %c starts [3] limits [4] strides [1] : tensor<4xi64> -> tensor<1xi64>
+  %f = fuser.floor %b : tensor<4x1xi64>
+  %q = fuser.squeeze %f [1] : tensor<4x1xi64> -> tensor<4xi64>
+  %h = fuser.slice %q starts [0] limits [4] strides [2] : tensor<4xi64> -> tensor<2xi64>
+  %hb = fuser.broadcast %h [0] : tensor<2xi64> -> tensor<1x2xi64>
+  %he = fuser.expand %hb : tensor<1x2xi64> -> tensor<2x2xi64>
+  %m3 = arith.constant -3 : i64
+  %ne = fuser.ne %he, %m3 : tensor<2x2xi64>, i64 -> tensor<2x2xi1>
+  return %e, %ne, %s : tensor<4x3xi64>, tensor<2x2xi1>, tensor<1xi64>
 }
