@@ -17,7 +17,6 @@
 
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
-#include "fuser/Dialect/Fuser/IR/Fusion.h"
 #include "fuser/Dialect/Fuser/IR/Reshape.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "fuser/FusionBuilder/FusionBuilder.h"

@@ -109,7 +109,7 @@ LogicalResult Segmenter::classifyOps() {
       return op.emitOpError("cannot be segmented: not a fuser op");
     roles[&op] = OpRole::Grouped;
     // A meta op reading memory that already exists needs no kernel (a
-    // segment_set of such memory neither, rule 1).
+    // segment_set of such memory neither).
     auto meta = dyn_cast<MetaOpInterface>(op);
     if (!meta)
       continue;
@@ -216,11 +216,8 @@ void Segmenter::partitionGroups() {
     unsigned index = groups.size();
     KernelGroup &group = groups.emplace_back();
     group.ops = std::move(ops);
-    for (Operation *op : group.ops) {
+    for (Operation *op : group.ops)
       groupOf[op] = index;
-      if (auto reduction = dyn_cast<ReductionOp>(op); reduction && !group.reduction)
-        group.reduction = reduction;
-    }
   }
 }
 
@@ -336,7 +333,7 @@ LogicalResult Segmenter::materialize(std::vector<PlannedSegment> &segments) {
 
 /// Whether `value` is a chain of meta ops that is no strided view of the
 /// value it starts from (a fusion input, or a computed value written
-/// contiguously): returned, it is written by a kernel of its own (rule 6).
+/// contiguously): returned, it is written by a kernel (a copy).
 static bool isCopy(Value value) {
   SmallVector<Operation *> chain;
   Value root = value;

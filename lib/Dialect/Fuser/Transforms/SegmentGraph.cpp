@@ -353,7 +353,8 @@ unsigned SegmentGraph::merge(unsigned lhs, unsigned rhs,
   target.predecessors.erase(from);
   llvm::append_range(target.segmentSets, source.segmentSets);
   target.numReductions += source.numReductions;
-  target.firstReduction = std::min(target.firstReduction, source.firstReduction);
+  target.firstReduction =
+      std::min(target.firstReduction, source.firstReduction);
   ++target.version;
   source = Group();
   source.alive = false;

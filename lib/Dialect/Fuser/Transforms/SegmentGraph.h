@@ -3,8 +3,9 @@
 // The partitioning phase of `fuser-segment` (docs/Segmentation.md): each
 // grouped op starts as a kernel of its own; a priority queue of candidate
 // merges (producer and consumer, and kernels that read a common tensor),
-// keyed by the estimated time a merge saves, merges while the kernel
-// templates take the union, no segment_set is crossed and no cycle forms.
+// keyed by the estimated time a merge saves (Order::BySaving) or by program
+// order (Order::ByProgram), merges while the kernel templates take the
+// union, no segment_set is crossed and no cycle forms.
 // Then kernels that are still independent merge where a template takes
 // them (one launch fewer). The graph keeps a topological order of its
 // groups (Pearce-Kelly), so a cycle test only walks the groups between the
@@ -51,8 +52,8 @@ public:
                const DenseSet<Value> &returned, const TargetInfo &target,
                bool allowNormalization, Order order = Order::BySaving);
 
-  /// Merges groups, best first, until no candidate is left; then packs
-  /// independent kernels.
+  /// Merges groups, in the graph's Order, until no candidate is left; then
+  /// packs independent kernels.
   void partition();
 
   /// The groups, each in program order, ordered by their first op.

@@ -34,7 +34,7 @@ Segmenter::getRecomputeSources(Value value, Operation *readUnder,
   // kernel writes); else also the bytes of writing it.
   auto isWrittenAnyway = [&](Value v) {
     Operation *def = v.getDefiningOp();
-    return !def || writtenForReturn.contains(v) ||
+    return !def || returned.contains(v) ||
            roles.lookup(def) == OpRole::View;
   };
   // While searching, values the search reads elsewhere anyway (`shared`)
@@ -104,8 +104,8 @@ Segmenter::getRecomputeSources(Value value, Operation *readUnder,
     if (!def || depth > kMaxDepth || readThrough.contains(result) ||
         roles.lookup(def) == OpRole::Replicated || !isMemoryEffectFree(def))
       return std::nullopt;
-    // A segment_set of memory written anyway is a view of it (rule 6): the
-    // memory under it is read as it is, never recomputed (rule 1).
+    // A segment_set of memory written anyway is a view of it: the memory
+    // under it is read as it is, never recomputed.
     if (isa<SegmentSetOp>(def) && roles.lookup(def) == OpRole::View) {
       Value root = getViewRoot(result);
       SetVector<Value> sources;
@@ -248,7 +248,7 @@ Segmenter::collectInputs(PlannedSegment &segment,
                                                        : use.mode;
         // A view reached first by another path and then through a
         // segment_set passes that on too: what it reads is read through
-        // the segment_set, whichever use came first (rule 1).
+        // the segment_set, whichever use came first.
         bool firstClone = cloned.insert(def).second;
         bool firstReadThrough = operandMode == Recompute::Never &&
                                 clonedReadThrough.insert(def).second;
@@ -296,22 +296,12 @@ void Segmenter::collectInputs(PlannedSegment &segment) {
 }
 
 void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
-  // Rule 9 once more, on the planned kernels: recomputing (rule 10) removes
-  // edges between kernels that grouping had to respect (a value preseg's
-  // CSE shares, which each reader now recomputes), so kernels that grouping
-  // kept apart may now be independent. Two kernels that neither reaches
-  // through the others' inputs share one when the merged kernel is still
-  // pointwise or a reduction with one set of axes: no op of one depends on
-  // the other, so each keeps rules 1 and 5 as it did alone, and the merged
-  // kernel reads a tensor both read once. As in mergeSiblingKernels, those
-  // that read a common tensor first.
-  auto reductionOf = [](const PlannedSegment &segment) {
-    ReductionOp reduction;
-    for (Operation *member : segment.members)
-      if (auto op = dyn_cast<ReductionOp>(member); op && !reduction)
-        reduction = op;
-    return reduction;
-  };
+  // Packing once more, on the planned kernels: recomputing removes edges
+  // between kernels that partitioning had to respect (a value preseg's CSE
+  // shares, which each reader now recomputes), so kernels it kept apart may
+  // now be independent. Two kernels that neither reaches through the
+  // others' inputs share one where a template takes the union, those that
+  // read a common tensor first (it is then read once).
   auto isKernel = [](const PlannedSegment &segment) {
     return segment.kind != SegmentKind::Alias && !segment.members.empty();
   };
@@ -363,7 +353,6 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
           continue;
         if (requireSharedInput && !sharesInput(into, from))
           continue;
-        ReductionOp lhs = reductionOf(into), rhs = reductionOf(from);
         SetVector<Operation *> members(into.opsToClone.begin(),
                                        into.opsToClone.end());
         members.insert(from.opsToClone.begin(), from.opsToClone.end());
@@ -377,8 +366,6 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
         llvm::sort(into.members, [&](Operation *a, Operation *b) {
           return position.lookup(a) < position.lookup(b);
         });
-        if (lhs || rhs)
-          into.kind = SegmentKind::Reduction;
         collectInputs(into);
         from = PlannedSegment();
         break;

@@ -116,9 +116,9 @@ void Segmenter::materializeViewedValues(unsigned group,
       uint64_t bytes = bytesOf(value);
       // At equal bytes, the value is written rather than its views when
       // those only feed other kernels: they read through views for free
-      // and can recompute from the value (rule 10), whereas a returned
+      // and can recompute from the value (phase 4), whereas a returned
       // view would be an alias the caller copies, and a segment_set is
-      // written by its own kernel (rule 1).
+      // written by the kernel that computes it.
       bool saves = viewBytes > bytes || (viewBytes == bytes && !keepViews);
       if (uncovered && saves && (!best || viewBytes - bytes > bestSaving)) {
         best = value;
@@ -170,19 +170,15 @@ void Segmenter::peelViews(unsigned group) {
   kernel.ops = std::move(kept);
 }
 
-
 std::vector<PlannedSegment> Segmenter::planSegments() {
-  // A returned View is an alias of the memory under it, which its kernel
-  // writes whoever else reads it.
-  for (Value result : returned)
-    writtenForReturn.insert(result);
+  // Kernels are planned as pointwise; the template that takes each one
+  // decides its kind once it is materialized.
   std::vector<PlannedSegment> segments;
   for (KernelGroup &group : groups) {
     if (group.ops.empty())
       continue;
     PlannedSegment &segment = segments.emplace_back();
-    segment.kind =
-        group.reduction ? SegmentKind::Reduction : SegmentKind::Pointwise;
+    segment.kind = SegmentKind::Pointwise;
     segment.members = group.ops;
   }
 
@@ -227,7 +223,7 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
       copiedViews.emplace_back(written, result);
   }
   // A copy joins the kernel that computes the tensor it copies or else the
-  // first kernel that reads it (rule 9: a sibling of the same input): no
+  // first kernel that reads it (a sibling of the same input): no
   // new dependence, and no launch of its own.
   unsigned numKernels = segments.size();
   SmallVector<DenseSet<Value>> kernelReads;
@@ -289,7 +285,7 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
     segment.firstPosition = position.lookup(segment.members.front());
     collectInputs(segment);
   }
-  // Rule 10 removed edges between kernels: merge the ones now independent
+  // Recomputing removed edges between kernels: merge the ones now independent
   // (in fusions of a bounded number of kernels, as each test walks the
   // kernels; larger ones keep what partitioning packed).
   if (segments.size() <= kMaxKernelsMergedAfterRecompute)
@@ -345,7 +341,7 @@ void Segmenter::sortByPosition(SmallVectorImpl<Value> &values) const {
 }
 
 void Segmenter::inlineSmallAliases(std::vector<PlannedSegment> &segments) {
-  // Grouping wrote a value for its views (rule 6) before rule 10 chose
+  // Partitioning wrote a value for its views before recomputing chose
   // what each kernel reads; where now only an alias reads the value, and
   // its views hold fewer bytes (a `slice`), the kernel writes the views
   // instead of the value, as a copy kernel joins the kernel that computes
@@ -373,7 +369,7 @@ void Segmenter::inlineSmallAliases(std::vector<PlannedSegment> &segments) {
       continue;
     PlannedSegment &kernel = segments[it->second];
     // Where the value is a meta op chain of another value the kernel
-    // writes anyway (rule 10 chose to read that one), the alias views that
+    // writes anyway (recomputing chose to read that one), the alias views that
     // one and the value is not written.
     SmallVector<Operation *> chain;
     Value source = written;
@@ -433,7 +429,7 @@ void Segmenter::inlineSmallAliases(std::vector<PlannedSegment> &segments) {
 }
 
 void Segmenter::peelWrittenViews(std::vector<PlannedSegment> &segments) {
-  // Rule 6 once more, on the planned kernels: recomputing (rule 10) can make
+  // View planning once more, on the planned kernels: recomputing can make
   // a kernel write a value that grouping saw only inside it, so a returned
   // meta op chain of that value, written too, becomes an alias of it
   // (segments that read the returned value read the alias). The kernel

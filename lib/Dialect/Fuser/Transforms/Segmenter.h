@@ -20,7 +20,6 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <optional>
-#include <string>
 #include <vector>
 
 namespace mlir::fuser::segmentation {
@@ -45,8 +44,6 @@ enum class OpRole {
 /// Ops that will become one kernel (a group of the partition).
 struct KernelGroup {
   SmallVector<Operation *> ops;
-  /// The group's first reduction.
-  ReductionOp reduction;
 };
 
 /// A segment to create: its kind, the ops it owns, and (once planned) what
@@ -140,11 +137,9 @@ private:
   /// kernels write them contiguously, as the trees' views assume, so they
   /// never become views themselves.
   DenseSet<Value> viewedByReturnedTrees;
-  /// The values the function returns.
+  /// The values the function returns: a kernel writes them for the
+  /// return, so reading them adds no write.
   DenseSet<Value> returned;
-  /// Kernel values written for the return (returned, or the memory under a
-  /// returned View): reading them adds no write.
-  DenseSet<Value> writtenForReturn;
 };
 
 } // namespace mlir::fuser::segmentation
