@@ -99,10 +99,10 @@ struct ReductionStructure {
 /// Analyzes the reductions of `segment` (none for a pointwise segment).
 ReductionStructure analyzeReductions(SegmentOp segment);
 
-/// Shared memory a block may hold statically on sm_90 (and every chip since
-/// sm_20): the budget of a normalization kernel's rows or column blocks
-/// (docs/Lowering.md); TargetInfo::sharedMemoryPerBlock by default.
-constexpr int64_t kNormalizationRowBudgetBytes = 48 * 1024;
+/// The budget of a normalization kernel's rows or column blocks
+/// (docs/Lowering.md): the default target's shared memory per block.
+constexpr int64_t kNormalizationRowBudgetBytes =
+    TargetInfo().sharedMemoryPerBlock;
 
 /// A normalization: reductions whose results meet the un-reduced elements
 /// again, in one kernel. An inner one reduces the innermost axes (rows: a

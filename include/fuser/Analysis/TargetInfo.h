@@ -27,7 +27,6 @@ struct TargetInfo {
   int64_t sharedMemoryPerBlock = 48 * 1024;
   /// Streaming multiprocessors (H100/H200 SXM).
   int64_t smCount = 132;
-  int64_t warpSize = 32;
 };
 
 } // namespace mlir::fuser

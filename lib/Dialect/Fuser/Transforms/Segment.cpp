@@ -248,6 +248,13 @@ bool Segmenter::isOneKernel(ArrayRef<Operation *> members) const {
   return matchKernel(kernel, target, allowNormalization).kind.has_value();
 }
 
+bool Segmenter::isOneKernel(const PlannedSegment &lhs,
+                            const PlannedSegment &rhs) const {
+  SetVector<Operation *> members(lhs.opsToClone.begin(), lhs.opsToClone.end());
+  members.insert(rhs.opsToClone.begin(), rhs.opsToClone.end());
+  return isOneKernel(members.getArrayRef());
+}
+
 bool Segmenter::isInGroup(Operation *op, unsigned group) const {
   auto it = groupOf.find(op);
   return it != groupOf.end() && it->second == group;

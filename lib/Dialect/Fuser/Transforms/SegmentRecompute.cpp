@@ -353,10 +353,7 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
           continue;
         if (requireSharedInput && !sharesInput(into, from))
           continue;
-        SetVector<Operation *> members(into.opsToClone.begin(),
-                                       into.opsToClone.end());
-        members.insert(from.opsToClone.begin(), from.opsToClone.end());
-        if (!isOneKernel(members.getArrayRef()))
+        if (!isOneKernel(into, from))
           continue;
         if (reaches(earlier, later) || reaches(later, earlier))
           continue;

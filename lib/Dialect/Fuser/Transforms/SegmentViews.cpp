@@ -407,10 +407,7 @@ void Segmenter::inlineSmallAliases(std::vector<PlannedSegment> &segments) {
     if (viewBytes >= bytesOf(written))
       continue;
     // Only where a template still takes the kernel.
-    SetVector<Operation *> members(kernel.opsToClone.begin(),
-                                   kernel.opsToClone.end());
-    members.insert(alias.opsToClone.begin(), alias.opsToClone.end());
-    if (!isOneKernel(members.getArrayRef()))
+    if (!isOneKernel(kernel, alias))
       continue;
     kernel.members.append(alias.members.begin(), alias.members.end());
     llvm::sort(kernel.members, byPosition);

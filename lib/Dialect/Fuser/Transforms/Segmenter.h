@@ -99,6 +99,8 @@ private:
   Value getRoot(Value value) const;
   void partitionGroups();
   bool isOneKernel(ArrayRef<Operation *> members) const;
+  /// Whether a template takes the ops of two planned segments as one kernel.
+  bool isOneKernel(const PlannedSegment &lhs, const PlannedSegment &rhs) const;
   bool isInGroup(Operation *op, unsigned group) const;
   void peelViews(unsigned group);
   void materializeViewedValues(unsigned group,
