@@ -4,7 +4,7 @@
   bench/segment_scaling.py [--fuser-opt build/bin/fuser-opt]
                            [--blocks 30 60 120 240 480 2400 4800]
                            [--kinds chained,independent,transformer,reduce-chain]
-                           [--skip-plain] [--timeout SECONDS]
+                           [--skip-plain] [--timeout SECONDS] [--repeat N]
   bench/segment_scaling.py --emit KIND N     (print the fusion, run nothing)
 
 Two fusions of N blocks each (f32 [64, 256] rows):
@@ -30,8 +30,9 @@ With --kinds, also:
                that each read the last, 3 ops a block.
 For each, runs `fuser-opt --fuser-segment --mlir-timing`, with normalization
 segments and, unless --skip-plain, without (`normalization=false`), and
-reports the pass's wall time (its --mlir-timing line, FuserSegment), the time
-per op and the kernels. Column `x t/op` is the time per op over that of the kind's
+reports the pass's wall time (its --mlir-timing line, FuserSegment; the
+least of --repeat runs, 3 by default, as a 2-core machine's timings scatter by
+10% or more), the time per op and the kernels. Column `x t/op` is the time per op over that of the kind's
 previous size: about 1 means linear cost, growing means super-linear. After
 the table, for each kind and each pair of sizes whose op counts differ
 tenfold or more (e.g. 240 and 2400 blocks), a line gives the op and time
@@ -149,7 +150,16 @@ KINDS = {"chained": chained, "independent": independent, "transformer": transfor
          "reduce-chain": reduce_chain}
 
 
-def segment(fuser_opt, path, normalization, timeout):
+def segment(fuser_opt, path, normalization, timeout, repeat):
+    """(seconds, kernels): the least time of `repeat` runs, or None when one
+    took over timeout s."""
+    runs = [segment_once(fuser_opt, path, normalization, timeout) for _ in range(repeat)]
+    if None in runs:
+        return None
+    return min(runs)
+
+
+def segment_once(fuser_opt, path, normalization, timeout):
     """(seconds, kernels) of one run, or None when it took over timeout s."""
     option = "--fuser-segment" if normalization else "--fuser-segment=normalization=false"
     command = [fuser_opt, option, "--mlir-timing", "--fuser-segment-report", path,
@@ -180,6 +190,8 @@ def main():
     parser.add_argument("--timeout", type=float, default=300,
                         help="seconds a run may take before it is stopped and shown as "
                              "`timeout` (default 300)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of each size; the least time counts (default 3)")
     parser.add_argument("--emit", nargs=2, metavar=("KIND", "N"),
                         help="print the fusion of kind KIND with N blocks and exit")
     args = parser.parse_args()
@@ -215,7 +227,8 @@ def main():
                 if limit is not None and n >= limit:
                     cells.append("skipped")
                     continue
-                result = segment(args.fuser_opt, f.name, normalization, args.timeout)
+                result = segment(args.fuser_opt, f.name, normalization, args.timeout,
+                                 args.repeat)
                 if result is None:
                     timed_out[normalization] = n
                     cells.append("timeout")

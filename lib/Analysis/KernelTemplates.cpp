@@ -28,6 +28,18 @@ KernelOps KernelOps::fromBody(Block &body) {
   return kernel;
 }
 
+SmallVector<InputTypeCount> mlir::fuser::countInputTypes(ArrayRef<Type> types) {
+  SmallVector<InputTypeCount> counts;
+  DenseMap<Type, unsigned> position;
+  for (Type type : types) {
+    auto [it, inserted] = position.try_emplace(type, counts.size());
+    if (inserted)
+      counts.push_back({type, 0});
+    ++counts[it->second].count;
+  }
+  return counts;
+}
+
 KernelMatch mlir::fuser::matchSegmentUnion(SegmentOp producer,
                                           SegmentOp reader,
                                           const TargetInfo &target) {
@@ -210,13 +222,14 @@ static constexpr int64_t kMaxOuterNormalizationTile = kWarpSize;
 static constexpr int64_t kSectorBytes = 32;
 
 /// Picks the tile and threads of outer normalization `structure` (its
-/// rowElements, rows and reductions set) and the shared memory they need;
+/// rowElements and rows set; `numReductions` reductions) and the shared
+/// memory they need;
 /// `stagedBytes` are the bytes of one element of every staged input of the
 /// source shape, `narrowest` the narrowest of them, `columnInputBytes`
 /// those of every input broadcast along the reduced axes (a column's
 /// element of each may be staged too).
 static void chooseOuterTile(NormalizationStructure &structure,
-                            int64_t stagedBytes, int64_t narrowest,
+                            int64_t numReductions, int64_t stagedBytes, int64_t narrowest,
                             int64_t columnInputBytes, bool splitReductions,
                             int64_t sharedMemoryBudget) {
   int64_t tile = std::min<int64_t>(
@@ -241,8 +254,7 @@ static void chooseOuterTile(NormalizationStructure &structure,
   };
   auto sharedFor = [&](int64_t tile) {
     return columnBlockBytes(tile) + tile * columnInputBytes +
-           4 * threadsFor(tile) *
-               static_cast<int64_t>(structure.reductions.size());
+           4 * threadsFor(tile) * numReductions;
   };
   while (tile > minTile && sharedFor(tile) > sharedMemoryBudget)
     tile /= 2;
@@ -379,9 +391,9 @@ bool KernelTemplateBuilder::isRowOrReducedUpToUnitAxes(
 void KernelTemplateBuilder::addReduction(ReductionOp reduction,
                                          bool usesReduction) {
   NormalizationStructure &structure = state.structure;
-  if (structure.reductions.empty())
+  if (reductions.empty())
     addFirstReduction(reduction);
-  structure.reductions.push_back(reduction);
+  reductions.push_back(reduction);
   // The reduction template: one set of axes. A reduction may read another
   // one's result only where nothing is broadcast back, so where they reduce
   // extent-1 axes only (analyzeReductions keeps such kernels unsplit).
@@ -488,13 +500,14 @@ void KernelTemplateBuilder::addOutput(Value value, unsigned number) {
              "it yields a value computed from a reduction that is neither a "
              "row (up to extent-1 axes) nor a reduced row");
   else
-    state.structure.besideRows.push_back(number);
+    besideRows.push_back(number);
 }
 
 NormalizationStructure
-KernelTemplateBuilder::getNormalization(ArrayRef<Type> inputTypes,
-                                        bool splitReductions,
-                                        int64_t sharedMemoryBudget) const {
+KernelTemplateBuilder::sizeNormalization(ArrayRef<InputTypeCount> inputs,
+                                         int64_t numReductions,
+                                         bool splitReductions,
+                                         int64_t sharedMemoryBudget) const {
   NormalizationStructure structure = state.structure;
   if (!hasReduction()) {
     structure.whyNot = "it has no reduction";
@@ -508,92 +521,125 @@ KernelTemplateBuilder::getNormalization(ArrayRef<Type> inputTypes,
   // the source shape (but i1, which the lowering does not stage).
   if (structure.outer) {
     int64_t stagedBytes = 0, narrowest = 4, columnInputBytes = 0;
-    for (Type input : inputTypes) {
+    for (auto [input, count] : inputs) {
       auto type = dyn_cast<RankedTensorType>(input);
       if (!type || type.getElementType().isInteger(1))
         continue;
       int64_t bytes =
           std::max<int64_t>(1, *getElementByteWidth(type.getElementType()));
       if (isColumnInput(structure, type))
-        columnInputBytes += bytes;
+        columnInputBytes += count * bytes;
       if (type.getShape() != shape)
         continue;
-      stagedBytes += bytes;
+      stagedBytes += count * bytes;
       narrowest = std::min(narrowest, bytes);
     }
-    chooseOuterTile(structure, stagedBytes, narrowest, columnInputBytes,
-                    splitReductions, sharedMemoryBudget);
+    chooseOuterTile(structure, numReductions, stagedBytes, narrowest,
+                    columnInputBytes, splitReductions, sharedMemoryBudget);
     return structure;
   }
   // Inputs that vary along the row (their innermost extent is the row's)
   // are what a block keeps on chip.
-  for (Type input : inputTypes) {
+  for (auto [input, count] : inputs) {
     auto type = dyn_cast<RankedTensorType>(input);
     if (!type || type.getRank() == 0 || shape.back() == 1 ||
         type.getShape().back() != shape.back())
       continue;
     structure.rowBytes +=
-        structure.rowElements *
+        count * structure.rowElements *
         std::max<int64_t>(1, *getElementByteWidth(type.getElementType()));
   }
   structure.sharedBytes =
-      structure.rowBytes +
-      128 * static_cast<int64_t>(structure.reductions.size());
+      structure.rowBytes + 128 * numReductions;
   return structure;
 }
 
-KernelMatch KernelTemplateBuilder::match(ArrayRef<Type> inputTypes,
+NormalizationStructure
+KernelTemplateBuilder::getNormalization(ArrayRef<InputTypeCount> inputs,
+                                        bool splitReductions,
+                                        int64_t sharedMemoryBudget) const {
+  NormalizationStructure structure =
+      sizeNormalization(inputs, reductions.size(), splitReductions,
+                        sharedMemoryBudget);
+  structure.reductions = reductions;
+  structure.besideRows = besideRows;
+  return structure;
+}
+
+std::optional<KernelTemplate>
+KernelTemplateBuilder::getTemplate(ArrayRef<InputTypeCount> inputs,
+                                   const TargetInfo &target,
+                                   bool allowNormalization) const {
+  if (!hasReduction())
+    return KernelTemplate::Pointwise;
+  if (state.whyNotReductionTemplate.empty())
+    return KernelTemplate::Reduction;
+  if (!allowNormalization || !state.whyNotReductions.empty() ||
+      !state.whyNotOps.empty() || !state.whyNotOutputs.empty())
+    return std::nullopt;
+  NormalizationStructure structure =
+      sizeNormalization(inputs, reductions.size(), /*splitReductions=*/true,
+                        target.sharedMemoryPerBlock);
+  if (structure.sharedBytes > target.sharedMemoryPerBlock)
+    return std::nullopt;
+  return KernelTemplate::Normalization;
+}
+
+KernelMatch KernelTemplateBuilder::match(ArrayRef<InputTypeCount> inputs,
                                          const TargetInfo &target,
                                          bool allowNormalization) const {
-  if (!hasReduction())
-    return {KernelTemplate::Pointwise, {}};
-  if (state.whyNotReductionTemplate.empty())
-    return {KernelTemplate::Reduction, {}};
+  if (std::optional<KernelTemplate> kind =
+          getTemplate(inputs, target, allowNormalization))
+    return {kind, {}};
   if (!allowNormalization)
     return {std::nullopt, state.whyNotReductionTemplate};
-  NormalizationStructure structure = getNormalization(
-      inputTypes, /*splitReductions=*/true, target.sharedMemoryPerBlock);
+  NormalizationStructure structure =
+      sizeNormalization(inputs, reductions.size(), /*splitReductions=*/true,
+                        target.sharedMemoryPerBlock);
   if (!structure.whyNot.empty())
     return {std::nullopt, "not a normalization: " + structure.whyNot};
-  if (structure.sharedBytes > target.sharedMemoryPerBlock)
-    return {std::nullopt,
-            "a normalization whose " +
-                std::string(structure.outer ? "column blocks" : "rows") +
-                " take " + std::to_string(structure.sharedBytes) +
-                " bytes of shared memory, over the " +
-                std::to_string(target.sharedMemoryPerBlock) + " a block has"};
-  return {KernelTemplate::Normalization, {}};
+  return {std::nullopt,
+          "a normalization whose " +
+              std::string(structure.outer ? "column blocks" : "rows") +
+              " take " + std::to_string(structure.sharedBytes) +
+              " bytes of shared memory, over the " +
+              std::to_string(target.sharedMemoryPerBlock) + " a block has"};
 }
 
 bool KernelTemplateBuilder::hasSameFirstReduction(
     const KernelTemplateBuilder &other) const {
   if (!hasReduction() || !other.hasReduction())
     return false;
-  ReductionOp mine = state.structure.reductions.front();
-  ReductionOp theirs = other.state.structure.reductions.front();
+  ReductionOp mine = reductions.front();
+  ReductionOp theirs = other.reductions.front();
   return mine.getSource().getType().getShape() ==
              theirs.getSource().getType().getShape() &&
          mine.getDims() == theirs.getDims();
 }
 
-bool KernelTemplateBuilder::canBeNormalizationWith(
-    const KernelTemplateBuilder &other, const TargetInfo &target) const {
+bool KernelTemplateBuilder::canBeKernelWith(const KernelTemplateBuilder &other,
+                                            ArrayRef<InputTypeCount> inputs,
+                                            const TargetInfo &target) const {
   const KernelTemplateBuilder &first = hasReduction() ? *this : other;
-  if (!first.hasReduction() || first.state.structure.outer)
+  if (!first.hasReduction())
     return true;
   if (state.whyNotReductionTemplate.empty() &&
       other.state.whyNotReductionTemplate.empty())
     return true;
-  // An inner normalization's combines keep 128 bytes per reduction
-  // (getNormalization).
-  uint64_t reductions = state.structure.reductions.size() +
-                        other.state.structure.reductions.size();
-  return 128 * reductions <= uint64_t(target.sharedMemoryPerBlock);
+  // The union's normalization has the first reduction's rows, the union's
+  // inputs and both builders' reductions: its sizes are known before its
+  // ops are added.
+  int64_t numReductions = reductions.size() + other.reductions.size();
+  return first
+             .sizeNormalization(inputs, numReductions,
+                                /*splitReductions=*/true,
+                                target.sharedMemoryPerBlock)
+             .sharedBytes <= target.sharedMemoryPerBlock;
 }
 
 KernelTemplateBuilder::Checkpoint KernelTemplateBuilder::checkpoint() {
   journal.clear();
-  return {state};
+  return {state, reductions.size(), besideRows.size()};
 }
 
 void KernelTemplateBuilder::rollback(Checkpoint checkpoint) {
@@ -601,6 +647,8 @@ void KernelTemplateBuilder::rollback(Checkpoint checkpoint) {
     dependent.erase(value);
   journal.clear();
   state = std::move(checkpoint.state);
+  reductions.truncate(checkpoint.numReductions);
+  besideRows.truncate(checkpoint.numBesideRows);
 }
 
 void KernelTemplateBuilder::add(const KernelOps &kernel) {
@@ -616,8 +664,8 @@ mlir::fuser::analyzeNormalization(const KernelOps &kernel, bool splitReductions,
                                   int64_t sharedMemoryBudget) {
   KernelTemplateBuilder builder;
   builder.add(kernel);
-  return builder.getNormalization(kernel.inputTypes, splitReductions,
-                                  sharedMemoryBudget);
+  return builder.getNormalization(countInputTypes(kernel.inputTypes),
+                                  splitReductions, sharedMemoryBudget);
 }
 
 NormalizationStructure mlir::fuser::analyzeNormalization(Block &body,
@@ -667,5 +715,6 @@ KernelMatch mlir::fuser::matchKernel(const KernelOps &kernel,
       return {std::nullopt, "it reads a segment_set it writes"};
   KernelTemplateBuilder builder;
   builder.add(kernel);
-  return builder.match(kernel.inputTypes, target, allowNormalization);
+  return builder.match(countInputTypes(kernel.inputTypes), target,
+                       allowNormalization);
 }

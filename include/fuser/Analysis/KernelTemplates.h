@@ -57,6 +57,17 @@ struct KernelMatch {
   std::string whyNot;
 };
 
+/// A type of tensor a kernel reads and how many distinct tensors of it: what
+/// the templates need of a kernel's inputs (the on-chip bytes of a row sum
+/// over them), which segmentation keeps per group as groups merge.
+struct InputTypeCount {
+  Type type;
+  int64_t count;
+};
+
+/// `types` with each distinct type once, counted.
+SmallVector<InputTypeCount> countInputTypes(ArrayRef<Type> types);
+
 /// The template that computes `kernel` on `target`, tried in the order
 /// pointwise, reduction, normalization (where `allowNormalization`).
 KernelMatch matchKernel(const KernelOps &kernel, const TargetInfo &target,
@@ -192,34 +203,47 @@ public:
   /// Adds the ops and outputs of `kernel`.
   void add(const KernelOps &kernel);
 
-  bool hasReduction() const { return !state.structure.reductions.empty(); }
+  bool hasReduction() const { return !reductions.empty(); }
   /// Whether a written value failed the normalization template (a test
   /// that stays failed while ops are added).
   bool hasOutputFailure() const { return !state.whyNotOutputs.empty(); }
   /// Whether `other`'s first reduction has the same source shape and dims
   /// as this one's (so either may decide the rows).
   bool hasSameFirstReduction(const KernelTemplateBuilder &other) const;
-  /// False where the ops of this and `other` together are certainly no
-  /// kernel: not a reduction kernel, and more inner-normalization
-  /// reductions than a block's shared memory holds scratch for.
-  bool canBeNormalizationWith(const KernelTemplateBuilder &other,
-                              const TargetInfo &target) const;
-  /// The template that takes what was added, with `inputTypes` read.
-  KernelMatch match(ArrayRef<Type> inputTypes, const TargetInfo &target,
+  /// False where the ops of this builder and `other` together, reading
+  /// `inputs`, are certainly no kernel: a reduction-template failure of
+  /// either stays in the union, so it would be a normalization, over the
+  /// rows of this builder's first reduction (the caller passes the builder
+  /// whose first reduction comes first), and that needs more shared memory
+  /// than `target` has. Costs what the inputs' types do.
+  bool canBeKernelWith(const KernelTemplateBuilder &other,
+                       ArrayRef<InputTypeCount> inputs,
+                       const TargetInfo &target) const;
+  /// The template that takes what was added, with `inputs` read, or none.
+  /// Costs what the inputs' distinct types do, not what the kernel holds,
+  /// and builds no reason (segmentation asks it for every candidate).
+  std::optional<KernelTemplate> getTemplate(ArrayRef<InputTypeCount> inputs,
+                                            const TargetInfo &target,
+                                            bool allowNormalization) const;
+  /// getTemplate, with the reason where no template takes the ops.
+  KernelMatch match(ArrayRef<InputTypeCount> inputs, const TargetInfo &target,
                     bool allowNormalization) const;
-  /// What was added as a normalization, with `inputTypes` read.
-  NormalizationStructure getNormalization(ArrayRef<Type> inputTypes,
+  /// What was added as a normalization, with `inputs` read.
+  NormalizationStructure getNormalization(ArrayRef<InputTypeCount> inputs,
                                           bool splitReductions,
                                           int64_t sharedMemoryBudget) const;
 
-  /// What rollback returns to: the state when checkpoint was called.
+  /// What rollback returns to: the state when checkpoint was called. Taking
+  /// one copies no list that grows with the kernel.
   struct Checkpoint;
   Checkpoint checkpoint();
   void rollback(Checkpoint checkpoint);
 
 private:
   struct State {
-    /// The normalization so far (no rowBytes, tile or sharedBytes yet).
+    /// The normalization so far, without its lists (the builder's
+    /// `reductions` and `besideRows`) and without rowBytes, tile or
+    /// sharedBytes.
     NormalizationStructure structure;
     /// The first reduction's source shape with its reduced dims set to 1,
     /// and without them; its kept and reduced extents.
@@ -238,8 +262,19 @@ private:
   void addDependentOp(Operation &op);
   bool reducesSameRows(ReductionOp reduction) const;
   bool isRowOrReducedUpToUnitAxes(ArrayRef<int64_t> valueShape) const;
+  /// The normalization's on-chip sizes with `inputs` read and
+  /// `numReductions` reductions, on a copy of the state's structure (its
+  /// lists left empty).
+  NormalizationStructure sizeNormalization(ArrayRef<InputTypeCount> inputs,
+                                           int64_t numReductions,
+                                           bool splitReductions,
+                                           int64_t sharedMemoryBudget) const;
 
   State state;
+  /// The reductions added, in order, and the outputs written beside the
+  /// rows: lists only appended to, so a checkpoint keeps their sizes.
+  SmallVector<ReductionOp> reductions;
+  SmallVector<unsigned> besideRows;
   /// Values computed from a reduction of the kernel.
   DenseSet<Value> dependent;
   /// The values added to `dependent` since the last checkpoint.
@@ -248,6 +283,7 @@ private:
 
 struct KernelTemplateBuilder::Checkpoint {
   State state;
+  size_t numReductions, numBesideRows;
 };
 
 /// The number of elements each thread computes per step for `result` (a

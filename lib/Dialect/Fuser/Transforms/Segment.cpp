@@ -202,17 +202,20 @@ void Segmenter::partitionGroups() {
   // cross (a cycle through the merged kernel). The queue runs twice, by
   // saving and in program order, and the fewer kernels win; at a tie the
   // cost-ordered run (which also weighed the bytes) stays.
-  auto getRootOf = [&](Value value) { return getRoot(value); };
-  SegmentGraph bySaving(grouped, getRootOf, returned, target,
-                        allowNormalization, SegmentGraph::Order::BySaving);
-  bySaving.partition();
-  SegmentGraph byProgram(grouped, getRootOf, returned, target,
-                         allowNormalization, SegmentGraph::Order::ByProgram);
-  byProgram.partition();
-  const SegmentGraph &graph =
-      byProgram.getNumGroups() < bySaving.getNumGroups() ? byProgram
-                                                         : bySaving;
-  for (SmallVector<Operation *> &ops : graph.getGroups()) {
+  // Each graph is gone before the next is built: one at a time in memory.
+  auto partition = [&](SegmentGraph::Order order) {
+    SegmentGraph graph(
+        grouped, [&](Value value) { return getRoot(value); }, returned,
+        target, allowNormalization, order);
+    graph.partition();
+    return graph.getGroups();
+  };
+  std::vector<SmallVector<Operation *>> bySaving =
+      partition(SegmentGraph::Order::BySaving);
+  std::vector<SmallVector<Operation *>> byProgram =
+      partition(SegmentGraph::Order::ByProgram);
+  for (SmallVector<Operation *> &ops :
+       byProgram.size() < bySaving.size() ? byProgram : bySaving) {
     unsigned index = groups.size();
     KernelGroup &group = groups.emplace_back();
     group.ops = std::move(ops);

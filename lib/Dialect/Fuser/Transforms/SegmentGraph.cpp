@@ -35,6 +35,7 @@ SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
   launchBytes = launch >= double(std::numeric_limits<uint64_t>::max() / 2)
                     ? std::numeric_limits<uint64_t>::max() / 2
                     : static_cast<uint64_t>(std::max(launch, 0.0));
+  groups.reserve(ops.size());
   for (auto [index, op] : llvm::enumerate(ops)) {
     opIndex[op] = index;
     groupIndex.push_back(index);
@@ -65,7 +66,7 @@ SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
       Operation *def = root.getDefiningOp();
       if (def == op)
         continue;
-      group.reads.insert(root);
+      addRead(group, root);
       if (def && opIndex.count(def)) {
         unsigned producer = opIndex.lookup(def);
         group.predecessors.insert(producer);
@@ -94,30 +95,76 @@ uint64_t SegmentGraph::bytesOf(Value value) const {
                           : bytes.bytes;
 }
 
+void SegmentGraph::addRead(Group &group, Value value) {
+  if (group.reads.insert(value).second)
+    ++group.readTypes[value.getType()];
+}
+
+void SegmentGraph::eraseRead(Group &group, Value value) {
+  if (group.reads.erase(value))
+    --group.readTypes[value.getType()];
+}
+
+void SegmentGraph::forEachPassed(unsigned writer, unsigned reader,
+                                 llvm::function_ref<void(Value)> fn) const {
+  const Group &from = groups[writer], &to = groups[reader];
+  if (to.reads.size() <= from.ops.size()) {
+    for (Value value : to.reads)
+      if (Operation *def = value.getDefiningOp();
+          def && opIndex.count(def) && groupOf(def) == writer)
+        fn(value);
+    return;
+  }
+  for (Operation *op : from.ops)
+    for (Value result : op->getResults())
+      if (to.reads.contains(result))
+        fn(result);
+}
+
 uint64_t SegmentGraph::estimateSaving(unsigned lhs, unsigned rhs) const {
   // One launch fewer, a tensor both read is read once, and a value one
   // writes for the other is no longer read (nor written, where nobody
   // else needs it).
   uint64_t saving = launchBytes;
   const Group &a = groups[lhs], &b = groups[rhs];
-  const DenseSet<Value> &fewer = a.reads.size() <= b.reads.size() ? a.reads
-                                                                  : b.reads;
-  const DenseSet<Value> &more = &fewer == &a.reads ? b.reads : a.reads;
-  for (Value value : fewer)
-    if (more.contains(value))
+  const Group &fewer = a.reads.size() <= b.reads.size() ? a : b;
+  const Group &more = &fewer == &a ? b : a;
+  for (Value value : fewer.reads)
+    if (more.reads.contains(value))
       saving = llvm::SaturatingAdd(saving, bytesOf(value));
   auto inPair = [&](Operation *op) { return isInPair(op, lhs, rhs); };
-  for (auto [from, to] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {
-    for (Value value : groups[to].reads) {
-      Operation *def = value.getDefiningOp();
-      if (!def || !opIndex.count(def) || groupOf(def) != from)
-        continue;
+  auto addPassed = [&](Value value) {
+    saving = llvm::SaturatingAdd(saving, bytesOf(value));
+    if (!returned.contains(value) && llvm::all_of(value.getUsers(), inPair))
       saving = llvm::SaturatingAdd(saving, bytesOf(value));
-      if (!returned.contains(value) && llvm::all_of(value.getUsers(), inPair))
-        saving = llvm::SaturatingAdd(saving, bytesOf(value));
-    }
-  }
+  };
+  forEachPassed(lhs, rhs, addPassed);
+  forEachPassed(rhs, lhs, addPassed);
   return saving;
+}
+
+SmallVector<InputTypeCount> SegmentGraph::getUnionInputs(unsigned lhs,
+                                                         unsigned rhs) const {
+  // The counts of the group that reads more, plus what the other reads
+  // beyond it, less what the other writes for it.
+  unsigned fewer = groups[lhs].reads.size() <= groups[rhs].reads.size()
+                       ? lhs
+                       : rhs;
+  unsigned more = fewer == lhs ? rhs : lhs;
+  llvm::SmallDenseMap<Type, int64_t, 4> counts = groups[more].readTypes;
+  for (Value value : groups[fewer].reads) {
+    Operation *def = value.getDefiningOp();
+    if (!groups[more].reads.contains(value) && !(def && isInPair(def, lhs, rhs)))
+      ++counts[value.getType()];
+  }
+  forEachPassed(fewer, more,
+                [&](Value value) { --counts[value.getType()]; });
+  // Sums and minima over the types decide the match: their order does not.
+  SmallVector<InputTypeCount> inputs;
+  for (auto [type, count] : counts)
+    if (count > 0)
+      inputs.push_back({type, count});
+  return inputs;
 }
 
 void SegmentGraph::enqueue(unsigned lhsOp, unsigned rhsOp) {
@@ -192,19 +239,11 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs) {
   Group &a = groups[lhs], &b = groups[rhs];
   if (a.numReductions + b.numReductions == 0)
     return std::move(a.templates);
-  auto inPair = [&](Operation *op) { return isInPair(op, lhs, rhs); };
-  // Reduction-template failures stay in the union, so it would be a
-  // normalization: each reduction's block-wide combine needs its scratch.
-  if (!a.templates.canBeNormalizationWith(b.templates, target))
+  SmallVector<InputTypeCount> inputs = getUnionInputs(lhs, rhs);
+  const Group &first = a.firstReduction <= b.firstReduction ? a : b;
+  const Group &second = &first == &a ? b : a;
+  if (!first.templates.canBeKernelWith(second.templates, inputs, target))
     return std::nullopt;
-  SmallVector<Type> inputTypes;
-  for (const Group *group : {&a, &b})
-    for (Value value : group->reads) {
-      Operation *def = value.getDefiningOp();
-      if ((def && inPair(def)) || (group == &b && a.reads.contains(value)))
-        continue;
-      inputTypes.push_back(value.getType());
-    }
   // Grow one group's templates by the other's ops where that gives what
   // analysing the union would: the added group feeds nothing of the grown
   // one and has no reduction before the grown one's first (which decides
@@ -228,7 +267,7 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs) {
       for (Value result : op->getResults())
         if (leavesPair(result, lhs, rhs))
           into.templates.addOutput(result, 0);
-    if (into.templates.match(inputTypes, target, allowNormalization).kind)
+    if (into.templates.getTemplate(inputs, target, allowNormalization))
       return std::move(into.templates);
     into.templates.rollback(std::move(checkpoint));
     return std::nullopt;
@@ -245,7 +284,7 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs) {
         kernel.outputs.push_back(result);
   KernelTemplateBuilder templates;
   templates.add(kernel);
-  if (!templates.match(inputTypes, target, allowNormalization).kind)
+  if (!templates.getTemplate(inputs, target, allowNormalization))
     return std::nullopt;
   return templates;
 }
@@ -330,11 +369,11 @@ unsigned SegmentGraph::merge(unsigned lhs, unsigned rhs,
   for (Value value : source.reads) {
     Operation *def = value.getDefiningOp();
     if (!def || !opIndex.count(def) || groupOf(def) != into)
-      target.reads.insert(value);
+      addRead(target, value);
   }
   for (Operation *op : source.ops)
     for (Value result : op->getResults())
-      target.reads.erase(result);
+      eraseRead(target, result);
   for (unsigned successor : source.successors) {
     groups[successor].predecessors.erase(from);
     if (successor != into) {

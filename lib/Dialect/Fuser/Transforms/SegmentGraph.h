@@ -59,18 +59,20 @@ public:
   /// The groups, each in program order, ordered by their first op.
   std::vector<SmallVector<Operation *>> getGroups() const;
 
+private:
   /// The number of groups (kernels) partitioning left.
   unsigned getNumGroups() const;
 
-private:
   struct Group {
     /// Members, in no order (sortedOps sorts them).
     SmallVector<Operation *> ops;
     /// Program position of the first member.
     unsigned firstPosition = 0;
     /// The memory the group reads that another group (or the caller)
-    /// writes.
+    /// writes, and how many of it have each type (kept with `reads` by
+    /// addRead and eraseRead).
     DenseSet<Value> reads;
+    llvm::SmallDenseMap<Type, int64_t, 4> readTypes;
     /// Groups that read what this one writes, and groups it reads from.
     DenseSet<unsigned> successors, predecessors;
     SmallVector<Operation *> segmentSets;
@@ -105,6 +107,15 @@ private:
   /// Program position of `op` among the partitioned ops (its op index).
   unsigned positionOf(Operation *op) const { return opIndex.lookup(op); }
   uint64_t bytesOf(Value value) const;
+  void addRead(Group &group, Value value);
+  void eraseRead(Group &group, Value value);
+  /// Calls `fn` on each value group `reader` reads that group `writer`
+  /// writes, walking the reader's reads or the writer's ops, the fewer.
+  void forEachPassed(unsigned writer, unsigned reader,
+                     llvm::function_ref<void(Value)> fn) const;
+  /// The inputs of the union of two groups (each tensor once, none the
+  /// other writes), counted by type, in time of the smaller group's reads.
+  SmallVector<InputTypeCount> getUnionInputs(unsigned lhs, unsigned rhs) const;
   uint64_t estimateSaving(unsigned lhs, unsigned rhs) const;
   void enqueue(unsigned lhsOp, unsigned rhsOp);
   void enqueueNeighbours(unsigned group);

@@ -353,9 +353,10 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
           continue;
         if (requireSharedInput && !sharesInput(into, from))
           continue;
-        if (!isOneKernel(into, from))
-          continue;
-        if (reaches(earlier, later) || reaches(later, earlier))
+        // The walk over at most a few kernels' inputs before the templates'
+        // test, which costs what the two kernels hold.
+        if (reaches(earlier, later) || reaches(later, earlier) ||
+            !isOneKernel(into, from))
           continue;
         for (Operation *member : from.members)
           segmentOf[member] = earlier;
