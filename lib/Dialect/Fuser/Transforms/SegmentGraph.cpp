@@ -46,16 +46,17 @@ SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
     if (isa<ReductionOp>(op)) {
       group.numReductions = 1;
       group.firstReduction = index;
+      group.templates = std::make_unique<KernelTemplateBuilder>();
+      group.templates->addOp(op);
     }
-    group.templates.addOp(op);
     if (isa<SegmentSetOp>(op))
       group.segmentSets.push_back(op);
   }
   for (auto [index, op] : llvm::enumerate(ops)) {
     Group &group = groups[index];
     for (Value result : op->getResults())
-      if (leavesPair(result, index, index))
-        group.templates.addOutput(result, 0);
+      if (group.templates && leavesPair(result, index, index))
+        group.templates->addOutput(result, 0);
     for (Value operand : op->getOperands()) {
       Value root = getRoot(operand);
       if (!root || !isa<TensorType>(root.getType()))
@@ -234,16 +235,18 @@ bool SegmentGraph::leavesPair(Value value, unsigned lhs,
          });
 }
 
-std::optional<KernelTemplateBuilder>
+FailureOr<std::unique_ptr<KernelTemplateBuilder>>
 SegmentGraph::matchUnion(unsigned lhs, unsigned rhs) {
   Group &a = groups[lhs], &b = groups[rhs];
   if (a.numReductions + b.numReductions == 0)
-    return std::move(a.templates);
+    return std::unique_ptr<KernelTemplateBuilder>();
   SmallVector<InputTypeCount> inputs = getUnionInputs(lhs, rhs);
   const Group &first = a.firstReduction <= b.firstReduction ? a : b;
   const Group &second = &first == &a ? b : a;
-  if (!first.templates.canBeKernelWith(second.templates, inputs, target))
-    return std::nullopt;
+  static const KernelTemplateBuilder kNoReduction;
+  if (!first.templates->canBeKernelWith(
+          second.templates ? *second.templates : kNoReduction, inputs, target))
+    return failure();
   // Grow one group's templates by the other's ops where that gives what
   // analysing the union would: the added group feeds nothing of the grown
   // one and has no reduction before the grown one's first (which decides
@@ -256,21 +259,26 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs) {
     Group &into = groups[grown];
     const Group &from = groups[added];
     if (into.predecessors.contains(added) ||
-        into.templates.hasOutputFailure() ||
-        (into.numReductions && from.firstReduction < into.firstReduction &&
-         !into.templates.hasSameFirstReduction(from.templates)))
+        (into.templates && (into.templates->hasOutputFailure() ||
+                            (from.firstReduction < into.firstReduction &&
+                             !into.templates->hasSameFirstReduction(
+                                 from.templates ? *from.templates
+                                                : kNoReduction)))))
       continue;
-    KernelTemplateBuilder::Checkpoint checkpoint = into.templates.checkpoint();
+    if (!into.templates)
+      into.templates = std::make_unique<KernelTemplateBuilder>();
+    KernelTemplateBuilder &templates = *into.templates;
+    KernelTemplateBuilder::Checkpoint checkpoint = templates.checkpoint();
     for (Operation *op : sortedOps(added))
-      into.templates.addOp(op);
+      templates.addOp(op);
     for (Operation *op : from.ops)
       for (Value result : op->getResults())
         if (leavesPair(result, lhs, rhs))
-          into.templates.addOutput(result, 0);
-    if (into.templates.getTemplate(inputs, target, allowNormalization))
+          templates.addOutput(result, 0);
+    if (templates.getTemplate(inputs, target, allowNormalization))
       return std::move(into.templates);
-    into.templates.rollback(std::move(checkpoint));
-    return std::nullopt;
+    templates.rollback(std::move(checkpoint));
+    return failure();
   }
   KernelOps kernel;
   llvm::append_range(kernel.ops, sortedOps(lhs));
@@ -282,10 +290,10 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs) {
     for (Value result : op->getResults())
       if (leavesPair(result, lhs, rhs))
         kernel.outputs.push_back(result);
-  KernelTemplateBuilder templates;
-  templates.add(kernel);
-  if (!templates.getTemplate(inputs, target, allowNormalization))
-    return std::nullopt;
+  auto templates = std::make_unique<KernelTemplateBuilder>();
+  templates->add(kernel);
+  if (!templates->getTemplate(inputs, target, allowNormalization))
+    return failure();
   return templates;
 }
 
@@ -406,8 +414,9 @@ bool SegmentGraph::tryMerge(unsigned lhs, unsigned rhs) {
   SmallVector<unsigned> ancestors, descendants;
   if (createsCycle(lhs, rhs, ancestors, descendants))
     return false;
-  std::optional<KernelTemplateBuilder> templates = matchUnion(lhs, rhs);
-  if (!templates)
+  FailureOr<std::unique_ptr<KernelTemplateBuilder>> templates =
+      matchUnion(lhs, rhs);
+  if (mlir::failed(templates))
     return false;
   unsigned merged = merge(lhs, rhs, ancestors, descendants);
   groups[merged].templates = std::move(*templates);

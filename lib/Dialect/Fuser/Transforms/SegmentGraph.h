@@ -25,6 +25,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <limits>
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <vector>
@@ -76,8 +77,10 @@ private:
     /// Groups that read what this one writes, and groups it reads from.
     DenseSet<unsigned> successors, predecessors;
     SmallVector<Operation *> segmentSets;
-    /// The kernel templates' view of the members, grown as groups merge.
-    KernelTemplateBuilder templates;
+    /// The kernel templates' view of the members, grown as groups merge;
+    /// none while the group has no reduction (the templates track nothing
+    /// then), which keeps most groups small.
+    std::unique_ptr<KernelTemplateBuilder> templates;
     unsigned numReductions = 0;
     /// Program position of the first reduction (none: the largest).
     unsigned firstReduction = std::numeric_limits<unsigned>::max();
@@ -124,7 +127,10 @@ private:
   /// Whether `op` belongs to group `lhs` or `rhs`.
   bool isInPair(Operation *op, unsigned lhs, unsigned rhs) const;
   bool leavesPair(Value value, unsigned lhs, unsigned rhs) const;
-  std::optional<KernelTemplateBuilder> matchUnion(unsigned lhs, unsigned rhs);
+  /// The templates of the union of two groups where one takes it (none
+  /// where it has no reduction); fails where none does.
+  FailureOr<std::unique_ptr<KernelTemplateBuilder>> matchUnion(unsigned lhs,
+                                                               unsigned rhs);
   /// Whether merging would create a cycle; else the groups between the two
   /// in topological order that must come before (`ancestors`) and after
   /// (`descendants`) the merged one.
