@@ -179,7 +179,7 @@ void SegmentGraph::enqueue(unsigned lhsOp, unsigned rhsOp) {
     std::swap(lhsOp, rhsOp);
     std::swap(lhsPosition, rhsPosition);
   }
-  if (failed.contains({lhs, groups[lhs].version, rhs, groups[rhs].version}))
+  if (failed.contains(getFailedKey(lhs, rhs)))
     return;
   queue.push_back({estimateSaving(lhs, rhs), lhsPosition, rhsPosition, lhsOp,
                    rhsOp, lhs, rhs, groups[lhs].version, groups[rhs].version});
@@ -245,8 +245,10 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs) {
   const Group &second = &first == &a ? b : a;
   static const KernelTemplateBuilder kNoReduction;
   if (!first.templates->canBeKernelWith(
-          second.templates ? *second.templates : kNoReduction, inputs, target))
+          second.templates ? *second.templates : kNoReduction, inputs, target)) {
+    addTooLarge(lhs, rhs);
     return failure();
+  }
   // Grow one group's templates by the other's ops where that gives what
   // analysing the union would: the added group feeds nothing of the grown
   // one and has no reduction before the grown one's first (which decides
@@ -408,6 +410,51 @@ unsigned SegmentGraph::merge(unsigned lhs, unsigned rhs,
   return into;
 }
 
+std::tuple<unsigned, unsigned, unsigned, unsigned>
+SegmentGraph::getFailedKey(unsigned lhs, unsigned rhs) const {
+  if (groups[rhs].firstPosition < groups[lhs].firstPosition)
+    std::swap(lhs, rhs);
+  return {lhs, groups[lhs].version, rhs, groups[rhs].version};
+}
+
+bool SegmentGraph::keepsUnionGrowing(unsigned added, unsigned grown,
+                                     unsigned other) const {
+  if (groups[added].firstReduction <
+      std::min(groups[grown].firstReduction, groups[other].firstReduction))
+    return false;
+  bool passes = false;
+  auto setPasses = [&](Value) { passes = true; };
+  forEachPassed(added, grown, setPasses);
+  forEachPassed(added, other, setPasses);
+  return !passes;
+}
+
+void SegmentGraph::addTooLarge(unsigned lhs, unsigned rhs) {
+  for (auto [group, other] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {
+    auto &records = groups[group].tooLargeWith;
+    llvm::erase_if(records, [&](std::pair<unsigned, unsigned> record) {
+      return !groups[record.first].alive ||
+             groups[record.first].version != record.second;
+    });
+    records.push_back({other, groups[other].version});
+  }
+}
+
+SmallVector<unsigned> SegmentGraph::getTooLargeWithUnion(unsigned lhs,
+                                                         unsigned rhs) const {
+  // canBeKernelWith's answer only grows with the union's reductions and
+  // inputs over fixed rows, so it carries over to a larger union.
+  SmallVector<unsigned> tooLarge;
+  for (auto [grown, added] : {std::pair(lhs, rhs), std::pair(rhs, lhs)})
+    for (auto [other, version] : groups[grown].tooLargeWith)
+      if (other != added && groups[other].alive &&
+          groups[other].version == version &&
+          !llvm::is_contained(tooLarge, other) &&
+          keepsUnionGrowing(added, grown, other))
+        tooLarge.push_back(other);
+  return tooLarge;
+}
+
 bool SegmentGraph::tryMerge(unsigned lhs, unsigned rhs) {
   if (crossesSegmentSet(lhs, rhs))
     return false;
@@ -418,8 +465,15 @@ bool SegmentGraph::tryMerge(unsigned lhs, unsigned rhs) {
       matchUnion(lhs, rhs);
   if (mlir::failed(templates))
     return false;
+  SmallVector<unsigned> tooLarge = getTooLargeWithUnion(lhs, rhs);
   unsigned merged = merge(lhs, rhs, ancestors, descendants);
-  groups[merged].templates = std::move(*templates);
+  Group &group = groups[merged];
+  group.templates = std::move(*templates);
+  group.tooLargeWith.clear();
+  for (unsigned other : tooLarge) {
+    addTooLarge(merged, other);
+    failed.insert(getFailedKey(merged, other));
+  }
   enqueueNeighbours(merged);
   return true;
 }
@@ -480,7 +534,7 @@ void SegmentGraph::partition() {
         continue;
       }
       if (!tryMerge(lhs, rhs))
-        failed.insert({lhs, groups[lhs].version, rhs, groups[rhs].version});
+        failed.insert(getFailedKey(lhs, rhs));
     }
     unsigned before = getNumGroups();
     packIndependentKernels();

@@ -88,6 +88,9 @@ private:
     unsigned order = 0;
     /// Bumped on every merge: queue entries of older versions are stale.
     unsigned version = 0;
+    /// Groups (at their versions) whose union with this one needs more
+    /// shared memory than the target has (canBeKernelWith).
+    SmallVector<std::pair<unsigned, unsigned>> tooLargeWith;
     bool alive = true;
   };
   /// A pair of ops whose groups may merge, with the groups (and their
@@ -138,6 +141,19 @@ private:
                     SmallVectorImpl<unsigned> &ancestors,
                     SmallVectorImpl<unsigned> &descendants) const;
   bool tryMerge(unsigned lhs, unsigned rhs);
+  /// The key of `failed` for two groups at their versions.
+  std::tuple<unsigned, unsigned, unsigned, unsigned>
+  getFailedKey(unsigned lhs, unsigned rhs) const;
+  /// Whether joining group `added` to the union of `grown` and `other`
+  /// keeps its rows (no earlier reduction) and its inputs (`added` writes
+  /// nothing either reads): a union too large stays too large.
+  bool keepsUnionGrowing(unsigned added, unsigned grown, unsigned other) const;
+  /// Records that groups `lhs` and `rhs` are too large together, dropping
+  /// the records of groups merged since.
+  void addTooLarge(unsigned lhs, unsigned rhs);
+  /// The groups too large with `lhs` or `rhs` that stay too large with
+  /// their union (before they merge).
+  SmallVector<unsigned> getTooLargeWithUnion(unsigned lhs, unsigned rhs) const;
   unsigned merge(unsigned lhs, unsigned rhs, ArrayRef<unsigned> ancestors,
                  ArrayRef<unsigned> descendants);
   void packIndependentKernels();

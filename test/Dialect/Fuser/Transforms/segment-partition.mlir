@@ -5,6 +5,7 @@
 // RUN: fuser-run %s --entry returned_slice --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry returned_reshape_of_expansion --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry merge_order --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %s --entry capacity_chain --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // The kernels run on the CPU backend, whose aliases must be strided views.
 // RUN: fuser-run %t.mlir --entry tree_source_stays_written --backend cpu --check-against interp | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.mlir --entry alias_switches_to_shared_source --backend cpu --check-against interp | FileCheck %s --check-prefix=EXEC
@@ -175,4 +176,73 @@ func.func @alias_switches_to_shared_source(%x: tensor<4x8xi64>) -> (tensor<4x3xi
   %m3 = arith.constant -3 : i64
   %ne = fuser.ne %he, %m3 : tensor<2x2xi64>, i64 -> tensor<2x2xi1>
   return %e, %ne, %s : tensor<4x3xi64>, tensor<2x2xi1>, tensor<1xi64>
+}
+
+// -----
+
+// A chain of normalizations, each reading one more input row of 4 KiB: ten
+// blocks' rows fill a block's 48 KiB (docs/Segmentation.md, "Compile
+// time"). Once the first kernel is too large with its reader, the refusal
+// carries over as the reader grows by ops that keep its rows and inputs
+// (no earlier reduction, nothing they write read back): the first kernel
+// takes nine blocks and the tenth's product, the second the other seven
+// reductions, never tried with the first again.
+// CHECK-LABEL: func.func @capacity_chain
+// CHECK: %[[K:.*]] = fuser.segment normalization(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8, %arg9, %arg10) :
+// CHECK-COUNT-9: fuser.reduction add
+// CHECK-NOT: fuser.reduction
+// CHECK: fuser.segment normalization(%[[K]], %arg11, %arg12, %arg13, %arg14, %arg15, %arg16) :
+// CHECK-COUNT-7: fuser.reduction add
+// CHECK-NOT: fuser.segment
+// CHECK: return
+func.func @capacity_chain(%v: tensor<2x1024xf32>, %x0: tensor<2x1024xf32>, %x1: tensor<2x1024xf32>, %x2: tensor<2x1024xf32>, %x3: tensor<2x1024xf32>, %x4: tensor<2x1024xf32>, %x5: tensor<2x1024xf32>, %x6: tensor<2x1024xf32>, %x7: tensor<2x1024xf32>, %x8: tensor<2x1024xf32>, %x9: tensor<2x1024xf32>, %x10: tensor<2x1024xf32>, %x11: tensor<2x1024xf32>, %x12: tensor<2x1024xf32>, %x13: tensor<2x1024xf32>, %x14: tensor<2x1024xf32>, %x15: tensor<2x1024xf32>) -> tensor<2x1024xf32> {
+  %p0 = fuser.mul %v, %x0 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s0 = fuser.reduction add %p0 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w0 = fuser.mul %p0, %s0 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p1 = fuser.mul %w0, %x1 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s1 = fuser.reduction add %p1 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w1 = fuser.mul %p1, %s1 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p2 = fuser.mul %w1, %x2 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s2 = fuser.reduction add %p2 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w2 = fuser.mul %p2, %s2 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p3 = fuser.mul %w2, %x3 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s3 = fuser.reduction add %p3 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w3 = fuser.mul %p3, %s3 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p4 = fuser.mul %w3, %x4 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s4 = fuser.reduction add %p4 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w4 = fuser.mul %p4, %s4 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p5 = fuser.mul %w4, %x5 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s5 = fuser.reduction add %p5 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w5 = fuser.mul %p5, %s5 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p6 = fuser.mul %w5, %x6 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s6 = fuser.reduction add %p6 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w6 = fuser.mul %p6, %s6 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p7 = fuser.mul %w6, %x7 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s7 = fuser.reduction add %p7 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w7 = fuser.mul %p7, %s7 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p8 = fuser.mul %w7, %x8 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s8 = fuser.reduction add %p8 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w8 = fuser.mul %p8, %s8 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p9 = fuser.mul %w8, %x9 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s9 = fuser.reduction add %p9 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w9 = fuser.mul %p9, %s9 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p10 = fuser.mul %w9, %x10 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s10 = fuser.reduction add %p10 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w10 = fuser.mul %p10, %s10 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p11 = fuser.mul %w10, %x11 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s11 = fuser.reduction add %p11 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w11 = fuser.mul %p11, %s11 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p12 = fuser.mul %w11, %x12 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s12 = fuser.reduction add %p12 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w12 = fuser.mul %p12, %s12 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p13 = fuser.mul %w12, %x13 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s13 = fuser.reduction add %p13 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w13 = fuser.mul %p13, %s13 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p14 = fuser.mul %w13, %x14 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s14 = fuser.reduction add %p14 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w14 = fuser.mul %p14, %s14 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  %p15 = fuser.mul %w14, %x15 : tensor<2x1024xf32>, tensor<2x1024xf32> -> tensor<2x1024xf32>
+  %s15 = fuser.reduction add %p15 [1] keepdim : tensor<2x1024xf32> -> tensor<2x1xf32>
+  %w15 = fuser.mul %p15, %s15 : tensor<2x1024xf32>, tensor<2x1xf32> -> tensor<2x1024xf32>
+  return %w15 : tensor<2x1024xf32>
 }
