@@ -343,19 +343,39 @@ struct EraseSet : public OpRewritePattern<SetOp> {
   }
 };
 
-/// A reduction over extent-1 dims combines one element with the identity of
-/// its kind, which gives that element back bit for bit (add starts from
-/// -0.0, mul from 1, max from -inf, min from +inf, integers likewise; NaN
-/// and -0.0 come through; f16/bf16 widen to f32 and round back exactly):
+/// A reduction over extent-1 dims only combines one element with the
+/// identity of its kind, which gives that element back bit for bit (add
+/// starts from -0.0, mul from 1, max from -inf, min from +inf, integers
+/// likewise; NaN and -0.0 come through; f16/bf16 widen to f32 and round back
+/// exactly):
 ///   reduction(x, [extent-1 dims])            -> squeeze(x, dims)
 ///   reduction(x, [extent-1 dims]) keepdim    -> x
+struct TrivialReduction : public OpRewritePattern<ReductionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReductionOp reduction,
+                                PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
+    if (reduction.getDims().empty() ||
+        llvm::any_of(reduction.getDims(),
+                     [&](int64_t d) { return shape[d] != 1; }))
+      return failure();
+    if (reduction.getKeepdim())
+      rewriter.replaceOp(reduction, reduction.getSource());
+    else
+      rewriter.replaceOpWithNewOp<SqueezeOp>(reduction, reduction.getSource(),
+                                             reduction.getDims());
+    return success();
+  }
+};
+
 /// A reduction over some extent-1 dims and others drops the extent-1 ones
 /// (they add no element and do not change the combining order):
 ///   reduction(x, dims)         -> reduction(squeeze(x, unit dims), rest)
 ///   reduction(x, dims) keepdim -> reduction(x, rest) keepdim
 /// The squeeze goes before the reduction, where it composes with the
 /// reshapes that feed the reduction.
-struct ReductionOfUnitDims : public OpRewritePattern<ReductionOp> {
+struct ReductionOfSomeUnitDims : public OpRewritePattern<ReductionOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ReductionOp reduction,
@@ -364,24 +384,16 @@ struct ReductionOfUnitDims : public OpRewritePattern<ReductionOp> {
     SmallVector<int64_t> unit, rest;
     for (int64_t d : reduction.getDims())
       (shape[d] == 1 ? unit : rest).push_back(d);
-    if (unit.empty())
+    if (unit.empty() || rest.empty())
       return failure();
-
-    Location loc = reduction.getLoc();
-    Value source = reduction.getSource();
     if (reduction.getKeepdim()) {
-      if (rest.empty())
-        rewriter.replaceOp(reduction, source);
-      else
-        rewriter.replaceOpWithNewOp<ReductionOp>(
-            reduction, reduction.getKind(), source, rest, /*keepdim=*/true);
+      rewriter.replaceOpWithNewOp<ReductionOp>(
+          reduction, reduction.getKind(), reduction.getSource(), rest,
+          /*keepdim=*/true);
       return success();
     }
-    Value squeezed = SqueezeOp::create(rewriter, loc, source, unit);
-    if (rest.empty()) {
-      rewriter.replaceOp(reduction, squeezed);
-      return success();
-    }
+    Value squeezed = SqueezeOp::create(rewriter, reduction.getLoc(),
+                                       reduction.getSource(), unit);
     // Renumber the remaining reduced dims past the squeezed ones.
     for (int64_t &d : rest)
       d -= llvm::count_if(unit, [&](int64_t u) { return u < d; });
@@ -455,6 +467,11 @@ void SetOp::replaceWithSource(RewriterBase &rewriter) {
   rewriter.replaceOp(*this, getSource());
 }
 
+void mlir::fuser::populateTrivialReductionPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<TrivialReduction>(patterns.getContext());
+}
+
 void FuserDialect::getCanonicalizationPatterns(
     RewritePatternSet &patterns) const {
   patterns.add<HoistUnaryAboveMeta, HoistSliceAboveUnary,
@@ -462,6 +479,6 @@ void FuserDialect::getCanonicalizationPatterns(
                ComposeReshapes<BroadcastOp>, PermuteOfUnitDimsToReshape,
                SinkSqueezeBelowPermute, SinkBroadcastBelowPermute,
                ComposePermutes, ComposeExpands, FoldExpandIntoBroadcast,
-               EraseSet, ReductionOfUnitDims>(
+               EraseSet, TrivialReduction, ReductionOfSomeUnitDims>(
       getContext());
 }

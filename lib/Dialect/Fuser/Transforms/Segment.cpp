@@ -21,6 +21,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -405,6 +406,45 @@ static void reshapeReturnedCopies(Block &body) {
   }
 }
 
+/// Rewrites the reductions of `body` over extent-1 dims only as
+/// canonicalization does, as squeezes of them (or their sources, with
+/// keepdim): they pin no kernel's reduction axes.
+static void dropTrivialReductions(Block &body) {
+  RewritePatternSet patterns(body.getParentOp()->getContext());
+  populateTrivialReductionPatterns(patterns);
+  // This pattern only: the other ops stay as the caller wrote them.
+  GreedyRewriteConfig config;
+  config.enableFolding(false).enableConstantCSE(false);
+  (void)applyPatternsGreedily(*body.getParent(), std::move(patterns), config);
+}
+
+/// Makes each reduction of `body` without keepdim that reads a squeeze
+/// reduce the squeezed extent-1 axes too, reading the squeeze's source:
+///   reduction(squeeze(x, unit dims), dims) -> reduction(x, dims + unit dims)
+/// The same elements combine in the same order into the same shape, and the
+/// kernel templates see the rows as the other ops of `x` spell them.
+/// Canonicalization writes it the other way round (the squeeze first, where
+/// it composes with the reshapes above it).
+static void foldSqueezesIntoReductions(Block &body) {
+  for (auto reduction : body.getOps<ReductionOp>()) {
+    auto squeeze = reduction.getSource().getDefiningOp<SqueezeOp>();
+    if (!squeeze || reduction.getKeepdim() || reduction.getDims().empty())
+      continue;
+    ArrayRef<int64_t> squeezed = squeeze.getDims();
+    SmallVector<int64_t> kept;
+    for (int64_t d = 0, e = squeeze.getSource().getType().getRank(); d < e;
+         ++d)
+      if (!llvm::is_contained(squeezed, d))
+        kept.push_back(d);
+    SmallVector<int64_t> dims(squeezed);
+    for (int64_t d : reduction.getDims())
+      dims.push_back(kept[d]);
+    llvm::sort(dims);
+    reduction.getSourceMutable().assign(squeeze.getSource());
+    reduction.setDims(dims);
+  }
+}
+
 /// Lists in the dims of each keepdim reduction of `body` the extent-1 axes
 /// after its first reduced one: reducing over them too combines the same
 /// elements in the same order and keeps the result's shape, and the kernel
@@ -425,6 +465,8 @@ static void listUnitAxesInReducedDims(Block &body) {
 }
 
 LogicalResult Segmenter::run() {
+  dropTrivialReductions(body);
+  foldSqueezesIntoReductions(body);
   listUnitAxesInReducedDims(body);
   reshapeReturnedCopies(body);
   // Dead ops would become kernels that write nothing anyone reads.

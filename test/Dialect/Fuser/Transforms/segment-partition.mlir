@@ -90,10 +90,10 @@ func.func @returned_reshape_of_expansion(%x: tensor<6x3xf32>) -> (tensor<6xf32>,
 
 // Merge order: by estimated saving, %m joins %w in the kernel that waits
 // for %min, so the reduction of %c reads %m from that kernel and can join
-// neither it nor %min's, and the trivial reduction %u is left alone:
-// 4 kernels. In program order %min's and %max's reductions form one kernel
-// and everything reading them another: 2 kernels, the fewer, which
-// fuser-segment keeps.
+// neither it nor %min's: 3 kernels. In program order %min's and %max's
+// reductions form one kernel and everything reading them another: 2
+// kernels, the fewer, which fuser-segment keeps. %t reduces an extent-1
+// axis only: a squeeze of the slice, so an alias of %x.
 // CHECK-LABEL: func.func @merge_order
 // CHECK-SAME: (%[[X:.*]]: tensor<6xi64>)
 // CHECK: %[[K:.*]]:2 = fuser.segment reduction(%[[X]]) : (tensor<6xi64>) -> (tensor<1xi64>, tensor<1xi32>) {
@@ -104,9 +104,10 @@ func.func @returned_reshape_of_expansion(%x: tensor<6x3xf32>) -> (tensor<6xf32>,
 // CHECK-NEXT: fuser.cast
 // CHECK-NEXT: fuser.reduction max
 // CHECK-NEXT: fuser.yield
-// CHECK: %[[L:.*]]:4 = fuser.segment reduction(%[[X]], %[[K]]#0, %[[K]]#1) : (tensor<6xi64>, tensor<1xi64>, tensor<1xi32>) -> (tensor<6xi64>, tensor<1xi64>, tensor<i64>, tensor<i32>) {
+// CHECK: %[[L:.*]]:3 = fuser.segment reduction(%[[X]], %[[K]]#0, %[[K]]#1) : (tensor<6xi64>, tensor<1xi64>, tensor<1xi32>) -> (tensor<6xi64>, tensor<1xi64>, tensor<i32>) {
+// CHECK: %[[T:.*]] = fuser.segment alias(%[[X]])
 // CHECK-NOT: fuser.segment
-// CHECK: return %[[L]]#0, %[[L]]#2, %[[L]]#3, %[[L]]#1
+// CHECK: return %[[L]]#0, %[[T]], %[[L]]#2, %[[L]]#1
 func.func @merge_order(%x: tensor<6xi64>) -> (tensor<6xi64>, tensor<i64>, tensor<i32>, tensor<1xi64>) {
   %c3 = arith.constant 3 : i64
   %m = fuser.eq %x, %c3 : tensor<6xi64>, i64 -> tensor<6xi1>
@@ -117,7 +118,8 @@ func.func @merge_order(%x: tensor<6xi64>) -> (tensor<6xi64>, tensor<i64>, tensor
   %t = fuser.reduction add %s [0] : tensor<1xi64> -> tensor<i64>
   %c = fuser.cast %m : tensor<6xi1> to tensor<6xi32>
   %max = fuser.reduction max %c [0] keepdim : tensor<6xi32> -> tensor<1xi32>
-  %u = fuser.reduction add %max [0] : tensor<1xi32> -> tensor<i32>
+  %e = fuser.expand %max : tensor<1xi32> -> tensor<3xi32>
+  %u = fuser.reduction add %e [0] : tensor<3xi32> -> tensor<i32>
   return %w, %t, %u, %a : tensor<6xi64>, tensor<i64>, tensor<i32>, tensor<1xi64>
 }
 

@@ -22,4 +22,11 @@
 #define GET_OP_CLASSES
 #include "fuser/Dialect/Fuser/IR/FuserOps.h.inc"
 
+namespace mlir::fuser {
+/// Adds the canonicalization that rewrites a reduction over extent-1 dims
+/// only as a squeeze of them (or its source, with keepdim): fuser-segment
+/// normalizes its input with it.
+void populateTrivialReductionPatterns(RewritePatternSet &patterns);
+} // namespace mlir::fuser
+
 #endif // FUSER_DIALECT_FUSER_IR_FUSEROPS_H
