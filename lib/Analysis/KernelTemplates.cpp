@@ -229,8 +229,9 @@ static constexpr int64_t kSectorBytes = 32;
 /// those of every input broadcast along the reduced axes (a column's
 /// element of each may be staged too).
 static void chooseOuterTile(NormalizationStructure &structure,
-                            int64_t numReductions, int64_t stagedBytes, int64_t narrowest,
-                            int64_t columnInputBytes, bool splitReductions,
+                            int64_t numReductions, int64_t stagedBytes,
+                            int64_t narrowest, int64_t columnInputBytes,
+                            bool splitReductions,
                             int64_t sharedMemoryBudget) {
   int64_t tile = std::min<int64_t>(
       kMaxOuterNormalizationTile,

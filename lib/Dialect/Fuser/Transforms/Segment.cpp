@@ -418,47 +418,43 @@ static void dropTrivialReductions(Block &body) {
   (void)applyPatternsGreedily(*body.getParent(), std::move(patterns), config);
 }
 
-/// Makes each reduction of `body` without keepdim that reads a squeeze
-/// reduce the squeezed extent-1 axes too, reading the squeeze's source:
-///   reduction(squeeze(x, unit dims), dims) -> reduction(x, dims + unit dims)
-/// The same elements combine in the same order into the same shape, and the
-/// kernel templates see the rows as the other ops of `x` spell them.
-/// Canonicalization writes it the other way round (the squeeze first, where
-/// it composes with the reshapes above it).
-static void foldSqueezesIntoReductions(Block &body) {
+/// Spells the reduced axes of the reductions of `body` one way, so that the
+/// kernel templates see rows as the ops around them spell them and "the
+/// innermost axes" has one spelling; each rewrite combines the same elements
+/// in the same order into the same shape.
+/// - Without keepdim, a reduction of a squeeze reduces the squeezed extent-1
+///   axes too, reading the squeeze's source (canonicalization writes the
+///   squeeze first, where it composes with the reshapes above it):
+///     reduction(squeeze(x, unit dims), dims) -> reduction(x, dims + unit dims)
+/// - With keepdim, the dims list the extent-1 axes after the first reduced
+///   one ([0] of 12x1x1 reduces rows as [0, 1, 2] does; canonicalization
+///   drops such axes again).
+static void respellReducedAxes(Block &body) {
   for (auto reduction : body.getOps<ReductionOp>()) {
-    auto squeeze = reduction.getSource().getDefiningOp<SqueezeOp>();
-    if (!squeeze || reduction.getKeepdim() || reduction.getDims().empty())
+    if (reduction.getDims().empty())
       continue;
-    ArrayRef<int64_t> squeezed = squeeze.getDims();
-    SmallVector<int64_t> kept;
-    for (int64_t d = 0, e = squeeze.getSource().getType().getRank(); d < e;
-         ++d)
-      if (!llvm::is_contained(squeezed, d))
-        kept.push_back(d);
-    SmallVector<int64_t> dims(squeezed);
-    for (int64_t d : reduction.getDims())
-      dims.push_back(kept[d]);
-    llvm::sort(dims);
-    reduction.getSourceMutable().assign(squeeze.getSource());
-    reduction.setDims(dims);
-  }
-}
-
-/// Lists in the dims of each keepdim reduction of `body` the extent-1 axes
-/// after its first reduced one: reducing over them too combines the same
-/// elements in the same order and keeps the result's shape, and the kernel
-/// templates then see one spelling of "the innermost axes" ([0] of 12x1x1
-/// reduces rows as [0, 1, 2] does). Canonicalization drops such axes again.
-static void listUnitAxesInReducedDims(Block &body) {
-  for (auto reduction : body.getOps<ReductionOp>()) {
-    if (!reduction.getKeepdim() || reduction.getDims().empty())
-      continue;
-    ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
-    SmallVector<int64_t> dims(reduction.getDims());
-    for (int64_t d = dims.front() + 1, e = shape.size(); d < e; ++d)
-      if (shape[d] == 1 && !llvm::is_contained(dims, d))
-        dims.push_back(d);
+    SmallVector<int64_t> dims;
+    if (!reduction.getKeepdim()) {
+      auto squeeze = reduction.getSource().getDefiningOp<SqueezeOp>();
+      if (!squeeze)
+        continue;
+      ArrayRef<int64_t> squeezed = squeeze.getDims();
+      SmallVector<int64_t> kept;
+      for (int64_t d = 0, e = squeeze.getSource().getType().getRank(); d < e;
+           ++d)
+        if (!llvm::is_contained(squeezed, d))
+          kept.push_back(d);
+      dims.assign(squeezed.begin(), squeezed.end());
+      for (int64_t d : reduction.getDims())
+        dims.push_back(kept[d]);
+      reduction.getSourceMutable().assign(squeeze.getSource());
+    } else {
+      ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
+      dims.assign(reduction.getDims().begin(), reduction.getDims().end());
+      for (int64_t d = dims.front() + 1, e = shape.size(); d < e; ++d)
+        if (shape[d] == 1 && !llvm::is_contained(dims, d))
+          dims.push_back(d);
+    }
     llvm::sort(dims);
     reduction.setDims(dims);
   }
@@ -466,8 +462,7 @@ static void listUnitAxesInReducedDims(Block &body) {
 
 LogicalResult Segmenter::run() {
   dropTrivialReductions(body);
-  foldSqueezesIntoReductions(body);
-  listUnitAxesInReducedDims(body);
+  respellReducedAxes(body);
   reshapeReturnedCopies(body);
   // Dead ops would become kernels that write nothing anyone reads.
   SmallVector<Operation *> ops =

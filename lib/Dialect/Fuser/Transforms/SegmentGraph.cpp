@@ -260,12 +260,13 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs) {
        {std::pair(larger, smaller), std::pair(smaller, larger)}) {
     Group &into = groups[grown];
     const Group &from = groups[added];
+    // (A group without reductions may hold an empty builder a refused
+    // attempt left: its reduction count, not the builder, says it has none.)
     if (into.predecessors.contains(added) ||
-        (into.templates && (into.templates->hasOutputFailure() ||
-                            (from.firstReduction < into.firstReduction &&
-                             !into.templates->hasSameFirstReduction(
-                                 from.templates ? *from.templates
-                                                : kNoReduction)))))
+        (into.templates && into.templates->hasOutputFailure()) ||
+        (into.numReductions && from.firstReduction < into.firstReduction &&
+         !into.templates->hasSameFirstReduction(
+             from.templates ? *from.templates : kNoReduction)))
       continue;
     if (!into.templates)
       into.templates = std::make_unique<KernelTemplateBuilder>();
