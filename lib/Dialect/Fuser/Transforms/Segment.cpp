@@ -230,9 +230,7 @@ bool Segmenter::isOneKernel(ArrayRef<Operation *> members) const {
   // and the memory they read (through views).
   KernelOps kernel;
   kernel.ops.assign(members.begin(), members.end());
-  llvm::sort(kernel.ops, [&](Operation *lhs, Operation *rhs) {
-    return position.lookup(lhs) < position.lookup(rhs);
-  });
+  sortByPosition(kernel.ops);
   DenseSet<Operation *> inside(members.begin(), members.end());
   DenseSet<Value> reads;
   for (Operation *op : kernel.ops) {

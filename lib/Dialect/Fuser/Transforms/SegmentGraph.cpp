@@ -91,9 +91,13 @@ unsigned SegmentGraph::groupOf(Operation *op) const {
 }
 
 uint64_t SegmentGraph::bytesOf(Value value) const {
-  ByteCount bytes = getTransferBytes(value.getType());
-  return bytes.overflowed ? std::numeric_limits<uint64_t>::max() / 4
-                          : bytes.bytes;
+  auto [it, inserted] = bytesByType.try_emplace(value.getType(), 0);
+  if (inserted) {
+    ByteCount bytes = getTransferBytes(value.getType());
+    it->second = bytes.overflowed ? std::numeric_limits<uint64_t>::max() / 4
+                                  : bytes.bytes;
+  }
+  return it->second;
 }
 
 void SegmentGraph::addRead(Group &group, Value value) {
@@ -179,7 +183,7 @@ void SegmentGraph::enqueue(unsigned lhsOp, unsigned rhsOp) {
     std::swap(lhsOp, rhsOp);
     std::swap(lhsPosition, rhsPosition);
   }
-  if (failed.contains(getFailedKey(lhs, rhs)))
+  if (isRefused(lhs, rhs))
     return;
   queue.push_back({estimateSaving(lhs, rhs), lhsPosition, rhsPosition, lhsOp,
                    rhsOp, lhs, rhs, groups[lhs].version, groups[rhs].version});
@@ -236,7 +240,7 @@ bool SegmentGraph::leavesPair(Value value, unsigned lhs,
 }
 
 FailureOr<std::unique_ptr<KernelTemplateBuilder>>
-SegmentGraph::matchUnion(unsigned lhs, unsigned rhs) {
+SegmentGraph::matchUnion(unsigned lhs, unsigned rhs, bool &tooLarge) {
   Group &a = groups[lhs], &b = groups[rhs];
   if (a.numReductions + b.numReductions == 0)
     return std::unique_ptr<KernelTemplateBuilder>();
@@ -246,7 +250,7 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs) {
   static const KernelTemplateBuilder kNoReduction;
   if (!first.templates->canBeKernelWith(
           second.templates ? *second.templates : kNoReduction, inputs, target)) {
-    addTooLarge(lhs, rhs);
+    tooLarge = true;
     return failure();
   }
   // Grow one group's templates by the other's ops where that gives what
@@ -406,16 +410,25 @@ unsigned SegmentGraph::merge(unsigned lhs, unsigned rhs,
   target.firstReduction =
       std::min(target.firstReduction, source.firstReduction);
   ++target.version;
+  target.refusals.clear();
+  target.pruneRefusalsAt = kMinPruneRefusalsAt;
   source = Group();
   source.alive = false;
   return into;
 }
 
-std::tuple<unsigned, unsigned, unsigned, unsigned>
-SegmentGraph::getFailedKey(unsigned lhs, unsigned rhs) const {
-  if (groups[rhs].firstPosition < groups[lhs].firstPosition)
+bool SegmentGraph::isCurrent(const Refusal &record) const {
+  const Group &group = groups[record.group];
+  return group.alive && group.version == record.version;
+}
+
+bool SegmentGraph::isRefused(unsigned lhs, unsigned rhs) const {
+  // A current record is in both groups' lists.
+  if (groups[rhs].refusals.size() < groups[lhs].refusals.size())
     std::swap(lhs, rhs);
-  return {lhs, groups[lhs].version, rhs, groups[rhs].version};
+  return llvm::any_of(groups[lhs].refusals, [&](const Refusal &record) {
+    return record.group == rhs && isCurrent(record);
+  });
 }
 
 bool SegmentGraph::keepsUnionGrowing(unsigned added, unsigned grown,
@@ -430,14 +443,18 @@ bool SegmentGraph::keepsUnionGrowing(unsigned added, unsigned grown,
   return !passes;
 }
 
-void SegmentGraph::addTooLarge(unsigned lhs, unsigned rhs) {
+void SegmentGraph::addRefusal(unsigned lhs, unsigned rhs, bool tooLarge) {
   for (auto [group, other] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {
-    auto &records = groups[group].tooLargeWith;
-    llvm::erase_if(records, [&](std::pair<unsigned, unsigned> record) {
-      return !groups[record.first].alive ||
-             groups[record.first].version != record.second;
+    Group &records = groups[group];
+    records.refusals.push_back({other, groups[other].version, tooLarge});
+    // Stale records (of groups merged since) go once the list doubles.
+    if (records.refusals.size() < records.pruneRefusalsAt)
+      continue;
+    llvm::erase_if(records.refusals, [&](const Refusal &record) {
+      return !isCurrent(record);
     });
-    records.push_back({other, groups[other].version});
+    records.pruneRefusalsAt =
+        std::max<unsigned>(kMinPruneRefusalsAt, 2 * records.refusals.size());
   }
 }
 
@@ -447,34 +464,33 @@ SmallVector<unsigned> SegmentGraph::getTooLargeWithUnion(unsigned lhs,
   // inputs over fixed rows, so it carries over to a larger union.
   SmallVector<unsigned> tooLarge;
   for (auto [grown, added] : {std::pair(lhs, rhs), std::pair(rhs, lhs)})
-    for (auto [other, version] : groups[grown].tooLargeWith)
-      if (other != added && groups[other].alive &&
-          groups[other].version == version &&
-          !llvm::is_contained(tooLarge, other) &&
-          keepsUnionGrowing(added, grown, other))
-        tooLarge.push_back(other);
+    for (const Refusal &record : groups[grown].refusals)
+      if (record.tooLarge && record.group != added && isCurrent(record) &&
+          !llvm::is_contained(tooLarge, record.group) &&
+          keepsUnionGrowing(added, grown, record.group))
+        tooLarge.push_back(record.group);
   return tooLarge;
 }
 
-bool SegmentGraph::tryMerge(unsigned lhs, unsigned rhs) {
-  if (crossesSegmentSet(lhs, rhs))
-    return false;
+bool SegmentGraph::tryMerge(unsigned lhs, unsigned rhs, bool carryRefusals) {
   SmallVector<unsigned> ancestors, descendants;
-  if (createsCycle(lhs, rhs, ancestors, descendants))
+  bool tooLarge = false;
+  FailureOr<std::unique_ptr<KernelTemplateBuilder>> templates = failure();
+  if (!crossesSegmentSet(lhs, rhs) &&
+      !createsCycle(lhs, rhs, ancestors, descendants))
+    templates = matchUnion(lhs, rhs, tooLarge);
+  if (mlir::failed(templates)) {
+    addRefusal(lhs, rhs, tooLarge);
     return false;
-  FailureOr<std::unique_ptr<KernelTemplateBuilder>> templates =
-      matchUnion(lhs, rhs);
-  if (mlir::failed(templates))
-    return false;
-  SmallVector<unsigned> tooLarge = getTooLargeWithUnion(lhs, rhs);
+  }
+  SmallVector<unsigned> carried;
+  if (carryRefusals)
+    carried = getTooLargeWithUnion(lhs, rhs);
   unsigned merged = merge(lhs, rhs, ancestors, descendants);
   Group &group = groups[merged];
   group.templates = std::move(*templates);
-  group.tooLargeWith.clear();
-  for (unsigned other : tooLarge) {
-    addTooLarge(merged, other);
-    failed.insert(getFailedKey(merged, other));
-  }
+  for (unsigned other : carried)
+    addRefusal(merged, other, /*tooLarge=*/true);
   enqueueNeighbours(merged);
   return true;
 }
@@ -495,7 +511,8 @@ void SegmentGraph::packIndependentKernels() {
       continue;
     bool merged = false;
     for (unsigned &earlier : open) {
-      if (!groups[earlier].alive || !tryMerge(earlier, group))
+      if (!groups[earlier].alive || isRefused(earlier, group) ||
+          !tryMerge(earlier, group, /*carryRefusals=*/false))
         continue;
       earlier = groups[earlier].alive ? earlier : group;
       merged = true;
@@ -534,8 +551,7 @@ void SegmentGraph::partition() {
         enqueue(candidate.lhsOp, candidate.rhsOp);
         continue;
       }
-      if (!tryMerge(lhs, rhs))
-        failed.insert(getFailedKey(lhs, rhs));
+      tryMerge(lhs, rhs, /*carryRefusals=*/true);
     }
     unsigned before = getNumGroups();
     packIndependentKernels();

@@ -27,7 +27,6 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <tuple>
 #include <vector>
 
 namespace mlir::fuser {
@@ -64,6 +63,18 @@ private:
   /// The number of groups (kernels) partitioning left.
   unsigned getNumGroups() const;
 
+  /// A failed merge with `group` at `version`. A pair that failed fails
+  /// again while neither changes: the templates see only the two groups,
+  /// and a cycle through others only gains paths as groups merge.
+  struct Refusal {
+    unsigned group, version;
+    /// The union needs more shared memory than the target has
+    /// (canBeKernelWith): this carries over as the groups grow
+    /// (getTooLargeWithUnion).
+    bool tooLarge;
+  };
+  static constexpr unsigned kMinPruneRefusalsAt = 16;
+
   struct Group {
     /// Members, in no order (sortedOps sorts them).
     SmallVector<Operation *> ops;
@@ -72,10 +83,10 @@ private:
     /// The memory the group reads that another group (or the caller)
     /// writes, and how many of it have each type (kept with `reads` by
     /// addRead and eraseRead).
-    DenseSet<Value> reads;
+    llvm::SmallDenseSet<Value, 4> reads;
     llvm::SmallDenseMap<Type, int64_t, 4> readTypes;
     /// Groups that read what this one writes, and groups it reads from.
-    DenseSet<unsigned> successors, predecessors;
+    llvm::SmallDenseSet<unsigned, 4> successors, predecessors;
     SmallVector<Operation *> segmentSets;
     /// The kernel templates' view of the members, grown as groups merge;
     /// none while the group has no reduction (the templates track nothing
@@ -88,9 +99,11 @@ private:
     unsigned order = 0;
     /// Bumped on every merge: queue entries of older versions are stale.
     unsigned version = 0;
-    /// Groups (at their versions) whose union with this one needs more
-    /// shared memory than the target has (canBeKernelWith).
-    SmallVector<std::pair<unsigned, unsigned>> tooLargeWith;
+    /// Groups (at their versions) this one failed to merge with at its
+    /// current version (cleared as it changes), pruned of stale records
+    /// when they reach `pruneRefusalsAt`.
+    SmallVector<Refusal> refusals;
+    unsigned pruneRefusalsAt = kMinPruneRefusalsAt;
     bool alive = true;
   };
   /// A pair of ops whose groups may merge, with the groups (and their
@@ -131,26 +144,33 @@ private:
   bool isInPair(Operation *op, unsigned lhs, unsigned rhs) const;
   bool leavesPair(Value value, unsigned lhs, unsigned rhs) const;
   /// The templates of the union of two groups where one takes it (none
-  /// where it has no reduction); fails where none does.
-  FailureOr<std::unique_ptr<KernelTemplateBuilder>> matchUnion(unsigned lhs,
-                                                               unsigned rhs);
+  /// where it has no reduction); fails where none does, setting `tooLarge`
+  /// where the union needs more shared memory than the target has.
+  FailureOr<std::unique_ptr<KernelTemplateBuilder>>
+  matchUnion(unsigned lhs, unsigned rhs, bool &tooLarge);
   /// Whether merging would create a cycle; else the groups between the two
   /// in topological order that must come before (`ancestors`) and after
   /// (`descendants`) the merged one.
   bool createsCycle(unsigned lhs, unsigned rhs,
                     SmallVectorImpl<unsigned> &ancestors,
                     SmallVectorImpl<unsigned> &descendants) const;
-  bool tryMerge(unsigned lhs, unsigned rhs);
-  /// The key of `failed` for two groups at their versions.
-  std::tuple<unsigned, unsigned, unsigned, unsigned>
-  getFailedKey(unsigned lhs, unsigned rhs) const;
+  /// Merges two groups where they may be one kernel, else records the
+  /// refusal. With `carryRefusals`, the merged group keeps the refusals
+  /// that stay true for it (getTooLargeWithUnion): the queue then skips
+  /// them. Packing does without: it tries each pair in order, and what it
+  /// joins are kernels the queue found no candidate between.
+  bool tryMerge(unsigned lhs, unsigned rhs, bool carryRefusals);
+  /// Whether `record` names a group at its current version.
+  bool isCurrent(const Refusal &record) const;
+  /// Whether groups `lhs` and `rhs`, at their versions, failed to merge
+  /// (in time of the shorter of their records).
+  bool isRefused(unsigned lhs, unsigned rhs) const;
   /// Whether joining group `added` to the union of `grown` and `other`
   /// keeps its rows (no earlier reduction) and its inputs (`added` writes
   /// nothing either reads): a union too large stays too large.
   bool keepsUnionGrowing(unsigned added, unsigned grown, unsigned other) const;
-  /// Records that groups `lhs` and `rhs` are too large together, dropping
-  /// the records of groups merged since.
-  void addTooLarge(unsigned lhs, unsigned rhs);
+  /// Records that groups `lhs` and `rhs` failed to merge (in both).
+  void addRefusal(unsigned lhs, unsigned rhs, bool tooLarge);
   /// The groups too large with `lhs` or `rhs` that stay too large with
   /// their union (before they merge).
   SmallVector<unsigned> getTooLargeWithUnion(unsigned lhs, unsigned rhs) const;
@@ -170,8 +190,8 @@ private:
   /// The ops that read each memory root, in program order.
   llvm::MapVector<Value, SmallVector<Operation *>> readers;
   std::vector<Candidate> queue;
-  /// Pairs of groups (at their versions) that failed to merge.
-  DenseSet<std::tuple<unsigned, unsigned, unsigned, unsigned>> failed;
+  /// bytesOf's answers: a fusion has few types and many values.
+  mutable DenseMap<Type, uint64_t> bytesByType;
 };
 
 } // namespace mlir::fuser

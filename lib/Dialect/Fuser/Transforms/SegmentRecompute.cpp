@@ -263,9 +263,7 @@ Segmenter::collectInputs(PlannedSegment &segment,
   }
   segment.opsToClone.assign(segment.members.begin(), segment.members.end());
   segment.opsToClone.append(cloned.begin(), cloned.end());
-  llvm::sort(segment.opsToClone, [&](Operation *lhs, Operation *rhs) {
-    return position.lookup(lhs) < position.lookup(rhs);
-  });
+  sortByPosition(segment.opsToClone);
   return inputs;
 }
 
@@ -361,9 +359,7 @@ void Segmenter::mergeIndependentKernels(std::vector<PlannedSegment> &segments) {
         for (Operation *member : from.members)
           segmentOf[member] = earlier;
         into.members.append(from.members.begin(), from.members.end());
-        llvm::sort(into.members, [&](Operation *a, Operation *b) {
-          return position.lookup(a) < position.lookup(b);
-        });
+        sortByPosition(into.members);
         collectInputs(into);
         from = PlannedSegment();
         break;

@@ -138,9 +138,7 @@ void Segmenter::peelViews(unsigned group) {
   // a second write. `wanted`: meta ops that lead, through meta ops of the
   // group, to a value used outside the group.
   KernelGroup &kernel = groups[group];
-  llvm::sort(kernel.ops, [&](Operation *lhs, Operation *rhs) {
-    return position.lookup(lhs) < position.lookup(rhs);
-  });
+  sortByPosition(kernel.ops);
   DenseSet<Operation *> wanted;
   for (Operation *op : llvm::reverse(kernel.ops)) {
     if (!isa<MetaOpInterface>(op))
@@ -261,9 +259,7 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
       continue;
     PlannedSegment &segment = segments[*kernel];
     segment.members.append(views.begin(), views.end());
-    llvm::sort(segment.members, [&](Operation *lhs, Operation *rhs) {
-      return position.lookup(lhs) < position.lookup(rhs);
-    });
+    sortByPosition(segment.members);
     views.clear();
   }
   for (auto [bucket, kind] :
@@ -275,9 +271,7 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
       PlannedSegment &segment = segments.emplace_back();
       segment.kind = kind;
       segment.members = views;
-      llvm::sort(segment.members, [&](Operation *lhs, Operation *rhs) {
-        return position.lookup(lhs) < position.lookup(rhs);
-      });
+      sortByPosition(segment.members);
     }
   }
 
@@ -329,6 +323,16 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
   return segments;
 }
 
+void Segmenter::sortByPosition(SmallVectorImpl<Operation *> &ops) const {
+  // Keyed once: a comparator that hashes is slow on large kernels.
+  SmallVector<std::pair<unsigned, Operation *>> keyed;
+  keyed.reserve(ops.size());
+  for (Operation *op : ops)
+    keyed.push_back({position.lookup(op), op});
+  llvm::sort(keyed, llvm::less_first());
+  llvm::copy(llvm::make_second_range(keyed), ops.begin());
+}
+
 void Segmenter::sortByPosition(SmallVectorImpl<Value> &values) const {
   llvm::sort(values, [&](Value lhs, Value rhs) {
     auto key = [&](Value value) {
@@ -346,9 +350,6 @@ void Segmenter::inlineSmallAliases(std::vector<PlannedSegment> &segments) {
   // its views hold fewer bytes (a `slice`), the kernel writes the views
   // instead of the value, as a copy kernel joins the kernel that computes
   // what it copies (a `segment_set` on the way included).
-  auto byPosition = [&](Operation *lhs, Operation *rhs) {
-    return position.lookup(lhs) < position.lookup(rhs);
-  };
   DenseMap<Operation *, unsigned> segmentOf;
   DenseMap<Value, unsigned> numReaders;
   for (auto [index, segment] : llvm::enumerate(segments)) {
@@ -394,7 +395,7 @@ void Segmenter::inlineSmallAliases(std::vector<PlannedSegment> &segments) {
         llvm::all_of(alias.outputs, isViewOfSource)) {
       alias.inputs = {source};
       alias.opsToClone.append(chain.begin(), chain.end());
-      llvm::sort(alias.opsToClone, byPosition);
+      sortByPosition(alias.opsToClone);
       llvm::erase(kernel.outputs, written);
       // The source has one reader more: an alias of it that holds fewer
       // bytes may no longer take its place in the kernel.
@@ -410,11 +411,11 @@ void Segmenter::inlineSmallAliases(std::vector<PlannedSegment> &segments) {
     if (!isOneKernel(kernel, alias))
       continue;
     kernel.members.append(alias.members.begin(), alias.members.end());
-    llvm::sort(kernel.members, byPosition);
+    sortByPosition(kernel.members);
     for (Operation *op : alias.opsToClone)
       if (!llvm::is_contained(kernel.opsToClone, op))
         kernel.opsToClone.push_back(op);
-    llvm::sort(kernel.opsToClone, byPosition);
+    sortByPosition(kernel.opsToClone);
     llvm::erase(kernel.outputs, written);
     kernel.outputs.append(alias.outputs.begin(), alias.outputs.end());
     sortByPosition(kernel.outputs);
@@ -437,14 +438,17 @@ void Segmenter::peelWrittenViews(std::vector<PlannedSegment> &segments) {
     if (segments[index].kind == SegmentKind::Alias)
       continue;
     SmallVector<Value> outputs = segments[index].outputs;
+    // The kernel's members, gathered once a returned meta op needs them.
+    DenseSet<Operation *> members;
     for (Value output : outputs) {
       PlannedSegment &segment = segments[index];
-      if (!llvm::is_contained(returnOp.getOperands(), output) ||
+      if (!returned.contains(output) ||
+          !isa_and_present<MetaOpInterface>(output.getDefiningOp()) ||
           llvm::any_of(output.getUsers(),
                        [&](Operation *user) { return user != returnOp; }))
         continue;
-      DenseSet<Operation *> members(segment.members.begin(),
-                                    segment.members.end());
+      if (members.empty())
+        members.insert_range(segment.members);
       SmallVector<Operation *> chain;
       Value source = output;
       while (Operation *def = source.getDefiningOp()) {
@@ -480,6 +484,10 @@ void Segmenter::peelWrittenViews(std::vector<PlannedSegment> &segments) {
         return chained.contains(op) && !kept.contains(op);
       };
       llvm::erase_if(segment.members, isPeeled);
+      llvm::for_each(chain, [&](Operation *op) {
+        if (isPeeled(op))
+          members.erase(op);
+      });
       llvm::erase_if(segment.opsToClone, isPeeled);
       llvm::erase(segment.outputs, output);
       PlannedSegment alias;

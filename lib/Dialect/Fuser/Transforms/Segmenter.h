@@ -112,6 +112,8 @@ private:
   void mergeIndependentKernels(std::vector<PlannedSegment> &segments);
   void peelWrittenViews(std::vector<PlannedSegment> &segments);
   void inlineSmallAliases(std::vector<PlannedSegment> &segments);
+  /// Sorts ops (results) in program order; each is in the body once.
+  void sortByPosition(SmallVectorImpl<Operation *> &ops) const;
   void sortByPosition(SmallVectorImpl<Value> &values) const;
   void collectInputs(PlannedSegment &segment);
   SetVector<Value> collectInputs(PlannedSegment &segment,
