@@ -87,7 +87,7 @@ private:
     llvm::SmallDenseMap<Type, int64_t, 4> readTypes;
     /// Groups that read what this one writes, and groups it reads from.
     llvm::SmallDenseSet<unsigned, 4> successors, predecessors;
-    SmallVector<Operation *> segmentSets;
+    SmallVector<Operation *, 0> segmentSets;
     /// The kernel templates' view of the members, grown as groups merge;
     /// none while the group has no reduction (the templates track nothing
     /// then), which keeps most groups small.
@@ -102,7 +102,7 @@ private:
     /// Groups (at their versions) this one failed to merge with at its
     /// current version (cleared as it changes), pruned of stale records
     /// when they reach `pruneRefusalsAt`.
-    SmallVector<Refusal> refusals;
+    SmallVector<Refusal, 0> refusals;
     unsigned pruneRefusalsAt = kMinPruneRefusalsAt;
     bool alive = true;
   };
