@@ -264,8 +264,6 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs, bool &tooLarge) {
        {std::pair(larger, smaller), std::pair(smaller, larger)}) {
     Group &into = groups[grown];
     const Group &from = groups[added];
-    // (A group without reductions may hold an empty builder a refused
-    // attempt left: its reduction count, not the builder, says it has none.)
     if (into.predecessors.contains(added) ||
         (into.templates && into.templates->hasOutputFailure()) ||
         (into.numReductions && from.firstReduction < into.firstReduction &&

@@ -89,8 +89,10 @@ private:
     llvm::SmallDenseSet<unsigned, 4> successors, predecessors;
     SmallVector<Operation *, 0> segmentSets;
     /// The kernel templates' view of the members, grown as groups merge;
-    /// none while the group has no reduction (the templates track nothing
-    /// then), which keeps most groups small.
+    /// none while the group has no reduction and has not been grown by one
+    /// (the templates track nothing then), which keeps most groups small.
+    /// A refused attempt leaves an empty one behind, kept for the next:
+    /// `numReductions`, not this, says whether the group has reductions.
     std::unique_ptr<KernelTemplateBuilder> templates;
     unsigned numReductions = 0;
     /// Program position of the first reduction (none: the largest).

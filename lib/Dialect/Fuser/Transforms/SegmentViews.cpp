@@ -438,7 +438,8 @@ void Segmenter::peelWrittenViews(std::vector<PlannedSegment> &segments) {
     if (segments[index].kind == SegmentKind::Alias)
       continue;
     SmallVector<Value> outputs = segments[index].outputs;
-    // The kernel's members, gathered once a returned meta op needs them.
+    // The kernel's members, gathered when a returned meta op needs them
+    // (again after a peel).
     DenseSet<Operation *> members;
     for (Value output : outputs) {
       PlannedSegment &segment = segments[index];
@@ -484,10 +485,7 @@ void Segmenter::peelWrittenViews(std::vector<PlannedSegment> &segments) {
         return chained.contains(op) && !kept.contains(op);
       };
       llvm::erase_if(segment.members, isPeeled);
-      llvm::for_each(chain, [&](Operation *op) {
-        if (isPeeled(op))
-          members.erase(op);
-      });
+      members.clear();
       llvm::erase_if(segment.opsToClone, isPeeled);
       llvm::erase(segment.outputs, output);
       PlannedSegment alias;
