@@ -445,14 +445,28 @@ void KernelTemplateBuilder::addDependentOp(Operation &op) {
     if (!isRowOrReducedUpToUnitAxes(resultShape))
       fail("'" + op.getName().getStringRef() +
            "' computes a reduction result into another shape");
+    // Size-1 broadcasting is right only for the spellings above: a reduced
+    // row spelled `1x1x4` would broadcast along a `1x4x4` row.
+    for (Value operand : op.getOperands())
+      if (dependent.contains(operand) &&
+          !isRowOrReducedUpToUnitAxes(getShape(operand)))
+        fail("'" + op.getName().getStringRef() +
+             "' broadcasts a reduced row spelled with other extent-1 axes");
     return;
   }
   // A squeeze, broadcast or view that only drops or inserts extent-1 axes
-  // of a row or a reduced row, or a set of one.
+  // of a row or a reduced row, or a set of one. It keeps the elements in
+  // order, so a reduced row may pass through any spelling of them on the
+  // way (a reduction without keepdim beside one with it, broadcast back).
+  auto isRowOrAnyReduced = [&](ArrayRef<int64_t> shape) {
+    return isRowOrReducedUpToUnitAxes(shape) ||
+           (!state.structure.outer &&
+            isSameShapeUpToUnitDims(shape, state.droppedShape));
+  };
   if (isa<SqueezeOp, BroadcastOp, ViewOp, SetOp, SegmentSetOp>(op) &&
       isSameShapeUpToUnitDims(getShape(op.getOperand(0)), resultShape) &&
-      isRowOrReducedUpToUnitAxes(getShape(op.getOperand(0))) &&
-      isRowOrReducedUpToUnitAxes(resultShape))
+      isRowOrAnyReduced(getShape(op.getOperand(0))) &&
+      isRowOrAnyReduced(resultShape))
     return;
   if (auto broadcast = dyn_cast<BroadcastOp>(op);
       broadcast &&

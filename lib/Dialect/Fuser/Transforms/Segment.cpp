@@ -416,6 +416,15 @@ static void dropTrivialReductions(Block &body) {
   (void)applyPatternsGreedily(*body.getParent(), std::move(patterns), config);
 }
 
+/// The reduced axes of `shape` in `dims` that are not extent 1.
+static SmallVector<int64_t> getNonUnitDims(ArrayRef<int64_t> shape,
+                                           ArrayRef<int64_t> dims) {
+  SmallVector<int64_t> nonUnit;
+  llvm::copy_if(dims, std::back_inserter(nonUnit),
+                [&](int64_t d) { return shape[d] != 1; });
+  return nonUnit;
+}
+
 /// Spells the reduced axes of the reductions of `body` one way, so that the
 /// kernel templates see rows as the ops around them spell them and "the
 /// innermost axes" has one spelling; each rewrite combines the same elements
@@ -424,37 +433,65 @@ static void dropTrivialReductions(Block &body) {
 ///   axes too, reading the squeeze's source (canonicalization writes the
 ///   squeeze first, where it composes with the reshapes above it):
 ///     reduction(squeeze(x, unit dims), dims) -> reduction(x, dims + unit dims)
-/// - With keepdim, the dims list the extent-1 axes after the first reduced
-///   one ([0] of 12x1x1 reduces rows as [0, 1, 2] does; canonicalization
-///   drops such axes again).
+/// - With keepdim, where the extent-1 axes reduced do not change the result,
+///   the dims are those of the first reduction without keepdim of the same
+///   source type and non-unit reduced axes, whose result shape they fix
+///   ([1] of 1x5x16 beside a sum over [0, 1] reduces [0, 1]); else of the
+///   first such reduction with keepdim, which lists the extent-1 axes after
+///   its first reduced one ([0] of 12x1x1 reduces rows as [0, 1, 2] does;
+///   canonicalization drops such axes again).
 static void respellReducedAxes(Block &body) {
+  // Per source type, the spellings taken: non-unit reduced axes and dims.
+  DenseMap<Type, SmallVector<std::pair<SmallVector<int64_t>,
+                                       SmallVector<int64_t>>>>
+      spellings;
+  auto findSpelling = [&](ReductionOp reduction,
+                          ArrayRef<int64_t> nonUnit) -> ArrayRef<int64_t> {
+    for (auto &[axes, dims] : spellings[reduction.getSource().getType()])
+      if (axes == nonUnit)
+        return dims;
+    return {};
+  };
+  auto addSpelling = [&](ReductionOp reduction, ArrayRef<int64_t> dims) {
+    ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
+    SmallVector<int64_t> nonUnit = getNonUnitDims(shape, dims);
+    if (findSpelling(reduction, nonUnit).empty())
+      spellings[reduction.getSource().getType()].emplace_back(
+          std::move(nonUnit), SmallVector<int64_t>(dims));
+  };
   for (auto reduction : body.getOps<ReductionOp>()) {
-    if (reduction.getDims().empty())
+    if (reduction.getDims().empty() || reduction.getKeepdim())
       continue;
-    SmallVector<int64_t> dims;
-    if (!reduction.getKeepdim()) {
-      auto squeeze = reduction.getSource().getDefiningOp<SqueezeOp>();
-      if (!squeeze)
-        continue;
+    if (auto squeeze = reduction.getSource().getDefiningOp<SqueezeOp>()) {
       ArrayRef<int64_t> squeezed = squeeze.getDims();
       SmallVector<int64_t> kept;
       for (int64_t d = 0, e = squeeze.getSource().getType().getRank(); d < e;
            ++d)
         if (!llvm::is_contained(squeezed, d))
           kept.push_back(d);
-      dims.assign(squeezed.begin(), squeezed.end());
+      SmallVector<int64_t> dims(squeezed);
       for (int64_t d : reduction.getDims())
         dims.push_back(kept[d]);
+      llvm::sort(dims);
       reduction.getSourceMutable().assign(squeeze.getSource());
-    } else {
-      ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
-      dims.assign(reduction.getDims().begin(), reduction.getDims().end());
-      for (int64_t d = dims.front() + 1, e = shape.size(); d < e; ++d)
-        if (shape[d] == 1 && !llvm::is_contained(dims, d))
-          dims.push_back(d);
+      reduction.setDims(dims);
     }
+    addSpelling(reduction, reduction.getDims());
+  }
+  for (auto reduction : body.getOps<ReductionOp>()) {
+    if (reduction.getDims().empty() || !reduction.getKeepdim())
+      continue;
+    ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
+    SmallVector<int64_t> dims(reduction.getDims());
+    for (int64_t d = dims.front() + 1, e = shape.size(); d < e; ++d)
+      if (shape[d] == 1 && !llvm::is_contained(dims, d))
+        dims.push_back(d);
     llvm::sort(dims);
-    reduction.setDims(dims);
+    ArrayRef<int64_t> taken =
+        findSpelling(reduction, getNonUnitDims(shape, dims));
+    if (taken.empty())
+      addSpelling(reduction, dims);
+    reduction.setDims(taken.empty() ? ArrayRef<int64_t>(dims) : taken);
   }
 }
 
