@@ -5,6 +5,7 @@
                            [--blocks 30 60 120 240 480 2400 4800]
                            [--kinds chained,independent,transformer,reduce-chain]
                            [--skip-plain] [--timeout SECONDS] [--repeat N]
+                           [--instructions]
   bench/segment_scaling.py --emit KIND N     (print the fusion, run nothing)
 
 Two fusions of N blocks each (f32 [64, 256] rows):
@@ -31,13 +32,18 @@ With --kinds, also:
 For each, runs `fuser-opt --fuser-segment --mlir-timing`, with normalization
 segments and, unless --skip-plain, without (`normalization=false`), and
 reports the pass's wall time (its --mlir-timing line, FuserSegment; the
-least of --repeat runs, 3 by default, as a 2-core machine's timings scatter by
-10% or more), the time per op and the kernels. Column `x t/op` is the time per op over that of the kind's
-previous size: about 1 means linear cost, growing means super-linear. After
-the table, for each kind and each pair of sizes whose op counts differ
-tenfold or more (e.g. 240 and 2400 blocks), a line gives the op and time
-ratios. A run that takes longer than --timeout seconds is stopped and shows
-`timeout` (its kind's larger sizes then show `skipped`).
+least of --repeat runs, 3 by default, as a 2-core machine's timings scatter
+by 10% or more; the sizes of a kind take turns, so that a drift of the
+machine's speed weighs on each alike), the time per op and the kernels.
+With --instructions, one run of each under callgrind counts the
+instructions the pass executes instead (Minstr, instr/op): the algorithm's
+cost, free of the machine's drift and of cache misses. Column `x c/op` is
+the cost per op over that of the kind's previous size: about 1 means linear
+cost, growing means super-linear. After the table, for each kind and each
+pair of sizes whose op counts differ tenfold or more (e.g. 240 and 2400
+blocks), a line gives the op and cost ratios. A run that takes longer than
+--timeout seconds is stopped and shows `timeout` (its kind's larger sizes
+then show `skipped`).
 """
 import argparse
 import os
@@ -150,32 +156,33 @@ KINDS = {"chained": chained, "independent": independent, "transformer": transfor
          "reduce-chain": reduce_chain}
 
 
-def segment(fuser_opt, path, normalization, timeout, repeat):
-    """(seconds, kernels): the least time of `repeat` runs, or None when one
-    took over timeout s."""
-    runs = [segment_once(fuser_opt, path, normalization, timeout) for _ in range(repeat)]
-    if None in runs:
-        return None
-    return min(runs)
-
-
-def segment_once(fuser_opt, path, normalization, timeout):
-    """(seconds, kernels) of one run, or None when it took over timeout s."""
+def segment_once(fuser_opt, path, normalization, timeout, instructions):
+    """(seconds or instructions, kernels) of one run, or None when it took
+    over timeout s."""
     option = "--fuser-segment" if normalization else "--fuser-segment=normalization=false"
-    command = [fuser_opt, option, "--mlir-timing", "--fuser-segment-report", path,
-               "-o", os.devnull]
+    command = [fuser_opt, option, "--fuser-segment-report", path, "-o", os.devnull]
+    if instructions:
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.devnull,
+                   "--toggle-collect=*FuserSegmentPass::runOnOperation*"] + command
+    else:
+        command.insert(2, "--mlir-timing")
     try:
         run = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None
     if run.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({run.returncode}):\n{run.stderr}")
+    kernels = int(re.search(r": (\d+) kernels?", run.stdout).group(1))
+    if instructions:
+        count = re.search(r"Collected : (\d+)", run.stderr)
+        if count is None:
+            sys.exit(f"no instruction count in callgrind's output:\n{run.stderr}")
+        return int(count.group(1)), kernels
     # The pass's own line: the name ends it.
     timing = re.search(r"([\d.]+) \(\s*[\d.]+%\)\s+FuserSegment\s*$", run.stderr,
                        re.MULTILINE)
     if timing is None:
         sys.exit(f"no FuserSegment line in the --mlir-timing output:\n{run.stderr}")
-    kernels = int(re.search(r": (\d+) kernels?", run.stdout).group(1))
     return float(timing.group(1)), kernels
 
 
@@ -186,12 +193,15 @@ def main():
     parser.add_argument("--kinds", default="chained,independent",
                         help="comma-separated, of: " + ", ".join(KINDS))
     parser.add_argument("--skip-plain", action="store_true",
-                        help="skip the normalization=false runs (column no-norm s)")
+                        help="skip the normalization=false runs (column no-norm)")
     parser.add_argument("--timeout", type=float, default=300,
                         help="seconds a run may take before it is stopped and shown as "
                              "`timeout` (default 300)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of each size; the least time counts (default 3)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the pass's instructions under callgrind (one run of "
+                             "each) instead of timing it")
     parser.add_argument("--emit", nargs=2, metavar=("KIND", "N"),
                         help="print the fusion of kind KIND with N blocks and exit")
     args = parser.parse_args()
@@ -206,61 +216,74 @@ def main():
         if kind not in KINDS:
             parser.error(f"--kinds: unknown kind {kind!r}, not one of {', '.join(KINDS)}")
 
-    header = (f"{'kind':<12} {'blocks':>6} {'ops':>6} {'segment s':>10} {'us/op':>8} "
-              f"{'x t/op':>7} {'kernels':>8}")
+    # Instruction counts do not vary: one run each.
+    repeat = 1 if args.instructions else args.repeat
+    unit, scale, per_op = ("Minstr", 1e-6, "instr/op") if args.instructions else \
+        ("s", 1.0, "us/op")
+    header = (f"{'kind':<12} {'blocks':>6} {'ops':>6} {'segment ' + unit:>14} {per_op:>8} "
+              f"{'x c/op':>7} {'kernels':>8}")
     if not args.skip_plain:
-        header += f" {'no-norm s':>10} {'kernels':>8}"
+        header += f" {'no-norm ' + unit:>14} {'kernels':>8}"
     print("# fuser-segment")
     print(header, flush=True)
+    modes = [True] if args.skip_plain else [True, False]
     summary = []
     for kind in kinds:
-        build = KINDS[kind]
-        timed_out = {True: None, False: None}  # the smallest size that timed out
-        done = []  # (blocks, ops, seconds) of the runs with normalization
+        paths, op_counts = [], []
         for n in args.blocks:
-            text, ops = build(n)
+            text, ops = KINDS[kind](n)
             with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
                 f.write(text + "\n")
-            cells = []
-            for normalization in ([True] if args.skip_plain else [True, False]):
-                limit = timed_out[normalization]
-                if limit is not None and n >= limit:
-                    cells.append("skipped")
-                    continue
-                result = segment(args.fuser_opt, f.name, normalization, args.timeout,
-                                 args.repeat)
-                if result is None:
-                    timed_out[normalization] = n
-                    cells.append("timeout")
-                else:
-                    cells.append(result)
-            os.unlink(f.name)
+            paths.append(f.name)
+            op_counts.append(ops)
+        # best[mode][i]: the least cost so far of size i, "timeout" or
+        # "skipped"; the runs take turns over the sizes.
+        best = {mode: [None] * len(paths) for mode in modes}
+        for _ in range(repeat):
+            for mode in modes:
+                for i, path in enumerate(paths):
+                    if best[mode][i] in ("timeout", "skipped"):
+                        continue
+                    if "timeout" in best[mode][:i]:
+                        best[mode][i] = "skipped"
+                        continue
+                    result = segment_once(args.fuser_opt, path, mode, args.timeout,
+                                          args.instructions)
+                    if result is None:
+                        best[mode][i] = "timeout"
+                    elif best[mode][i] is None or result < best[mode][i]:
+                        best[mode][i] = result
+        for path in paths:
+            os.unlink(path)
 
+        done = []  # (blocks, ops, cost) of the runs with normalization
+        for i, (n, ops) in enumerate(zip(args.blocks, op_counts)):
             line = f"{kind:<12} {n:>6} {ops:>6}"
-            first = cells[0]
+            first = best[True][i]
             if isinstance(first, tuple):
-                seconds, kernels = first
+                cost, kernels = first
                 growth = "-"
-                if done:
-                    _, prev_ops, prev_seconds = done[-1]
-                    if prev_seconds > 0:
-                        growth = f"{(seconds / ops) / (prev_seconds / prev_ops):.2f}"
-                line += f" {seconds:>10.4f} {1e6 * seconds / ops:>8.1f} {growth:>7} {kernels:>8}"
-                done.append((n, ops, seconds))
+                if done and done[-1][2] > 0:
+                    _, prev_ops, prev_cost = done[-1]
+                    growth = f"{(cost / ops) / (prev_cost / prev_ops):.2f}"
+                per = cost / ops if args.instructions else 1e6 * cost / ops
+                line += f" {cost * scale:>14.4f} {per:>8.1f} {growth:>7} {kernels:>8}"
+                done.append((n, ops, cost))
             else:
-                line += f" {first:>10} {'-':>8} {'-':>7} {'-':>8}"
+                line += f" {first:>14} {'-':>8} {'-':>7} {'-':>8}"
             if not args.skip_plain:
-                plain = cells[1]
+                plain = best[False][i]
                 if isinstance(plain, tuple):
-                    line += f" {plain[0]:>10.4f} {plain[1]:>8}"
+                    line += f" {plain[0] * scale:>14.4f} {plain[1]:>8}"
                 else:
-                    line += f" {plain:>10} {'-':>8}"
+                    line += f" {plain:>14} {'-':>8}"
             print(line, flush=True)
-        for i, (n, ops, seconds) in enumerate(done):
-            for m, more_ops, more_seconds in done[i + 1:]:
-                if more_ops >= 10 * ops and seconds > 0:
+        what = "instructions" if args.instructions else "time"
+        for i, (n, ops, cost) in enumerate(done):
+            for m, more_ops, more_cost in done[i + 1:]:
+                if more_ops >= 10 * ops and cost > 0:
                     summary.append(f"{kind}: {n} -> {m} blocks: {more_ops / ops:.1f}x the ops, "
-                                   f"{more_seconds / seconds:.1f}x the time")
+                                   f"{more_cost / cost:.1f}x the {what}")
     if summary:
         print()
         print("\n".join(summary))

@@ -7,7 +7,8 @@ set -euo pipefail
 APT_PACKAGES=(llvm-22-dev libmlir-22-dev libmlir-22 mlir-22-tools llvm-22-tools
               ninja-build cmake g++ libgtest-dev
               python3-dev python3-pip python3-venv  # the Python package
-              clang-14 libclang-rt-14-dev)  # libFuzzer for the fuzz smoke
+              clang-14 libclang-rt-14-dev  # libFuzzer for the fuzz smoke
+              valgrind)  # bench/segment_scaling.py --instructions
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -77,6 +78,9 @@ config.substitutions.append(
         os.path.join(config.fuser_obj_root, "python_packages"), config.fuser_python)))
 if config.fuser_python:
     config.available_features.add("fuser-python")
+# bench/segment_scaling.py --instructions counts under callgrind.
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
 # A sanitizer build's libraries need the sanitizer runtime loaded first:
 # they cannot be loaded into the stock mlir-opt or linked by an
 # uninstrumented consumer, so the plugin and package tests do not run there.

@@ -518,19 +518,24 @@ void KernelTemplateBuilder::addOutput(Value value, unsigned number) {
     besideRows.push_back(number);
 }
 
+std::string KernelTemplateBuilder::getWhyNotNormalization() const {
+  if (!hasReduction())
+    return "it has no reduction";
+  for (const std::string *why :
+       {&state.whyNotReductions, &state.whyNotOps, &state.whyNotOutputs})
+    if (!why->empty())
+      return *why;
+  return {};
+}
+
 NormalizationStructure
 KernelTemplateBuilder::sizeNormalization(ArrayRef<InputTypeCount> inputs,
                                          int64_t numReductions,
                                          bool splitReductions,
                                          int64_t sharedMemoryBudget) const {
   NormalizationStructure structure = state.structure;
-  if (!hasReduction()) {
-    structure.whyNot = "it has no reduction";
+  if (!hasReduction())
     return structure;
-  }
-  for (const std::string *why :
-       {&state.whyNotReductions, &state.whyNotOps, &state.whyNotOutputs})
-    setFirst(structure.whyNot, *why);
   ArrayRef<int64_t> shape = structure.sourceShape;
   // An outer normalization block keeps the column block of every input of
   // the source shape (but i1, which the lowering does not stage).
@@ -576,6 +581,7 @@ KernelTemplateBuilder::getNormalization(ArrayRef<InputTypeCount> inputs,
   NormalizationStructure structure =
       sizeNormalization(inputs, reductions.size(), splitReductions,
                         sharedMemoryBudget);
+  structure.whyNot = getWhyNotNormalization();
   structure.reductions = reductions;
   structure.besideRows = besideRows;
   return structure;
@@ -608,11 +614,11 @@ KernelMatch KernelTemplateBuilder::match(ArrayRef<InputTypeCount> inputs,
     return {kind, {}};
   if (!allowNormalization)
     return {std::nullopt, state.whyNotReductionTemplate};
+  if (std::string whyNot = getWhyNotNormalization(); !whyNot.empty())
+    return {std::nullopt, "not a normalization: " + whyNot};
   NormalizationStructure structure =
       sizeNormalization(inputs, reductions.size(), /*splitReductions=*/true,
                         target.sharedMemoryPerBlock);
-  if (!structure.whyNot.empty())
-    return {std::nullopt, "not a normalization: " + structure.whyNot};
   return {std::nullopt,
           "a normalization whose " +
               std::string(structure.outer ? "column blocks" : "rows") +

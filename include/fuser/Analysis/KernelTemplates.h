@@ -262,9 +262,12 @@ private:
   void addDependentOp(Operation &op);
   bool reducesSameRows(ReductionOp reduction) const;
   bool isRowOrReducedUpToUnitAxes(ArrayRef<int64_t> valueShape) const;
+  /// Why what was added is no normalization whatever its sizes; empty where
+  /// it is one.
+  std::string getWhyNotNormalization() const;
   /// The normalization's on-chip sizes with `inputs` read and
   /// `numReductions` reductions, on a copy of the state's structure (its
-  /// lists left empty).
+  /// lists and whyNot left empty).
   NormalizationStructure sizeNormalization(ArrayRef<InputTypeCount> inputs,
                                            int64_t numReductions,
                                            bool splitReductions,
