@@ -96,7 +96,8 @@ static SmallVector<Operation *> getOutsideOps(const FusionTraffic &fusion) {
   return ops;
 }
 
-static void printReport(const FusionTraffic &fusion, raw_ostream &os) {
+static void printReport(const FusionTraffic &fusion, const TargetInfo &target,
+                        raw_ostream &os) {
   unsigned numKernels = fusion.getNumKernels();
   unsigned numSegments = fusion.getNumSegments();
   os << "fusion @" << fusion.getFunc().getSymName() << ": " << numKernels
@@ -168,14 +169,14 @@ static void printReport(const FusionTraffic &fusion, raw_ostream &os) {
       os << "\n";
     }
     // Why the kernels that read this one's results are kernels of their
-    // own, where a kernel template refuses the two as one (on the default
-    // target; otherwise a cycle through a third kernel, the merge order or
-    // the pass's options kept them apart).
+    // own, where a kernel template refuses the two as one (otherwise a
+    // cycle through a third kernel, the merge order or the pass's options
+    // kept them apart).
     if (segment.isAlias())
       continue;
     for (unsigned readerIndex : kernelReaders.lookup(op)) {
       KernelMatch match = matchSegmentUnion(
-          op, fusion.getSegments()[readerIndex].op, TargetInfo());
+          op, fusion.getSegments()[readerIndex].op, target);
       if (!match.kind)
         os << "    not one kernel with #" << readerIndex << ": "
            << match.whyNot << "\n";
@@ -316,7 +317,12 @@ struct FuserSegmentReportPass
     auto getTraffic = [&](func::FuncOp func) -> const FusionTraffic & {
       return getChildAnalysis<FusionTraffic>(func);
     };
-    if (failed(printFusions(getOperation(), output, getTraffic, printReport)))
+    TargetInfo target;
+    target.sharedMemoryPerBlock = sharedMemoryPerBlock;
+    auto print = [&](const FusionTraffic &fusion, raw_ostream &os) {
+      printReport(fusion, target, os);
+    };
+    if (failed(printFusions(getOperation(), output, getTraffic, print)))
       signalPassFailure();
     markAllAnalysesPreserved();
   }

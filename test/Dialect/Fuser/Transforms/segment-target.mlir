@@ -6,6 +6,10 @@
 // (the input read twice).
 // RUN: fuser-opt --fuser-segment --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=DEFAULT
 // RUN: fuser-opt --fuser-segment=shared-memory-per-block=512 --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=SMALL
+// The report gives the reason on the target it is told (the same option);
+// on the default one the two kernels would be one, so it gives none.
+// RUN: fuser-opt --fuser-segment=shared-memory-per-block=512 --fuser-segment-report=shared-memory-per-block=512 %s -o /dev/null | FileCheck %s --check-prefix=SMALL-WHY
+// RUN: fuser-opt --fuser-segment=shared-memory-per-block=512 --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=SMALL-NO-WHY
 // Launch overhead and bandwidth order the merges, not their legality: the
 // same kernels with a launch that costs nothing.
 // RUN: fuser-opt --fuser-segment="launch-overhead-us=0 bandwidth-gbps=1" --fuser-segment-report %s -o /dev/null | FileCheck %s --check-prefix=DEFAULT
@@ -18,6 +22,10 @@
 // SMALL: fusion @rmsnorm: 2 kernels, 2 segments, reads 131328 bytes, writes 65792 bytes
 // SMALL-NEXT: segment #0 reduction
 // SMALL: segment #1 pointwise
+// SMALL-WHY: segment #0 reduction
+// SMALL-WHY: not one kernel with #1: a normalization whose rows take 1152 bytes of shared memory, over the 512 a block has
+// SMALL-NO-WHY: segment #0 reduction
+// SMALL-NO-WHY-NOT: not one kernel
 // EXEC-NOT: FAILED
 // EXEC: check 0: {{.*}} ulp ok
 func.func @rmsnorm(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {

@@ -83,14 +83,19 @@ def FuserSegmentReport : Pass<"fuser-segment-report", "ModuleOp"> {
     kind, inputs and outputs with types, and the bytes it reads (each
     distinct input once) and writes (each output once); for a segment that
     carries a schedule (fuser-schedule), its launch geometry; for a kernel
-    read by another kernel that no kernel template (on the default target)
-    takes together with it, the template's reason. Alias segments
-    launch no kernel, move no bytes, and show each result as a strided view
-    of an input.
+    read by another kernel that no kernel template takes together with it,
+    the template's reason (on the target of `shared-memory-per-block`, as
+    fuser-segment's option of that name: give both the same value). Alias
+    segments launch no kernel, move no bytes, and show each result as a
+    strided view of an input.
   }];
   let options = [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write the report to ('-' is stdout)">,
+    Option<"sharedMemoryPerBlock", "shared-memory-per-block", "int64_t",
+           /*default=*/"49152",
+           "Bytes of shared memory a block may hold, for the reasons two "
+           "kernels are not one (fuser-segment's option of that name)">,
   ];
 }
 
