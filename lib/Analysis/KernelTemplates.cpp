@@ -508,7 +508,13 @@ void KernelTemplateBuilder::addOutput(Value value, unsigned number) {
                               valueShape.size() < shape.size() &&
                               valueShape.back() == shape.back() &&
                               isSameShapeUpToUnitDims(valueShape, shape);
-  if (isRowWithoutUnitAxes || isRowOrReducedUpToUnitAxes(valueShape))
+  // Of an inner normalization, a reduced row in any spelling of its
+  // extent-1 axes too: it is written at the row's kept index mapped to them.
+  bool isReducedRowSpelledOtherwise =
+      !state.structure.outer &&
+      isSameShapeUpToUnitDims(valueShape, state.droppedShape);
+  if (isRowWithoutUnitAxes || isReducedRowSpelledOtherwise ||
+      isRowOrReducedUpToUnitAxes(valueShape))
     return;
   if (dependent.contains(value))
     setFirst(state.whyNotOutputs,

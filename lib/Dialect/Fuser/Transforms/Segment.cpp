@@ -489,6 +489,14 @@ static void respellReducedAxes(Block &body) {
     llvm::sort(dims);
     ArrayRef<int64_t> taken =
         findSpelling(reduction, getNonUnitDims(shape, dims));
+    // Not where that would turn reduced trailing axes into others: the
+    // inner normalization reduces a trailing block.
+    auto isTrailing = [&](ArrayRef<int64_t> reduced) {
+      return reduced.back() == int64_t(shape.size()) - 1 &&
+             reduced.back() - reduced.front() + 1 == int64_t(reduced.size());
+    };
+    if (!taken.empty() && isTrailing(dims) && !isTrailing(taken))
+      taken = {};
     if (taken.empty())
       addSpelling(reduction, dims);
     reduction.setDims(taken.empty() ? ArrayRef<int64_t>(dims) : taken);

@@ -4,8 +4,10 @@
 //   reduced one too, so it spells the rows as a reduction without keepdim
 //   of the same rows does:
 //     reduction(x [1x5x16], [1], keepdim) -> reduction(x, [0, 1], keepdim)
+//   Not where the keepdim one's trailing axes would become others.
 // - A squeeze, broadcast or view may carry a reduced row through any
-//   spelling of its extent-1 axes (the elements stay in order):
+//   spelling of its extent-1 axes (the elements stay in order), and an
+//   inner normalization writes one in any spelling:
 //     broadcast(reduction(x [3x1x8], [1, 2]) : 3, [1, 2]) : 3x1x1
 //   is a reduced row beside reduction(x, [2], keepdim) : 3x1x1.
 // Each case is one kernel with and without fuser-preseg (which writes both
@@ -23,6 +25,8 @@
 // CHECK-NEXT: segment #0 normalization:
 // CHECK: fusion @outer_leading_unit_axis: 1 kernel, 1 segment
 // CHECK-NEXT: segment #0 normalization:
+// CHECK: fusion @squeezed_leading_unit_axis: 1 kernel, 1 segment
+// CHECK-NEXT: segment #0 normalization:
 // CHECK: fusion @reduced_row_broadcast_along_row: 2 kernels
 // CHECK: not a normalization: 'fuser.add' broadcasts a reduced row spelled with other extent-1 axes
 //
@@ -34,6 +38,8 @@
 // RUN: fuser-run %t.preseg.mlir --entry inner_unit_axes_beside --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.alone.mlir --entry outer_leading_unit_axis --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.preseg.mlir --entry outer_leading_unit_axis --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.alone.mlir --entry squeezed_leading_unit_axis --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.preseg.mlir --entry squeezed_leading_unit_axis --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.alone.mlir --entry reduced_row_broadcast_along_row --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %t.preseg.mlir --entry reduced_row_broadcast_along_row --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAILED
@@ -79,6 +85,20 @@ func.func @outer_leading_unit_axis(%arg0: tensor<1x5x16xbf16>) -> (tensor<1x5x16
   %5 = fuser.mul %2, %4 : tensor<1x5x16xf32>, tensor<1x1x16xf32> -> tensor<1x5x16xf32>
   %6 = fuser.cast %5 : tensor<1x5x16xf32> to tensor<1x5x16xbf16>
   return %6, %1 : tensor<1x5x16xbf16>, tensor<1x1x16xf32>
+}
+
+// Rows of 16 spelled 1x8x16: a keepdim sum over [2], beside a max over the
+// squeezed rows ([0, 2] once the squeeze is folded in) that is also
+// written in its own spelling (8, not 1x8): the keepdim sum keeps its
+// trailing [2], and the written 8 is the reduced row at the row's index.
+func.func @squeezed_leading_unit_axis(%x: tensor<1x8x16xf32>) -> (tensor<1x8x16xf32>, tensor<8xf32>) {
+  %0 = fuser.reduction add %x [2] keepdim : tensor<1x8x16xf32> -> tensor<1x8x1xf32>
+  %1 = fuser.sub %x, %0 : tensor<1x8x16xf32>, tensor<1x8x1xf32> -> tensor<1x8x16xf32>
+  %2 = fuser.squeeze %1 [0] : tensor<1x8x16xf32> -> tensor<8x16xf32>
+  %3 = fuser.reduction max %2 [1] : tensor<8x16xf32> -> tensor<8xf32>
+  %4 = fuser.broadcast %3 [0, 2] : tensor<8xf32> -> tensor<1x8x1xf32>
+  %5 = fuser.mul %1, %4 : tensor<1x8x16xf32>, tensor<1x8x1xf32> -> tensor<1x8x16xf32>
+  return %5, %3 : tensor<1x8x16xf32>, tensor<8xf32>
 }
 
 // Must not merge: the row sums of 4x1x4 spelled 1x1x4 and added to the rows
