@@ -389,6 +389,12 @@ bool KernelTemplateBuilder::isRowOrReducedUpToUnitAxes(
              uint64_t(structure.rows) * uint64_t(structure.rowElements);
 }
 
+bool KernelTemplateBuilder::isReducedRowSpelledOtherwise(
+    ArrayRef<int64_t> valueShape) const {
+  return !state.structure.outer &&
+         isSameShapeUpToUnitDims(valueShape, state.droppedShape);
+}
+
 void KernelTemplateBuilder::addReduction(ReductionOp reduction,
                                          bool usesReduction) {
   NormalizationStructure &structure = state.structure;
@@ -460,8 +466,7 @@ void KernelTemplateBuilder::addDependentOp(Operation &op) {
   // way (a reduction without keepdim beside one with it, broadcast back).
   auto isRowOrAnyReduced = [&](ArrayRef<int64_t> shape) {
     return isRowOrReducedUpToUnitAxes(shape) ||
-           (!state.structure.outer &&
-            isSameShapeUpToUnitDims(shape, state.droppedShape));
+           isReducedRowSpelledOtherwise(shape);
   };
   if (isa<SqueezeOp, BroadcastOp, ViewOp, SetOp, SegmentSetOp>(op) &&
       isSameShapeUpToUnitDims(getShape(op.getOperand(0)), resultShape) &&
@@ -510,10 +515,7 @@ void KernelTemplateBuilder::addOutput(Value value, unsigned number) {
                               isSameShapeUpToUnitDims(valueShape, shape);
   // Of an inner normalization, a reduced row in any spelling of its
   // extent-1 axes too: it is written at the row's kept index mapped to them.
-  bool isReducedRowSpelledOtherwise =
-      !state.structure.outer &&
-      isSameShapeUpToUnitDims(valueShape, state.droppedShape);
-  if (isRowWithoutUnitAxes || isReducedRowSpelledOtherwise ||
+  if (isRowWithoutUnitAxes || isReducedRowSpelledOtherwise(valueShape) ||
       isRowOrReducedUpToUnitAxes(valueShape))
     return;
   if (dependent.contains(value))

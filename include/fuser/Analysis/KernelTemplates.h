@@ -262,6 +262,10 @@ private:
   void addDependentOp(Operation &op);
   bool reducesSameRows(ReductionOp reduction) const;
   bool isRowOrReducedUpToUnitAxes(ArrayRef<int64_t> valueShape) const;
+  /// Of an inner normalization, a reduced row in any spelling of its
+  /// extent-1 axes (what meta ops and outputs may carry, not elementwise
+  /// operands: size-1 broadcasting needs the first reduction's spelling).
+  bool isReducedRowSpelledOtherwise(ArrayRef<int64_t> valueShape) const;
   /// Why what was added is no normalization whatever its sizes; empty where
   /// it is one.
   std::string getWhyNotNormalization() const;
