@@ -276,23 +276,6 @@ bool mlir::fuser::isSameShapeUpToUnitDims(ArrayRef<int64_t> shape,
 // KernelTemplateBuilder
 //===----------------------------------------------------------------------===//
 
-static SmallVector<int64_t> getNonUnitExtents(ArrayRef<int64_t> extents) {
-  SmallVector<int64_t> nonUnit;
-  llvm::copy_if(extents, std::back_inserter(nonUnit),
-                [](int64_t size) { return size != 1; });
-  return nonUnit;
-}
-
-/// The extents of `extents` that `reduced` keeps and those it reduces.
-static std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
-splitByDims(ArrayRef<int64_t> extents, ArrayRef<int64_t> reduced) {
-  std::pair<SmallVector<int64_t>, SmallVector<int64_t>> split;
-  for (auto [d, size] : llvm::enumerate(extents))
-    (llvm::is_contained(reduced, int64_t(d)) ? split.second : split.first)
-        .push_back(size);
-  return split;
-}
-
 static ArrayRef<int64_t> getShape(Value value) {
   return cast<ShapedType>(value.getType()).getShape();
 }
@@ -313,11 +296,8 @@ void KernelTemplateBuilder::addFirstReduction(ReductionOp first) {
   for (auto [i, dim] : llvm::enumerate(dims))
     trailing &= dim == rank - static_cast<int64_t>(dims.size()) + int64_t(i);
   if (!trailing) {
-    // An outer normalization keeps the innermost non-unit axis.
-    int64_t innermost = rank - 1;
-    while (innermost > 0 && shape[innermost] == 1)
-      --innermost;
-    structure.outer = !llvm::is_contained(dims, innermost);
+    // An outer normalization keeps the innermost axis.
+    structure.outer = !llvm::is_contained(dims, rank - 1);
     if (!structure.outer)
       setFirst(state.whyNotReductions,
                "the reduced dims are neither the innermost ones nor outer "
@@ -336,68 +316,31 @@ void KernelTemplateBuilder::addFirstReduction(ReductionOp first) {
       structure.rows *= size;
     }
   }
-  std::tie(state.firstKept, state.firstReduced) = splitByDims(shape, dims);
-  structure.laneExtent = shape.empty() ? 1 : shape.back();
   state.reductionAxes = getReductionAxes(first);
   state.reductionLimit = getSaturatedNumElements(first.getResult().getType());
 }
 
 bool KernelTemplateBuilder::reducesSameRows(ReductionOp reduction) const {
-  // Of an inner normalization, a reduction may spell the same rows with
-  // other extent-1 axes (`min [0]` of 16 beside `add [2, 3, 4]` of
-  // 1x1x16x1x1, as preseg leaves it): the same rows and row elements in the
-  // same order, its reduced axes the innermost of its non-unit ones.
   const NormalizationStructure &structure = state.structure;
-  ArrayRef<int64_t> otherShape = reduction.getSource().getType().getShape();
-  ArrayRef<int64_t> otherDims = reduction.getDims();
-  if (otherShape == ArrayRef(structure.sourceShape) &&
-      otherDims == ArrayRef(structure.dims))
-    return true;
-  if (structure.outer || otherDims.empty())
-    return false;
-  auto [kept, reduced] = splitByDims(otherShape, otherDims);
-  bool inner = true, reducing = false;
-  for (auto [d, size] : llvm::enumerate(otherShape)) {
-    if (size == 1)
-      continue;
-    bool isReduced = llvm::is_contained(otherDims, int64_t(d));
-    inner &= isReduced || !reducing;
-    reducing |= isReduced;
-  }
-  return inner && getNonUnitExtents(kept) == getNonUnitExtents(state.firstKept) &&
-         getNonUnitExtents(reduced) == getNonUnitExtents(state.firstReduced);
+  return reduction.getSource().getType().getShape() ==
+             ArrayRef(structure.sourceShape) &&
+         reduction.getDims() == ArrayRef(structure.dims);
 }
 
-bool KernelTemplateBuilder::isRowOrReducedUpToUnitAxes(
-    ArrayRef<int64_t> valueShape) const {
-  // Rows, reduced rows (keepdim or not), and, of an inner normalization,
-  // rows spelled with other extent-1 axes; with a single row its reduced
-  // values may be spelled so too. With several rows a reduced value keeps
-  // its keepdim or dropped spelling: `[1, 64]` of 64 rows would broadcast
-  // along the row, not across the rows.
-  const NormalizationStructure &structure = state.structure;
-  ArrayRef<int64_t> shape = structure.sourceShape;
-  if (valueShape == shape || valueShape == ArrayRef(state.keptShape) ||
-      valueShape == ArrayRef(state.droppedShape))
-    return true;
-  if (structure.outer)
-    return false;
-  if (structure.rows == 1 && getSaturatedNumElements(valueShape) == 1)
-    return true;
-  return isSameShapeUpToUnitDims(valueShape, shape) &&
-         getSaturatedNumElements(valueShape) ==
-             uint64_t(structure.rows) * uint64_t(structure.rowElements);
+bool KernelTemplateBuilder::isRowOrReduced(ArrayRef<int64_t> valueShape) const {
+  return valueShape == ArrayRef(state.structure.sourceShape) ||
+         valueShape == ArrayRef(state.keptShape) ||
+         valueShape == ArrayRef(state.droppedShape);
 }
 
-bool KernelTemplateBuilder::isReducedRowSpelledOtherwise(
+bool KernelTemplateBuilder::isRowOrReducedInAnySpelling(
     ArrayRef<int64_t> valueShape) const {
-  return !state.structure.outer &&
+  return isSameShapeUpToUnitDims(valueShape, state.structure.sourceShape) ||
          isSameShapeUpToUnitDims(valueShape, state.droppedShape);
 }
 
 void KernelTemplateBuilder::addReduction(ReductionOp reduction,
                                          bool usesReduction) {
-  NormalizationStructure &structure = state.structure;
   if (reductions.empty())
     addFirstReduction(reduction);
   reductions.push_back(reduction);
@@ -412,15 +355,10 @@ void KernelTemplateBuilder::addReduction(ReductionOp reduction,
   else if (getReductionAxes(reduction) != state.reductionAxes)
     setFirst(state.whyNotReductionTemplate,
              "its reductions reduce different axes");
-  // The normalization template: the same rows, 32-bit accumulation. The
-  // vector lanes run along the innermost extent where every reduction's is
-  // the same (`laneExtent`), else one element at a time.
+  // The normalization template: the same rows, 32-bit accumulation.
   if (!reducesSameRows(reduction))
     setFirst(state.whyNotReductions,
              "its reductions differ in source shape or reduced dims");
-  ArrayRef<int64_t> otherShape = reduction.getSource().getType().getShape();
-  if ((otherShape.empty() ? 1 : otherShape.back()) != structure.laneExtent)
-    structure.laneExtent = 1;
   Type element = reduction.getType().getElementType();
   // gpu.all_reduce combines 32-bit values; f16/bf16 accumulate in f32.
   if (!element.isF32() && !element.isF16() && !element.isBF16() &&
@@ -448,30 +386,25 @@ void KernelTemplateBuilder::addDependentOp(Operation &op) {
   }
   ArrayRef<int64_t> resultShape = getShape(op.getResult(0));
   if (isa<ElementwiseOpInterface>(op)) {
-    if (!isRowOrReducedUpToUnitAxes(resultShape))
+    if (!isRowOrReduced(resultShape))
       fail("'" + op.getName().getStringRef() +
            "' computes a reduction result into another shape");
     // Size-1 broadcasting is right only for the spellings above: a reduced
     // row spelled `1x1x4` would broadcast along a `1x4x4` row.
     for (Value operand : op.getOperands())
       if (dependent.contains(operand) &&
-          !isRowOrReducedUpToUnitAxes(getShape(operand)))
+          !isRowOrReduced(getShape(operand)))
         fail("'" + op.getName().getStringRef() +
              "' broadcasts a reduced row spelled with other extent-1 axes");
     return;
   }
   // A squeeze, broadcast or view that only drops or inserts extent-1 axes
-  // of a row or a reduced row, or a set of one. It keeps the elements in
-  // order, so a reduced row may pass through any spelling of them on the
-  // way (a reduction without keepdim beside one with it, broadcast back).
-  auto isRowOrAnyReduced = [&](ArrayRef<int64_t> shape) {
-    return isRowOrReducedUpToUnitAxes(shape) ||
-           isReducedRowSpelledOtherwise(shape);
-  };
+  // of a row or a reduced row, or a set of one: it keeps the elements in
+  // order (how fuser-segment spells a result back after computing it
+  // without extent-1 axes).
   if (isa<SqueezeOp, BroadcastOp, ViewOp, SetOp, SegmentSetOp>(op) &&
       isSameShapeUpToUnitDims(getShape(op.getOperand(0)), resultShape) &&
-      isRowOrAnyReduced(getShape(op.getOperand(0))) &&
-      isRowOrAnyReduced(resultShape))
+      isRowOrReducedInAnySpelling(resultShape))
     return;
   if (auto broadcast = dyn_cast<BroadcastOp>(op);
       broadcast &&
@@ -499,24 +432,14 @@ void KernelTemplateBuilder::addOp(Operation *op) {
 }
 
 void KernelTemplateBuilder::addOutput(Value value, unsigned number) {
-  // A written value may be a row spelled with other extent-1 axes (a
-  // sibling that preseg left unbroadcast is written at the row's index
-  // mapped to its axes); of an outer normalization only rows with extent-1
-  // axes dropped that keep the innermost extent are: the outer kernel maps
-  // no other spelling. A written value computed from no reduction may have
-  // any shape: the kernel writes it beside the rows.
+  // A written value may be a row or a reduced row spelled with other
+  // extent-1 axes, as fuser-segment spells results back: it is written at
+  // the row's (or kept) index mapped to its axes. A written value computed
+  // from no reduction may have any shape: the kernel writes it beside the
+  // rows.
   if (!isa<RankedTensorType>(value.getType()) || !hasReduction())
     return;
-  ArrayRef<int64_t> shape = state.structure.sourceShape;
-  ArrayRef<int64_t> valueShape = getShape(value);
-  bool isRowWithoutUnitAxes = !valueShape.empty() &&
-                              valueShape.size() < shape.size() &&
-                              valueShape.back() == shape.back() &&
-                              isSameShapeUpToUnitDims(valueShape, shape);
-  // Of an inner normalization, a reduced row in any spelling of its
-  // extent-1 axes too: it is written at the row's kept index mapped to them.
-  if (isRowWithoutUnitAxes || isReducedRowSpelledOtherwise(valueShape) ||
-      isRowOrReducedUpToUnitAxes(valueShape))
+  if (isRowOrReducedInAnySpelling(getShape(value)))
     return;
   if (dependent.contains(value))
     setFirst(state.whyNotOutputs,
@@ -546,7 +469,8 @@ KernelTemplateBuilder::sizeNormalization(ArrayRef<InputTypeCount> inputs,
     return structure;
   ArrayRef<int64_t> shape = structure.sourceShape;
   // An outer normalization block keeps the column block of every input of
-  // the source shape (but i1, which the lowering does not stage).
+  // the source shape, up to the extent-1 axes its squeeze drops (but i1,
+  // which the lowering does not stage).
   if (structure.outer) {
     int64_t stagedBytes = 0, narrowest = 4, columnInputBytes = 0;
     for (auto [input, count] : inputs) {
@@ -557,7 +481,7 @@ KernelTemplateBuilder::sizeNormalization(ArrayRef<InputTypeCount> inputs,
           std::max<int64_t>(1, *getElementByteWidth(type.getElementType()));
       if (isColumnInput(structure, type))
         columnInputBytes += count * bytes;
-      if (type.getShape() != shape)
+      if (!isSameShapeUpToUnitDims(type.getShape(), shape))
         continue;
       stagedBytes += count * bytes;
       narrowest = std::min(narrowest, bytes);
@@ -566,12 +490,16 @@ KernelTemplateBuilder::sizeNormalization(ArrayRef<InputTypeCount> inputs,
                     columnInputBytes, splitReductions, sharedMemoryBudget);
     return structure;
   }
-  // Inputs that vary along the row (their innermost extent is the row's)
-  // are what a block keeps on chip.
+  // Inputs that vary along the row (their innermost extent other than 1,
+  // which a squeeze drops, is the row's) are what a block keeps on chip.
   for (auto [input, count] : inputs) {
     auto type = dyn_cast<RankedTensorType>(input);
-    if (!type || type.getRank() == 0 || shape.back() == 1 ||
-        type.getShape().back() != shape.back())
+    if (!type || shape.empty() || shape.back() == 1)
+      continue;
+    auto innermost = llvm::find_if(llvm::reverse(type.getShape()),
+                                   [](int64_t size) { return size != 1; });
+    if (innermost == llvm::reverse(type.getShape()).end() ||
+        *innermost != shape.back())
       continue;
     structure.rowBytes +=
         count * structure.rowElements *

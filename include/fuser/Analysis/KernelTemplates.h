@@ -117,8 +117,8 @@ constexpr int64_t kNormalizationRowBudgetBytes =
 
 /// A normalization: reductions whose results meet the un-reduced elements
 /// again, in one kernel. An inner one reduces the innermost axes (rows: a
-/// block per row); an outer one reduces axes other than the innermost
-/// non-unit one (columns: a block per tile of consecutive kept elements,
+/// block per row); an outer one reduces axes other than the innermost one
+/// (columns: a block per tile of consecutive kept elements,
 /// thread groups sharing each column's reduced elements).
 struct NormalizationStructure {
   /// The reductions in program order; later ones may read earlier ones.
@@ -126,12 +126,8 @@ struct NormalizationStructure {
   /// Their common source shape and reduced dims (the trailing dims of an
   /// inner normalization).
   SmallVector<int64_t> sourceShape, dims;
-  /// Whether the innermost non-unit axis is kept (an outer normalization).
+  /// Whether the innermost axis is kept (an outer normalization).
   bool outer = false;
-  /// Inner normalizations: the innermost source extent of every reduction,
-  /// along which a thread's vector lanes run; 1 where the reductions' differ
-  /// (rows spelled with other extent-1 axes), so one element at a time.
-  int64_t laneExtent = 1;
   /// Rows (kept elements) and elements per row (reduced elements); in an
   /// outer normalization a kept element's "row" is its column of reduced
   /// elements.
@@ -246,8 +242,8 @@ private:
     /// sharedBytes.
     NormalizationStructure structure;
     /// The first reduction's source shape with its reduced dims set to 1,
-    /// and without them; its kept and reduced extents.
-    SmallVector<int64_t> keptShape, droppedShape, firstKept, firstReduced;
+    /// and without them.
+    SmallVector<int64_t> keptShape, droppedShape;
     /// The reduction template: the first reduction's axes and result size.
     SmallVector<std::pair<int64_t, bool>> reductionAxes;
     uint64_t reductionLimit = 0;
@@ -261,11 +257,11 @@ private:
   void addReduction(ReductionOp reduction, bool usesReduction);
   void addDependentOp(Operation &op);
   bool reducesSameRows(ReductionOp reduction) const;
-  bool isRowOrReducedUpToUnitAxes(ArrayRef<int64_t> valueShape) const;
-  /// Of an inner normalization, a reduced row in any spelling of its
-  /// extent-1 axes (what meta ops and outputs may carry, not elementwise
-  /// operands: size-1 broadcasting needs the first reduction's spelling).
-  bool isReducedRowSpelledOtherwise(ArrayRef<int64_t> valueShape) const;
+  bool isRowOrReduced(ArrayRef<int64_t> valueShape) const;
+  /// A row or a reduced row in any spelling of extent-1 axes: what meta
+  /// ops and outputs may carry, not elementwise operands (size-1
+  /// broadcasting needs the first reduction's spelling).
+  bool isRowOrReducedInAnySpelling(ArrayRef<int64_t> valueShape) const;
   /// Why what was added is no normalization whatever its sizes; empty where
   /// it is one.
   std::string getWhyNotNormalization() const;

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -80,9 +81,15 @@ public:
       : b(builder), loc(segment.getLoc()), segment(segment),
         schedule(schedule) {}
 
-  LogicalResult emit(ValueRange inputs, ValueRange outputs);
+  LogicalResult emit(ValueRange inputMemrefs, ValueRange outputMemrefs);
 
 private:
+  /// Binds each squeeze of an input to a collapsed view of the input's
+  /// memref: the kernel indexes it in the squeezed shape its ops compute
+  /// in (fuser-segment drops extent-1 axes), and a normalization stages it
+  /// as rows of that shape.
+  void bindSqueezedInputs(Block &body);
+
   //===--------------------------------------------------------------------===//
   // Index arithmetic, folded and shared within a scope
   //===--------------------------------------------------------------------===//
@@ -285,9 +292,12 @@ private:
   /// Lanes of the evaluation in progress.
   int64_t width = 1;
   SmallVector<Scope> scopes;
-  /// Segment block arguments -> kernel values; scalars computed before the
-  /// kernel.
+  /// Segment block arguments, and squeezes of them -> kernel values;
+  /// scalars computed before the kernel.
   IRMapping bindings;
+  /// The segment's inputs as its ops read them: each block argument, and
+  /// each squeeze of one (bindSqueezedInputs).
+  SmallVector<Value> inputs;
   SmallVector<Value> outputs;
   /// Where scalars are computed: just before the kernel nest.
   OpBuilder::InsertPoint scalarPoint;
@@ -1779,7 +1789,7 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
     partials.push_back(createWorkgroupBuffer(
         b, loc, module, "__fuser_partials", {threads},
         getComputeType(getElementTypeOrSelf(reduction.getType()))));
-  for (Value input : body.getArguments()) {
+  for (Value input : inputs) {
     auto memref = dyn_cast<MemRefType>(bindings.lookup(input).getType());
     if (!memref || memref.getShape() != sourceShape ||
         memref.getElementType().isInteger(1) ||
@@ -1947,11 +1957,15 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
               scf::IfOp::create(b, loc, isGroupZero, /*withElse=*/false)
                   .thenBlock());
           pushScope();
+          // A reduced row, with or without the reduced dims, or spelled
+          // with other extent-1 axes (analyzeNormalization).
           SmallVector<Value> index(kept);
-          if (shape.size() == sourceShape.size()) {
+          if (shape == ArrayRef(keepdimShape)) {
             SmallVector<Value> zeros(structure.dims.size(), constant(0));
             index = interleaveSourceIndex(structure.reductions.front(), kept,
                                           zeros);
+          } else if (shape != ArrayRef(keptShape)) {
+            index = mapUnitAxes(kept, keptShape, shape);
           }
           LogicalResult stored = emitOutputAt(i, index);
           popScope();
@@ -2005,10 +2019,10 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
            << structure.rows << " rows), got " << blocks << " blocks";
   int64_t rowsPerBlock = structure.rows / blocks;
   ArrayRef<int64_t> sourceShape = structure.sourceShape;
-  if (structure.laneExtent % lanes != 0)
+  int64_t innermost = sourceShape.empty() ? 1 : sourceShape.back();
+  if (innermost % lanes != 0)
     return segment.emitError("the vector width ")
-           << lanes << " does not divide the innermost extent "
-           << structure.laneExtent
+           << lanes << " does not divide the innermost extent " << innermost
            << " along which every reduction walks the row";
   int64_t outer = sourceShape.size() - structure.dims.size();
   ArrayRef<int64_t> keptShape = sourceShape.take_front(outer);
@@ -2024,7 +2038,7 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
   // fuser-segment), and with several rows per block so are inputs broadcast
   // along the rows; i1 is not (no vector accesses of i1).
   auto module = segment->getParentOfType<ModuleOp>();
-  for (Value input : body.getArguments()) {
+  for (Value input : inputs) {
     auto memref = dyn_cast<MemRefType>(bindings.lookup(input).getType());
     if (!memref || memref.getElementType().isInteger(1) ||
         getSaturatedNumElements(memref) == 0)
@@ -2056,12 +2070,8 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
     // reduction reads the earlier ones' values (softmax's max, LayerNorm's
     // mean).
     for (ReductionOp reduction : structure.reductions) {
-      // A reduction may spell the rows with other extent-1 axes
-      // (analyzeNormalization): its kept index maps from the row's.
-      SmallVector<Value> reductionKept =
-          mapUnitAxes(kept, keptShape, splitExtents(reduction).first);
       FailureOr<Value> combined =
-          emitBlockReduction(reduction, reductionKept, threads, lanes, nullptr);
+          emitBlockReduction(reduction, kept, threads, lanes, nullptr);
       if (failed(combined))
         return failure();
       reducedValues[reduction] = emitCast(
@@ -2103,10 +2113,10 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
         SmallVector<Value> index(kept);
         llvm::append_range(index,
                            delinearize(loop.getInductionVar(), rowShape));
-        // The row is walked as in the reductions when the widths agree.
-        if (!exactRow)
-          index = mapUnitAxes(index, sourceShape, shape);
-        else if (width == lanes) {
+        // The row is walked as in the reductions when the widths agree; a
+        // row written in another spelling reads the staged rows too, at the
+        // row's index, and is written at that index mapped to its axes.
+        if (width == lanes || !exactRow) {
           rowLanes = Lanes();
           rowLanes->base = index;
           if (width > 1) {
@@ -2115,6 +2125,8 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
           }
           rowPosition = loop.getInductionVar();
         }
+        if (!exactRow)
+          index = mapUnitAxes(index, sourceShape, shape);
         LogicalResult emitted = emitOutputAt(i, index);
         rowLanes.reset();
         if (failed(emitted))
@@ -2147,7 +2159,32 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
   return success();
 }
 
-LogicalResult KernelEmitter::emit(ValueRange inputs, ValueRange outputMemrefs) {
+void KernelEmitter::bindSqueezedInputs(Block &body) {
+  for (BlockArgument argument : body.getArguments()) {
+    inputs.push_back(argument);
+    Value memref = bindings.lookup(argument);
+    auto type = dyn_cast<MemRefType>(memref.getType());
+    if (!type || !type.getLayout().isIdentity())
+      continue;
+    for (Operation *user : argument.getUsers()) {
+      auto squeeze = dyn_cast<SqueezeOp>(user);
+      if (!squeeze || bindings.contains(squeeze.getResult()))
+        continue;
+      std::optional<SmallVector<ReassociationIndices>> reassociation =
+          getReassociationIndicesForCollapse(type.getShape(),
+                                             squeeze.getType().getShape());
+      if (!reassociation)
+        continue;
+      bindings.map(squeeze.getResult(), memref::CollapseShapeOp::create(
+                                            b, loc, memref, *reassociation)
+                                            .getResult());
+      inputs.push_back(squeeze.getResult());
+    }
+  }
+}
+
+LogicalResult KernelEmitter::emit(ValueRange inputMemrefs,
+                                  ValueRange outputMemrefs) {
   // A kernel without output elements launches nothing (a grid of 0 blocks
   // is not a launch: cuLaunchKernel refuses it).
   if (llvm::all_of(outputMemrefs.getTypes(), [](Type type) {
@@ -2155,7 +2192,8 @@ LogicalResult KernelEmitter::emit(ValueRange inputs, ValueRange outputMemrefs) {
       }))
     return success();
   Block &body = segment.getBody().front();
-  bindings.map(body.getArguments(), inputs);
+  bindings.map(body.getArguments(), inputMemrefs);
+  bindSqueezedInputs(body);
   outputs.assign(outputMemrefs.begin(), outputMemrefs.end());
   OpBuilder::InsertionGuard guard(b);
   pushScope();

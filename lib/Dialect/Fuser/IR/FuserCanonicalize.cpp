@@ -467,9 +467,10 @@ void SetOp::replaceWithSource(RewriterBase &rewriter) {
   rewriter.replaceOp(*this, getSource());
 }
 
-void mlir::fuser::populateTrivialReductionPatterns(
+void mlir::fuser::populateReshapeCompositionPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<TrivialReduction>(patterns.getContext());
+  patterns.add<ComposeReshapes<ViewOp>, ComposeReshapes<SqueezeOp>,
+               ComposeReshapes<BroadcastOp>>(patterns.getContext());
 }
 
 void FuserDialect::getCanonicalizationPatterns(

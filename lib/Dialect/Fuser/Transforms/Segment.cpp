@@ -14,6 +14,7 @@
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/IR/Fusion.h"
+#include "fuser/Dialect/Fuser/IR/Reshape.h"
 #include "fuser/Dialect/Fuser/IR/StridedView.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Dialect/Fuser/Transforms/SegmentPruning.h"
@@ -201,22 +202,23 @@ void Segmenter::partitionGroups() {
       grouped.push_back(&op);
   // Greedy merging can take a merge early that a later one then cannot
   // cross (a cycle through the merged kernel). The queue runs twice, by
-  // saving and in program order, and the fewer kernels win; at a tie the
-  // cost-ordered run (which also weighed the bytes) stays.
+  // saving and in program order, and the fewer kernels win; at a tie, the
+  // fewer bytes moved, then the cost-ordered run.
   // Each graph is gone before the next is built: one at a time in memory.
   auto partition = [&](SegmentGraph::Order order) {
     SegmentGraph graph(
         grouped, [&](Value value) { return getRoot(value); }, returned,
         target, allowNormalization, order);
     graph.partition();
-    return graph.getGroups();
+    return std::make_pair(graph.getGroups(), graph.estimateTrafficBytes());
   };
-  std::vector<SmallVector<Operation *>> bySaving =
-      partition(SegmentGraph::Order::BySaving);
-  std::vector<SmallVector<Operation *>> byProgram =
+  auto [bySaving, bySavingBytes] = partition(SegmentGraph::Order::BySaving);
+  auto [byProgram, byProgramBytes] =
       partition(SegmentGraph::Order::ByProgram);
-  for (SmallVector<Operation *> &ops :
-       byProgram.size() < bySaving.size() ? byProgram : bySaving) {
+  bool programWins = byProgram.size() != bySaving.size()
+                         ? byProgram.size() < bySaving.size()
+                         : byProgramBytes < bySavingBytes;
+  for (SmallVector<Operation *> &ops : programWins ? byProgram : bySaving) {
     unsigned index = groups.size();
     KernelGroup &group = groups.emplace_back();
     group.ops = std::move(ops);
@@ -404,108 +406,99 @@ static void reshapeReturnedCopies(Block &body) {
   }
 }
 
-/// Rewrites the reductions of `body` over extent-1 dims only as
-/// canonicalization does, as squeezes of them (or their sources, with
-/// keepdim): they pin no kernel's reduction axes.
-static void dropTrivialReductions(Block &body) {
+/// The extent-1 axes of `shape`.
+static SmallVector<int64_t> getUnitDims(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> unit;
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (size == 1)
+      unit.push_back(d);
+  return unit;
+}
+
+/// Every elementwise op and reduction of `body` computes on its iteration
+/// space without extent-1 axes (IREE's FoldUnitExtentDims): its tensor
+/// operands are squeezed, a reduction loses keepdim, and the result is
+/// reshaped back to the type its users read. Reshape chains then compose,
+/// so values computed in a kernel have one spelling and the extent-1 axes
+/// live only in reshapes of inputs and of returned values.
+///   add(x: 4x1x8, y: 4x1x8)          -> broadcast [1] (add(sq(x), sq(y)))
+///   reduction(x: 4x8, [1]) keepdim   -> broadcast [1] (reduction(x, [1]))
+static void dropUnitAxes(Block &body) {
+  // One squeeze per value and dims, before its first reader.
+  DenseMap<Value, SmallVector<std::pair<SmallVector<int64_t>, Value>>>
+      squeezes;
+  for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
+    if (op.getNumResults() != 1)
+      continue;
+    auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+    if (!type)
+      continue;
+    OpBuilder builder(&op);
+    Location loc = op.getLoc();
+    auto squeeze = [&](Value value, ArrayRef<int64_t> dims) -> Value {
+      if (dims.empty())
+        return value;
+      auto &taken = squeezes[value];
+      for (auto &[takenDims, squeezed] : taken)
+        if (ArrayRef<int64_t>(takenDims) == dims)
+          return squeezed;
+      Value squeezed = SqueezeOp::create(builder, loc, value, dims);
+      taken.emplace_back(SmallVector<int64_t>(dims), squeezed);
+      return squeezed;
+    };
+    Value replacement;
+    if (auto reduction = dyn_cast<ReductionOp>(op)) {
+      ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
+      SmallVector<int64_t> unit = getUnitDims(shape), dims;
+      for (int64_t d : reduction.getDims())
+        if (shape[d] != 1)
+          dims.push_back(d - llvm::count_if(unit, [&](int64_t u) {
+                           return u < d;
+                         }));
+      if (reduction.getDims().empty() ||
+          (unit.empty() && !reduction.getKeepdim()))
+        continue;
+      // Over extent-1 axes only, it combines one element: a reshape (its
+      // identity gives the element back bit for bit, canonicalization's
+      // TrivialReduction).
+      replacement =
+          dims.empty()
+              ? reduction.getSource()
+              : ReductionOp::create(builder, loc, reduction.getKind(),
+                                    squeeze(reduction.getSource(), unit), dims,
+                                    /*keepdim=*/false);
+    } else if (isa<ElementwiseOpInterface>(op)) {
+      SmallVector<int64_t> unit = getUnitDims(type.getShape());
+      if (unit.empty())
+        continue;
+      IRMapping squeezed;
+      for (Value operand : op.getOperands())
+        if (auto operandType = dyn_cast<RankedTensorType>(operand.getType());
+            operandType && operandType.getRank() == type.getRank())
+          squeezed.map(operand, squeeze(operand, unit));
+      Operation *clone = builder.clone(op, squeezed);
+      SmallVector<int64_t> shape;
+      for (int64_t size : type.getShape())
+        if (size != 1)
+          shape.push_back(size);
+      clone->getResult(0).setType(type.clone(shape));
+      replacement = clone->getResult(0);
+    } else {
+      continue;
+    }
+    op.getResult(0).replaceAllUsesWith(
+        createReshape(builder, loc, replacement, type));
+    op.erase();
+  }
   RewritePatternSet patterns(body.getParentOp()->getContext());
-  populateTrivialReductionPatterns(patterns);
-  // This pattern only: the other ops stay as the caller wrote them.
+  populateReshapeCompositionPatterns(patterns);
   GreedyRewriteConfig config;
   config.enableFolding(false).enableConstantCSE(false);
   (void)applyPatternsGreedily(*body.getParent(), std::move(patterns), config);
 }
 
-/// The reduced axes of `shape` in `dims` that are not extent 1.
-static SmallVector<int64_t> getNonUnitDims(ArrayRef<int64_t> shape,
-                                           ArrayRef<int64_t> dims) {
-  SmallVector<int64_t> nonUnit;
-  llvm::copy_if(dims, std::back_inserter(nonUnit),
-                [&](int64_t d) { return shape[d] != 1; });
-  return nonUnit;
-}
-
-/// Spells the reduced axes of the reductions of `body` one way, so that the
-/// kernel templates see rows as the ops around them spell them and "the
-/// innermost axes" has one spelling; each rewrite combines the same elements
-/// in the same order into the same shape.
-/// - Without keepdim, a reduction of a squeeze reduces the squeezed extent-1
-///   axes too, reading the squeeze's source (canonicalization writes the
-///   squeeze first, where it composes with the reshapes above it):
-///     reduction(squeeze(x, unit dims), dims) -> reduction(x, dims + unit dims)
-/// - With keepdim, where the extent-1 axes reduced do not change the result,
-///   the dims are those of the first reduction without keepdim of the same
-///   source type and non-unit reduced axes, whose result shape they fix
-///   ([1] of 1x5x16 beside a sum over [0, 1] reduces [0, 1]); else of the
-///   first such reduction with keepdim, which lists the extent-1 axes after
-///   its first reduced one ([0] of 12x1x1 reduces rows as [0, 1, 2] does;
-///   canonicalization drops such axes again).
-static void respellReducedAxes(Block &body) {
-  // Per source type, the spellings taken: non-unit reduced axes and dims.
-  DenseMap<Type, SmallVector<std::pair<SmallVector<int64_t>,
-                                       SmallVector<int64_t>>>>
-      spellings;
-  auto findSpelling = [&](ReductionOp reduction,
-                          ArrayRef<int64_t> nonUnit) -> ArrayRef<int64_t> {
-    for (auto &[axes, dims] : spellings[reduction.getSource().getType()])
-      if (axes == nonUnit)
-        return dims;
-    return {};
-  };
-  auto addSpelling = [&](ReductionOp reduction, ArrayRef<int64_t> dims) {
-    ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
-    SmallVector<int64_t> nonUnit = getNonUnitDims(shape, dims);
-    if (findSpelling(reduction, nonUnit).empty())
-      spellings[reduction.getSource().getType()].emplace_back(
-          std::move(nonUnit), SmallVector<int64_t>(dims));
-  };
-  for (auto reduction : body.getOps<ReductionOp>()) {
-    if (reduction.getDims().empty() || reduction.getKeepdim())
-      continue;
-    if (auto squeeze = reduction.getSource().getDefiningOp<SqueezeOp>()) {
-      ArrayRef<int64_t> squeezed = squeeze.getDims();
-      SmallVector<int64_t> kept;
-      for (int64_t d = 0, e = squeeze.getSource().getType().getRank(); d < e;
-           ++d)
-        if (!llvm::is_contained(squeezed, d))
-          kept.push_back(d);
-      SmallVector<int64_t> dims(squeezed);
-      for (int64_t d : reduction.getDims())
-        dims.push_back(kept[d]);
-      llvm::sort(dims);
-      reduction.getSourceMutable().assign(squeeze.getSource());
-      reduction.setDims(dims);
-    }
-    addSpelling(reduction, reduction.getDims());
-  }
-  for (auto reduction : body.getOps<ReductionOp>()) {
-    if (reduction.getDims().empty() || !reduction.getKeepdim())
-      continue;
-    ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
-    SmallVector<int64_t> dims(reduction.getDims());
-    for (int64_t d = dims.front() + 1, e = shape.size(); d < e; ++d)
-      if (shape[d] == 1 && !llvm::is_contained(dims, d))
-        dims.push_back(d);
-    llvm::sort(dims);
-    ArrayRef<int64_t> taken =
-        findSpelling(reduction, getNonUnitDims(shape, dims));
-    // Not where that would turn reduced trailing axes into others: the
-    // inner normalization reduces a trailing block.
-    auto isTrailing = [&](ArrayRef<int64_t> reduced) {
-      return reduced.back() == int64_t(shape.size()) - 1 &&
-             reduced.back() - reduced.front() + 1 == int64_t(reduced.size());
-    };
-    if (!taken.empty() && isTrailing(dims) && !isTrailing(taken))
-      taken = {};
-    if (taken.empty())
-      addSpelling(reduction, dims);
-    reduction.setDims(taken.empty() ? ArrayRef<int64_t>(dims) : taken);
-  }
-}
-
 LogicalResult Segmenter::run() {
-  dropTrivialReductions(body);
-  respellReducedAxes(body);
+  dropUnitAxes(body);
   reshapeReturnedCopies(body);
   // Dead ops would become kernels that write nothing anyone reads.
   SmallVector<Operation *> ops =

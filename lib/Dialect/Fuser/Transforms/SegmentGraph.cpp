@@ -7,6 +7,7 @@
 #include "SegmentGraph.h"
 
 #include "fuser/Analysis/SegmentTraffic.h"
+#include "fuser/Dialect/Fuser/IR/Reshape.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -29,12 +30,18 @@ SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
                            const TargetInfo &target, bool allowNormalization,
                            Order order)
     : target(target), allowNormalization(allowNormalization), order(order),
-      returned(returned) {
+      returned(returned), opsInOrder(ops) {
   double launch =
       target.launchOverheadSeconds * target.bandwidthBytesPerSecond;
   launchBytes = launch >= double(std::numeric_limits<uint64_t>::max() / 2)
                     ? std::numeric_limits<uint64_t>::max() / 2
                     : static_cast<uint64_t>(std::max(launch, 0.0));
+  for (Value value : returned) {
+    writtenAnyway.insert(value);
+    for (Operation *def = value.getDefiningOp(); def && isReshapeLike(def);
+         def = def->getOperand(0).getDefiningOp())
+      writtenAnyway.insert(def->getOperand(0));
+  }
   groups.reserve(ops.size());
   for (auto [index, op] : llvm::enumerate(ops)) {
     opIndex[op] = index;
@@ -525,6 +532,15 @@ void SegmentGraph::packIndependentKernels() {
 }
 
 void SegmentGraph::partition() {
+  // A reshape of a computed value renames its elements: it joins the
+  // producer first, so that it does not stand between the producer and
+  // the reshape's readers as an op of its own.
+  for (auto [index, op] : llvm::enumerate(opsInOrder))
+    if (isReshapeLike(op))
+      if (Operation *producer = op->getOperand(0).getDefiningOp();
+          producer && opIndex.contains(producer))
+        tryMerge(groupIndex[opIndex.lookup(producer)], groupIndex[index],
+                 /*carryRefusals=*/true);
   for (auto [index, group] : llvm::enumerate(groups)) {
     SmallVector<unsigned> predecessors(group.predecessors.begin(),
                                        group.predecessors.end());
@@ -572,6 +588,24 @@ std::vector<SmallVector<Operation *>> SegmentGraph::getGroups() const {
     return positionOf(x.front()) < positionOf(y.front());
   });
   return result;
+}
+
+uint64_t SegmentGraph::estimateTrafficBytes() const {
+  // A sum: the order of the sets does not matter.
+  uint64_t bytes = 0;
+  DenseSet<Value> written;
+  for (const Group &group : groups) {
+    if (!group.alive)
+      continue;
+    for (Value value : group.reads) {
+      bytes = llvm::SaturatingAdd(bytes, bytesOf(value));
+      Operation *def = value.getDefiningOp();
+      if (def && opIndex.contains(def) && !writtenAnyway.contains(value) &&
+          written.insert(value).second)
+        bytes = llvm::SaturatingAdd(bytes, bytesOf(value));
+    }
+  }
+  return bytes;
 }
 
 unsigned SegmentGraph::getNumGroups() const {

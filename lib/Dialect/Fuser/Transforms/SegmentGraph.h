@@ -59,6 +59,12 @@ public:
   /// The groups, each in program order, ordered by their first op.
   std::vector<SmallVector<Operation *>> getGroups() const;
 
+  /// The bytes the groups read, plus a write of each value one group
+  /// computes for another that is not written anyway (returned, or viewed
+  /// by a returned reshape): how two partitions of the same ops compare
+  /// before views are planned.
+  uint64_t estimateTrafficBytes() const;
+
 private:
   /// The number of groups (kernels) partitioning left.
   unsigned getNumGroups() const;
@@ -184,8 +190,11 @@ private:
   bool allowNormalization;
   Order order;
   const DenseSet<Value> &returned;
+  /// The returned values and the values returned reshapes view.
+  DenseSet<Value> writtenAnyway;
   uint64_t launchBytes;
-  /// The group each op belongs to, by op index (position order).
+  /// The ops, by op index (position order), and the group of each.
+  SmallVector<Operation *> opsInOrder;
   SmallVector<unsigned> groupIndex;
   DenseMap<Operation *, unsigned> opIndex;
   std::vector<Group> groups;

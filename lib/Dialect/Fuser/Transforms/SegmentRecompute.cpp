@@ -35,6 +35,7 @@ Segmenter::getRecomputeSources(Value value, Operation *readUnder,
   auto isWrittenAnyway = [&](Value v) {
     Operation *def = v.getDefiningOp();
     return !def || returned.contains(v) ||
+           viewedByAliases.contains(v) ||
            roles.lookup(def) == OpRole::View;
   };
   // While searching, values the search reads elsewhere anyway (`shared`)

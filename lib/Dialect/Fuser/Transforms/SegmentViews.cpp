@@ -275,6 +275,8 @@ std::vector<PlannedSegment> Segmenter::planSegments() {
     }
   }
 
+  for (auto &[root, views] : aliases)
+    viewedByAliases.insert(root);
   for (PlannedSegment &segment : segments) {
     segment.firstPosition = position.lookup(segment.members.front());
     collectInputs(segment);

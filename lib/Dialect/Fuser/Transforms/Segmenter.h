@@ -144,6 +144,9 @@ private:
   /// The values the function returns: a kernel writes them for the
   /// return, so reading them adds no write.
   DenseSet<Value> returned;
+  /// The values alias segments view (planSegments): written for the
+  /// aliases, so reading them adds no write either.
+  DenseSet<Value> viewedByAliases;
 };
 
 } // namespace mlir::fuser::segmentation

@@ -29,7 +29,7 @@
 // REPORT: fusion @softmax_long: 3 kernels, 3 segments, reads 786480 bytes, writes 262176 bytes
 // REPORT-NEXT: segment #0 reduction: reads 262144 bytes (256 KiB), writes 16 bytes
 // REPORT-NEXT: in  %arg0: tensor<4x16384xf32>, 262144 bytes (256 KiB)
-// REPORT-NEXT: out #0.0: tensor<4x1xf32>, 16 bytes -> #1, #2
+// REPORT-NEXT: out #0.0: tensor<4xf32>, 16 bytes -> #1, #2
 // REPORT-NEXT: not one kernel with #1: a normalization whose rows take 65792 bytes of shared memory, over the 49152 a block has
 // REPORT-NEXT: not one kernel with #2: a normalization whose rows take 65664 bytes of shared memory, over the 49152 a block has
 // REPORT-NEXT: segment #1 reduction: reads 262160 bytes, writes 16 bytes

@@ -33,7 +33,7 @@
 // REPORT: fusion @colmean_tall: 2 kernels, 2 segments, reads 1048832 bytes, writes 524544 bytes
 // REPORT-NEXT: segment #0 reduction: reads 524288 bytes (512 KiB), writes 256 bytes
 // REPORT-NEXT: in  %arg0: tensor<4096x64xbf16>, 524288 bytes (512 KiB)
-// REPORT-NEXT: out #0.0: tensor<1x64xf32>, 256 bytes -> #1
+// REPORT-NEXT: out #0.0: tensor<64xf32>, 256 bytes -> #1
 // REPORT-NEXT: not one kernel with #1: a normalization whose column blocks take 132096 bytes of shared memory, over the 49152 a block has
 // REPORT-NEXT: segment #1 pointwise:
 // REPORT-NOT: normalization
@@ -43,7 +43,7 @@
 // The column mean subtracted from every row: one segment.
 // CHECK-LABEL: func.func @colmean
 // CHECK: %[[N:.*]] = fuser.segment normalization(%arg0) : (tensor<8x4xf32>) -> tensor<8x4xf32> {
-// CHECK: fuser.reduction add %{{.*}} [0] keepdim
+// CHECK: fuser.reduction add %{{.*}} [0] : tensor<8x4xf32> -> tensor<4xf32>
 // CHECK: fuser.sub
 // CHECK-NOT: fuser.segment
 // CHECK: return %[[N]]
@@ -64,12 +64,12 @@ func.func @colmean(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 // bytes than the 8 row sums); the row sums form an inner normalization that
 // reads them as an input.
 // CHECK-LABEL: func.func @inner_and_outer
-// CHECK: %[[COLS:.*]] = fuser.segment reduction(%arg0) : (tensor<8x4xf32>) -> tensor<1x4xf32>
-// CHECK: fuser.reduction add %{{.*}} [0] keepdim
+// CHECK: %[[COLS:.*]] = fuser.segment reduction(%arg0) : (tensor<8x4xf32>) -> tensor<4xf32>
+// CHECK: fuser.reduction add %{{.*}} [0] :
 // CHECK-NOT: fuser.reduction
 // CHECK: fuser.segment normalization(%arg0, %[[COLS]])
 // CHECK-NOT: fuser.reduction add %{{.*}} [0]
-// CHECK: fuser.reduction add %{{.*}} [1] keepdim
+// CHECK: fuser.reduction add %{{.*}} [1] :
 // CHECK-NOT: fuser.reduction
 // CHECK: return
 func.func @inner_and_outer(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {

@@ -22,13 +22,13 @@
 // kernel (which no template takes) nor splits the casts off into a kernel
 // of their own.
 // CHECK-LABEL: func.func @returned_expansion
-// CHECK: %[[R:.*]] = fuser.segment reduction(%{{.*}}) : (tensor<6x12xbf16>) -> tensor<6x1xbf16> {
+// CHECK: %[[R:.*]] = fuser.segment reduction(%{{.*}}) : (tensor<6x12xbf16>) -> tensor<6xbf16> {
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: fuser.reduction mul
 // CHECK-NEXT: fuser.cast
 // CHECK-NEXT: fuser.cast
 // CHECK-NEXT: fuser.yield
-// CHECK: %[[A:.*]] = fuser.segment alias(%[[R]]) : (tensor<6x1xbf16>) -> tensor<8x6x5xbf16> {
+// CHECK: %[[A:.*]] = fuser.segment alias(%[[R]]) : (tensor<6xbf16>) -> tensor<8x6x5xbf16> {
 // CHECK-NOT: fuser.segment
 // CHECK: return %[[A]]
 func.func @returned_expansion(%x: tensor<6x12xbf16>) -> tensor<8x6x5xbf16> {
@@ -96,7 +96,7 @@ func.func @returned_reshape_of_expansion(%x: tensor<6x3xf32>) -> (tensor<6xf32>,
 // axis only: a squeeze of the slice, so an alias of %x.
 // CHECK-LABEL: func.func @merge_order
 // CHECK-SAME: (%[[X:.*]]: tensor<6xi64>)
-// CHECK: %[[K:.*]]:2 = fuser.segment reduction(%[[X]]) : (tensor<6xi64>) -> (tensor<1xi64>, tensor<1xi32>) {
+// CHECK: %[[K:.*]]:2 = fuser.segment reduction(%[[X]]) : (tensor<6xi64>) -> (tensor<i64>, tensor<i32>) {
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: arith.constant
 // CHECK-NEXT: fuser.eq
@@ -104,7 +104,7 @@ func.func @returned_reshape_of_expansion(%x: tensor<6x3xf32>) -> (tensor<6xf32>,
 // CHECK-NEXT: fuser.cast
 // CHECK-NEXT: fuser.reduction max
 // CHECK-NEXT: fuser.yield
-// CHECK: %[[L:.*]]:3 = fuser.segment reduction(%[[X]], %[[K]]#0, %[[K]]#1) : (tensor<6xi64>, tensor<1xi64>, tensor<1xi32>) -> (tensor<6xi64>, tensor<1xi64>, tensor<i32>) {
+// CHECK: %[[L:.*]]:3 = fuser.segment reduction(%[[X]], %[[K]]#0, %[[K]]#1) : (tensor<6xi64>, tensor<i64>, tensor<i32>) -> (tensor<6xi64>, tensor<1xi64>, tensor<i32>) {
 // CHECK: %[[T:.*]] = fuser.segment alias(%[[X]])
 // CHECK-NOT: fuser.segment
 // CHECK: return %[[L]]#0, %[[T]], %[[L]]#2, %[[L]]#1
@@ -154,16 +154,15 @@ func.func @tree_source_stays_written(%x: tensor<8xf16>) -> (tensor<1x2x4xf32>, t
 
 // -----
 
-// Two aliases of one kernel's values: the expand of %b switches to view %r
-// (which the kernel writes for the slice's alias) instead of %b, and then
-// reads %r too, so the slice (fewer bytes than %r) does not move into the
-// kernel in %r's place: the kernel keeps writing %r for both aliases.
+// Two views of one kernel's value: the expand of %b views %r (which the
+// kernel writes for the slice's view; %b is a broadcast of %r), so the
+// slice (fewer bytes than %r) does not move into the kernel in %r's place:
+// the kernel keeps writing %r for both views, one alias segment.
 // CHECK-LABEL: func.func @alias_switches_to_shared_source
 // CHECK: %[[K:.*]]:2 = fuser.segment reduction(%{{.*}}) : (tensor<4x8xi64>) -> (tensor<4xi64>, tensor<2x2xi1>) {
-// CHECK: %[[E:.*]] = fuser.segment alias(%[[K]]#0) : (tensor<4xi64>) -> tensor<4x3xi64> {
-// CHECK: %[[S:.*]] = fuser.segment alias(%[[K]]#0) : (tensor<4xi64>) -> tensor<1xi64> {
+// CHECK: %[[A:.*]]:2 = fuser.segment alias(%[[K]]#0) : (tensor<4xi64>) -> (tensor<4x3xi64>, tensor<1xi64>) {
 // CHECK-NOT: fuser.segment
-// CHECK: return %[[E]], %[[K]]#1, %[[S]]
+// CHECK: return %[[A]]#0, %[[K]]#1, %[[A]]#1
 func.func @alias_switches_to_shared_source(%x: tensor<4x8xi64>) -> (tensor<4x3xi64>, tensor<2x2xi1>, tensor<1xi64>) {
   %r = fuser.reduction add %x [1] : tensor<4x8xi64> -> tensor<4xi64>
   %b = fuser.broadcast %r [1] : tensor<4xi64> -> tensor<4x1xi64>

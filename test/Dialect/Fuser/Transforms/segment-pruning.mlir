@@ -11,10 +11,11 @@
 // CHECK-LABEL: func.func @recomputed_cast_not_kept
 // CHECK: fuser.segment reduction
 // CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuser.squeeze
 // CHECK-NEXT: fuser.reduction add
 // CHECK-NEXT: fuser.yield
 // CHECK: fuser.segment pointwise
-// CHECK: fuser.cast %{{.*}} : tensor<1xf32> to tensor<1xf64>
+// CHECK: fuser.cast %{{.*}} : tensor<f32> to tensor<f64>
 func.func @recomputed_cast_not_kept(%x: tensor<1x4xf32>) -> (tensor<1xf32>, tensor<1x4xf64>) {
   %r = fuser.reduction add %x [1] : tensor<1x4xf32> -> tensor<1xf32>
   %c = fuser.cast %r : tensor<1xf32> to tensor<1xf64>
@@ -29,8 +30,10 @@ func.func @recomputed_cast_not_kept(%x: tensor<1x4xf32>) -> (tensor<1xf32>, tens
 // CHECK-LABEL: func.func @returned_cast_kept
 // CHECK: fuser.segment reduction
 // CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuser.squeeze
 // CHECK-NEXT: fuser.reduction add
 // CHECK-NEXT: fuser.cast
+// CHECK-NEXT: fuser.broadcast
 // CHECK-NEXT: fuser.yield
 func.func @returned_cast_kept(%x: tensor<1x4xf32>) -> (tensor<1xf64>, tensor<1x4xf64>) {
   %r = fuser.reduction add %x [1] : tensor<1x4xf32> -> tensor<1xf32>

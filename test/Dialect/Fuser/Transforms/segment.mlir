@@ -181,9 +181,11 @@ func.func @normalization(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // An expand grows the reduction's result, so it leaves the reduction kernel;
 // as a view of the written result (stride 0) it is an alias, not a kernel.
+// The kernel writes the reduced rows without their extent-1 axis.
 // CHECK-LABEL: func.func @expand_of_reduction
-// CHECK: %[[A:.*]] = fuser.segment reduction(%arg0) : (tensor<8x4xf32>) -> tensor<8x1xf32>
-// CHECK: %[[B:.*]] = fuser.segment alias(%[[A]]) : (tensor<8x1xf32>) -> tensor<8x4xf32>
+// CHECK: %[[A:.*]] = fuser.segment reduction(%arg0) : (tensor<8x4xf32>) -> tensor<8xf32>
+// CHECK: %[[B:.*]] = fuser.segment alias(%[[A]]) : (tensor<8xf32>) -> tensor<8x4xf32>
+// CHECK: fuser.broadcast
 // CHECK: fuser.expand
 // CHECK-NOT: fuser.segment
 // CHECK: return %[[B]]
@@ -219,8 +221,8 @@ func.func @no_cycle(%x: tensor<8x4xf64>) -> (tensor<8xf16>, tensor<8x4xf16>) {
 // (rule 10): then the mul no longer depends on the first reduction's
 // kernel, and the planned kernels merge (rule 9 after rule 10).
 // CHECK-LABEL: func.func @cycle_removed_by_recomputing
-// CHECK: %[[B:.*]] = fuser.segment reduction(%arg0, %arg1) : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<1x4xf32>
-// CHECK: fuser.reduction add %{{.*}} [0] keepdim
+// CHECK: %[[B:.*]] = fuser.segment reduction(%arg0, %arg1) : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<4xf32>
+// CHECK: fuser.reduction add %{{.*}} [0] :
 // CHECK: %[[A:.*]]:2 = fuser.segment reduction(%arg0, %arg1, %[[B]])
 // CHECK: fuser.reduction add %{{.*}} [1]
 // CHECK: fuser.mul
@@ -245,15 +247,20 @@ func.func @cycle_removed_by_recomputing(%x: tensor<8x4xf32>, %y: tensor<8x4xf32>
 // (greedy merge order), 116 now.
 // CHECK-LABEL: func.func @cycle_through_kernel
 // CHECK-SAME: (%[[X:.*]]: tensor<8xf32>, %[[Y:.*]]: tensor<1xf32>)
-// CHECK: %[[R:.*]]:2 = fuser.segment reduction(%[[X]], %[[Y]]) : (tensor<8xf32>, tensor<1xf32>) -> (tensor<1xf32>, tensor<1xf32>) {
+// CHECK: %[[R:.*]]:2 = fuser.segment reduction(%[[X]], %[[Y]]) : (tensor<8xf32>, tensor<1xf32>) -> (tensor<f32>, tensor<1xf32>) {
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: fuser.reduction max
+// CHECK-NEXT: fuser.squeeze
 // CHECK-NEXT: fuser.neg
 // CHECK-NEXT: fuser.mul
+// CHECK-NEXT: fuser.broadcast
 // CHECK-NEXT: fuser.yield
-// CHECK: %[[P:.*]] = fuser.segment pointwise(%[[X]], %[[R]]#0, %[[Y]]) : (tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8xf32> {
+// CHECK: %[[P:.*]] = fuser.segment pointwise(%[[X]], %[[R]]#0, %[[Y]]) : (tensor<8xf32>, tensor<f32>, tensor<1xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuser.broadcast
+// CHECK-NEXT: fuser.squeeze
 // CHECK-NEXT: fuser.neg
+// CHECK-NEXT: fuser.broadcast
 // CHECK-NEXT: fuser.sub
 // CHECK-NEXT: fuser.add
 // CHECK-NEXT: fuser.yield
@@ -278,19 +285,21 @@ func.func @cycle_through_kernel(%x: tensor<8xf32>, %y: tensor<1xf32>) -> (tensor
 // Not optimal: the rule-based segmenter fuser-segment replaced found 2 kernels / 116 bytes (greedy merge order).
 // CHECK-LABEL: func.func @sibling_cycle
 // CHECK-SAME: (%[[X:.*]]: tensor<8xf32>)
-// CHECK: %[[MIN:.*]] = fuser.segment reduction(%[[X]]) : (tensor<8xf32>) -> tensor<1xf32> {
+// CHECK: %[[MIN:.*]] = fuser.segment reduction(%[[X]]) : (tensor<8xf32>) -> tensor<f32> {
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: fuser.reduction min
 // CHECK-NEXT: fuser.yield
-// CHECK: %[[MAX:.*]]:2 = fuser.segment reduction(%[[X]], %[[MIN]]) : (tensor<8xf32>, tensor<1xf32>) -> (tensor<1xf32>, tensor<8xf32>) {
+// CHECK: %[[MAX:.*]]:2 = fuser.segment reduction(%[[X]], %[[MIN]]) : (tensor<8xf32>, tensor<f32>) -> (tensor<f32>, tensor<8xf32>) {
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: fuser.neg
 // CHECK-NEXT: fuser.reduction max
+// CHECK-NEXT: fuser.broadcast
 // CHECK-NEXT: fuser.sub
 // CHECK-NEXT: fuser.add
 // CHECK-NEXT: fuser.yield
-// CHECK: %[[SUM:.*]] = fuser.segment reduction(%[[X]], %[[MAX]]#0) : (tensor<8xf32>, tensor<1xf32>) -> tensor<f32> {
+// CHECK: %[[SUM:.*]] = fuser.segment reduction(%[[X]], %[[MAX]]#0) : (tensor<8xf32>, tensor<f32>) -> tensor<f32> {
 // CHECK-NEXT: ^bb0
+// CHECK-NEXT: fuser.broadcast
 // CHECK-NEXT: fuser.sub
 // CHECK-NEXT: fuser.reduction add
 // CHECK-NEXT: fuser.yield

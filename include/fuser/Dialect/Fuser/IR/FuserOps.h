@@ -23,10 +23,9 @@
 #include "fuser/Dialect/Fuser/IR/FuserOps.h.inc"
 
 namespace mlir::fuser {
-/// Adds the canonicalization that rewrites a reduction over extent-1 dims
-/// only as a squeeze of them (or its source, with keepdim): fuser-segment
-/// normalizes its input with it.
-void populateTrivialReductionPatterns(RewritePatternSet &patterns);
+/// Adds the canonicalization that composes chains of view, squeeze and
+/// broadcast into one reshape: fuser-segment normalizes its input with it.
+void populateReshapeCompositionPatterns(RewritePatternSet &patterns);
 } // namespace mlir::fuser
 
 #endif // FUSER_DIALECT_FUSER_IR_FUSEROPS_H
