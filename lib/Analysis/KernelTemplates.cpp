@@ -494,12 +494,8 @@ KernelTemplateBuilder::sizeNormalization(ArrayRef<InputTypeCount> inputs,
   // which a squeeze drops, is the row's) are what a block keeps on chip.
   for (auto [input, count] : inputs) {
     auto type = dyn_cast<RankedTensorType>(input);
-    if (!type || shape.empty() || shape.back() == 1)
-      continue;
-    auto innermost = llvm::find_if(llvm::reverse(type.getShape()),
-                                   [](int64_t size) { return size != 1; });
-    if (innermost == llvm::reverse(type.getShape()).end() ||
-        *innermost != shape.back())
+    if (!type || shape.empty() || shape.back() == 1 ||
+        getInnermostNonUnitExtent(type.getShape()) != shape.back())
       continue;
     structure.rowBytes +=
         count * structure.rowElements *

@@ -1,13 +1,11 @@
-// The reductions of an inner normalization may spell the same rows with
-// other extent-1 axes (docs/Segmentation.md, "Normalization kernels"): the
-// same rows and row elements in the same order, each reducing the innermost
-// of its non-unit axes. Preseg's squeeze motion leaves such spellings
+// Reductions of an inner normalization that spell the same rows with
+// other extent-1 axes: fuser-segment computes both on the rows without
+// them (docs/Segmentation.md, phase 0), so they are one normalization's
+// reductions of one shape. Preseg's squeeze motion leaves such spellings
 // (`min [0]` of a squeeze of 1x1x16x1x1 beside `add [2]` of it: fuser-gen
-// seed 8063); without the rule the two were one kernel before preseg and
-// not after. The kernels map each reduction's index from the row's, and
-// squeezes, broadcasts and views that only drop or insert extent-1 axes of
-// a row may stand between them; with a single row, so may its reduced
-// values.
+// seed 8063); before, the two were one kernel before preseg and not after.
+// The kernel reads the input through a collapsed view in the rows' shape
+// and writes rows and reduced values back in the caller's spellings.
 // Must not fire: a reduced value of several rows viewed as `1x4` broadcasts
 // along the rows, not across them.
 //
@@ -36,8 +34,8 @@
 // RUN: fuser-run %t.seq.mlir --entry rows_spelled_apart_in_vectors --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 //
-// The second reduction reads the rows the first staged on chip, whatever
-// its spelling: the input is read once.
+// The rows are staged on chip in their unit-free shape and read back by
+// the second reduction and the outputs: the input is read once.
 // RUN: fuser-run %t.mlir --entry rows_spelled_apart_in_vectors --backend cpu --memory-report | FileCheck %s --check-prefix=MEMORY
 // RUN: fuser-run %t.mlir --entry one_row_spelled_apart --backend cpu --memory-report | FileCheck %s --check-prefix=MEMORY-ONE
 // MEMORY: loaded: 256 bytes (minimum 256, 1.000x)

@@ -79,15 +79,16 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
     if (!splitReductions)
       return ScheduleAttr::get(context, ScheduleKind::Normalization, 1, 1, 1,
                                rows);
-    // 16 bytes of the widest input that varies along the row; every
-    // reduction walks the row along its innermost extent.
+    // 16 bytes of the widest input that varies along the row (up to the
+    // extent-1 axes its squeeze drops); every reduction walks the row along
+    // its innermost extent.
     int64_t innermost =
         structure.sourceShape.empty() ? 1 : structure.sourceShape.back();
     int64_t widest = 1;
     for (Type type : segment.getInputs().getTypes())
       if (auto tensor = dyn_cast<RankedTensorType>(type);
           tensor && tensor.getRank() > 0 &&
-          tensor.getShape().back() == innermost)
+          getInnermostNonUnitExtent(tensor.getShape()) == innermost)
         widest = std::max<int64_t>(
             widest, *getElementByteWidth(tensor.getElementType()));
     int64_t lanes = kMaxAccessBytes / widest;

@@ -108,3 +108,9 @@ FailureOr<fuser::ByteCount> fuser::getValueByteCount(Type type) {
 SmallVector<int64_t> fuser::getRowMajorStrides(ArrayRef<int64_t> shape) {
   return computeSuffixProduct(shape);
 }
+
+int64_t fuser::getInnermostNonUnitExtent(ArrayRef<int64_t> shape) {
+  auto innermost = llvm::find_if(llvm::reverse(shape),
+                                 [](int64_t size) { return size != 1; });
+  return innermost == llvm::reverse(shape).end() ? 1 : *innermost;
+}

@@ -1,13 +1,13 @@
 // A normalization's reduced rows spelled with other extent-1 axes
 // (docs/Segmentation.md, phase 0 and the normalization template).
-// - A reduction with keepdim lists the extent-1 axes just before its first
-//   reduced one too, so it spells the rows as a reduction without keepdim
-//   of the same rows does:
-//     reduction(x [1x5x16], [1], keepdim) -> reduction(x, [0, 1], keepdim)
-//   Not where the keepdim one's trailing axes would become others.
-// - A squeeze, broadcast or view may carry a reduced row through any
-//   spelling of its extent-1 axes (the elements stay in order), and an
-//   inner normalization writes one in any spelling:
+// - Every reduction computes on its source without extent-1 axes and
+//   without keepdim, so reductions of the same rows spelled apart become
+//   the same reduction:
+//     reduction(x [1x5x16], [1], keepdim), reduction(x, [0, 1])
+//       -> reduction(squeeze(x) [5x16], [0]), reshaped back for each reader
+// - A squeeze, broadcast or view may carry a row or a reduced row through
+//   any spelling of its extent-1 axes (the elements stay in order), and a
+//   normalization writes one in any spelling:
 //     broadcast(reduction(x [3x1x8], [1, 2]) : 3, [1, 2]) : 3x1x1
 //   is a reduced row beside reduction(x, [2], keepdim) : 3x1x1.
 // Each case is one kernel with and without fuser-preseg (which writes both
@@ -88,9 +88,8 @@ func.func @outer_leading_unit_axis(%arg0: tensor<1x5x16xbf16>) -> (tensor<1x5x16
 }
 
 // Rows of 16 spelled 1x8x16: a keepdim sum over [2], beside a max over the
-// squeezed rows ([0, 2] once the squeeze is folded in) that is also
-// written in its own spelling (8, not 1x8): the keepdim sum keeps its
-// trailing [2], and the written 8 is the reduced row at the row's index.
+// squeezed rows that is also written in its own spelling (8, not 1x8):
+// both reduce [1] of 8x16, and the written 8 is the reduced row.
 func.func @squeezed_leading_unit_axis(%x: tensor<1x8x16xf32>) -> (tensor<1x8x16xf32>, tensor<8xf32>) {
   %0 = fuser.reduction add %x [2] keepdim : tensor<1x8x16xf32> -> tensor<1x8x1xf32>
   %1 = fuser.sub %x, %0 : tensor<1x8x16xf32>, tensor<1x8x1xf32> -> tensor<1x8x16xf32>

@@ -71,6 +71,10 @@ FailureOr<ByteCount> getValueByteCount(Type type);
 /// makes sure of (the interpreter's buffers always fit).
 SmallVector<int64_t> getRowMajorStrides(ArrayRef<int64_t> shape);
 
+/// The innermost extent of `shape` other than 1 (1 where there is none):
+/// the innermost extent of the tensor a squeeze of its extent-1 axes reads.
+int64_t getInnermostNonUnitExtent(ArrayRef<int64_t> shape);
+
 } // namespace mlir::fuser
 
 #endif // FUSER_DIALECT_FUSER_UTILS_SHAPEUTILS_H
