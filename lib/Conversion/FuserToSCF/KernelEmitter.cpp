@@ -2163,8 +2163,10 @@ void KernelEmitter::bindSqueezedInputs(Block &body) {
   for (BlockArgument argument : body.getArguments()) {
     inputs.push_back(argument);
     Value memref = bindings.lookup(argument);
+    // An input without elements stays unreferenced (evalUnchained).
     auto type = dyn_cast<MemRefType>(memref.getType());
-    if (!type || !type.getLayout().isIdentity())
+    if (!type || !type.getLayout().isIdentity() ||
+        getSaturatedNumElements(type) == 0)
       continue;
     for (Operation *user : argument.getUsers()) {
       auto squeeze = dyn_cast<SqueezeOp>(user);

@@ -1,4 +1,5 @@
 // RUN: fuser-opt %s --split-input-file --fuser-preseg --fuser-segment --fuser-schedule --convert-fuser-to-scf --cse | FileCheck %s
+// RUN: fuser-opt %s --split-input-file --fuser-preseg --fuser-segment --fuser-schedule --convert-fuser-to-scf | FileCheck %s --check-prefix=EMPTY
 
 // The Mistral kernel: each thread of a 2048x256 grid makes 8 bf16 outputs
 // from 4 aligned 16-byte loads (one per grouped head) accumulated in f32
@@ -97,4 +98,22 @@ func.func @rows(%x: tensor<64x1000xbf16>) -> (tensor<64xbf16>, tensor<64x1000xf3
   %1 = fuser.reduction max %0 [1] : tensor<64x1000xf32> -> tensor<64xf32>
   %2 = fuser.cast %1 : tensor<64xf32> to tensor<64xbf16>
   return %2, %0 : tensor<64xbf16>, tensor<64x1000xf32>
+}
+
+// -----
+
+// A squeezed input is read through a collapsed view of its memref, but not
+// one without elements: that one is never referenced (a kernel argument the
+// bare-pointer convention refuses). Without --cse, which would drop an
+// unused view.
+// EMPTY-LABEL: func.func @squeezed_empty_input(
+// EMPTY-SAME: %[[E:[a-z0-9]+]]: memref<0x1x4xf32>, %[[Y:[a-z0-9]+]]: memref<3x1x4xf32>
+// EMPTY-NOT: memref.collapse_shape %[[E]]
+// EMPTY: memref.collapse_shape %[[Y]] {{.*}} into memref<3x4xf32>
+// EMPTY-NOT: memref.collapse_shape %[[E]]
+// EMPTY: return
+func.func @squeezed_empty_input(%x: tensor<0x1x4xf32>, %y: tensor<3x1x4xf32>) -> (tensor<0x1x4xf32>, tensor<3x1x4xf32>) {
+  %a = fuser.neg %x : tensor<0x1x4xf32>
+  %b = fuser.exp %y : tensor<3x1x4xf32>
+  return %a, %b : tensor<0x1x4xf32>, tensor<3x1x4xf32>
 }
