@@ -1957,17 +1957,10 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
               scf::IfOp::create(b, loc, isGroupZero, /*withElse=*/false)
                   .thenBlock());
           pushScope();
-          // A reduced row, with or without the reduced dims, or spelled
-          // with other extent-1 axes (analyzeNormalization).
-          SmallVector<Value> index(kept);
-          if (shape == ArrayRef(keepdimShape)) {
-            SmallVector<Value> zeros(structure.dims.size(), constant(0));
-            index = interleaveSourceIndex(structure.reductions.front(), kept,
-                                          zeros);
-          } else if (shape != ArrayRef(keptShape)) {
-            index = mapUnitAxes(kept, keptShape, shape);
-          }
-          LogicalResult stored = emitOutputAt(i, index);
+          // A reduced row in any spelling of extent-1 axes, the reduced
+          // dims kept as 1 included (analyzeNormalization).
+          LogicalResult stored =
+              emitOutputAt(i, mapUnitAxes(kept, keptShape, shape));
           popScope();
           if (failed(stored))
             return failure();
@@ -2140,14 +2133,9 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
       auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
       b.setInsertionPointToStart(ifOp.thenBlock());
       pushScope();
-      // A reduced row, with or without the reduced dims, or spelled with
-      // other extent-1 axes (analyzeNormalization).
-      SmallVector<Value> index(kept);
-      if (shape == ArrayRef(keepdimShape))
-        index.append(structure.dims.size(), constant(0));
-      else if (shape != keptShape)
-        index = mapUnitAxes(kept, keptShape, shape);
-      if (failed(emitOutputAt(i, index)))
+      // A reduced row in any spelling of extent-1 axes, the reduced dims
+      // kept as 1 included (analyzeNormalization).
+      if (failed(emitOutputAt(i, mapUnitAxes(kept, keptShape, shape))))
         return failure();
       popScope();
     }
