@@ -138,9 +138,66 @@ def check_scalar(value, dtype, what):
         if value.ndim != 0:
             raise FusionValueError("%s: expected a scalar, got a tensor of shape %s"
                                    % (what, value.shape))
-    if not isinstance(value, (bool, int, float, np.ndarray, np.generic)):
+    if not isinstance(value, (bool, int, float, complex, np.ndarray, np.generic)):
         raise FusionTypeError("%s: expected a %s scalar, got %r" % (what, dtype, value))
+    _check_scalar_kind(value, dtype, what)
     try:
         return np.asarray(value, dtype=numpy_dtype(dtype))
     except (OverflowError, ValueError) as error:
         raise FusionValueError("%s: %s" % (what, error)) from None
+
+
+# nvFuser's names of the dtypes in its messages (data_type2string, csrc/type.cpp).
+_NVFUSER_TYPE_NAMES = {
+    "float64": "double", "float32": "float", "float16": "__half", "bfloat16": "__bfloat",
+    "float8_e4m3fn": "__e4m3", "float8_e5m2": "__e5m2", "int64": "int64_t", "int32": "int",
+    "bool": "bool", "complex64": "std::complex<float>", "complex128": "std::complex<double>"}
+
+# The kinds in the message.
+_KIND_NAMES = {"b": "a bool", "i": "an int", "f": "a float", "c": "a complex"}
+
+
+def _kind(dtype):
+    """numpy's kind of a dtype, with ml_dtypes' floats as floats and unsigned
+    integers as integers: b, i, f or c."""
+    if dtype.name in ML_DTYPES:
+        return "f"
+    return "i" if dtype.kind == "u" else dtype.kind
+
+
+def _check_scalar_kind(value, dtype, what):
+    """Refuses a scalar of another kind than `dtype`, as nvFuser binding a
+    fusion input does (ExpressionEvaluator::bind_, csrc/expr_evaluator.cpp:
+    hasCompatibleDataType, csrc/type.h): an int only for an integer dtype, a
+    float only for a floating-point one, a bool only for Bool, a complex only
+    for a complex dtype. A float for an Int input is never truncated (an
+    extent of 2.9 is no extent), nor an int made a Double."""
+    import numpy as np
+    if isinstance(value, (bool, np.bool_)):
+        given = "b"
+    elif isinstance(value, (int, float, complex)):
+        given = {int: "i", float: "f", complex: "c"}[
+            next(t for t in (int, float, complex) if isinstance(value, t))]
+    else:
+        given = _kind(np.asarray(value).dtype)
+    if given == _kind(numpy_dtype(dtype)):
+        return
+    item = value.item() if isinstance(value, (np.ndarray, np.generic)) else value
+    if given == "b":
+        shown = str(int(item))            # C++ prints a bool as 1 or 0
+    elif given == "f":
+        shown = "%g" % item               # and a double with 6 digits
+    elif given == "c":
+        shown = "(%g,%g)" % (item.real, item.imag)
+    else:
+        shown = str(item)
+    raise FusionTypeError(
+        "%s: Scalar value %s is not compatible with the expected data type: %s. (%s "
+        "given for a DataType.%s scalar; nvFuser refuses it rather than converting it)"
+        % (what, shown, _NVFUSER_TYPE_NAMES.get(dtype, dtype), _KIND_NAMES.get(given, given),
+           _datatype_name(dtype)))
+
+
+def _datatype_name(dtype):
+    from ._states import DTYPE_NAMES
+    return DTYPE_NAMES[dtype].name if dtype in DTYPE_NAMES else dtype

@@ -4,62 +4,212 @@ FusionCache and FusionExecutorCache in one).
 A definition is keyed by its printed form (`repr(fd)`, or the IR of a
 definition that came from a pipeline), so a script that defines the same
 fusion again in a loop finds it compiled; a signature is what decides the
-compiled code (FusionDefinition._signature). The least recently used variant
-goes when more than `max_variants` are held.
+compiled code (FusionDefinition._signature).
+
+Two bounds hold, each enforced by dropping the least recently used variant:
+`max_variants` (1024) and `max_bytes` (DEFAULT_MAX_BYTES, 256 MiB) of
+native memory, as measured_compile() counts it: the heap one compile
+retains, measured around the native call.
+
+Every method takes the cache's lock, so executes on several threads, the
+introspection (info, num_fusions, num_variants, num_bytes) and eviction may
+run at once. Compiling happens outside the lock: two threads that miss the
+same variant both compile it, and store() keeps the first one stored (the
+second thread runs the one the cache holds).
 """
 
 import collections
+import ctypes
+import ctypes.util
+import sys
+import threading
 
-__all__ = ["FusionCache", "CacheInfo"]
+__all__ = ["FusionCache", "CacheInfo", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_VARIANTS",
+           "measured_compile"]
 
 CacheInfo = collections.namedtuple("CacheInfo", ["hits", "misses", "variants"])
+
+DEFAULT_MAX_VARIANTS = 1024
+DEFAULT_MAX_BYTES = 256 << 20
+
+# What a variant counts where the heap cannot be measured (no glibc
+# mallinfo2): about what a CPU backend compile of a small fusion retains.
+FALLBACK_VARIANT_BYTES = 1 << 20
+
+
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def _load_mallinfo2():
+    """glibc's mallinfo2, called without releasing the GIL (PyDLL): no other
+    Python thread runs between a measurement and the compile."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.PyDLL(ctypes.util.find_library("c") or "libc.so.6")
+        function = libc.mallinfo2
+    except (OSError, AttributeError):
+        return None
+    function.restype = _Mallinfo2
+    function.argtypes = []
+    return function
+
+
+_mallinfo2 = _load_mallinfo2()
+
+# Held across a measured compile and while evicted variants are released, so
+# that neither another compile nor an eviction changes the heap inside a
+# measurement.
+_MEASURE_LOCK = threading.Lock()
+
+
+def _heap_in_use():
+    """Bytes malloc has handed out and not had back (its arenas' chunks in
+    use and its mmapped chunks)."""
+    info = _mallinfo2()
+    return info.uordblks + info.hblkhd
+
+
+def measured_compile(compile_fn, *args):
+    """(compile_fn(*args), the bytes it retained): the growth of the heap in
+    use across the call (glibc's mallinfo2, uordblks + hblkhd). The native
+    compile holds the GIL throughout (FuserMLIRModule.cpp) and the
+    measurement does not release it, so other Python threads allocate or free
+    only where the interpreter switches threads between the measurement and
+    the call; other compiles and evictions wait for it. Without mallinfo2 a
+    variant counts FALLBACK_VARIANT_BYTES."""
+    if _mallinfo2 is None:
+        return compile_fn(*args), FALLBACK_VARIANT_BYTES
+    with _MEASURE_LOCK:
+        before = _heap_in_use()
+        compiled = compile_fn(*args)
+        after = _heap_in_use()
+    return compiled, max(after - before, 0)
 
 
 class FusionCache:
     """The process's compiled fusions: FusionCache.get()."""
 
     _instance = None
+    _instance_lock = threading.Lock()
 
-    def __init__(self, max_variants=1024):
-        self.max_variants = max_variants
-        self._variants = collections.OrderedDict()  # (key, backend, signature) -> compiled
+    def __init__(self, max_variants=DEFAULT_MAX_VARIANTS, max_bytes=DEFAULT_MAX_BYTES):
+        self._lock = threading.RLock()
+        # (key, backend, signature) -> (compiled, bytes), least recent first
+        self._variants = collections.OrderedDict()
         self._counts = {}  # key -> [hits, misses]
+        self._bytes = 0
+        self._max_variants = max_variants
+        self._max_bytes = max_bytes
 
     @classmethod
     def get(cls):
-        if cls._instance is None:
-            cls._instance = cls()
-        return cls._instance
+        instance = cls._instance
+        if instance is None:
+            with cls._instance_lock:
+                if cls._instance is None:
+                    cls._instance = cls()
+                instance = cls._instance
+        return instance
 
     @classmethod
     def reset(cls):
         """Drops every compiled fusion and count."""
-        cls._instance = None
+        with cls._instance_lock:
+            cls._instance = None
+
+    @property
+    def max_variants(self):
+        """How many compiled variants are kept (1024 by default)."""
+        return self._max_variants
+
+    @max_variants.setter
+    def max_variants(self, value):
+        self._set_bound("_max_variants", value)
+
+    @property
+    def max_bytes(self):
+        """How many bytes of compiled variants are kept, as measured_compile
+        counts them (DEFAULT_MAX_BYTES, 256 MiB, by default)."""
+        return self._max_bytes
+
+    @max_bytes.setter
+    def max_bytes(self, value):
+        self._set_bound("_max_bytes", value)
+
+    def _set_bound(self, name, value):
+        """Sets a bound and evicts at once down to it."""
+        with self._lock:
+            setattr(self, name, value)
+            evicted = self._evict()
+        _release(evicted)
 
     def lookup(self, key, backend, signature):
-        counts = self._counts.setdefault(key, [0, 0])
-        compiled = self._variants.get((key, backend, signature))
-        if compiled is None:
-            counts[1] += 1
-            return None
-        counts[0] += 1
-        self._variants.move_to_end((key, backend, signature))
+        """The compiled variant, or None (a miss)."""
+        with self._lock:
+            counts = self._counts.setdefault(key, [0, 0])
+            held = self._variants.get((key, backend, signature))
+            if held is None:
+                counts[1] += 1
+                return None
+            counts[0] += 1
+            self._variants.move_to_end((key, backend, signature))
+            return held[0]
+
+    def store(self, key, backend, signature, compiled, nbytes=0):
+        """Keeps `compiled` (`nbytes` of memory) unless another thread stored
+        the variant first; returns the one the cache holds (or `compiled`
+        where it is too big to be kept)."""
+        with self._lock:
+            held = self._variants.get((key, backend, signature))
+            if held is not None:
+                self._variants.move_to_end((key, backend, signature))
+                return held[0]
+            self._variants[(key, backend, signature)] = (compiled, nbytes)
+            self._bytes += nbytes
+            evicted = self._evict()
+        _release(evicted)
         return compiled
 
-    def store(self, key, backend, signature, compiled):
-        self._variants[(key, backend, signature)] = compiled
-        while len(self._variants) > self.max_variants:
-            self._variants.popitem(last=False)
+    def _evict(self):
+        """Drops the least recently used variants until both bounds hold;
+        returns them, for _release outside the lock."""
+        evicted = []
+        while self._variants and (len(self._variants) > self._max_variants
+                                  or self._bytes > self._max_bytes):
+            _, (compiled, nbytes) = self._variants.popitem(last=False)
+            self._bytes -= nbytes
+            evicted.append(compiled)
+        return evicted
 
     def info(self, key):
         """CacheInfo of one definition."""
-        hits, misses = self._counts.get(key, (0, 0))
-        variants = sum(1 for k in self._variants if k[0] == key)
+        with self._lock:
+            hits, misses = self._counts.get(key, (0, 0))
+            variants = sum(1 for k in self._variants if k[0] == key)
         return CacheInfo(hits, misses, variants)
 
     def num_fusions(self):
         """How many definitions have compiled variants (nvFuser's name)."""
-        return len({k[0] for k in self._variants})
+        with self._lock:
+            return len({k[0] for k in self._variants})
 
     def num_variants(self):
-        return len(self._variants)
+        with self._lock:
+            return len(self._variants)
+
+    def num_bytes(self):
+        """The bytes the held variants count against max_bytes."""
+        with self._lock:
+            return self._bytes
+
+
+def _release(evicted):
+    """Frees evicted variants (where nothing else holds them) outside any
+    measured compile."""
+    if evicted:
+        with _MEASURE_LOCK:
+            evicted.clear()

@@ -11,10 +11,11 @@ cached (_cache.py).
 
 import os
 import sys
+import threading
 
 from . import _arrays, _tolerances
 from ._build import PLACEHOLDER_EXTENT, Build, int64_list
-from ._cache import FusionCache
+from ._cache import FusionCache, measured_compile
 from ._errors import (FusionError, FusionNotImplementedError, FusionTypeError,
                       FusionValueError, translate)
 from ._ops import Ops
@@ -22,6 +23,10 @@ from ._printer import format_definition, format_repro_script
 from ._states import DTYPE_NAMES, DataType, Scalar, Tensor, Vector, dtype_name
 
 __all__ = ["FusionDefinition", "Segment"]
+
+# Guards the definitions' lists of concretized builds against executes on
+# several threads.
+_CONCRETIZED_LOCK = threading.Lock()
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -591,13 +596,16 @@ class FusionDefinition:
         entry = cache.lookup(key, backend, self._signature(checked))
         if entry is None:
             build = self._build_for(checked)
-            entry = (_call(build.native.compile, backend), build)
+            compiled, nbytes = _call(measured_compile, build.native.compile, backend)
             # The build marks the inputs that decide shapes: the signature
-            # is complete after it.
-            cache.store(key, backend, self._signature(checked), entry)
+            # is complete after it. Where another thread stored the variant
+            # meanwhile, that one runs.
+            entry = cache.store(key, backend, self._signature(checked), (compiled, build),
+                                nbytes)
         compiled, build = entry
-        if self.is_symbolic() and not any(build is b for b in self._concretized):
-            self._concretized.append(build)
+        with _CONCRETIZED_LOCK:
+            if self.is_symbolic() and not any(build is b for b in self._concretized):
+                self._concretized.append(build)
         self._last_build = build
         native_inputs = []
         for position, value in enumerate(checked):
@@ -761,8 +769,8 @@ class _DerivedDefinition(FusionDefinition):
         key = self._fixed.mlir()
         compiled = cache.lookup(key, backend, ())
         if compiled is None:
-            compiled = _call(self._fixed.compile, backend)
-            cache.store(key, backend, (), compiled)
+            compiled, nbytes = _call(measured_compile, self._fixed.compile, backend)
+            compiled = cache.store(key, backend, (), compiled, nbytes)
         results = [_arrays.from_native(r) for r in _call(compiled.run, native_inputs)]
         if not _returns_torch(inputs):
             return results

@@ -188,3 +188,87 @@ def test_native_guard(error_type, call, match):
     t = native.define_input([2], "float32")
     with pytest.raises(error_type, match=match):
         call(native, t)
+
+
+# Scalar inputs given a value of another kind (issue 43) ----------------------
+#
+# nvFuser binds a fusion input with ExpressionEvaluator::bind_, which refuses
+# a value whose dtype is not compatible with the input's (csrc/expr_evaluator.cpp,
+# hasCompatibleDataType in csrc/type.h): an int only for integers, a float
+# only for floating point, a bool only for Bool. Its RuntimeError says
+# "Scalar value 2.9 is not compatible with the expected data type: int64_t.";
+# here a FusionTypeError (a RuntimeError and a TypeError) says the same,
+# naming the input. A float used to be truncated: 2.9 made an extent of 2.
+
+def _scalar_message(position, shown, cpp, given, dtype):
+    return exactly("inputs[%d]: Scalar value %s is not compatible with the expected data "
+                   "type: %s. (%s given for a DataType.%s scalar; nvFuser refuses it "
+                   "rather than converting it)" % (position, shown, cpp, given, dtype))
+
+
+def _extent_fusion():
+    """An Int scalar input that decides an extent, a Double, a Bool and a
+    ComplexDouble that are operands."""
+    import numpy as np
+    with FusionDefinition() as fd:
+        t = fd.define_tensor(shape=[-1], dtype=DataType.Float)
+        n = fd.define_scalar(None, dtype=DataType.Int)
+        alpha = fd.define_scalar(None, dtype=DataType.Double)
+        flag = fd.define_scalar(None, dtype=DataType.Bool)
+        fd.add_output(fd.ops.full([n], 1.0, DataType.Float))
+        fd.add_output(fd.ops.where(flag, fd.ops.mul(t, alpha), t))
+    return fd, np.ones(3, np.float32)
+
+
+@pytest.mark.parametrize("values, match", [
+    ((2.9, 1.5, True), _scalar_message(1, "2.9", "int64_t", "a float", "Int")),
+    ((-0.5, 1.5, True), _scalar_message(1, "-0.5", "int64_t", "a float", "Int")),
+    ((2.0, 1.5, True), _scalar_message(1, "2", "int64_t", "a float", "Int")),
+    ((True, 1.5, True), _scalar_message(1, "1", "int64_t", "a bool", "Int")),
+    ((2, 2, True), _scalar_message(2, "2", "double", "an int", "Double")),
+    ((2, 1.5, 1.0), _scalar_message(3, "1", "bool", "a float", "Bool")),
+    ((2, 1.5, 1), _scalar_message(3, "1", "bool", "an int", "Bool")),
+    ((2, 1.5 + 1j, True), _scalar_message(2, "(1.5,1)", "double", "a complex", "Double")),
+], ids=["float for Int", "negative float for Int", "integral float for Int", "bool for Int",
+        "int for Double", "float for Bool", "int for Bool", "complex for Double"])
+def test_scalar_input_of_another_kind(values, match):
+    fd, x = _extent_fusion()
+    with pytest.raises(TypeError, match=match) as raised:
+        fd.execute([x, *values])
+    assert isinstance(raised.value, RuntimeError)  # as nvFuser's
+    with pytest.raises(TypeError, match=match):
+        fd.execute([x, *values], backend="cpu")
+    assert fd.cache_info() == (0, 0, 0)  # refused before anything compiled
+
+
+def test_scalar_input_numpy_kinds():
+    """numpy scalars and 0-d arrays follow their dtype's kind: an integer
+    for Int, a float for Double, a bool for Bool, whatever the width."""
+    import numpy as np
+    fd, x = _extent_fusion()
+    full, scaled = fd.execute([x, np.int32(2), np.float32(2.0), np.bool_(True)])
+    assert full.shape == (2,) and list(scaled) == [2.0] * 3
+    full, scaled = fd.execute([x, np.array(4, np.uint8), np.array(0.5), False])
+    assert full.shape == (4,) and list(scaled) == [1.0] * 3
+    with pytest.raises(TypeError, match=_scalar_message(1, "2.5", "int64_t", "a float", "Int")):
+        fd.execute([x, np.float64(2.5), 1.5, True])
+    with pytest.raises(TypeError, match=_scalar_message(2, "3", "double", "an int", "Double")):
+        fd.execute([x, 2, np.array(3, np.int64), True])
+    with pytest.raises(TypeError, match=_scalar_message(3, "0", "bool", "an int", "Bool")):
+        fd.execute([x, 2, 1.5, np.int8(0)])
+
+
+def test_complex_scalar_input():
+    """A ComplexDouble scalar input takes a Python complex (nvFuser's test
+    passes 2.0 + 1.0j) and refuses a float."""
+    import numpy as np
+    with FusionDefinition() as fd:
+        t = fd.define_tensor(shape=[2], dtype=DataType.ComplexDouble)
+        c = fd.define_scalar(None, dtype=DataType.ComplexDouble)
+        fd.add_output(fd.ops.mul(t, c))
+    x = np.ones(2, np.complex128)
+    (out,) = fd.execute([x, 2.0 + 1.0j])
+    assert list(out) == [2 + 1j] * 2
+    with pytest.raises(TypeError, match=_scalar_message(
+            1, "2", "std::complex<double>", "a float", "ComplexDouble")):
+        fd.execute([x, 2.0])
