@@ -953,6 +953,71 @@ FailureOr<Value> FusionBuilder::reduction(ReductionKind kind, Value source,
 // Statistics
 //===----------------------------------------------------------------------===//
 
+/// The statistics of a complex operand, as torch and nvFuser's
+/// variance_mean define them: the mean is complex (of the operand's type),
+/// its parts the means of the parts; the variance is real, of the part type:
+/// the sum over |x - mean|^2, computed as re(d)^2 + im(d)^2 with d the
+/// deviation (torch's var(real) + var(imag)).
+static FailureOr<FusionBuilder::WelfordResult>
+buildComplexStatistics(FusionBuilder &fb, Value source, ComplexType complexType,
+                       ArrayRef<int64_t> dims, int64_t &count,
+                       SmallVectorImpl<int64_t> &reducedDims,
+                       ArrayRef<int64_t> shape) {
+  Type part = complexType.getElementType();
+  reducedDims.assign(dims.begin(), dims.end());
+  count = 1;
+  for (int64_t dim : dims)
+    count *= shape[dim];
+  FailureOr<Value> re = fb.real(source);
+  FailureOr<Value> im = fb.imag(source);
+  if (failed(re) || failed(im))
+    return failure();
+  Value squares;
+  Value means[2];
+  Value components[2] = {*re, *im};
+  for (int index = 0; index < 2; ++index) {
+    Value component = components[index];
+    FailureOr<Value> sum =
+        fb.reduction(ReductionKind::Add, component, dims, /*keepdim=*/true);
+    if (failed(sum))
+      return failure();
+    FailureOr<Value> mean =
+        fb.binary(BinaryKind::Div, *sum,
+                  ScalarLiteral::getFloat(static_cast<double>(count), part));
+    if (failed(mean))
+      return failure();
+    FailureOr<Value> deviation = fb.binary(BinaryKind::Sub, component, *mean);
+    if (failed(deviation))
+      return failure();
+    FailureOr<Value> square =
+        fb.binary(BinaryKind::Mul, *deviation, *deviation);
+    if (failed(square))
+      return failure();
+    if (squares) {
+      FailureOr<Value> total = fb.binary(BinaryKind::Add, squares, *square);
+      if (failed(total))
+        return failure();
+      squares = *total;
+    } else {
+      squares = *square;
+    }
+    means[index] = *mean;
+  }
+  FailureOr<Value> mean = fb.complex(means[0], means[1]);
+  if (failed(mean))
+    return failure();
+  FailureOr<Value> varSum =
+      fb.reduction(ReductionKind::Add, squares, dims, /*keepdim=*/true);
+  if (failed(varSum))
+    return failure();
+  FailureOr<Value> n = fb.full(
+      mlir::cast<RankedTensorType>(varSum->getType()).getShape(),
+      ScalarLiteral::getInt(count), IntegerType::get(fb.getContext(), 64));
+  if (failed(n))
+    return failure();
+  return FusionBuilder::WelfordResult{*mean, *varSum, *n};
+}
+
 FailureOr<FusionBuilder::WelfordResult>
 FusionBuilder::buildTwoPassStatistics(Value source, ArrayRef<int64_t> dims,
                                       StringRef name, int64_t &count,
@@ -968,6 +1033,9 @@ FusionBuilder::buildTwoPassStatistics(Value source, ArrayRef<int64_t> dims,
   if (failed(normalized))
     return failure();
   Type element = type->getElementType();
+  if (auto complexType = dyn_cast<ComplexType>(element))
+    return buildComplexStatistics(*this, source, complexType, *normalized,
+                                  count, reducedDims, type->getShape());
   Type compute = !isa<FloatType>(element) ? Type(Float64Type::get(getContext()))
                  : isReducedPrecision(element)
                      ? Type(Float32Type::get(getContext()))

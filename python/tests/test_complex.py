@@ -234,3 +234,39 @@ def test_errors(module, build, message):
             z = fd.define_tensor(shape=[4], dtype=DataType.ComplexFloat)
             f = fd.define_tensor(shape=[4], dtype=DataType.Float)
             fd.add_output(build(fd, z, f))
+
+
+@MODULES
+@BACKENDS
+@DTYPES
+def test_statistics_of_complex(module, backend, dtype, np_dtype):
+    """var, var_mean and welford of a complex tensor as torch defines them
+    (nvFuser's variance_mean too): the mean is complex, of the operand's
+    type; the variance is real, of the part type, the mean of |x - mean|^2
+    (the real part's variance plus the imaginary part's)."""
+    x = sample((4, 5), np_dtype)
+    part = np.dtype(np_dtype(0).real.dtype)
+
+    def define(fd):
+        t = fd.define_tensor(shape=[4, 5], dtype=dtype)
+        fd.add_output(fd.ops.var(t, dims=[0, 1], correction=1))
+        var, mean = fd.ops.var_mean(t, dims=[1], correction=0)
+        fd.add_output(var)
+        fd.add_output(mean)
+        avg, var_sum, n = fd.ops.welford(t, dims=[0])
+        fd.add_output(avg)
+        fd.add_output(var_sum)
+        fd.add_output(n)
+
+    var_all, var_rows, mean_rows, avg, var_sum, n = run(module, backend, define, [x])
+    assert [o.dtype for o in (var_all, var_rows, mean_rows, avg, var_sum)] == \
+        [part, part, np.dtype(np_dtype), np.dtype(np_dtype), part]
+    rtol = tolerance(np_dtype) * 10
+    np.testing.assert_allclose(var_all, np.var(x, ddof=1), rtol=rtol)
+    np.testing.assert_allclose(var_rows, np.var(x, axis=1, ddof=0), rtol=rtol)
+    np.testing.assert_allclose(mean_rows, x.mean(axis=1), rtol=rtol)
+    np.testing.assert_allclose(avg, x.mean(axis=0), rtol=rtol)
+    np.testing.assert_allclose(var_sum, np.var(x, axis=0) * 4, rtol=rtol)
+    np.testing.assert_array_equal(n, np.full(5, 4))
+    # The issue's example: the variance counts the imaginary part too.
+    assert np.var(x, ddof=1) > np.var(x.real, ddof=1)
