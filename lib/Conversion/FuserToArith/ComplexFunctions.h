@@ -3,7 +3,9 @@
 // The complex unary functions that upstream's `complex` dialect has no op
 // for (sinh, cosh, asin, acos, atan, asinh, acosh, atanh, log10, log2,
 // sigmoid), emitted as ComplexSemantics.h defines them: nvFuser's runtime
-// special cases, then its formula from `complex` ops and real part ops.
+// special cases, then its formula from `complex` ops and real part ops; and
+// the functions upstream has an op for whose special values (infinite, NaN
+// or zero parts) ComplexSemantics.h takes from libc++ instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,9 +22,17 @@ namespace mlir::fuser {
 /// the parts compute as the real ops do.
 using RealUnaryEmitter = llvm::function_ref<Value(UnaryKind, Value)>;
 
-/// `kind`, one of the functions above, of the complex scalar `z`.
+/// `kind`, one of the functions above, or abs, exp, log, sqrt, rsqrt,
+/// reciprocal, sin, cos, tan or tanh (upstream's op with libc++'s special
+/// values as selects), of the complex scalar `z`.
 Value emitComposedComplexUnary(OpBuilder &b, Location loc, UnaryKind kind,
                                Value z, RealUnaryEmitter realUnary);
+
+/// mul, div or pow of complex scalars: upstream's op with libc++'s special
+/// values (mul's recovery of infinities, div's infinite denominator, pow's
+/// e^(y log x) for infinite or NaN parts) as selects.
+Value emitComplexBinaryFunction(OpBuilder &b, Location loc, BinaryKind kind,
+                                Value x, Value y, RealUnaryEmitter realUnary);
 
 } // namespace mlir::fuser
 

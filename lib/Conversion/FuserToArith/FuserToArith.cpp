@@ -544,10 +544,10 @@ Value isNonZero(OpBuilder &b, Location loc, Value x) {
 Value emitUnary(OpBuilder &b, Location loc, UnaryKind kind, Value x);
 
 /// A unary op on a complex scalar: upstream's `complex` ops, which
-/// convert-complex-to-standard expands as ComplexSemantics.h computes, and
-/// the predicates from the parts.
+/// convert-complex-to-standard expands as ComplexSemantics.h's upstream*
+/// functions compute, with libc++'s special values as selects
+/// (ComplexFunctions.cpp), and the predicates from the parts.
 Value emitComplexUnary(OpBuilder &b, Location loc, UnaryKind kind, Value z) {
-  auto type = cast<ComplexType>(z.getType());
   auto parts = [&](UnaryKind partKind, bool both) {
     Value re = emitUnary(b, loc, partKind, complex::ReOp::create(b, loc, z));
     Value im = emitUnary(b, loc, partKind, complex::ImOp::create(b, loc, z));
@@ -557,31 +557,6 @@ Value emitComplexUnary(OpBuilder &b, Location loc, UnaryKind kind, Value z) {
   switch (kind) {
   case UnaryKind::Neg:
     return complex::NegOp::create(b, loc, z);
-  case UnaryKind::Abs:
-    return complex::AbsOp::create(b, loc, z);
-  case UnaryKind::Exp:
-    return complex::ExpOp::create(b, loc, z);
-  case UnaryKind::Log:
-    return complex::LogOp::create(b, loc, z);
-  case UnaryKind::Sqrt:
-    return complex::SqrtOp::create(b, loc, z);
-  case UnaryKind::Rsqrt:
-    return complex::RsqrtOp::create(b, loc, z);
-  case UnaryKind::Reciprocal: {
-    Type part = type.getElementType();
-    Value one = complex::CreateOp::create(b, loc, type,
-                                          floatConstant(b, loc, part, 1.0),
-                                          floatConstant(b, loc, part, 0.0));
-    return complex::DivOp::create(b, loc, one, z);
-  }
-  case UnaryKind::Sin:
-    return complex::SinOp::create(b, loc, z);
-  case UnaryKind::Cos:
-    return complex::CosOp::create(b, loc, z);
-  case UnaryKind::Tan:
-    return complex::TanOp::create(b, loc, z);
-  case UnaryKind::Tanh:
-    return complex::TanhOp::create(b, loc, z);
   case UnaryKind::LogicalNot:
     return arith::XOrIOp::create(b, loc, isNonZero(b, loc, z),
                                  boolConstant(b, loc, b.getI1Type(), true));
@@ -596,6 +571,16 @@ Value emitComplexUnary(OpBuilder &b, Location loc, UnaryKind kind, Value z) {
     return cmpf(b, loc, arith::CmpFPredicate::OEQ, im,
                 floatConstant(b, loc, im.getType(), 0.0));
   }
+  case UnaryKind::Abs:
+  case UnaryKind::Exp:
+  case UnaryKind::Log:
+  case UnaryKind::Sqrt:
+  case UnaryKind::Rsqrt:
+  case UnaryKind::Reciprocal:
+  case UnaryKind::Sin:
+  case UnaryKind::Cos:
+  case UnaryKind::Tan:
+  case UnaryKind::Tanh:
   case UnaryKind::Sinh:
   case UnaryKind::Cosh:
   case UnaryKind::Asin:
@@ -1015,11 +1000,12 @@ Value emitBinary(OpBuilder &b, Location loc, BinaryKind kind, Value lhs,
     case BinaryKind::Sub:
       return complex::SubOp::create(b, loc, lhs, rhs);
     case BinaryKind::Mul:
-      return complex::MulOp::create(b, loc, lhs, rhs);
     case BinaryKind::Div:
-      return complex::DivOp::create(b, loc, lhs, rhs);
     case BinaryKind::Pow:
-      return complex::PowOp::create(b, loc, lhs, rhs);
+      return emitComplexBinaryFunction(
+          b, loc, kind, lhs, rhs, [&](UnaryKind partKind, Value part) {
+            return emitUnary(b, loc, partKind, part);
+          });
     case BinaryKind::LogicalAnd:
     case BinaryKind::LogicalOr:
       break;

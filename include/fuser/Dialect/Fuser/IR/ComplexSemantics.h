@@ -1,4 +1,5 @@
-//===- ComplexSemantics.h - scalar semantics of complex elements -*- C++ -*-===//
+//===- ComplexSemantics.h - scalar semantics of complex elements -*- C++
+//-*-===//
 //
 // What the elementwise ops compute on complex<f32> and complex<f64>
 // elements: the reference the interpreter uses. The lowering does not
@@ -59,8 +60,20 @@ template <typename T> T minimumF(T a, T b) {
 }
 } // namespace complex_detail
 
-/// |z|: max * sqrt(1 + (min / max)^2), and min where that is NaN.
-template <typename T> T complexAbs(Complex<T> z) {
+namespace complex_detail {
+/// Whether a part is infinite or NaN.
+template <typename T> bool nonFinite(Complex<T> z) {
+  return !std::isfinite(z.re) || !std::isfinite(z.im);
+}
+/// Whether z takes libc++'s path for the special values (C99 Annex G): a
+/// part infinite, NaN or zero.
+template <typename T> bool specialOrZeroPart(Complex<T> z) {
+  return nonFinite(z) || z.re == T(0) || z.im == T(0);
+}
+} // namespace complex_detail
+
+/// upstream's |z|: max * sqrt(1 + (min / max)^2), and min where that is NaN.
+template <typename T> T upstreamAbs(Complex<T> z) {
   using namespace complex_detail;
   T absRe = std::fabs(z.re), absIm = std::fabs(z.im);
   T max = maximumF(absRe, absIm), min = minimumF(absRe, absIm);
@@ -69,14 +82,58 @@ template <typename T> T complexAbs(Complex<T> z) {
   return std::isnan(result) ? min : result;
 }
 
-template <typename T> Complex<T> complexMul(Complex<T> a, Complex<T> b) {
-  T re = a.re * b.re - a.im * b.im;
-  T im = a.im * b.re + a.re * b.im;
-  return {re, im};
+/// |z|: upstream's, and +inf where a part is infinite (hypot's rule, as
+/// libc++'s abs and Annex G: |inf + nan i| = inf).
+template <typename T> T complexAbs(Complex<T> z) {
+  if (std::isinf(z.re) || std::isinf(z.im))
+    return std::numeric_limits<T>::infinity();
+  return upstreamAbs(z);
+}
+
+/// (ac - bd, ad + bc), and where both parts are NaN libc++'s operator*
+/// (C Annex G's recovery of infinities): infinite parts become +-1, NaN
+/// parts +-0, and the product is recomputed times infinity.
+template <typename T> Complex<T> complexMul(Complex<T> x, Complex<T> y) {
+  T a = x.re, b = x.im, c = y.re, d = y.im;
+  T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  T re = ac - bd;
+  T im = bc + ad;
+  if (!(std::isnan(re) && std::isnan(im)))
+    return {re, im};
+  auto unit = [](T v) { return std::copysign(std::isinf(v) ? T(1) : T(0), v); };
+  auto zeroNaN = [](T v) { return std::isnan(v) ? std::copysign(T(0), v) : v; };
+  bool recalc = false;
+  if (std::isinf(a) || std::isinf(b)) {
+    a = unit(a);
+    b = unit(b);
+    c = zeroNaN(c);
+    d = zeroNaN(d);
+    recalc = true;
+  }
+  if (std::isinf(c) || std::isinf(d)) {
+    c = unit(c);
+    d = unit(d);
+    a = zeroNaN(a);
+    b = zeroNaN(b);
+    recalc = true;
+  }
+  if (!recalc &&
+      (std::isinf(ac) || std::isinf(bd) || std::isinf(ad) || std::isinf(bc))) {
+    a = zeroNaN(a);
+    b = zeroNaN(b);
+    c = zeroNaN(c);
+    d = zeroNaN(d);
+    recalc = true;
+  }
+  if (!recalc)
+    return {re, im};
+  const T inf = std::numeric_limits<T>::infinity();
+  return {inf * (a * c - b * d), inf * (a * d + b * c)};
 }
 
 /// Smith's algorithm with the corner cases of DivisionConverter's
-/// convertDivToStandardUsingRangeReduction.
+/// convertDivToStandardUsingRangeReduction; a finite numerator over an
+/// infinite denominator takes the third case directly, as libc++ does.
 template <typename T> Complex<T> complexDiv(Complex<T> a, Complex<T> b) {
   const T inf = std::numeric_limits<T>::infinity();
   T ratio1 = b.re / b.im;
@@ -114,6 +171,10 @@ template <typename T> Complex<T> complexDiv(Complex<T> a, Complex<T> b) {
   T re5 = T(0) * (a.re * bReSign + a.im * bImSign);
   T im5 = T(0) * (a.im * bReSign - a.re * bImSign);
 
+  // libc++'s operator/ always reaches its third case here (its quotient is
+  // NaN in both parts); Smith's may not, with other signs of zero.
+  if (finiteNumInfDenom)
+    return {re5, im5};
   bool reFirst = bReAbs < bImAbs;
   T re = reFirst ? re1 : re2, im = reFirst ? im1 : im2;
   if (!(std::isnan(re) && std::isnan(im)))
@@ -128,8 +189,8 @@ template <typename T> Complex<T> complexDiv(Complex<T> a, Complex<T> b) {
 }
 
 /// e^z = e^re (cos im, sin im); where e^re overflows, e^(re/2) scales
-/// twice, and a zero imaginary part gives +0.
-template <typename T> Complex<T> complexExp(Complex<T> z) {
+/// twice, and a zero imaginary part gives +0 (upstream's expansion).
+template <typename T> Complex<T> upstreamExp(Complex<T> z) {
   T expRe = std::exp(z.re), expHalf = std::exp(z.re * T(0.5));
   T cos = std::cos(z.im), sin = std::sin(z.im);
   bool overflows = expRe == std::numeric_limits<T>::infinity();
@@ -138,14 +199,36 @@ template <typename T> Complex<T> complexExp(Complex<T> z) {
   return {re, z.im == T(0) ? T(0) : im};
 }
 
-/// log z = (log |z|, atan2(im, re)).
+/// e^z: upstream's, with libc++'s special values: a zero imaginary part
+/// stays (its sign too), e^(+inf + i y) = (inf, nan) and e^(-inf + i y) =
+/// (0, 0) for y infinite or NaN.
+template <typename T> Complex<T> complexExp(Complex<T> z) {
+  const T inf = std::numeric_limits<T>::infinity();
+  if (z.re == inf && !std::isfinite(z.im))
+    return {inf, std::numeric_limits<T>::quiet_NaN()};
+  if (z.re == -inf && !std::isfinite(z.im))
+    return {T(0), T(0)};
+  Complex<T> e = upstreamExp(z);
+  return {e.re, z.im == T(0) ? z.im : e.im};
+}
+
+/// upstream's log z = (log |z|, atan2(im, re)) with upstream's |z|.
+template <typename T> Complex<T> upstreamLog(Complex<T> z) {
+  return {std::log(upstreamAbs(z)), std::atan2(z.im, z.re)};
+}
+
+/// log z = (log |z|, atan2(im, re)): upstream's, with +inf as the real part
+/// where a part is infinite (libc++'s log(abs(z)), abs by hypot).
 template <typename T> Complex<T> complexLog(Complex<T> z) {
-  return {std::log(complexAbs(z)), std::atan2(z.im, z.re)};
+  Complex<T> l = upstreamLog(z);
+  if (std::isinf(z.re) || std::isinf(z.im))
+    l.re = std::numeric_limits<T>::infinity();
+  return l;
 }
 
 /// sqrt z = sqrt|z| (cos(arg/2), sin(arg/2)) with |z|'s square root as
 /// sqrt(max) * (1 + (min/max)^2)^0.25, and the infinite and zero cases.
-template <typename T> Complex<T> complexSqrt(Complex<T> z) {
+template <typename T> Complex<T> upstreamSqrt(Complex<T> z) {
   using namespace complex_detail;
   const T inf = std::numeric_limits<T>::infinity();
   const T nan = std::numeric_limits<T>::quiet_NaN();
@@ -174,11 +257,31 @@ template <typename T> Complex<T> complexSqrt(Complex<T> z) {
   return {re, im};
 }
 
+/// sqrt z: upstream's, with libc++'s special values (first match wins):
+/// (inf, im) for an infinite im; (inf, +-0 or NaN) for re = +inf; (+0 or
+/// NaN, +-inf) for re = -inf; (nan, nan) for a NaN part; and a zero
+/// imaginary part of the result takes im's sign (sqrt(conj z) =
+/// conj(sqrt z)).
+template <typename T> Complex<T> complexSqrt(Complex<T> z) {
+  const T inf = std::numeric_limits<T>::infinity();
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  if (std::isinf(z.im))
+    return {inf, z.im};
+  if (z.re == inf)
+    return {inf, std::isnan(z.im) ? z.im : std::copysign(T(0), z.im)};
+  if (z.re == -inf)
+    return {std::isnan(z.im) ? z.im : T(0), std::copysign(inf, z.im)};
+  if (std::isnan(z.re) || std::isnan(z.im))
+    return {nan, nan};
+  Complex<T> r = upstreamSqrt(z);
+  return {r.re, r.im == T(0) ? std::copysign(T(0), z.im) : r.im};
+}
+
 /// 1 / sqrt: |z|'s rsqrt as rsqrt(max) * sqrt(rsqrt(1 + (min/max)^2)) (and
 /// rsqrt(min) where that is NaN), each rsqrt as 1 / sqrt (fuser.rsqrt's
 /// definition, which the lowering substitutes for math.rsqrt), turned by
 /// -arg/2, with the zero and infinite cases.
-template <typename T> Complex<T> complexRsqrt(Complex<T> z) {
+template <typename T> Complex<T> upstreamRsqrt(Complex<T> z) {
   using namespace complex_detail;
   const T inf = std::numeric_limits<T>::infinity();
   auto rsqrt = [](T x) { return T(1) / std::sqrt(x); };
@@ -199,13 +302,23 @@ template <typename T> Complex<T> complexRsqrt(Complex<T> z) {
   return {re, im};
 }
 
+template <typename T> Complex<T> complexDiv(Complex<T> a, Complex<T> b);
+
+/// 1 / sqrt z: upstream's, and where a part is infinite, NaN or zero the
+/// quotient 1 / sqrt(z) of the functions here (libc++'s ops).
+template <typename T> Complex<T> complexRsqrt(Complex<T> z) {
+  if (complex_detail::specialOrZeroPart(z))
+    return complexDiv(Complex<T>{T(1), T(0)}, complexSqrt(z));
+  return upstreamRsqrt(z);
+}
+
 /// z^w = |z|^c e^(-d arg z) (cos q, sin q), q = c arg z + d log|z|, with
 /// the expansion's cases for a zero, one or infinite base and a zero
 /// exponent.
-template <typename T> Complex<T> complexPow(Complex<T> z, Complex<T> w) {
+template <typename T> Complex<T> upstreamPow(Complex<T> z, Complex<T> w) {
   const T inf = std::numeric_limits<T>::infinity();
   T a = z.re, b = z.im, c = w.re, d = w.im;
-  T abs = complexAbs(z);
+  T abs = upstreamAbs(z);
   T arg = std::atan2(b, a);
   T coeff = std::pow(abs, c) * std::exp(-d * arg);
   T q = c * arg + d * std::log(abs);
@@ -224,16 +337,24 @@ template <typename T> Complex<T> complexPow(Complex<T> z, Complex<T> w) {
   return result;
 }
 
+/// z^w: upstream's, and where a part of z or w is infinite or NaN libc++'s
+/// pow, e^(w log z) with the mul, log and exp here.
+template <typename T> Complex<T> complexPow(Complex<T> z, Complex<T> w) {
+  if (complex_detail::nonFinite(z) || complex_detail::nonFinite(w))
+    return complexExp(complexMul(w, complexLog(z)));
+  return upstreamPow(z, w);
+}
+
 /// sin and cos from t = e^im: sin z = ((t/2 + 0.5/t) sin re,
 /// (t/2 - 0.5/t) cos re), cos z = ((0.5/t + t/2) cos re,
 /// (0.5/t - t/2) sin re).
-template <typename T> Complex<T> complexSin(Complex<T> z) {
+template <typename T> Complex<T> upstreamSin(Complex<T> z) {
   T exp = std::exp(z.im);
   T scaled = T(0.5) * exp, reciprocal = T(0.5) / exp;
   return {(scaled + reciprocal) * std::sin(z.re),
           (scaled - reciprocal) * std::cos(z.re)};
 }
-template <typename T> Complex<T> complexCos(Complex<T> z) {
+template <typename T> Complex<T> upstreamCos(Complex<T> z) {
   T exp = std::exp(z.im);
   T scaled = T(0.5) * exp, reciprocal = T(0.5) / exp;
   return {(reciprocal + scaled) * std::cos(z.re),
@@ -241,7 +362,7 @@ template <typename T> Complex<T> complexCos(Complex<T> z) {
 }
 
 /// tanh z from expm1(±2 re), cos im and sin im; tan z = -i tanh(i z).
-template <typename T> Complex<T> complexTanh(Complex<T> z) {
+template <typename T> Complex<T> upstreamTanh(Complex<T> z) {
   const T inf = std::numeric_limits<T>::infinity();
   T twoRe = z.re + z.re;
   T negTwoRe = T(-1) * twoRe;
@@ -262,8 +383,8 @@ template <typename T> Complex<T> complexTanh(Complex<T> z) {
     im = T(0);
   return {re, im};
 }
-template <typename T> Complex<T> complexTan(Complex<T> z) {
-  Complex<T> t = complexTanh(Complex<T>{z.im * T(-1), z.re});
+template <typename T> Complex<T> upstreamTan(Complex<T> z) {
+  Complex<T> t = upstreamTanh(Complex<T>{z.im * T(-1), z.re});
   return {t.im, t.re * T(-1)};
 }
 
@@ -323,6 +444,51 @@ template <typename T> Complex<T> complexCosh(Complex<T> z) {
   if (z.im == T(0) && !std::isfinite(z.re))
     return {std::fabs(z.re), z.im};
   return {std::cosh(z.re) * std::cos(z.im), std::sinh(z.re) * std::sin(z.im)};
+}
+
+/// libc++'s tanh: its special cases, then (sinh 2re, sin 2im) / (cosh 2re +
+/// cos 2im).
+template <typename T> Complex<T> libcxxTanh(Complex<T> z) {
+  if (std::isinf(z.re)) {
+    if (!std::isfinite(z.im))
+      return {std::copysign(T(1), z.re), T(0)};
+    return {std::copysign(T(1), z.re),
+            std::copysign(T(0), std::sin(T(2) * z.im))};
+  }
+  if (std::isnan(z.re) && z.im == T(0))
+    return z;
+  T twoRe = T(2) * z.re, twoIm = T(2) * z.im;
+  T d = std::cosh(twoRe) + std::cos(twoIm);
+  T sinhTwoRe = std::sinh(twoRe);
+  if (std::isinf(sinhTwoRe) && std::isinf(d))
+    return {sinhTwoRe > T(0) ? T(1) : T(-1), twoIm > T(0) ? T(0) : T(-0.0)};
+  return {sinhTwoRe / d, std::sin(twoIm) / d};
+}
+
+/// sin, cos, tan and tanh: upstream's, and where a part is infinite, NaN or
+/// zero libc++'s (sin z = -i sinh(iz), cos z = cosh(iz), tan z =
+/// -i tanh(iz), with sinh and cosh above).
+template <typename T> Complex<T> complexSin(Complex<T> z) {
+  if (!complex_detail::specialOrZeroPart(z))
+    return upstreamSin(z);
+  Complex<T> w = complexSinh(Complex<T>{-z.im, z.re});
+  return {w.im, -w.re};
+}
+template <typename T> Complex<T> complexCos(Complex<T> z) {
+  if (!complex_detail::specialOrZeroPart(z))
+    return upstreamCos(z);
+  return complexCosh(Complex<T>{-z.im, z.re});
+}
+template <typename T> Complex<T> complexTanh(Complex<T> z) {
+  if (!complex_detail::specialOrZeroPart(z))
+    return upstreamTanh(z);
+  return libcxxTanh(z);
+}
+template <typename T> Complex<T> complexTan(Complex<T> z) {
+  if (!complex_detail::specialOrZeroPart(z))
+    return upstreamTan(z);
+  Complex<T> w = libcxxTanh(Complex<T>{-z.im, z.re});
+  return {w.im, -w.re};
 }
 
 /// asinh z = log(z + sqrt(z^2 + 1)), the parts' signs copied from z.
