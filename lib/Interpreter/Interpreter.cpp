@@ -8,7 +8,7 @@
 //
 // Numerics (docs/Interpreter.md): f16/bf16 are computed in f32 and rounded
 // to nearest even per op; reductions accumulate in the compute type from the
-// kind's identity, in row-major order of the source.
+// kind's identity, float and complex sums and products pairwise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -475,71 +475,178 @@ template <typename T> T reductionIdentity(ReductionKind kind) {
     return std::numeric_limits<T>::max();
 }
 
+/// The elements a reduction combines into each of its outputs: the source
+/// offsets of output `o`'s k-th element (k in row-major order of the reduced
+/// dims) are base(o) + offset(k).
+class ReducedElements {
+public:
+  ReducedElements(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
+    SmallVector<int64_t> strides = getRowMajorStrides(shape);
+    for (auto [d, size] : llvm::enumerate(shape)) {
+      bool reduced = llvm::is_contained(dims, static_cast<int64_t>(d));
+      (reduced ? reducedShape : keptShape).push_back(size);
+      (reduced ? reducedStrides : keptStrides).push_back(strides[d]);
+    }
+    count = getSaturatedNumElements(reducedShape);
+  }
+
+  /// How many elements each output combines.
+  int64_t size() const { return count; }
+
+  /// Calls `fn(base)` for every output in row-major order.
+  template <typename Fn> void forEachOutput(Fn &&fn) const {
+    std::array<SmallVector<int64_t>, 1> strides = {keptStrides};
+    forEachIndex<1>(keptShape, strides, {},
+                    [&](const std::array<int64_t, 1> &at) { fn(at[0]); });
+  }
+
+  /// Calls `fn(offset)` for elements first .. first + n - 1 of the output at
+  /// `base`, in order.
+  template <typename Fn>
+  void forEachInRange(int64_t base, int64_t first, int64_t n, Fn &&fn) const {
+    if (n == 0)
+      return;
+    int64_t rank = reducedShape.size();
+    SmallVector<int64_t, 8> index(rank);
+    int64_t offset = base;
+    for (int64_t d = rank - 1, rest = first; d >= 0; --d) {
+      index[d] = rest % reducedShape[d];
+      rest /= reducedShape[d];
+      offset += index[d] * reducedStrides[d];
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      fn(offset);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        offset += reducedStrides[d];
+        if (++index[d] < reducedShape[d])
+          break;
+        offset -= reducedStrides[d] * reducedShape[d];
+        index[d] = 0;
+      }
+    }
+  }
+
+private:
+  SmallVector<int64_t> keptShape, keptStrides, reducedShape, reducedStrides;
+  int64_t count;
+};
+
+/// Ranges of at most this many elements are combined in sequence; longer
+/// ones are split in halves.
+constexpr int64_t kPairwiseLeaf = 8;
+
+/// Combines elements first .. first + n - 1 of the output at `base`
+/// pairwise: a range of up to kPairwiseLeaf elements in sequence from the
+/// identity, a longer one as (its first floor(n/2) elements) combined with
+/// (the rest). Rounding errors then grow with log2(n), not n.
+template <typename T, typename Combine, typename Load>
+T reducePairwise(const ReducedElements &elements, int64_t base, int64_t first,
+                 int64_t n, T identity, const Combine &combine,
+                 const Load &load) {
+  if (n <= kPairwiseLeaf) {
+    T acc = identity;
+    elements.forEachInRange(base, first, n, [&](int64_t offset) {
+      acc = combine(acc, load(offset));
+    });
+    return acc;
+  }
+  int64_t half = n / 2;
+  T lhs = reducePairwise(elements, base, first, half, identity, combine, load);
+  T rhs = reducePairwise(elements, base, first + half, n - half, identity,
+                         combine, load);
+  return combine(lhs, rhs);
+}
+
 LogicalResult Evaluator::evalReduction(ReductionOp op) {
   FailureOr<Buffer> result = allocate(op, op.getType());
   if (failed(result))
     return failure();
   const Buffer &source = get(op.getSource());
-  // Walk the source in row-major order; each element lands in the
-  // accumulator of its output position (reduced dims do not move it), so
-  // every output combines its inputs in row-major order of the reduced dims.
-  SmallVector<int64_t> outStrides(source.shape.size(), 0);
-  int64_t stride = 1;
-  for (int64_t d = static_cast<int64_t>(source.shape.size()) - 1; d >= 0; --d) {
-    if (llvm::is_contained(op.getDims(), d))
-      continue;
-    outStrides[d] = stride;
-    stride *= source.shape[d];
-  }
-  std::array<SmallVector<int64_t>, 2> strides = {
-      getRowMajorStrides(source.shape), std::move(outStrides)};
-  int64_t count = getSaturatedNumElements(result->shape);
   ReductionKind kind = op.getKind();
+  ReducedElements elements(source.shape, op.getDims());
+  // Reduces every output with `combine` from `identity`, storing it with
+  // `store`. Float and complex sums and products are pairwise, unless split
+  // reductions are off (the order of the kernels that do not split them);
+  // integer arithmetic and max/min do not depend on the order, and go
+  // through the source in sequence for every output at once.
+  auto reduce = [&](auto identity, auto combine, auto load, auto store,
+                    bool pairwise) {
+    using T = decltype(identity);
+    int64_t count = getSaturatedNumElements(result->shape);
+    if (pairwise && options.splitReductions) {
+      int64_t index = 0;
+      elements.forEachOutput([&](int64_t base) {
+        store(index++, reducePairwise(elements, base, 0, elements.size(),
+                                      identity, combine, load));
+      });
+      return;
+    }
+    // Walk the source in row-major order; each element lands in the
+    // accumulator of its output position (reduced dims do not move it).
+    SmallVector<int64_t> outStrides(source.shape.size(), 0);
+    int64_t stride = 1;
+    for (int64_t d = static_cast<int64_t>(source.shape.size()) - 1; d >= 0;
+         --d) {
+      if (llvm::is_contained(op.getDims(), d))
+        continue;
+      outStrides[d] = stride;
+      stride *= source.shape[d];
+    }
+    std::array<SmallVector<int64_t>, 2> strides = {
+        getRowMajorStrides(source.shape), std::move(outStrides)};
+    std::vector<T> accumulators(count, identity);
+    forEachIndex<2>(source.shape, strides, {},
+                    [&](const std::array<int64_t, 2> &at) {
+                      T &acc = accumulators[at[1]];
+                      acc = combine(acc, load(at[0]));
+                    });
+    for (int64_t i = 0; i < count; ++i)
+      store(i, accumulators[i]);
+  };
+  const uint8_t *in = source.bytes.data();
+  uint8_t *out = result->bytes.data();
   visitElemKind(*getElemKind(source.elementType), [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
+    using T = ComputeOf<K>;
     if constexpr (isNumericKind<K>) {
-      using T = ComputeOf<K>;
-      std::vector<T> accumulators(count, reductionIdentity<T>(kind));
-      const uint8_t *in = source.bytes.data();
-      auto combine = [&](auto binaryKind) {
+      auto load = [&](int64_t offset) {
+        return Elem<K>::load(loadElement<StorageOf<K>>(in, offset));
+      };
+      auto store = [&](int64_t index, T value) {
+        storeElement(out, index, Elem<K>::store(value));
+      };
+      auto with = [&](auto binaryKind) {
         constexpr BinaryKind B = decltype(binaryKind)::value;
-        forEachIndex<2>(
-            source.shape, strides, {}, [&](const std::array<int64_t, 2> &at) {
-              T &acc = accumulators[at[1]];
-              acc = applyBinary<B>(
-                  acc, Elem<K>::load(loadElement<StorageOf<K>>(in, at[0])));
-            });
+        bool reorders = std::is_floating_point_v<T> &&
+                        (B == BinaryKind::Add || B == BinaryKind::Mul);
+        reduce(
+            reductionIdentity<T>(kind),
+            [](T acc, T value) { return applyBinary<B>(acc, value); }, load,
+            store, reorders);
       };
       switch (kind) {
       case ReductionKind::Add:
-        combine(std::integral_constant<BinaryKind, BinaryKind::Add>{});
-        break;
+        return with(std::integral_constant<BinaryKind, BinaryKind::Add>{});
       case ReductionKind::Mul:
-        combine(std::integral_constant<BinaryKind, BinaryKind::Mul>{});
-        break;
+        return with(std::integral_constant<BinaryKind, BinaryKind::Mul>{});
       case ReductionKind::Max:
-        combine(std::integral_constant<BinaryKind, BinaryKind::Maximum>{});
-        break;
+        return with(
+            std::integral_constant<BinaryKind, BinaryKind::Maximum>{});
       case ReductionKind::Min:
-        combine(std::integral_constant<BinaryKind, BinaryKind::Minimum>{});
-        break;
+        return with(
+            std::integral_constant<BinaryKind, BinaryKind::Minimum>{});
       }
-      for (int64_t i = 0; i < count; ++i)
-        storeElement(result->bytes.data(), i, Elem<K>::store(accumulators[i]));
     } else if constexpr (isComplexKind<K>) {
       // add only (the verifier): part by part from (-0.0, -0.0).
-      using T = ComputeOf<K>;
       using Part = typename T::Component;
-      std::vector<T> accumulators(count, T{-Part(0), -Part(0)});
-      const uint8_t *in = source.bytes.data();
-      forEachIndex<2>(source.shape, strides, {},
-                      [&](const std::array<int64_t, 2> &at) {
-                        T &acc = accumulators[at[1]];
-                        acc = applyBinary<BinaryKind::Add>(
-                            acc, loadElement<StorageOf<K>>(in, at[0]));
-                      });
-      for (int64_t i = 0; i < count; ++i)
-        storeElement(result->bytes.data(), i, accumulators[i]);
+      reduce(
+          T{-Part(0), -Part(0)},
+          [](T acc, T value) {
+            return applyBinary<BinaryKind::Add>(acc, value);
+          },
+          [&](int64_t offset) { return loadElement<StorageOf<K>>(in, offset); },
+          [&](int64_t index, T value) { storeElement(out, index, value); },
+          /*pairwise=*/true);
     }
   });
   bind(op.getResult(), std::move(*result));

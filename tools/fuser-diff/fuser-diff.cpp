@@ -185,7 +185,8 @@ std::string describe(const Buffer &buffer) {
 
 /// Why `expected` and `actual` differ, or the empty string if they agree:
 /// bit for bit, or with `tolerance` set (another backend), within that many
-/// ulp, where NaNs agree whatever their payloads (compareBuffers).
+/// ulp for float results (getResultTolerance), where NaNs agree whatever
+/// their payloads (compareBuffers).
 std::string compareResults(ArrayRef<Buffer> expected, ArrayRef<Buffer> actual,
                            std::optional<unsigned> tolerance) {
   std::string text;
@@ -201,7 +202,8 @@ std::string compareResults(ArrayRef<Buffer> expected, ArrayRef<Buffer> actual,
       continue;
     if (FailureOr<BufferDifference> difference = compareBuffers(before, after);
         tolerance && succeeded(difference) &&
-        difference->maxUlpDistance <= *tolerance)
+        difference->maxUlpDistance <=
+            getResultTolerance(before.elementType, *tolerance))
       continue;
     os << "result " << i << ": " << describe(before) << " before, "
        << describe(after) << " after";
@@ -373,8 +375,9 @@ public:
   SmallVector<uint64_t> deviceMath;
   /// The fusions that passed with each op (by name) in them.
   std::map<std::string, uint64_t> opCounts;
-  /// The backend without split reductions, for kernel backends.
-  std::unique_ptr<Backend> sequentialBackend;
+  /// The backend and the reference without split reductions, for kernel
+  /// backends: both then reduce every output in sequence.
+  std::unique_ptr<Backend> sequentialBackend, sequentialReference;
 
 private:
   std::string checkMonotone();
@@ -468,10 +471,15 @@ std::string SeedChecker::check(uint64_t seed) {
     tolerance =
         usesTranscendentalOps(function) ? kTranscendentalUlpTolerance : 0;
   std::string mismatch = compareResults(*expected, *actual, tolerance);
-  // A split reduction reassociates: where it reduces inexact values the
-  // rounding differs. If the same kernels without splits agree, that is
-  // the only difference, and it is counted, not failed.
+  // A split reduction reassociates (the interpreter's pairwise sums too):
+  // where it reduces inexact values the rounding differs. If the kernels and
+  // the interpreter agree without splits, that is the only difference, and
+  // it is counted, not failed.
   if (!mismatch.empty() && sequentialBackend) {
+    FailureOr<SmallVector<Buffer>> sequentialExpected =
+        sequentialReference->run(function, inputs);
+    if (failed(sequentialExpected))
+      return failure("the interpreter fails without split reductions");
     FailureOr<SmallVector<Buffer>> sequential =
         sequentialBackend->run(transformedFunction, inputs);
     // The injected change is one of the backend's results, with or without
@@ -480,7 +488,7 @@ std::string SeedChecker::check(uint64_t seed) {
         !sequential->front().bytes.empty())
       sequential->front().bytes.front() ^= 1;
     if (succeeded(sequential) &&
-        compareResults(*expected, *sequential, tolerance).empty()) {
+        compareResults(*sequentialExpected, *sequential, tolerance).empty()) {
       reassociated.push_back(seed);
       mismatch.clear();
     }
@@ -683,6 +691,8 @@ int runDifferential(MLIRContext &context, PassManager &passManager,
     std::string unused;
     checker.sequentialBackend =
         createBackend(backend.getName(), sequential, unused);
+    checker.sequentialReference =
+        createBackend(reference.getName(), sequential, unused);
   }
   uint64_t passed = 0;
   SmallVector<uint64_t> failedSeeds;

@@ -8,17 +8,18 @@
 //
 // The CPU backend runs the same loops; with splits the sums of inexact
 // values (LayerNorm's squares) reassociate (docs/Lowering.md), without them
-// (one thread per row) every result is bit-identical to the interpreter.
+// (one thread per row) every result is bit-identical to the interpreter
+// without them (sums in sequence rather than pairwise).
 // RUN: fuser-run %S/Inputs/normalization.mlir --entry rmsnorm --backend cpu --check-against interp | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %S/Inputs/normalization.mlir --entry softmax --backend cpu --check-against interp | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %S/Inputs/normalization.mlir --entry layernorm --backend cpu --check-against interp --ulp-tolerance 64 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %S/Inputs/normalization.mlir --entry rmsnorm_bwd --backend cpu --check-against interp | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %S/Inputs/normalization.mlir --entry softmax_long --backend cpu --check-against interp --ulp-tolerance 256 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-opt --fuser-preseg --fuser-segment %S/Inputs/normalization.mlir | fuser-opt --fuser-schedule=split-reductions=false -o %t.seq.mlir
-// RUN: fuser-run %t.seq.mlir --entry rmsnorm --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
-// RUN: fuser-run %t.seq.mlir --entry softmax --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
-// RUN: fuser-run %t.seq.mlir --entry layernorm --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
-// RUN: fuser-run %t.seq.mlir --entry rmsnorm_bwd --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.seq.mlir --entry rmsnorm --backend cpu --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.seq.mlir --entry softmax --backend cpu --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.seq.mlir --entry layernorm --backend cpu --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.seq.mlir --entry rmsnorm_bwd --backend cpu --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 //
 // Several rows per block when the fusion reads a row broadcast along the
 // rows (a weight): here with a 16-multiprocessor chip, RMSNorm's 64 rows are

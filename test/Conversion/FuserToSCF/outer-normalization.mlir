@@ -28,11 +28,11 @@
 // RUN: fuser-run %S/Inputs/outer-normalization.mlir --entry colscale --backend cpu --check-against interp --ulp-tolerance 16 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-opt --fuser-preseg --fuser-segment %S/Inputs/outer-normalization.mlir | fuser-opt --fuser-schedule=split-reductions=false -o %t.seq.mlir
 // RUN: FileCheck %s --check-prefix=SEQ < %t.seq.mlir
-// RUN: fuser-run %t.seq.mlir --entry colmean --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
-// RUN: fuser-run %t.seq.mlir --entry batchnorm --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
-// RUN: fuser-run %t.seq.mlir --entry colsoftmax --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
-// RUN: fuser-run %t.seq.mlir --entry middle --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
-// RUN: fuser-run %t.seq.mlir --entry colscale --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.seq.mlir --entry colmean --backend cpu --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.seq.mlir --entry batchnorm --backend cpu --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.seq.mlir --entry colsoftmax --backend cpu --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.seq.mlir --entry middle --backend cpu --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
+// RUN: fuser-run %t.seq.mlir --entry colscale --backend cpu --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAILED
 // EXEC: check 0: {{.*}} ulp ok
 // EXEC-NOT: FAILED
