@@ -303,6 +303,59 @@ void Device::trap(uint32_t site) {
   abortThread();
 }
 
+void Device::stackOverflow(int64_t room, uint64_t bytes, bool dynamic,
+                           uint32_t site) {
+  // On a GPU: a stack overflow exception (the stack is
+  // cudaLimitStackSize), which ends the kernel.
+  std::string what;
+  if (dynamic)
+    what = "a dynamic alloca of " + std::to_string(bytes) + " bytes";
+  else if (site < sites.size())
+    what = "a call of @" + sites[site].callee + " needs " +
+           std::to_string(bytes) + " bytes of stack";
+  else
+    what = "a call needs " + std::to_string(bytes) + " bytes of stack";
+  if (beginReport("stack overflow: " + what + "; " +
+                      std::to_string(std::max<int64_t>(room, 0)) +
+                      " are left",
+                  kLaunchFailed)) {
+    printSite(site);
+    const Fiber &fiber = current->fiber;
+    llvm::errs() << "simt:   the thread's stack is " << fiber.getStackBytes()
+                 << " bytes (sized from the kernel's private arrays and "
+                    "calls, less "
+                 << Limits::kReserveBytes
+                 << " kept for the emulator): recursion or dynamic allocas "
+                    "deeper than that are errors\n";
+  }
+  abortThread();
+}
+
+void Device::checkDynamicAlloca(const void *stackPointer, uint64_t count,
+                                uint64_t elementBytes, uint32_t site) {
+  auto sp = reinterpret_cast<uintptr_t>(stackPointer);
+  auto limit = reinterpret_cast<uintptr_t>(current->fiber.getStackLow()) +
+               Limits::kReserveBytes;
+  int64_t room = sp >= limit ? int64_t(sp - limit) : -int64_t(limit - sp);
+  uint64_t bytes;
+  bool overflows = __builtin_mul_overflow(count, elementBytes, &bytes);
+  // With its alignment and the next frame's allowance.
+  if (overflows || room < 0 ||
+      bytes > uint64_t(room) - std::min<uint64_t>(room, Limits::kFrameBytes))
+    stackOverflow(room, overflows ? UINT64_MAX : bytes, /*dynamic=*/true,
+                  site);
+}
+
+void Device::stepLimitReached(uint32_t site) {
+  if (beginReport("the thread ran " + llvm::Twine(stepLimit) +
+                      " loop iterations without finishing (on a GPU: a hang "
+                      "or a very long kernel; FUSER_SIMT_STEP_LIMIT sets the "
+                      "limit)",
+                  kLaunchTimeout))
+    printSite(site);
+  abortThread();
+}
+
 //===----------------------------------------------------------------------===//
 // Device-code runtime: special registers, memory checks
 //===----------------------------------------------------------------------===//
@@ -825,7 +878,8 @@ void Device::threadMain(void *opaque) {
   Fiber::exitTo(thread->fiber, device.scheduler);
 }
 
-CUresult Device::checkLaunch(Kernel &k, Dim3 g, Dim3 b, uint64_t sharedBytes) {
+CUresult Device::checkLaunch(Kernel &k, Dim3 g, Dim3 b, uint64_t sharedBytes,
+                             void **launchParams) {
   auto fail = [&](const llvm::Twine &what) {
     llvm::errs() << "simt: error: launch of kernel " << k.name << " with grid ("
                  << g.x << "," << g.y << "," << g.z << ") and block (" << b.x
@@ -861,17 +915,42 @@ CUresult Device::checkLaunch(Kernel &k, Dim3 g, Dim3 b, uint64_t sharedBytes) {
   if (sharedBytes)
     return fail("dynamic shared memory (" + llvm::Twine(sharedBytes) +
                 " bytes): the emulator supports static shared memory only");
+  // The driver takes no count: it reads as many parameters as the kernel
+  // has. Launches (CUDALaunch.cpp) end the array with a null pointer, which
+  // no parameter is: one before the kernel's count is a missing argument.
+  for (size_t i = 0; i < k.params.size(); ++i)
+    if (!launchParams[i])
+      return fail("the kernel takes " + llvm::Twine(k.params.size()) +
+                  " parameters; the launch passes " + llvm::Twine(i) +
+                  " (its parameter array ends at a null pointer)");
   return kSuccess;
 }
 
 CUresult Device::launch(Kernel &k, Dim3 g, Dim3 b, uint64_t sharedBytes,
                         void **launchParams) {
-  if (CUresult r = checkLaunch(k, g, b, sharedBytes))
+  if (CUresult r = checkLaunch(k, g, b, sharedBytes, launchParams))
     return r;
   if (!kHaveFibers) {
     llvm::errs() << "simt: error: the emulator runs on x86-64 hosts only\n";
     return kNotSupported;
   }
+  stepLimit = Limits::kDefaultStepLimit;
+  if (const char *text = std::getenv("FUSER_SIMT_STEP_LIMIT")) {
+    uint64_t value = 0;
+    if (llvm::StringRef(text).getAsInteger(10, value) || value == 0) {
+      llvm::errs() << "simt: error: FUSER_SIMT_STEP_LIMIT=" << text
+                   << " is not a positive number of loop iterations\n";
+      ++totals.errors;
+      return kInvalidValue;
+    }
+    stepLimit = value;
+  }
+  // Room for the deepest chain of the kernel's frames above the reserve,
+  // with as much again as the reserve for frames beyond the estimate.
+  uint64_t page = 4096;
+  stackBytes = std::max<uint64_t>(
+      Limits::kMinStackBytes,
+      (k.frameBytes + 2 * Limits::kReserveBytes + page - 1) / page * page);
   kernel = &k;
   params = launchParams;
   scheduler.forgetThreadStack();
@@ -945,7 +1024,8 @@ bool Device::runBlock(Dim3 id) {
     Thread &t = *threads[i];
     t.state = Thread::State::Runnable;
     t.site = 0;
-    if (!t.fiber.reset(&threadMain, &t)) {
+    t.stepsLeft = stepLimit;
+    if (!t.fiber.reset(&threadMain, &t, stackBytes)) {
       llvm::errs() << "simt: error: cannot allocate a stack for thread " << i
                    << "\n";
       failure = kOutOfMemory;
@@ -958,7 +1038,13 @@ bool Device::runBlock(Dim3 id) {
       if (t.state != Thread::State::Runnable)
         continue;
       current = &t;
+      Module &module = *kernel->module;
+      *module.stackLimit =
+          reinterpret_cast<uintptr_t>(t.fiber.getStackLow()) +
+          Limits::kReserveBytes;
+      *module.stepsLeft = t.stepsLeft;
       Fiber::switchTo(scheduler, t.fiber);
+      t.stepsLeft = *module.stepsLeft;
       current = nullptr;
       if (fatal)
         return false;

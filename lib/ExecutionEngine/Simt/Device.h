@@ -73,6 +73,26 @@ struct Chip {
   /// (an opt-in beyond 48 KiB on sm_90: 227 KiB).
   static constexpr uint64_t kMaxStaticSharedBytes = 48 << 10;
   static constexpr uint64_t kMaxSharedBytes = 227 << 10;
+  /// Local memory per thread (ptxas refuses a kernel that needs more).
+  static constexpr uint64_t kMaxLocalBytes = 512 << 10;
+};
+
+/// What a thread's stack holds besides the device code's own frames, and
+/// the budget of its loops (docs/Lowering.md, "Limits").
+struct Limits {
+  /// A thread's stack: at least this, more when the kernel's frames need it.
+  static constexpr uint64_t kMinStackBytes = 256 << 10;
+  /// Kept free at the bottom of every stack for the device's runtime calls
+  /// (checks, reports) and for spills a frame estimate misses: device code
+  /// checks before each call of a device function and each dynamic alloca
+  /// that it stays above.
+  static constexpr uint64_t kReserveBytes = 64 << 10;
+  /// What a frame takes beyond its static allocas (spills, saved
+  /// registers, the return address), as the checks estimate it.
+  static constexpr uint64_t kFrameBytes = 4 << 10;
+  /// Loop iterations (loop headers entered) per thread before the launch
+  /// fails as hung; FUSER_SIMT_STEP_LIMIT overrides it.
+  static constexpr uint64_t kDefaultStepLimit = 1000000000;
 };
 
 /// Where in the device code an access or a synchronization is.
@@ -82,6 +102,8 @@ struct Site {
   std::string instruction;
   /// file:line:column from the module's debug information, or empty.
   std::string location;
+  /// For a call of a device function: the function.
+  std::string callee;
 };
 
 /// A shared-memory variable of a module (a global in address space 3).
@@ -109,6 +131,10 @@ struct Kernel {
   };
   std::vector<Param> params;
   Module *module = nullptr;
+  /// Along the deepest chain of calls from the kernel (a recursive call
+  /// counted once): the bytes of its static allocas (its local memory), and
+  /// the stack its frames take (with Limits::kFrameBytes each).
+  uint64_t localBytes = 0, frameBytes = 0;
 };
 
 /// A module loaded for the host (HostModule.h builds it).
@@ -117,6 +143,11 @@ struct Module {
   std::vector<std::unique_ptr<Kernel>> kernels;
   std::vector<SharedVariable> shared;
   uint64_t getSharedBytes() const;
+  /// What the module's device code reads before it grows the stack: the
+  /// lowest stack pointer it may leave (the running thread's stack bottom
+  /// plus Limits::kReserveBytes); and what its loop headers count down:
+  /// the running thread's loop iterations left.
+  uint64_t *stackLimit = nullptr, *stepsLeft = nullptr;
 };
 
 struct Dim3 {
@@ -174,6 +205,17 @@ public:
   void checkLocalAccess(const void *address, uint64_t bytes, const void *array,
                         uint64_t arrayBytes, uint32_t site, bool isStore);
   [[noreturn]] void trap(uint32_t site);
+  /// Device code found `room` bytes between the stack pointer and the
+  /// stack limit where it needs `bytes` (a call of a device function, or
+  /// a dynamic alloca: `dynamic`).
+  [[noreturn]] void stackOverflow(int64_t room, uint64_t bytes, bool dynamic,
+                                  uint32_t site);
+  /// A dynamic alloca of `count` elements of `elementBytes` at stack pointer
+  /// `stackPointer`: reports a stack overflow where it does not fit.
+  void checkDynamicAlloca(const void *stackPointer, uint64_t count,
+                          uint64_t elementBytes, uint32_t site);
+  /// The running thread's loop budget ran out at the loop header `site`.
+  [[noreturn]] void stepLimitReached(uint32_t site);
 
 private:
   Device() = default;
@@ -209,6 +251,8 @@ private:
     uint32_t site = 0;
     uint32_t mode = 0, mask = 0, value = 0, b = 0, c = 0;
     uint64_t result = 0;
+    /// Loop iterations left (Module::stepsLeft while it runs).
+    uint64_t stepsLeft = 0;
   };
 
   Allocation *findAllocation(uintptr_t address);
@@ -218,7 +262,7 @@ private:
                           Allocation *&allocation);
 
   CUresult checkLaunch(Kernel &kernel, Dim3 grid, Dim3 block,
-                       uint64_t sharedBytes);
+                       uint64_t sharedBytes, void **params);
   /// Runs one block; false after a fatal error.
   bool runBlock(Dim3 ctaid);
   /// The running block's threads (`threads` keeps more from earlier
@@ -250,6 +294,9 @@ private:
   Kernel *kernel = nullptr;
   void **params = nullptr;
   Dim3 grid, block, ctaid;
+  /// Each thread's stack, and its loop budget.
+  uint64_t stackBytes = Limits::kMinStackBytes;
+  uint64_t stepLimit = Limits::kDefaultStepLimit;
   std::vector<std::unique_ptr<Thread>> threads;
   /// Per warp of the block, the member masks of its completed shuffles in
   /// order: an access is ordered before a later one of another lane of the

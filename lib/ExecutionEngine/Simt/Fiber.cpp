@@ -72,25 +72,33 @@ fuserSimtFiberStart:
 
 Fiber::~Fiber() {
   if (mapping)
-    munmap(mapping, kStackBytes + getpagesize());
+    munmap(mapping, mappedBytes + getpagesize());
 }
 
-bool Fiber::reset(Entry entry, void *arg) {
+bool Fiber::reset(Entry entry, void *arg, size_t stackBytes) {
 #if defined(__x86_64__)
   size_t page = getpagesize();
+  if (mapping && mappedBytes != stackBytes) {
+    munmap(mapping, mappedBytes + page);
+    mapping = usable = nullptr;
+    mappedBytes = 0;
+  }
   if (!mapping) {
-    void *memory = mmap(nullptr, kStackBytes + page, PROT_READ | PROT_WRITE,
+    void *memory = mmap(nullptr, stackBytes + page, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (memory == MAP_FAILED)
       return false;
     mapping = static_cast<char *>(memory);
-    // A stack overflow faults on the guard page instead of corrupting the
-    // next fiber's stack.
+    // The last line of defence (device code checks the stack before it
+    // grows it, Device.h): an overflow faults on the guard page instead of
+    // corrupting the next fiber's stack.
     mprotect(mapping, page, PROT_NONE);
-    stackBottom = mapping + page;
-    stackSize = kStackBytes;
+    usable = mapping + page;
+    mappedBytes = stackBytes;
+    stackBottom = usable;
+    stackSize = stackBytes;
   }
-  auto top = reinterpret_cast<uintptr_t>(mapping + page + kStackBytes);
+  auto top = reinterpret_cast<uintptr_t>(usable + mappedBytes);
   top &= ~uintptr_t(15);
   // 8 slots below a 16-byte aligned top, 16 more bytes of headroom: after
   // the `ret`, rsp is 16-byte aligned before fuserSimtFiberStart's call.
@@ -163,6 +171,5 @@ void Fiber::started() {
 
 bool Fiber::onStack(const void *address) const {
   auto *p = static_cast<const char *>(address);
-  return mapping && p >= mapping + getpagesize() &&
-         p < mapping + getpagesize() + kStackBytes;
+  return mapping && p >= usable && p < usable + mappedBytes;
 }

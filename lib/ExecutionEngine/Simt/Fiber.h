@@ -33,11 +33,12 @@ public:
   ~Fiber();
 
   /// Makes the next switch into this fiber call entry(arg) on a fresh
-  /// stack, in the caller's floating-point environment. `entry` must not
-  /// return: it ends by switching away for good. The stack (with a guard
-  /// page below it) is allocated once and reused. False if it cannot be
-  /// allocated.
-  bool reset(Entry entry, void *arg);
+  /// stack of `stackBytes` (a multiple of the page size), in the caller's
+  /// floating-point environment. `entry` must not return: it ends by
+  /// switching away for good. The stack (with a guard page below it) is
+  /// allocated once and reused while the size stays the same. False if it
+  /// cannot be allocated.
+  bool reset(Entry entry, void *arg, size_t stackBytes = kStackBytes);
 
   /// Saves the running context in `from` and resumes `to`.
   static void switchTo(Fiber &from, Fiber &to);
@@ -57,11 +58,19 @@ public:
   /// Whether `address` lies on this fiber's stack.
   bool onStack(const void *address) const;
 
+  /// The lowest address of the stack (above its guard page), and its size.
+  const char *getStackLow() const { return mapping ? usable : nullptr; }
+  size_t getStackBytes() const { return mapping ? mappedBytes : 0; }
+
+  /// The default size of a stack.
   static constexpr size_t kStackBytes = 256 * 1024;
 
 private:
   void *savedStack = nullptr;
   char *mapping = nullptr;
+  /// The stack above the guard page: [usable, usable + mappedBytes).
+  char *usable = nullptr;
+  size_t mappedBytes = 0;
   /// AddressSanitizer's view: the stack's bounds (for a fiber on a thread's
   /// own stack, read from the thread when it first switches away) and the
   /// fake stack of a suspended fiber.

@@ -4,8 +4,10 @@
 #include "DeviceMath.h"
 #include "fuser/ExecutionEngine/CPUBackend.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
@@ -17,6 +19,7 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Target/TargetMachine.h"
@@ -26,8 +29,10 @@
 using namespace llvm;
 using mlir::fuser::simt::ApproxOp;
 using mlir::fuser::simt::ArithOp;
+using mlir::fuser::simt::Chip;
 using mlir::fuser::simt::Device;
 using mlir::fuser::simt::Kernel;
+using mlir::fuser::simt::Limits;
 using mlir::fuser::simt::Rounding;
 using mlir::fuser::simt::SharedVariable;
 
@@ -64,6 +69,17 @@ static void fuserSimtLocalAccess(void *address, uint64_t bytes, void *array,
 static void fuserSimtTrap(uint32_t site) {
   Device::get().trap(site);
 }
+static void fuserSimtStackOverflow(int64_t room, uint64_t bytes,
+                                   uint32_t site) {
+  Device::get().stackOverflow(room, bytes, /*dynamic=*/false, site);
+}
+static void fuserSimtAlloca(void *stackPointer, uint64_t count,
+                            uint64_t elementBytes, uint32_t site) {
+  Device::get().checkDynamicAlloca(stackPointer, count, elementBytes, site);
+}
+static void fuserSimtSteps(uint32_t site) {
+  Device::get().stepLimitReached(site);
+}
 }
 
 namespace {
@@ -76,6 +92,10 @@ const std::pair<const char *, void *> kRuntimeSymbols[] = {
     {"fuserSimtStored", reinterpret_cast<void *>(&fuserSimtStored)},
     {"fuserSimtLocalAccess", reinterpret_cast<void *>(&fuserSimtLocalAccess)},
     {"fuserSimtTrap", reinterpret_cast<void *>(&fuserSimtTrap)},
+    {"fuserSimtStackOverflow",
+     reinterpret_cast<void *>(&fuserSimtStackOverflow)},
+    {"fuserSimtAlloca", reinterpret_cast<void *>(&fuserSimtAlloca)},
+    {"fuserSimtSteps", reinterpret_cast<void *>(&fuserSimtSteps)},
     {"fuserSimtArithF32",
      reinterpret_cast<void *>(&mlir::fuser::simt::fuserSimtArithF32)},
     {"fuserSimtArithF64",
@@ -207,6 +227,7 @@ public:
   struct KernelInfo {
     std::string name, entry;
     std::vector<Kernel::Param> params;
+    uint64_t localBytes = 0, frameBytes = 0;
   };
   std::vector<KernelInfo> kernels;
   std::vector<SharedVariable> shared;
@@ -224,6 +245,22 @@ private:
   Error rewriteAsm(CallInst *call, const InlineAsm &asmValue);
   Error instrument(Instruction *inst);
   void guardDivision(BinaryOperator *division);
+  /// Splits `before`'s block before it: the new branch takes a cold block
+  /// ending in `unreachable` where `condition` holds. Returns that
+  /// `unreachable`.
+  Instruction *addColdPath(Value *condition, Instruction *before);
+  /// Checks before `call` (of a device function) that the stack has room
+  /// for the callee's frame above the limit.
+  void checkStack(CallInst *call);
+  /// Checks before a dynamic alloca that the stack has room for it.
+  void checkDynamicAlloca(AllocaInst *alloca);
+  /// Counts down the thread's loop budget at each loop header of `f`.
+  void countLoopIterations(Function &f);
+  /// A function's static allocas, in bytes.
+  uint64_t getStaticAllocaBytes(Function &f);
+  /// Along the deepest chain of calls from `f` (recursion counted once):
+  /// its static allocas, and its frames with Limits::kFrameBytes each.
+  std::pair<uint64_t, uint64_t> getCallChainBytes(Function &f);
   Error addEntry(Function &kernel);
   uint32_t getSite(Instruction *inst);
   FunctionCallee getRuntime(StringRef name, Type *result,
@@ -253,6 +290,11 @@ private:
   Type *i32, *i64;
   PointerType *ptr;
   DenseMap<Instruction *, uint32_t> sites;
+  DenseMap<Function *, uint64_t> staticAllocaBytes;
+  DenseMap<Function *, std::pair<uint64_t, uint64_t>> callChainBytes;
+  /// What device code compares the stack pointer with, and counts its loop
+  /// iterations down in (Module::stackLimit, Module::stepsLeft).
+  GlobalVariable *stackLimit = nullptr, *stepsLeft = nullptr;
 };
 
 uint32_t Rewriter::getSite(Instruction *inst) {
@@ -267,6 +309,9 @@ uint32_t Rewriter::getSite(Instruction *inst) {
   // printed from it.
   StringRef text = StringRef(site.instruction).trim();
   site.instruction = text.substr(0, text.find(", !")).str();
+  if (auto *call = dyn_cast<CallInst>(inst))
+    if (Function *callee = call->getCalledFunction())
+      site.callee = callee->getName().str();
   if (const DebugLoc &loc = inst->getDebugLoc(); loc && loc.getLine())
     site.location = (loc->getFilename() + ":" + Twine(loc.getLine()) + ":" +
                      Twine(loc.getCol()))
@@ -611,7 +656,11 @@ Error Rewriter::rewriteCall(CallInst *call) {
     return rewriteIntrinsic(call, name);
   if (auto *intrinsic = dyn_cast<MemIntrinsic>(call))
     return instrument(intrinsic);
-  if (!callee->isDeclaration() || isRuntimeSymbol(name))
+  if (!callee->isDeclaration()) {
+    checkStack(call);
+    return Error::success();
+  }
+  if (isRuntimeSymbol(name))
     return Error::success();
   if (callee->isIntrinsic()) {
     Intrinsic::ID id = callee->getIntrinsicID();
@@ -650,11 +699,22 @@ Error Rewriter::instrument(Instruction *inst) {
       APInt offset(layout.getIndexTypeSizeInBits(pointer->getType()), 0);
       const Value *base = pointer->stripAndAccumulateConstantOffsets(
           layout, offset, /*AllowNonInbounds=*/true);
-      if (!arrayBytes || arrayBytes->isScalable() ||
-          (base == array && constantSize && !offset.isNegative() &&
+      if ((arrayBytes && arrayBytes->isScalable()) ||
+          (arrayBytes && base == array && constantSize &&
+           !offset.isNegative() &&
            offset.getZExtValue() + constantSize->getZExtValue() <=
                arrayBytes->getFixedValue()))
         return Error::success();
+      // A dynamic alloca's size is known where it runs (its count dominates
+      // every access through it).
+      Value *arraySize =
+          arrayBytes
+              ? static_cast<Value *>(
+                    ConstantInt::get(i64, arrayBytes->getFixedValue()))
+              : b.CreateMul(
+                    b.CreateZExtOrTrunc(array->getArraySize(), i64),
+                    ConstantInt::get(i64, layout.getTypeAllocSize(
+                                              array->getAllocatedType())));
       Value *generic = pointer->getType()->getPointerAddressSpace()
                            ? b.CreateAddrSpaceCast(pointer, ptr)
                            : pointer;
@@ -663,8 +723,7 @@ Error Rewriter::instrument(Instruction *inst) {
                              : static_cast<Value *>(array);
       b.CreateCall(getRuntime("fuserSimtLocalAccess", b.getVoidTy(),
                               {ptr, i64, ptr, i64, i32, i32}),
-                   {generic, size, arrayBase,
-                    ConstantInt::get(i64, arrayBytes->getFixedValue()),
+                   {generic, size, arrayBase, arraySize,
                     b.getInt32(getSite(inst)), b.getInt32(store)});
       return Error::success();
     }
@@ -738,6 +797,108 @@ void Rewriter::guardDivision(BinaryOperator *division) {
   division->setOperand(1, b.CreateSelect(unsafe, one, divisor));
 }
 
+Instruction *Rewriter::addColdPath(Value *condition, Instruction *before) {
+  BasicBlock *head = before->getParent();
+  BasicBlock *rest = head->splitBasicBlock(before->getIterator());
+  BasicBlock *cold = BasicBlock::Create(context, "", head->getParent());
+  Instruction *jump = head->getTerminator();
+  IRBuilder<> b(jump);
+  b.CreateCondBr(condition, cold, rest,
+                 MDBuilder(context).createUnlikelyBranchWeights());
+  jump->eraseFromParent();
+  return new UnreachableInst(context, cold);
+}
+
+uint64_t Rewriter::getStaticAllocaBytes(Function &f) {
+  auto [it, inserted] = staticAllocaBytes.try_emplace(&f, 0);
+  if (!inserted)
+    return it->second;
+  const DataLayout &layout = module.getDataLayout();
+  uint64_t bytes = 0;
+  for (Instruction &inst : f.getEntryBlock())
+    if (auto *alloca = dyn_cast<AllocaInst>(&inst);
+        alloca && alloca->isStaticAlloca())
+      if (std::optional<TypeSize> size = alloca->getAllocationSize(layout);
+          size && !size->isScalable())
+        bytes = alignTo(bytes, alloca->getAlign()) + size->getFixedValue();
+  staticAllocaBytes[&f] = bytes;
+  return bytes;
+}
+
+std::pair<uint64_t, uint64_t> Rewriter::getCallChainBytes(Function &f) {
+  auto it = callChainBytes.find(&f);
+  if (it != callChainBytes.end())
+    return it->second;
+  // Reached again while its callees are visited: recursion, counted once.
+  callChainBytes[&f] = {0, 0};
+  uint64_t local = 0, frames = 0;
+  for (Instruction &inst : instructions(f))
+    if (auto *call = dyn_cast<CallInst>(&inst))
+      if (Function *callee = call->getCalledFunction();
+          callee && !callee->isDeclaration()) {
+        auto [calleeLocal, calleeFrames] = getCallChainBytes(*callee);
+        local = std::max(local, calleeLocal);
+        frames = std::max(frames, calleeFrames);
+      }
+  uint64_t own = getStaticAllocaBytes(f);
+  std::pair<uint64_t, uint64_t> result = {
+      own + local, own + Limits::kFrameBytes + frames};
+  callChainBytes[&f] = result;
+  return result;
+}
+
+void Rewriter::checkStack(CallInst *call) {
+  Function *callee = call->getCalledFunction();
+  uint64_t need = getStaticAllocaBytes(*callee) + Limits::kFrameBytes;
+  uint32_t site = getSite(call);
+  // sp - limit < need, signed: sp may already be below the limit, in the
+  // reserve.
+  IRBuilder<> b(call);
+  Value *sp = b.CreatePtrToInt(b.CreateStackSave(), i64);
+  Value *room = b.CreateSub(sp, b.CreateLoad(i64, stackLimit));
+  Value *tooLittle = b.CreateICmpSLT(room, ConstantInt::get(i64, need));
+  b.SetInsertPoint(addColdPath(tooLittle, call));
+  CallInst *report = b.CreateCall(
+      getRuntime("fuserSimtStackOverflow", b.getVoidTy(), {i64, i64, i32}),
+      {room, ConstantInt::get(i64, need), b.getInt32(site)});
+  report->setDoesNotReturn();
+}
+
+void Rewriter::checkDynamicAlloca(AllocaInst *alloca) {
+  const DataLayout &layout = module.getDataLayout();
+  IRBuilder<> b(alloca);
+  b.CreateCall(getRuntime("fuserSimtAlloca", b.getVoidTy(),
+                          {ptr, i64, i64, i32}),
+               {b.CreateStackSave(),
+                b.CreateZExtOrTrunc(alloca->getArraySize(), i64),
+                ConstantInt::get(
+                    i64, layout.getTypeAllocSize(alloca->getAllocatedType())),
+                b.getInt32(getSite(alloca))});
+}
+
+void Rewriter::countLoopIterations(Function &f) {
+  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>> backEdges;
+  FindFunctionBackedges(f, backEdges);
+  // Every cycle of the control flow has an edge back to a block on the
+  // depth-first path: counting the entries of those blocks bounds every
+  // loop, irreducible ones included.
+  SmallSetVector<BasicBlock *, 8> headers;
+  for (auto [from, to] : backEdges)
+    headers.insert(const_cast<BasicBlock *>(to));
+  for (BasicBlock *header : headers) {
+    Instruction *first = &*header->getFirstInsertionPt();
+    uint32_t site = getSite(first);
+    IRBuilder<> b(first);
+    Value *left = b.CreateSub(b.CreateLoad(i64, stepsLeft), b.getInt64(1));
+    b.CreateStore(left, stepsLeft);
+    Value *spent = b.CreateICmpEQ(left, b.getInt64(0));
+    b.SetInsertPoint(addColdPath(spent, first));
+    b.CreateCall(getRuntime("fuserSimtSteps", b.getVoidTy(), {i32}),
+                 {b.getInt32(site)})
+        ->setDoesNotReturn();
+  }
+}
+
 Error Rewriter::addEntry(Function &kernel) {
   const DataLayout &layout = module.getDataLayout();
   KernelInfo info;
@@ -766,8 +927,16 @@ Error Rewriter::addEntry(Function &kernel) {
                      argument.hasAttribute(Attribute::ReadOnly);
     info.params.push_back(param);
   }
-  b.CreateCall(&kernel, args);
+  CallInst *call = b.CreateCall(&kernel, args);
   b.CreateRetVoid();
+  checkStack(call);
+  std::tie(info.localBytes, info.frameBytes) = getCallChainBytes(kernel);
+  if (info.localBytes > Chip::kMaxLocalBytes)
+    return createStringError(
+        "kernel @" + kernel.getName() + " uses " + Twine(info.localBytes) +
+        " bytes of local memory per thread (its private arrays); sm_90 "
+        "allows at most " +
+        Twine(Chip::kMaxLocalBytes));
   kernels.push_back(std::move(info));
   return Error::success();
 }
@@ -804,11 +973,20 @@ Error Rewriter::run() {
     }
   }
 
+  auto addCounter = [&](const char *name) {
+    return new GlobalVariable(module, i64, /*isConstant=*/false,
+                              GlobalValue::ExternalLinkage,
+                              ConstantInt::get(i64, 0), name);
+  };
+  stackLimit = addCounter("__fuser_simt_stack_limit");
+  stepsLeft = addCounter("__fuser_simt_steps");
+
   for (Function &function : module) {
     if (function.isDeclaration())
       continue;
     SmallVector<Instruction *> work;
     SmallVector<BinaryOperator *> divisions;
+    SmallVector<AllocaInst *> dynamicAllocas;
     for (Instruction &inst : instructions(function))
       if (isa<CallInst, LoadInst, StoreInst, AtomicRMWInst, AtomicCmpXchgInst>(
               inst))
@@ -817,6 +995,9 @@ Error Rewriter::run() {
         divisions.push_back(cast<BinaryOperator>(&inst));
       else if (isa<InvokeInst, CallBrInst>(inst))
         return unknown(&inst, "an invoke or callbr");
+      else if (auto *alloca = dyn_cast<AllocaInst>(&inst);
+               alloca && !alloca->isStaticAlloca())
+        dynamicAllocas.push_back(alloca);
     for (Instruction *inst : work) {
       Error e = isa<CallInst>(inst) ? rewriteCall(cast<CallInst>(inst))
                                     : instrument(inst);
@@ -825,6 +1006,9 @@ Error Rewriter::run() {
     }
     for (BinaryOperator *division : divisions)
       guardDivision(division);
+    for (AllocaInst *alloca : dynamicAllocas)
+      checkDynamicAlloca(alloca);
+    countLoopIterations(function);
   }
 
   SmallVector<Function *> kernelFunctions;
@@ -960,6 +1144,8 @@ mlir::fuser::simt::loadHostModule(const void *image, Device &device) {
     kernel->name = info.name;
     kernel->entry = entry->toPtr<void (*)(void **)>();
     kernel->params = std::move(info.params);
+    kernel->localBytes = info.localBytes;
+    kernel->frameBytes = info.frameBytes;
     kernel->module = result.get();
     result->kernels.push_back(std::move(kernel));
   }
@@ -977,6 +1163,14 @@ mlir::fuser::simt::loadHostModule(const void *image, Device &device) {
     char *data = address->toPtr<char *>();
     device.addModuleGlobal(data, global.bytes, global.constant);
     result->registeredGlobals.push_back({data, global.bytes});
+  }
+  for (auto [name, address] :
+       {std::pair("__fuser_simt_stack_limit", &result->stackLimit),
+        std::pair("__fuser_simt_steps", &result->stepsLeft)}) {
+    Expected<orc::ExecutorAddr> found = (*jit)->lookup(name);
+    if (!found)
+      return found.takeError();
+    *address = found->toPtr<uint64_t *>();
   }
   result->jit = std::move(*jit);
   return std::unique_ptr<mlir::fuser::simt::Module>(std::move(result));
