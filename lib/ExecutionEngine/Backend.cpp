@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
+#include <optional>
+#include <string>
 
 using namespace mlir;
 using namespace mlir::fuser;
@@ -58,20 +61,67 @@ LogicalResult mlir::fuser::checkBackendInputs(func::FuncOp func,
   return success();
 }
 
+namespace {
+/// The first unsigned number in file `path` after `key` (the whole file
+/// when `key` is empty), times `scale`; nullopt when it cannot be read.
+std::optional<uint64_t> readNumber(const char *path, StringRef key = {},
+                                   uint64_t scale = 1) {
+  std::ifstream file(path);
+  std::string text((std::istreambuf_iterator<char>(file)),
+                   std::istreambuf_iterator<char>());
+  StringRef rest(text);
+  if (!key.empty()) {
+    size_t at = rest.find(key);
+    if (at == StringRef::npos)
+      return std::nullopt;
+    rest = rest.drop_front(at + key.size());
+  }
+  rest = rest.ltrim();
+  uint64_t value;
+  if (rest.consumeInteger(10, value))
+    return std::nullopt;
+  return value * scale;
+}
+
+/// What the memory cgroup of this process lets it allocate beyond what the
+/// group uses now (cgroup v2, else v1), if it has a limit.
+std::optional<uint64_t> getCgroupHeadroom() {
+  for (auto [limitPath, usagePath] :
+       {std::pair{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
+        std::pair{"/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                  "/sys/fs/cgroup/memory/memory.usage_in_bytes"}}) {
+    std::optional<uint64_t> limit = readNumber(limitPath);
+    std::optional<uint64_t> usage = readNumber(usagePath);
+    // "max" (v2) does not parse; v1 spells no limit as a huge number.
+    if (!limit || !usage || *limit >= (uint64_t(1) << 60))
+      continue;
+    return *limit > *usage ? *limit - *usage : 0;
+  }
+  return std::nullopt;
+}
+} // namespace
+
 uint64_t mlir::fuser::getDefaultMaxTotalBytes() {
-  static const uint64_t bytes = [] {
-    uint64_t available = UINT64_MAX;
-    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && pageSize > 0)
-      available = uint64_t(pages) * uint64_t(pageSize);
-    for (int resource : {RLIMIT_AS, RLIMIT_DATA}) {
-      struct rlimit limit;
-      if (getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
-        available = std::min<uint64_t>(available, limit.rlim_cur);
-    }
-    return available / 4 * 3;
-  }();
-  return bytes;
+  uint64_t available = UINT64_MAX;
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && pageSize > 0)
+    available = uint64_t(pages) * uint64_t(pageSize);
+  // What the machine has left now (page cache that can be dropped
+  // included), not what it has: other processes and this one's own
+  // tensors already hold the rest.
+  if (std::optional<uint64_t> free =
+          readNumber("/proc/meminfo", "MemAvailable:", 1024))
+    available = std::min(available, *free);
+  if (std::optional<uint64_t> headroom = getCgroupHeadroom())
+    available = std::min(available, *headroom);
+  for (int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    struct rlimit limit;
+    if (getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+      available = std::min<uint64_t>(available, limit.rlim_cur);
+  }
+  // A margin for what the run allocates besides its buffers (compiled
+  // code, the host's own bookkeeping).
+  return available / 4 * 3;
 }
 
 LogicalResult mlir::fuser::reserveRunBytes(Location loc,

@@ -22,6 +22,11 @@ bool mlir::fuser::usesTranscendentalOps(func::FuncOp func) {
   return result.wasInterrupted();
 }
 
+unsigned mlir::fuser::getResultTolerance(Type elementType,
+                                        unsigned tolerance) {
+  return isa<FloatType, ComplexType>(elementType) ? tolerance : 0;
+}
+
 namespace {
 template <ElemKind K> StorageOf<K> loadAt(const Buffer &buffer, size_t i) {
   return bitCast<StorageOf<K>>(buffer.bytes.data() + i * sizeof(StorageOf<K>));

@@ -86,9 +86,9 @@ cl::opt<unsigned> ulpTolerance(
 
 cl::opt<bool> splitReductions(
     "split-reductions", cl::cat(fuserRunCategory),
-    cl::desc("kernel backends: let threads split reductions, which "
-             "reassociates them (--split-reductions=false: every output "
-             "reduced by one thread in the interpreter's order)"),
+    cl::desc("let kernel threads split reductions and the interpreter sum "
+             "pairwise, which reassociates them (--split-reductions=false: "
+             "every output reduced in sequence, by one kernel thread)"),
     cl::init(true));
 
 cl::opt<bool> memoryReport(
@@ -423,8 +423,10 @@ int runMain() {
                      << "\n";
         return ExitCheckFailed;
       }
-      checks.push_back({*difference, tolerance,
-                        difference->maxUlpDistance <= tolerance});
+      unsigned resultTolerance =
+          getResultTolerance(result.elementType, tolerance);
+      checks.push_back({*difference, resultTolerance,
+                        difference->maxUlpDistance <= resultTolerance});
     }
     // A split reduction reassociates, which the numerics contract allows:
     // where the same backends without splits agree, say so (as fuser-diff
@@ -451,7 +453,7 @@ int runMain() {
         FailureOr<BufferDifference> difference =
             compareBuffers(result, reference);
         check.reassociated = !check.passed && succeeded(difference) &&
-                             difference->maxUlpDistance <= tolerance;
+                             difference->maxUlpDistance <= check.tolerance;
       }
     }
     for (const CheckOutcome &check : checks)

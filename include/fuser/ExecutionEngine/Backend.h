@@ -23,10 +23,12 @@
 namespace mlir::fuser {
 
 /// The default budget for all the buffers of one run together: three
-/// quarters of what this process may hold, the smallest of the machine's
-/// physical memory and the address-space and data-segment limits
-/// (`ulimit -v`, `ulimit -d`), so that a run that needs more gets a clear
-/// error rather than an allocation failure.
+/// quarters of what this process may still allocate when it is asked, the
+/// smallest of the machine's available memory (MemAvailable), the headroom
+/// of its memory cgroup (limit less usage), its physical memory and the
+/// address-space and data-segment limits (`ulimit -v`, `ulimit -d`), so
+/// that a run that needs more gets a clear error rather than an allocation
+/// failure or the kernel's out-of-memory killer. Read anew at each call.
 uint64_t getDefaultMaxTotalBytes();
 
 /// Options every backend honours.
@@ -37,10 +39,11 @@ struct BackendOptions {
   /// intermediates and results, and the backend's copies of them), in
   /// bytes.
   uint64_t maxTotalBytes = getDefaultMaxTotalBytes();
-  /// Kernel backends: whether threads may split reductions. Splitting
-  /// reassociates a reduction, which changes the rounding of reductions of
-  /// inexact values; without it every output is reduced by one thread in
-  /// the interpreter's order.
+  /// Whether reductions may be reassociated: kernel threads split them,
+  /// the interpreter sums pairwise. That changes the rounding of reductions
+  /// of inexact values; without it every backend reduces each output in
+  /// sequence (one kernel thread per output), and the backends agree bit
+  /// for bit.
   bool splitReductions = true;
 };
 

@@ -86,6 +86,12 @@ bool usesTranscendentalOps(func::FuncOp func);
 /// The ulp distance two backends may be apart on such fusions.
 constexpr unsigned kTranscendentalUlpTolerance = 4;
 
+/// The part of a fusion's ulp `tolerance` that applies to a result of
+/// `elementType`: float and complex results may be that far apart, integer
+/// and boolean ones (a predicate or a cast of a transcendental value
+/// included) must be equal.
+unsigned getResultTolerance(Type elementType, unsigned tolerance);
+
 /// How far two buffers of the same type and shape are apart.
 struct BufferDifference {
   /// Largest |a - b| over the elements; infinite where exactly one is NaN

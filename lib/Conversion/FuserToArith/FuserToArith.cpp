@@ -740,18 +740,19 @@ Value emitUnary(OpBuilder &b, Location loc, UnaryKind kind, Value x) {
       return boolConstant(b, loc, type, false);
     if (!isFloat)
       return cmpi(b, loc, arith::CmpIPredicate::slt, x, zero());
-    // The sign bit of the compute value, which widening keeps.
-    return cmpi(
-        b, loc, arith::CmpIPredicate::slt,
-        arith::BitcastOp::create(
-            b, loc,
-            withElementType(type,
-                            b.getIntegerType(element.getIntOrFloatBitWidth())),
-            x),
-        intConstant(b, loc,
-                    withElementType(type, b.getIntegerType(
-                                              element.getIntOrFloatBitWidth())),
-                    0));
+  {
+    // The sign bit of the compute value, which widening keeps; false for
+    // NaN, which has no sign (fuser.signbit).
+    Type bits =
+        withElementType(type, b.getIntegerType(element.getIntOrFloatBitWidth()));
+    Value negative =
+        cmpi(b, loc, arith::CmpIPredicate::slt,
+             arith::BitcastOp::create(b, loc, bits, x),
+             intConstant(b, loc, bits, 0));
+    Value ordered =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, x, x);
+    return arith::AndIOp::create(b, loc, negative, ordered);
+  }
   case UnaryKind::Isfinite:
   case UnaryKind::Isinf:
   case UnaryKind::Isnan:

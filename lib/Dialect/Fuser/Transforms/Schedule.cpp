@@ -66,7 +66,7 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
         analyzeNormalization(segment.getBody().front(), splitReductions);
     // An outer normalization: a block per tile of consecutive columns, its
     // threads / tile groups sharing each column's reduced elements (one
-    // group without splits: each column folded in the interpreter's order).
+    // group without splits: each column folded in sequence).
     if (structure.outer)
       return ScheduleAttr::get(
           context, ScheduleKind::Normalization, /*vector=*/1, structure.threads,

@@ -304,8 +304,10 @@ template <UnaryKind U, typename T> auto applyUnary(T x) {
   } else if constexpr (U == UnaryKind::LogicalNot) {
     return !(x != T(0));
   } else if constexpr (U == UnaryKind::Signbit) {
+    // A NaN has no sign (docs/Interpreter.md, "NaN"): which NaN an op
+    // returns depends on the operand order a compiler picks.
     if constexpr (isFloat)
-      return static_cast<bool>(std::signbit(x));
+      return !std::isnan(x) && std::signbit(x);
     else if constexpr (isBool)
       return false;
     else

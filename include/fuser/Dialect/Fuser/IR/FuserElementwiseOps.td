@@ -344,8 +344,10 @@ def Fuser_LogicalNotOp : Fuser_UnaryPredicateOp<"logical_not",
 }]>;
 def Fuser_SignbitOp : Fuser_UnaryPredicateOp<"signbit",
     Fuser_RealValue, "the sign bit of x", [{
-    Floats: the sign bit, so `signbit(-0.0)` is true and NaN gives its sign
-    bit. Integers: `x < 0`. i1: false.
+    Floats: the sign bit, so `signbit(-0.0)` is true; a NaN has no sign,
+    so `signbit(NaN)` is false whatever its sign bit (the sign and payload
+    of a NaN result depend on the operand order a compiler picks; the GPU's
+    NaNs are positive). Integers: `x < 0`. i1: false.
 }]>;
 def Fuser_IsfiniteOp : Fuser_UnaryPredicateOp<"isfinite",
     Fuser_ArithmeticValue, "x is neither infinite nor NaN", [{
