@@ -254,8 +254,12 @@ private:
   void checkStack(CallInst *call);
   /// Checks before a dynamic alloca that the stack has room for it.
   void checkDynamicAlloca(AllocaInst *alloca);
-  /// Counts down the thread's loop budget at each loop header of `f`.
-  void countLoopIterations(Function &f);
+  /// The loop headers of `f`: the targets of its retreating edges.
+  SmallSetVector<BasicBlock *, 8> getLoopHeaders(Function &f);
+  /// Counts down the thread's loop budget at each loop header of `f`;
+  /// `headerSites`: the site of each header, taken before the rewrite.
+  void countLoopIterations(Function &f,
+                           const DenseMap<BasicBlock *, uint32_t> &headerSites);
   /// A function's static allocas, in bytes.
   uint64_t getStaticAllocaBytes(Function &f);
   /// Along the deepest chain of calls from `f` (recursion counted once):
@@ -876,7 +880,7 @@ void Rewriter::checkDynamicAlloca(AllocaInst *alloca) {
                 b.getInt32(getSite(alloca))});
 }
 
-void Rewriter::countLoopIterations(Function &f) {
+SmallSetVector<BasicBlock *, 8> Rewriter::getLoopHeaders(Function &f) {
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>> backEdges;
   FindFunctionBackedges(f, backEdges);
   // Every cycle of the control flow has an edge back to a block on the
@@ -885,9 +889,17 @@ void Rewriter::countLoopIterations(Function &f) {
   SmallSetVector<BasicBlock *, 8> headers;
   for (auto [from, to] : backEdges)
     headers.insert(const_cast<BasicBlock *>(to));
-  for (BasicBlock *header : headers) {
+  return headers;
+}
+
+void Rewriter::countLoopIterations(
+    Function &f, const DenseMap<BasicBlock *, uint32_t> &headerSites) {
+  // Splitting blocks keeps each header (the first half) and its back edges.
+  for (BasicBlock *header : getLoopHeaders(f)) {
     Instruction *first = &*header->getFirstInsertionPt();
-    uint32_t site = getSite(first);
+    auto known = headerSites.find(header);
+    uint32_t site =
+        known != headerSites.end() ? known->second : getSite(first);
     IRBuilder<> b(first);
     Value *left = b.CreateSub(b.CreateLoad(i64, stepsLeft), b.getInt64(1));
     b.CreateStore(left, stepsLeft);
@@ -987,6 +999,11 @@ Error Rewriter::run() {
     SmallVector<Instruction *> work;
     SmallVector<BinaryOperator *> divisions;
     SmallVector<AllocaInst *> dynamicAllocas;
+    // Where each loop starts, as the module has it (the rewrite replaces
+    // intrinsics there).
+    DenseMap<BasicBlock *, uint32_t> headerSites;
+    for (BasicBlock *header : getLoopHeaders(function))
+      headerSites[header] = getSite(&*header->getFirstInsertionPt());
     for (Instruction &inst : instructions(function))
       if (isa<CallInst, LoadInst, StoreInst, AtomicRMWInst, AtomicCmpXchgInst>(
               inst))
@@ -1008,7 +1025,7 @@ Error Rewriter::run() {
       guardDivision(division);
     for (AllocaInst *alloca : dynamicAllocas)
       checkDynamicAlloca(alloca);
-    countLoopIterations(function);
+    countLoopIterations(function, headerSites);
   }
 
   SmallVector<Function *> kernelFunctions;
