@@ -316,8 +316,7 @@ void Device::stackOverflow(int64_t room, uint64_t bytes, bool dynamic,
   else
     what = "a call needs " + std::to_string(bytes) + " bytes of stack";
   if (beginReport("stack overflow: " + what + "; " +
-                      std::to_string(std::max<int64_t>(room, 0)) +
-                      " are left",
+                      std::to_string(std::max<int64_t>(room, 0)) + " are left",
                   kLaunchFailed)) {
     printSite(site);
     const Fiber &fiber = current->fiber;
@@ -342,8 +341,7 @@ void Device::checkDynamicAlloca(const void *stackPointer, uint64_t count,
   // With its alignment and the next frame's allowance.
   if (overflows || room < 0 ||
       bytes > uint64_t(room) - std::min<uint64_t>(room, Limits::kFrameBytes))
-    stackOverflow(room, overflows ? UINT64_MAX : bytes, /*dynamic=*/true,
-                  site);
+    stackOverflow(room, overflows ? UINT64_MAX : bytes, /*dynamic=*/true, site);
 }
 
 void Device::stepLimitReached(uint32_t site) {
@@ -1039,9 +1037,8 @@ bool Device::runBlock(Dim3 id) {
         continue;
       current = &t;
       Module &module = *kernel->module;
-      *module.stackLimit =
-          reinterpret_cast<uintptr_t>(t.fiber.getStackLow()) +
-          Limits::kReserveBytes;
+      *module.stackLimit = reinterpret_cast<uintptr_t>(t.fiber.getStackLow()) +
+                           Limits::kReserveBytes;
       *module.stepsLeft = t.stepsLeft;
       Fiber::switchTo(scheduler, t.fiber);
       t.stepsLeft = *module.stepsLeft;

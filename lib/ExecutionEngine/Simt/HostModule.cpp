@@ -845,8 +845,8 @@ std::pair<uint64_t, uint64_t> Rewriter::getCallChainBytes(Function &f) {
         frames = std::max(frames, calleeFrames);
       }
   uint64_t own = getStaticAllocaBytes(f);
-  std::pair<uint64_t, uint64_t> result = {
-      own + local, own + Limits::kFrameBytes + frames};
+  std::pair<uint64_t, uint64_t> result = {own + local,
+                                          own + Limits::kFrameBytes + frames};
   callChainBytes[&f] = result;
   return result;
 }
@@ -871,13 +871,12 @@ void Rewriter::checkStack(CallInst *call) {
 void Rewriter::checkDynamicAlloca(AllocaInst *alloca) {
   const DataLayout &layout = module.getDataLayout();
   IRBuilder<> b(alloca);
-  b.CreateCall(getRuntime("fuserSimtAlloca", b.getVoidTy(),
-                          {ptr, i64, i64, i32}),
-               {b.CreateStackSave(),
-                b.CreateZExtOrTrunc(alloca->getArraySize(), i64),
-                ConstantInt::get(
-                    i64, layout.getTypeAllocSize(alloca->getAllocatedType())),
-                b.getInt32(getSite(alloca))});
+  b.CreateCall(
+      getRuntime("fuserSimtAlloca", b.getVoidTy(), {ptr, i64, i64, i32}),
+      {b.CreateStackSave(), b.CreateZExtOrTrunc(alloca->getArraySize(), i64),
+       ConstantInt::get(i64,
+                        layout.getTypeAllocSize(alloca->getAllocatedType())),
+       b.getInt32(getSite(alloca))});
 }
 
 SmallSetVector<BasicBlock *, 8> Rewriter::getLoopHeaders(Function &f) {
@@ -898,8 +897,7 @@ void Rewriter::countLoopIterations(
   for (BasicBlock *header : getLoopHeaders(f)) {
     Instruction *first = &*header->getFirstInsertionPt();
     auto known = headerSites.find(header);
-    uint32_t site =
-        known != headerSites.end() ? known->second : getSite(first);
+    uint32_t site = known != headerSites.end() ? known->second : getSite(first);
     IRBuilder<> b(first);
     Value *left = b.CreateSub(b.CreateLoad(i64, stepsLeft), b.getInt64(1));
     b.CreateStore(left, stepsLeft);
