@@ -48,9 +48,6 @@ TANH_AXIS = ("complex128 tanh on the imaginary axis is 33 ulp off (tanh(1.5j) = 
 ERFCINV_SUBNORMAL = ("float64 erfcinv of subnormal operands is off by up to 5e-7 relative "
                      "(erfcinv(5e-324) = 27.213305586561788, exact 27.2132932...): its "
                      "Newton steps on log(erfc) see glibc's subnormal erfc")
-COMPLEX_TO_BOOL = ("a cast from complex to bool reads the real part only: cast(0+1.5j) "
-                   "is false (PyTorch, nvFuser's target, and the dialect's own "
-                   "logical_not and != 0 say true)")
 
 
 @dataclass
@@ -508,9 +505,7 @@ def _cast_params():
     for frm in ALL_DTYPES:
         for to in ALL_DTYPES:
             for backend in BACKENDS:
-                marks = ([pytest.mark.xfail(strict=True, reason=COMPLEX_TO_BOOL)]
-                         if frm in COMPLEX_DTYPES and to == BOOL else [])
-                yield pytest.param(frm, to, backend, marks=marks,
+                yield pytest.param(frm, to, backend,
                                    id="%s-%s-%s" % (frm.name, to.name, backend))
 
 

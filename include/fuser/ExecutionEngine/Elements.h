@@ -337,13 +337,17 @@ template <typename Fn> decltype(auto) visitElemKind(ElemKind kind, Fn &&fn) {
 /// Converts a compute value of any kind to the storage of `To` with the
 /// cast semantics of fuser.cast: floats round to nearest even, float to int
 /// truncates toward zero and saturates (NaN gives 0), anything to i1 tests
-/// `!= 0`, ints wrap. A complex value converts its real part; a real value
-/// to complex gives (value converted to the component type, +0).
+/// `!= 0`, ints wrap. A complex value to i1 is `!= 0` too (either part
+/// non-zero or NaN, as torch, nvFuser's `operator bool` and logical_not);
+/// to any other real type its real part converts; a real value to complex
+/// gives (value converted to the component type, +0).
 template <ElemKind To, typename From> StorageOf<To> convertTo(From value) {
   using ToCompute = ComputeOf<To>;
   if constexpr (semantics::isComplexV<From> && isComplexKind<To>) {
     return {convertTo<ComponentKindOf<To>>(value.re),
             convertTo<ComponentKindOf<To>>(value.im)};
+  } else if constexpr (semantics::isComplexV<From> && To == ElemKind::I1) {
+    return value.re != 0 || value.im != 0;
   } else if constexpr (semantics::isComplexV<From>) {
     return convertTo<To>(value.re);
   } else if constexpr (isComplexKind<To>) {

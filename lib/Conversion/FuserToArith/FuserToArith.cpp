@@ -403,7 +403,8 @@ Value mlir::fuser::emitCast(OpBuilder &b, Location loc, Value value,
   Type result = withElementType(type, to);
   if (from == to)
     return value;
-  // Complex: the real part converts; a real value becomes (value, +0).
+  // Complex: to i1 `!= 0` (either part non-zero or NaN), to another real
+  // type the real part converts; a real value becomes (value, +0).
   auto fromComplex = dyn_cast<ComplexType>(from);
   auto toComplex = dyn_cast<ComplexType>(to);
   if (fromComplex && toComplex) {
@@ -412,6 +413,10 @@ Value mlir::fuser::emitCast(OpBuilder &b, Location loc, Value value,
     Value im = emitCast(b, loc, complex::ImOp::create(b, loc, value), part);
     return complex::CreateOp::create(b, loc, toComplex, re, im);
   }
+  if (fromComplex && to.isInteger(1))
+    return arith::OrIOp::create(
+        b, loc, emitCast(b, loc, complex::ReOp::create(b, loc, value), to),
+        emitCast(b, loc, complex::ImOp::create(b, loc, value), to));
   if (fromComplex)
     return emitCast(b, loc, complex::ReOp::create(b, loc, value), to);
   if (toComplex) {

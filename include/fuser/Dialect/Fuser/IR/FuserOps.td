@@ -249,8 +249,10 @@ def Fuser_CastOp : Fuser_Op<"cast", [Pure, Fuser_ElementwiseOpInterface]> {
 
     To complex<f32> and complex<f64>: the value converts to the component
     type as above and the imaginary part is +0. Between the complex types:
-    part by part. From a complex type to any other: its real part converts
-    (the imaginary part is dropped, as in nvFuser).
+    part by part. From a complex type to i1: `!= 0`, true where either part
+    is non-zero or NaN (torch's `x != 0`, nvFuser's `operator bool`, as
+    logical_not reads it); to any other type its real part converts (the
+    imaginary part is dropped, as in nvFuser and torch).
 
     `cast(cast(x : A -> B) : B -> C)` folds to `cast(x : A -> C)` (or `x`
     when C is A) when every value of A is exact in B: i1 in anything, i32 in
