@@ -61,9 +61,9 @@ func.func @arithmetic() -> (tensor<6xcomplex<f32>>, tensor<6xcomplex<f32>>, tens
 // MATH: result 4: tensor<5xcomplex<f64>>
 // MATH-NEXT: [(1+0j), (0.5403023058681398-0j), (1.5430806348152437-0j), (0.5403023058681398+0j), (0.8337300251311491-0.9888977057628651j)]
 // MATH: result 5: tensor<5xcomplex<f64>>
-// MATH-NEXT: [(0+0j), (1.557407724654902+0j), (0+0.761594155955765j), (-1.557407724654902+0j), (0.27175258531951174+1.0839233273386946j)]
+// MATH-NEXT: [(0+0j), (1.5574077246549023+0j), (0+0.761594155955765j), (-1.5574077246549023+0j), (0.27175258531951174+1.0839233273386946j)]
 // MATH: result 6: tensor<5xcomplex<f64>>
-// MATH-NEXT: [(0+0j), (0.761594155955765+0j), (0+1.557407724654902j), (-0.761594155955765+0j), (1.0839233273386946+0.27175258531951174j)]
+// MATH-NEXT: [(0+0j), (0.761594155955765+0j), (0+1.5574077246549023j), (-0.761594155955765+0j), (1.0839233273386946+0.27175258531951174j)]
 func.func @math() -> (tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>, tensor<5xcomplex<f64>>) {
   %re = arith.constant dense<[0.0, 1.0, 0.0, -1.0, 1.0]> : tensor<5xf64>
   %im = arith.constant dense<[0.0, 0.0, 1.0, 0.0, 1.0]> : tensor<5xf64>

@@ -302,7 +302,8 @@ private:
     return {select(recover, re, m.re), select(recover, im, m.im)};
   }
 
-  /// libc++'s tanh (ComplexSemantics.h's libcxxTanh).
+  /// libc++'s tanh (ComplexSemantics.h's libcxxTanh), (re, tan im) on the
+  /// imaginary axis.
   Parts libcxxTanh(Parts z) {
     Value x = z.re, y = z.im;
     Value twoRe = mul(c(2.0), x), twoIm = mul(c(2.0), y);
@@ -313,6 +314,7 @@ private:
     return firstOf({{both(isInf(x), notFinite(y)), {one, c(0.0)}},
                     {isInf(x), {one, copysign(c(0.0), sinTwoIm)}},
                     {both(isNan(x), isZero(y)), {x, y}},
+                    {both(isZero(x), isFinite(y)), {x, real(UnaryKind::Tan, y)}},
                     {both(isInf(sinhTwoRe), isInf(d)),
                      {select(isPositive(sinhTwoRe), c(1.0), c(-1.0)),
                       select(isPositive(twoIm), c(0.0), c(-0.0))}}},

@@ -447,7 +447,11 @@ template <typename T> Complex<T> complexCosh(Complex<T> z) {
 }
 
 /// libc++'s tanh: its special cases, then (sinh 2re, sin 2im) / (cosh 2re +
-/// cos 2im).
+/// cos 2im). On the imaginary axis (a zero real part, a finite imaginary
+/// one) that formula is sin 2y / (1 + cos 2y), which cancels wherever
+/// cos 2y is near -1 (33 ulp at tanh(1.5i); NaN real part where cos 2y
+/// rounds to -1): there it is (re, tan im) instead, libc++'s value (its
+/// real part is sinh(±0) / d = re) without the cancellation.
 template <typename T> Complex<T> libcxxTanh(Complex<T> z) {
   if (std::isinf(z.re)) {
     if (!std::isfinite(z.im))
@@ -457,6 +461,8 @@ template <typename T> Complex<T> libcxxTanh(Complex<T> z) {
   }
   if (std::isnan(z.re) && z.im == T(0))
     return z;
+  if (z.re == T(0) && std::isfinite(z.im))
+    return {z.re, std::tan(z.im)};
   T twoRe = T(2) * z.re, twoIm = T(2) * z.im;
   T d = std::cosh(twoRe) + std::cos(twoIm);
   T sinhTwoRe = std::sinh(twoRe);
@@ -467,7 +473,8 @@ template <typename T> Complex<T> libcxxTanh(Complex<T> z) {
 
 /// sin, cos, tan and tanh: upstream's, and where a part is infinite, NaN or
 /// zero libc++'s (sin z = -i sinh(iz), cos z = cosh(iz), tan z =
-/// -i tanh(iz), with sinh and cosh above).
+/// -i tanh(iz), with sinh, cosh and tanh above; so tanh(iy) = i tan y and
+/// tan(x + 0i) = tan x).
 template <typename T> Complex<T> complexSin(Complex<T> z) {
   if (!complex_detail::specialOrZeroPart(z))
     return upstreamSin(z);
