@@ -41,10 +41,6 @@ INTEGRAL = tuple(INT_DTYPES) + (BOOL,)
 # fix lands (a strict xfail that passes fails the suite).
 COMPLEX_SPECIALS = ("issue: complex functions on inf/NaN parts give NaN where C99 "
                     "Annex G defines values")
-# Found by this suite (docs/Testing.md, "OpInfo suite"):
-ERFCINV_SUBNORMAL = ("float64 erfcinv of subnormal operands is off by up to 5e-7 relative "
-                     "(erfcinv(5e-324) = 27.213305586561788, exact 27.2132932...): its "
-                     "Newton steps on log(erfc) see glibc's subnormal erfc")
 
 
 @dataclass
@@ -144,7 +140,6 @@ MATH_ATOL = {
 MATH_XFAIL = {
     "tan": {"complex64": COMPLEX_SPECIALS, "complex128": COMPLEX_SPECIALS},
     "tanh": {"complex64": COMPLEX_SPECIALS, "complex128": COMPLEX_SPECIALS},
-    "erfcinv": {"float64": ERFCINV_SUBNORMAL},
 }
 
 

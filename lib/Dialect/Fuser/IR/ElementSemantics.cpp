@@ -9,6 +9,11 @@
 // accurate) or on log(erfc) (the tails, where the logarithm keeps the steps
 // well scaled). Each step doubles the
 // correct digits; the loop ends when a step changes less than an f64 ulp.
+// From x = 26 on (erfc(x) below 6e-296) log(erfc) comes from the asymptotic
+// series instead: there erfc and exp(-x^2) approach the subnormal range,
+// where glibc's erfc keeps only a few bits, and Newton on them converged to
+// the wrong point (erfcinv(5e-324) was 27.213305586561788, 5e-7 relative
+// off; exact 27.21329321081...).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +57,33 @@ double initialGuess(double oneMinusZ, double w) {
   return p * oneMinusZ;
 }
 
+/// From here on log(erfc(x)) is the asymptotic series below, not the C
+/// library's erfc, which loses bits where its result is subnormal (x above
+/// 26.55).
+constexpr double kAsymptoticFrom = 26.0;
+
+/// log(erfc(x)) - log(z) and the slope d/dx log(erfc(x)) for x >= 26:
+/// erfc(x) = exp(-x^2) / (x sqrt(pi)) * S, S = sum_n (-1)^n (2n-1)!! /
+/// (2x^2)^n (the terms fall below 1e-19 by n = 8 at x = 26; the series'
+/// error is below its first omitted term). x^2 is split exactly (fma) so
+/// that -x^2 - log(z), two values near 700 that nearly cancel, loses
+/// nothing beyond log(z)'s own rounding.
+void asymptoticLogErfc(double x, double logZ, double &residual,
+                       double &slope) {
+  double square = x * x;
+  double squareLow = std::fma(x, x, -square);
+  double r = 0.5 / square; // 1 / (2x^2)
+  double term = 1.0, sum = 1.0;
+  for (int n = 1; n <= 12; ++n) {
+    term *= -(2.0 * n - 1.0) * r;
+    sum += term;
+  }
+  double logScale = std::log(sum) - std::log(x * 1.7724538509055159);
+  residual = ((-square - logZ) - squareLow) + logScale;
+  // d/dx log(erfc(x)) = -2/sqrt(pi) exp(-x^2) / erfc(x) = -2x / S.
+  slope = -2.0 * x / sum;
+}
+
 /// erfcinv(z) for 0 < z <= 1 (a non-negative result), refined on
 /// log(erfc(x)) = log(z).
 double erfcinvUpperHalf(double z) {
@@ -70,12 +102,20 @@ double erfcinvUpperHalf(double z) {
   }
   double logZ = std::log(z);
   for (int step = 0; step < 8; ++step) {
-    double erfcX = std::erfc(x);
-    if (erfcX == 0.0 || !std::isfinite(x))
+    if (!std::isfinite(x))
       break;
-    // d/dx log(erfc(x)) = -2/sqrt(pi) exp(-x^2) / erfc(x).
-    double slope = -kTwoOverSqrtPi * std::exp(-x * x) / erfcX;
-    double delta = (std::log(erfcX) - logZ) / slope;
+    double residual, slope;
+    if (x >= kAsymptoticFrom) {
+      asymptoticLogErfc(x, logZ, residual, slope);
+    } else {
+      double erfcX = std::erfc(x);
+      if (erfcX == 0.0)
+        break;
+      // d/dx log(erfc(x)) = -2/sqrt(pi) exp(-x^2) / erfc(x).
+      slope = -kTwoOverSqrtPi * std::exp(-x * x) / erfcX;
+      residual = std::log(erfcX) - logZ;
+    }
+    double delta = residual / slope;
     x -= delta;
     if (std::fabs(delta) <= std::fabs(x) * 0x1p-53)
       break;
