@@ -5,7 +5,7 @@ LLVM_PREFIX ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?=
 
 .PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
-        check-python check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-types check-diff-simt check-diff-long check-preseg-monotone \
+        check-python check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-types check-diff-simt check-diff-f64 check-diff-long check-preseg-monotone \
         check-stress check-torch
 
 all: build
@@ -25,7 +25,7 @@ configure: setup $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR)
 
-check: build check-lit check-unit check-python check-docs fuzz-smoke check-diff check-preseg-monotone check-diff-cpu check-diff-norm check-diff-types check-diff-simt
+check: build check-lit check-unit check-python check-docs fuzz-smoke check-diff check-preseg-monotone check-diff-cpu check-diff-norm check-diff-types check-diff-simt check-diff-f64
 
 # Differential runs: random fusions (tools/fuser-gen) interpreted before and
 # after the pipeline must give bit-identical results.
@@ -105,6 +105,19 @@ check-diff-simt: build
 	  --require-schedule-coverage
 	$(BUILD_DIR)/bin/fuser-diff --family normalization --seeds 1..$(SIMT_NORM_DIFF_SEEDS) \
 	  --backend simt --pipeline 'builtin.module(fuser-preseg,func.func(fuser-segment))'
+
+# The interpreter itself against an f64 evaluation of the same fusions,
+# within the bound of a running error analysis (fuser-diff --check-f64,
+# docs/Testing.md): the default, normalization and types families; about
+# 20 s.
+F64_DIFF_SEEDS ?= 10000
+F64_NORM_DIFF_SEEDS ?= 2000
+F64_TYPES_DIFF_SEEDS ?= 3000
+
+check-diff-f64: build
+	$(BUILD_DIR)/bin/fuser-diff --check-f64 --seeds 1..$(F64_DIFF_SEEDS)
+	$(BUILD_DIR)/bin/fuser-diff --check-f64 --family normalization --seeds 1..$(F64_NORM_DIFF_SEEDS)
+	$(BUILD_DIR)/bin/fuser-diff --check-f64 --family types --seeds 1..$(F64_TYPES_DIFF_SEEDS)
 
 check-diff-long: build
 	@for pipeline in $(DIFF_PIPELINES); do \

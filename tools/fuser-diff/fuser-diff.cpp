@@ -21,7 +21,16 @@
 //
 //   fuser-diff --seeds 1..10000 --pipeline fuser-preseg --check-preseg-monotone
 //
+// --check-f64 checks the interpreter itself instead (no pipeline): each
+// fusion is widened to f64 and interpreted too, and the original's results
+// must be within the bound of a running error analysis of the f64 run
+// (F64Check.h, docs/Testing.md).
+//
+//   fuser-diff --check-f64 --seeds 1..2000
+//
 //===----------------------------------------------------------------------===//
+
+#include "F64Check.h"
 
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
@@ -56,9 +65,16 @@ namespace cl = llvm::cl;
 static cl::opt<std::string>
     seedsOption("seeds", cl::desc("seeds to test: A..B (inclusive) or N"),
                 cl::init("1..100"));
-static cl::opt<std::string> pipelineOption("pipeline",
-                                           cl::desc("pass pipeline to check"),
-                                           cl::Required);
+static cl::opt<std::string>
+    pipelineOption("pipeline",
+                   cl::desc("pass pipeline to check (required unless "
+                            "--check-f64)"));
+static cl::opt<bool> checkF64Option(
+    "check-f64",
+    cl::desc("check the interpreter against an f64 evaluation of the same "
+             "fusion, within the bound of a running error analysis, instead "
+             "of a pipeline against the interpreter"),
+    cl::init(false));
 static cl::opt<std::string> backendOption(
     "backend",
     cl::desc("backend that runs the fusion after the pipeline (interp, cpu "
@@ -81,7 +97,8 @@ static cl::opt<bool>
 static cl::opt<bool> injectMismatchOption(
     "inject-mismatch",
     cl::desc("flip one bit of the first result after the pipeline (to test "
-             "that the driver catches changed results)"),
+             "that the driver catches changed results); with --check-f64, "
+             "move the interpreter's first checked element beyond its bound"),
     cl::init(false), cl::Hidden);
 static cl::opt<bool> requireCoverageOption(
     "require-schedule-coverage",
@@ -522,8 +539,11 @@ std::string SeedChecker::check(uint64_t seed) {
 std::string getReproducer(uint64_t seed) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "fuser-diff --seeds " << seed << " --pipeline '" << pipelineOption
-     << "'";
+  os << "fuser-diff --seeds " << seed;
+  if (checkF64Option)
+    os << " --check-f64";
+  else
+    os << " --pipeline '" << pipelineOption << "'";
   if (familyOption != "any")
     os << " --family " << familyOption;
   if (opsOption != 0)
@@ -669,6 +689,16 @@ bool printOpCoverage(MLIRContext &context, const SeedChecker &checker) {
   return opUncovered;
 }
 
+/// Prints "what: seed seed ..." unless `seeds` is empty.
+void printSeedList(StringRef what, ArrayRef<uint64_t> seeds) {
+  if (seeds.empty())
+    return;
+  llvm::outs() << what << ":";
+  for (uint64_t seed : seeds)
+    llvm::outs() << " " << seed;
+  llvm::outs() << "\n";
+}
+
 int runDifferential(MLIRContext &context, PassManager &passManager,
                     SeedRange seeds, Backend &reference, Backend &backend) {
   // With --check-preseg-monotone the pipeline is followed by fuser-segment,
@@ -734,27 +764,14 @@ int runDifferential(MLIRContext &context, PassManager &passManager,
       break;
   }
 
-  if (!failedSeeds.empty()) {
-    llvm::outs() << "failing seeds:";
-    for (uint64_t seed : failedSeeds)
-      llvm::outs() << " " << seed;
-    llvm::outs() << "\n";
-  }
+  printSeedList("failing seeds", failedSeeds);
   if (checkPresegMonotoneOption)
     monotone.report();
   // Seeds that passed although their results differ, and why.
-  auto printExcused = [](StringRef why, ArrayRef<uint64_t> seeds) {
-    if (seeds.empty())
-      return;
-    llvm::outs() << why << ":";
-    for (uint64_t seed : seeds)
-      llvm::outs() << " " << seed;
-    llvm::outs() << "\n";
-  };
-  printExcused("device math (differ beyond the tolerance only in fusions "
+  printSeedList("device math (differ beyond the tolerance only in fusions "
                "with transcendental ops, which libdevice computes)",
                checker.deviceMath);
-  printExcused("reassociated (differ only where split reductions reduce "
+  printSeedList("reassociated (differ only where split reductions reduce "
                "inexact values; equal without splits)",
                checker.reassociated);
   bool uncovered = backend.getName() != reference.getName() &&
@@ -777,6 +794,84 @@ int runDifferential(MLIRContext &context, PassManager &passManager,
     return 1;
   }
   return failedSeeds.empty() && gateFailures.empty() ? 0 : 1;
+}
+
+//===----------------------------------------------------------------------===//
+// --check-f64
+//===----------------------------------------------------------------------===//
+
+/// Checks the interpreter's run of each seed's fusion against its f64
+/// widening (checkAgainstF64) and prints the counts of checked and excused
+/// elements.
+int runF64Check(MLIRContext &context, SeedRange seeds) {
+  F64CheckTally tally;
+  uint64_t passed = 0;
+  SmallVector<uint64_t> failedSeeds;
+  for (uint64_t seed = seeds.first;; ++seed) {
+    DiagnosticCollector diagnostics(&context);
+    OwningOpRef<ModuleOp> original = generateFusion(&context, seed);
+    std::string reason;
+    if (failed(verify(*original))) {
+      reason = "the generated fusion does not verify (generator bug)\n";
+    } else {
+      auto function = original->lookupSymbol<func::FuncOp>(kRandomFusionName);
+      SmallVector<Buffer> inputs;
+      for (auto [i, type] : llvm::enumerate(function.getArgumentTypes()))
+        inputs.push_back(makeDeterministicInput(type, i, /*seed=*/0));
+      FailureOr<SmallVector<Buffer>> expected = interpret(function, inputs);
+      if (failed(expected))
+        reason = "the interpreter fails on the generated fusion\n";
+      else
+        reason = checkAgainstF64(function, inputs, *expected, tally,
+                                 injectMismatchOption);
+      if (!reason.empty())
+        reason = "beyond the f64 bound:\n" + reason;
+    }
+    if (reason.empty()) {
+      ++passed;
+      if (verboseOption)
+        llvm::outs() << "seed " << seed << ": ok\n";
+    } else {
+      reason += diagnostics.take();
+      failedSeeds.push_back(seed);
+      llvm::outs() << "seed " << seed << ": FAILED: " << reason
+                   << "// reproduce: " << getReproducer(seed) << "\n"
+                   << "// fusion as generated:\n";
+      original->print(llvm::outs());
+      if (!keepFailingOption.empty())
+        keepFailing(seed, reason, *original);
+    }
+    if (seed == seeds.last)
+      break;
+  }
+  printSeedList("failing seeds", failedSeeds);
+  uint64_t excused = tally.getExcused();
+  uint64_t total = tally.checked + excused;
+  llvm::outs() << "check-f64: " << total << " result elements, "
+               << tally.checked << " checked, " << excused << " excused ("
+               << llvm::format("%.2f", total ? 100.0 * excused / total : 0.0)
+               << "%)\n";
+  for (const auto &[why, count] : tally.excused)
+    llvm::outs() << "  excused " << count << ": " << why << "\n";
+  // Where excused elements start (intermediates included), most first.
+  SmallVector<std::pair<uint64_t, std::string>> origins;
+  for (const auto &[origin, count] : tally.origins)
+    origins.push_back({count, origin});
+  llvm::sort(origins, [](const auto &a, const auto &b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
+  size_t shown = verboseOption ? origins.size() : std::min<size_t>(
+                                                      origins.size(), 8);
+  llvm::outs() << "excused where they start (elements of every value, by "
+                  "op):\n";
+  for (const auto &[count, origin] : ArrayRef(origins).take_front(shown))
+    llvm::outs() << "  " << count << " " << origin << "\n";
+  if (shown < origins.size())
+    llvm::outs() << "  ... and " << origins.size() - shown
+                 << " more (--verbose lists all)\n";
+  llvm::outs() << "fuser-diff: " << passed << " passed, " << failedSeeds.size()
+               << " failed\n";
+  return failedSeeds.empty() ? 0 : 1;
 }
 
 } // namespace
@@ -814,6 +909,12 @@ int main(int argc, char **argv) {
   registerFuserDialect(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.loadDialect<fuser::FuserDialect>();
+  if (checkF64Option)
+    return runF64Check(context, *seeds);
+  if (pipelineOption.empty()) {
+    llvm::errs() << "fuser-diff: --pipeline is required (unless --check-f64)\n";
+    return 2;
+  }
   FailureOr<std::unique_ptr<PassManager>> passManager =
       buildPassManager(&context, pipelineOption);
   if (failed(passManager)) {
