@@ -124,12 +124,24 @@ uint64_t mlir::fuser::getDefaultMaxTotalBytes() {
   return available / 4 * 3;
 }
 
+namespace {
+/// The budget of the innermost ScopedRunBudget on this thread.
+thread_local std::optional<uint64_t> runBudget;
+} // namespace
+
+ScopedRunBudget::ScopedRunBudget(uint64_t maxTotalBytes)
+    : previous(runBudget) {
+  runBudget = maxTotalBytes;
+}
+
+ScopedRunBudget::~ScopedRunBudget() { runBudget = previous; }
+
 LogicalResult mlir::fuser::reserveRunBytes(Location loc,
                                            const BackendOptions &options,
                                            uint64_t &heldBytes, uint64_t bytes,
                                            const Twine &what, Type type) {
-  if (bytes <= options.maxTotalBytes &&
-      heldBytes <= options.maxTotalBytes - bytes) {
+  uint64_t limit = runBudget ? *runBudget : options.maxTotalBytes;
+  if (bytes <= limit && heldBytes <= limit - bytes) {
     heldBytes += bytes;
     return success();
   }
@@ -143,7 +155,7 @@ LogicalResult mlir::fuser::reserveRunBytes(Location loc,
                << " bytes the run holds already, that is";
   else
     diagnostic << ",";
-  diagnostic << " more than the limit of " << options.maxTotalBytes
+  diagnostic << " more than the limit of " << limit
              << " bytes for all its buffers together (--max-total-bytes)";
   return diagnostic;
 }

@@ -120,7 +120,7 @@ void copyStrided(const Buffer &source, const StridedView &from, Buffer &dest,
   std::array<SmallVector<int64_t>, 2> strides = {from.strides, to.strides};
   auto copy = [&](auto width) {
     constexpr size_t W = decltype(width)::value;
-    const uint8_t *fromBytes = source.bytes.data();
+    const uint8_t *fromBytes = source.getBytes().data();
     uint8_t *toBytes = dest.bytes.data();
     forEachIndex<2>(from.sizes, strides, {from.offset, to.offset},
                     [&](const std::array<int64_t, 2> &at) {
@@ -153,9 +153,9 @@ void copyMetaOpResult(Operation *op, const Buffer &source, Buffer &result) {
 }
 
 void fillWithScalar(Buffer &dest, const Buffer &scalar) {
-  size_t width = scalar.bytes.size();
+  size_t width = scalar.getBytes().size();
   for (size_t at = 0; at < dest.bytes.size(); at += width)
-    std::memcpy(dest.bytes.data() + at, scalar.bytes.data(), width);
+    std::memcpy(dest.bytes.data() + at, scalar.getBytes().data(), width);
 }
 
 //===----------------------------------------------------------------------===//
@@ -209,7 +209,8 @@ private:
   DenseMap<Value, Buffer> values;
   /// Uses of each bound value not yet evaluated; at zero it is released.
   DenseMap<Value, unsigned> pendingUses;
-  /// The bytes of the bound values, against options.maxTotalBytes.
+  /// The bytes of the bound values (borrowed inputs included), against
+  /// options.maxTotalBytes.
   uint64_t heldBytes = 0;
 };
 
@@ -255,8 +256,12 @@ Buffer Evaluator::take(Value value) {
   auto it = values.find(value);
   if (pendingUses.lookup(value) != 1)
     return it->second;
-  heldBytes -= it->second.bytes.size();
-  return std::move(it->second);
+  heldBytes -= it->second.getBytes().size();
+  Buffer taken = std::move(it->second);
+  // A moved-from optional stays engaged: the entry, released after this
+  // use, must hold nothing.
+  it->second.borrowed.reset();
+  return taken;
 }
 
 void Evaluator::bind(Value value, Buffer buffer) {
@@ -264,7 +269,7 @@ void Evaluator::bind(Value value, Buffer buffer) {
   if (uses == 0)
     return;
   pendingUses[value] = uses;
-  heldBytes += buffer.bytes.size();
+  heldBytes += buffer.getBytes().size();
   values[value] = std::move(buffer);
 }
 
@@ -279,7 +284,7 @@ FailureOr<SmallVector<Buffer>> Evaluator::runBlock(Block &block,
       if (--pendingUses[operand] != 0)
         continue;
       auto it = values.find(operand);
-      heldBytes -= it->second.bytes.size();
+      heldBytes -= it->second.getBytes().size();
       values.erase(it);
     }
   }
@@ -352,8 +357,10 @@ LogicalResult Evaluator::evalReshape(Operation *op, Value source) {
   FailureOr<Buffer> result = describe(op, op->getResult(0).getType());
   if (failed(result))
     return failure();
-  // Same row-major bytes, new shape.
-  result->bytes = take(source).bytes;
+  // Same row-major bytes, new shape (still borrowed where the source is).
+  Buffer taken = take(source);
+  result->bytes = std::move(taken.bytes);
+  result->borrowed = taken.borrowed;
   bind(op->getResult(0), std::move(*result));
   return success();
 }
@@ -428,7 +435,7 @@ LogicalResult Evaluator::evalCast(Operation *op, Value sourceValue) {
   // A cast to its own type is the identity (f8E5M2 infinities included,
   // which a conversion to f8E5M2 saturates).
   if (from == to) {
-    result->bytes = source.bytes;
+    result->bytes.assign(source.getBytes().begin(), source.getBytes().end());
     bind(op->getResult(0), std::move(*result));
     return success();
   }
@@ -436,7 +443,7 @@ LogicalResult Evaluator::evalCast(Operation *op, Value sourceValue) {
     visitElemKind(to, [&](auto toTag) {
       constexpr ElemKind From = decltype(fromTag)::kind;
       constexpr ElemKind To = decltype(toTag)::kind;
-      const uint8_t *in = source.bytes.data();
+      const uint8_t *in = source.getBytes().data();
       uint8_t *out = result->bytes.data();
       for (int64_t i = 0; i < count; ++i)
         storeElement(out, i,
@@ -603,7 +610,7 @@ LogicalResult Evaluator::evalReduction(ReductionOp op) {
     for (int64_t i = 0; i < count; ++i)
       store(i, accumulators[i]);
   };
-  const uint8_t *in = source.bytes.data();
+  const uint8_t *in = source.getBytes().data();
   uint8_t *out = result->bytes.data();
   visitElemKind(*getElemKind(source.elementType), [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
@@ -693,7 +700,7 @@ LogicalResult Evaluator::evalUnary(Operation *op, UnaryKind kind) {
     visitKind<UnaryKind, kNumUnaryKinds>(kind, [&](auto unaryKind) {
       constexpr UnaryKind U = decltype(unaryKind)::value;
       if constexpr (isInClass<ComputeOf<K>>(getOpInfo(U).operands)) {
-        const uint8_t *in = source.bytes.data();
+        const uint8_t *in = source.getBytes().data();
         uint8_t *out = result->bytes.data();
         int64_t count = getSaturatedNumElements(result->shape);
         for (int64_t i = 0; i < count; ++i)
@@ -719,7 +726,7 @@ LogicalResult Evaluator::evalBinary(Operation *op, BinaryKind kind) {
       constexpr BinaryKind B = decltype(binaryKind)::value;
       if constexpr (isInClass<ComputeOf<K>>(getOpInfo(B).operands)) {
         using Storage = StorageOf<K>;
-        const uint8_t *a = lhs.bytes.data(), *b = rhs.bytes.data();
+        const uint8_t *a = lhs.getBytes().data(), *b = rhs.getBytes().data();
         uint8_t *out = result->bytes.data();
         forEachBroadcastElement<2>(
             *result, {&lhs, &rhs}, [&](const std::array<int64_t, 3> &at) {
@@ -747,8 +754,8 @@ LogicalResult Evaluator::evalTernary(Operation *op, TernaryKind kind) {
       constexpr TernaryKind T = decltype(ternaryKind)::value;
       if constexpr (isInClass<ComputeOf<K>>(getOpInfo(T).operands)) {
         using Storage = StorageOf<K>;
-        const uint8_t *a = first.bytes.data(), *b = second.bytes.data(),
-                      *c = third.bytes.data();
+        const uint8_t *a = first.getBytes().data(), *b = second.getBytes().data(),
+                      *c = third.getBytes().data();
         uint8_t *out = result->bytes.data();
         forEachBroadcastElement<3>(
             *result, {&first, &second, &third},
@@ -779,7 +786,7 @@ LogicalResult Evaluator::evalCompare(Operation *op, CompareKind kind) {
       constexpr CompareKind C = decltype(compareKind)::value;
       if constexpr (!isComplexKind<K> || comparesComplex(C)) {
         using Storage = StorageOf<K>;
-        const uint8_t *a = lhs.bytes.data(), *b = rhs.bytes.data();
+        const uint8_t *a = lhs.getBytes().data(), *b = rhs.getBytes().data();
         uint8_t *out = result->bytes.data();
         forEachBroadcastElement<2>(
             *result, {&lhs, &rhs}, [&](const std::array<int64_t, 3> &at) {
@@ -803,8 +810,8 @@ LogicalResult Evaluator::evalWhere(WhereOp op) {
   const Buffer &rhs = get(op.getRhs());
   visitElemKind(*getElemKind(result->elementType), [&](auto tag) {
     using Storage = StorageOf<decltype(tag)::kind>;
-    const uint8_t *c = condition.bytes.data(), *a = lhs.bytes.data(),
-                  *b = rhs.bytes.data();
+    const uint8_t *c = condition.getBytes().data(), *a = lhs.getBytes().data(),
+                  *b = rhs.getBytes().data();
     uint8_t *out = result->bytes.data();
     forEachBroadcastElement<3>(*result, {&condition, &lhs, &rhs},
                                [&](const std::array<int64_t, 4> &at) {
@@ -826,7 +833,7 @@ LogicalResult Evaluator::evalComplex(ComplexOp op) {
   const Buffer &im = get(op.getIm());
   auto build = [&](auto part) {
     using Part = decltype(part);
-    const uint8_t *a = re.bytes.data(), *b = im.bytes.data();
+    const uint8_t *a = re.getBytes().data(), *b = im.getBytes().data();
     uint8_t *out = result->bytes.data();
     forEachBroadcastElement<2>(
         *result, {&re, &im}, [&](const std::array<int64_t, 3> &at) {
@@ -850,7 +857,7 @@ LogicalResult Evaluator::evalComplexPart(Operation *op, bool imag) {
   const Buffer &source = get(op->getOperand(0));
   auto split = [&](auto part) {
     using Part = decltype(part);
-    const uint8_t *in = source.bytes.data();
+    const uint8_t *in = source.getBytes().data();
     uint8_t *out = result->bytes.data();
     int64_t count = getSaturatedNumElements(result->shape);
     for (int64_t i = 0; i < count; ++i) {
@@ -929,24 +936,40 @@ mlir::fuser::interpret(func::FuncOp func, ArrayRef<Buffer> inputs,
              << input.getBytes().size()
              << " bytes does not fit argument type " << argType;
   }
-  // The interpreter holds a copy of its inputs.
-  uint64_t inputBytes = 0;
-  SmallVector<Buffer> copies;
-  for (auto [i, input] : llvm::enumerate(inputs)) {
-    if (failed(reserveRunBytes(func.getLoc(), options, inputBytes,
-                               input.getBytes().size(), "input " + Twine(i),
-                               input.getType())))
-      return failure();
-    Buffer copy = input;
-    if (copy.borrowed) {
-      copy.bytes.assign(copy.borrowed->begin(), copy.borrowed->end());
-      copy.borrowed.reset();
-    }
-    copies.push_back(std::move(copy));
+  // The interpreter reads its inputs where they lie, borrowed from the
+  // caller (no copy); they count against the budget until their last use,
+  // as the values the run allocates do.
+  SmallVector<Buffer> args;
+  for (const Buffer &input : inputs) {
+    Buffer arg;
+    arg.elementType = input.elementType;
+    arg.shape = input.shape;
+    arg.isScalar = input.isScalar;
+    arg.borrowed = input.getBytes();
+    args.push_back(std::move(arg));
   }
   ScopedDefaultFloatingPointEnvironment defaultEnvironment;
   Evaluator evaluator(options);
-  return evaluator.runBlock(func.getBody().front(), std::move(copies));
+  FailureOr<SmallVector<Buffer>> results =
+      evaluator.runBlock(func.getBody().front(), std::move(args));
+  if (failed(results))
+    return failure();
+  // A result that is an input (or a reshape of one) becomes a copy of its
+  // own: results own their bytes.
+  uint64_t resultBytes = 0;
+  for (const Buffer &result : *results)
+    resultBytes += result.bytes.size();
+  for (auto [i, result] : llvm::enumerate(*results)) {
+    if (!result.borrowed)
+      continue;
+    if (failed(reserveRunBytes(func.getLoc(), options, resultBytes,
+                               result.borrowed->size(), "result " + Twine(i),
+                               result.getType())))
+      return failure();
+    result.bytes.assign(result.borrowed->begin(), result.borrowed->end());
+    result.borrowed.reset();
+  }
+  return results;
 }
 
 namespace {

@@ -7,11 +7,12 @@ unmodified nvFuser repro script.
 """
 
 from ._cache import FusionCache
-from ._errors import FusionError, FusionTypeError, FusionValueError, UnsupportedOpError
+from ._errors import (FusionError, FusionMemoryError, FusionTypeError, FusionValueError,
+                      UnsupportedOpError)
 from ._fuser_mlir import fnv1a64
 from ._fusion import FusionDefinition, Segment
 from ._states import DataType, Scalar, Tensor, Vector
 
-__all__ = ["DataType", "FusionCache", "FusionDefinition", "FusionError", "FusionTypeError",
-           "FusionValueError", "Scalar", "Segment", "Tensor", "UnsupportedOpError", "Vector",
-           "fnv1a64"]
+__all__ = ["DataType", "FusionCache", "FusionDefinition", "FusionError", "FusionMemoryError",
+           "FusionTypeError", "FusionValueError", "Scalar", "Segment", "Tensor",
+           "UnsupportedOpError", "Vector", "fnv1a64"]

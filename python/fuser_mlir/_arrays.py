@@ -11,7 +11,7 @@ backend's buffer.
 from ._errors import FusionTypeError, FusionValueError
 
 __all__ = ["ML_DTYPES", "numpy_dtype", "as_float64_if_ml_dtype", "is_torch", "as_numpy",
-           "to_native", "from_native", "with_stride_order", "to_torch", "stride_order_of"]
+           "to_native", "from_native", "needs_layout", "with_stride_order", "to_torch", "stride_order_of"]
 
 
 # The dtypes numpy has through ml_dtypes, and torch's.
@@ -83,11 +83,17 @@ def from_native(result):
     return array.reshape(() if shape is None else shape)
 
 
+def needs_layout(array, stride_order):
+    """Whether with_stride_order copies `array`."""
+    return stride_order is not None and \
+        list(stride_order) != list(range(array.ndim - 1, -1, -1))
+
+
 def with_stride_order(array, stride_order):
     """`array`'s values laid out with nvFuser's `stride_order` (one copy)."""
     import numpy as np
     rank = array.ndim
-    if stride_order is None or list(stride_order) == list(range(rank - 1, -1, -1)):
+    if not needs_layout(array, stride_order):
         return array
     outer_first = sorted(range(rank), key=lambda d: -stride_order[d])
     laid_out = np.ascontiguousarray(array.transpose(outer_first))

@@ -5,8 +5,8 @@ written for it catches RuntimeError; the precise Python type (TypeError for a
 wrong kind of argument, ValueError for a wrong value) is kept as a second base.
 """
 
-__all__ = ["FusionError", "FusionNotImplementedError", "FusionTypeError", "FusionValueError",
-           "UnsupportedOpError"]
+__all__ = ["FusionError", "FusionMemoryError", "FusionNotImplementedError", "FusionTypeError",
+           "FusionValueError", "UnsupportedOpError"]
 
 
 class FusionError(RuntimeError):
@@ -19,6 +19,13 @@ class FusionTypeError(FusionError, TypeError):
 
 class FusionValueError(FusionError, ValueError):
     """An argument of the right kind with a wrong value (shape, dims, ...)."""
+
+
+class FusionMemoryError(FusionError, MemoryError):
+    """A run whose buffers would exceed its budget (BackendOptions::maxTotalBytes:
+    $FUSER_MAX_TOTAL_BYTES, else three quarters of what the process may
+    allocate when it starts), raised before the buffer is allocated; or an
+    allocation the backend could not make."""
 
 
 class FusionNotImplementedError(FusionError, NotImplementedError):
@@ -43,4 +50,11 @@ def translate(error):
         return FusionTypeError(str(error))
     if isinstance(error, ValueError):
         return FusionValueError(str(error))
+    if isinstance(error, MemoryError) or any(words in str(error) for words in _MEMORY_WORDS):
+        return FusionMemoryError(str(error))
     return FusionError(str(error))
+
+
+# The words of the backends' budget and allocation errors (reserveRunBytes,
+# lib/ExecutionEngine/Backend.cpp; the CPU backend's host allocations).
+_MEMORY_WORDS = ("bytes for all its buffers together", "out of memory: could not allocate")

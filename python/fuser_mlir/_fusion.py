@@ -16,8 +16,8 @@ import threading
 from . import _arrays, _tolerances
 from ._build import PLACEHOLDER_EXTENT, Build, int64_list
 from ._cache import FusionCache, measured_compile
-from ._errors import (FusionError, FusionNotImplementedError, FusionTypeError,
-                      FusionValueError, translate)
+from ._errors import (FusionError, FusionMemoryError, FusionNotImplementedError,
+                      FusionTypeError, FusionValueError, translate)
 from ._ops import Ops
 from ._printer import format_definition, format_repro_script
 from ._states import DTYPE_NAMES, DataType, Scalar, Tensor, Vector, dtype_name
@@ -616,7 +616,13 @@ class FusionDefinition:
             elif isinstance(handle, Scalar):
                 native_inputs.append(_arrays.to_native(value, self._scalar_dtypes[position],
                                                        None))
-        results = [_arrays.from_native(r) for r in _call(compiled.run, native_inputs)]
+        budget = max_total_bytes()
+        results = [_arrays.from_native(r)
+                   for r in _call(compiled.run, native_inputs, budget)]
+        # What the run holds, as the backends count it: inputs and results.
+        held = sum(data.nbytes for _, _, data in native_inputs) + \
+            sum(result.nbytes for result in results)
+        del native_inputs
         outputs = []
         as_torch = _returns_torch(inputs)
         written = {}  # tensor state index -> the input position it was written into
@@ -624,7 +630,10 @@ class FusionDefinition:
             if alias is not None:
                 _write_into(inputs[alias], checked[alias], result)
                 written[handle.index] = alias
-        for result, (handle, stride_order, alias) in zip(results, self._outputs):
+        for position, (handle, stride_order, alias) in enumerate(self._outputs):
+            # Each result leaves `results` as it becomes an output, so that a
+            # result laid out anew is not held twice.
+            result, results[position] = results[position], None
             if alias is not None:
                 continue
             if stride_order is None:
@@ -639,6 +648,8 @@ class FusionDefinition:
             else:
                 view = None if stride_order is not None else \
                     self._input_view(handle, build, checked)
+            if view is None and _arrays.needs_layout(result, stride_order):
+                _check_layout_copy(result, held, budget, len(outputs))
             result = _arrays.with_stride_order(result, stride_order) if view is None else view
             outputs.append(_arrays.to_torch(result, device) if as_torch else result)
         return outputs
@@ -771,7 +782,8 @@ class _DerivedDefinition(FusionDefinition):
         if compiled is None:
             compiled, nbytes = _call(measured_compile, self._fixed.compile, backend)
             compiled = cache.store(key, backend, (), compiled, nbytes)
-        results = [_arrays.from_native(r) for r in _call(compiled.run, native_inputs)]
+        results = [_arrays.from_native(r)
+                   for r in _call(compiled.run, native_inputs, max_total_bytes())]
         if not _returns_torch(inputs):
             return results
         return [_arrays.to_torch(result, device) for result in results]
@@ -780,7 +792,7 @@ class _DerivedDefinition(FusionDefinition):
 def _call(fn, *args):
     try:
         return fn(*args)
-    except (TypeError, ValueError, RuntimeError) as error:
+    except (TypeError, ValueError, RuntimeError, MemoryError) as error:
         raise translate(error) from None
 
 
@@ -834,6 +846,42 @@ def contiguity_of(array, stride_order):
         contiguity[rank - 1 - position] = stride == (1 if inner_stride is None else inner_stride)
         inner_stride = stride * array.shape[dim]
     return contiguity
+
+
+# The environment variable that sets the budget of every run's buffers
+# (BackendOptions::maxTotalBytes, fuser-run's --max-total-bytes).
+MAX_TOTAL_BYTES_VARIABLE = "FUSER_MAX_TOTAL_BYTES"
+
+
+def max_total_bytes():
+    """The budget of a run from $FUSER_MAX_TOTAL_BYTES (bytes), or None: the
+    default, three quarters of what the process may allocate when the run
+    starts (getDefaultMaxTotalBytes)."""
+    text = os.environ.get(MAX_TOTAL_BYTES_VARIABLE)
+    if text is None or not text.strip():
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise FusionValueError("%s=%r: expected a number of bytes"
+                               % (MAX_TOTAL_BYTES_VARIABLE, text))
+    return value
+
+
+def _check_layout_copy(result, held, budget, index):
+    """Refuses to lay out output `index` anew (a copy beside the `held`
+    bytes of the run's inputs and results, which the process holds already)
+    when that would not fit the run's budget, before allocating it."""
+    from . import _fuser_mlir
+    limit = _fuser_mlir.default_max_total_bytes() + held if budget is None else budget
+    if result.nbytes > limit or held > limit - result.nbytes:
+        raise FusionMemoryError(
+            "output %d: laying it out in its stride_order takes %d bytes; with the %d bytes "
+            "the run holds already, that is more than the limit of %d bytes for all its "
+            "buffers together ($%s)"
+            % (index, result.nbytes, held, limit, MAX_TOTAL_BYTES_VARIABLE))
 
 
 def _write_into(original, checked, result):

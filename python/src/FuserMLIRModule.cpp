@@ -598,9 +598,11 @@ using ByteArray = nb::ndarray<const uint8_t, nb::ndim<1>, nb::c_contig,
 /// results as (dtype, shape or None, uint8 numpy array owning the backend's
 /// bytes, no copy).
 std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
-                                   std::vector<nb::tuple> inputs) {
+                                   std::vector<nb::tuple> inputs,
+                                   std::optional<uint64_t> maxTotalBytes) {
   DiagnosticCollector diagnostics;
   SmallVector<Buffer> buffers;
+  uint64_t inputBytes = 0;
   for (nb::handle input : inputs) {
     Buffer buffer;
     buffer.elementType = parseDType(nb::cast<std::string>(input[0]));
@@ -612,8 +614,14 @@ std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
     // Borrowed: the caller's array lives, unchanged, through the run.
     auto data = nb::cast<ByteArray>(input[2]);
     buffer.borrowed = ArrayRef<uint8_t>(data.data(), data.size());
+    inputBytes += data.size();
     buffers.push_back(std::move(buffer));
   }
+  // The budget of this run (the backends count the borrowed inputs in it):
+  // the caller's, else what the process may allocate now beside the inputs
+  // it holds already, asked now rather than when the fusion was compiled.
+  ScopedRunBudget budget(maxTotalBytes ? *maxTotalBytes
+                                       : getDefaultMaxTotalBytes() + inputBytes);
   // The GIL stays held: the one context has multithreading disabled (no
   // locks), and the kernel backends build IR and types in it while they
   // run, as another Python thread building a fusion would.
@@ -641,6 +649,8 @@ std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
 
 NB_MODULE(_fuser_mlir, m) {
   m.doc() = "native half of fuser_mlir (python/src/FuserMLIRModule.cpp)";
+  m.def("default_max_total_bytes", &getDefaultMaxTotalBytes,
+        "the default budget of a run's buffers, as the process stands now");
   nb::class_<Fusion>(m, "Fusion")
       .def(nb::init<const std::string &>(), nb::arg("name"))
       .def("set_location", &Fusion::setLocation)
@@ -690,7 +700,8 @@ NB_MODULE(_fuser_mlir, m) {
       .def("compile", &Fusion::compile, nb::arg("backend"))
       .def("deterministic_input", &Fusion::deterministicInput);
   nb::class_<CompiledFusion>(m, "CompiledFusion")
-      .def("run", &runCompiled, nb::arg("inputs"));
+      .def("run", &runCompiled, nb::arg("inputs"),
+           nb::arg("max_total_bytes").none() = nb::none());
   // The mnemonics of the unary ops, of the binary and compare ops, and of
   // the ternary ops.
   m.def("elementwise_ops", [] {

@@ -47,13 +47,29 @@ struct BackendOptions {
   bool splitReductions = true;
 };
 
+/// Within its scope, on this thread, every run takes `maxTotalBytes` as its
+/// budget instead of its BackendOptions' own: a compiled fusion keeps the
+/// options of its compile, and a run from Python asks for the budget of
+/// the moment it runs (getDefaultMaxTotalBytes then, or the user's).
+class ScopedRunBudget {
+public:
+  explicit ScopedRunBudget(uint64_t maxTotalBytes);
+  ~ScopedRunBudget();
+  ScopedRunBudget(const ScopedRunBudget &) = delete;
+  ScopedRunBudget &operator=(const ScopedRunBudget &) = delete;
+
+private:
+  std::optional<uint64_t> previous;
+};
+
 /// Checks that `inputs` match the argument types of `func`, with a located
 /// error otherwise: what every backend's run() checks first.
 LogicalResult checkBackendInputs(func::FuncOp func, ArrayRef<Buffer> inputs);
 
 /// Adds `bytes` to `heldBytes`, the bytes a run holds, or says (located at
 /// `loc`: "<what> of type <type> takes ...", without the type when it is
-/// null) that they would exceed options.maxTotalBytes.
+/// null) that they would exceed options.maxTotalBytes (or the budget of
+/// an enclosing ScopedRunBudget).
 LogicalResult reserveRunBytes(Location loc, const BackendOptions &options,
                               uint64_t &heldBytes, uint64_t bytes,
                               const Twine &what, Type type);
