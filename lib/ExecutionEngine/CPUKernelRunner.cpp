@@ -762,6 +762,7 @@ void mlir::fuser::buildCPUKernelToLLVMPipeline(OpPassManager &pm) {
   // scf.parallel (with scf.reduce) becomes sequential loops; the
   // #gpu.loop_dim_map mapping is dropped.
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToOpaqueLibraryCallsPass());
   pm.addPass(createConvertMathToLLVMPass());
   // What has no LLVM intrinsic (tanh, atan, erf, ...) calls the libm of the
   // process.
@@ -953,7 +954,10 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
            << errorMessage(engine.takeError());
   std::vector<std::pair<std::string, void *>> extra(extraSymbols.begin(),
                                                      extraSymbols.end());
-  (*engine)->registerSymbols([&extra](llvm::orc::MangleAndInterner interner) {
+  std::vector<std::pair<std::string, void *>> libraryFunctions =
+      getOpaqueLibrarySymbols(**lowered);
+  (*engine)->registerSymbols([&extra, &libraryFunctions](
+                                 llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     for (const HostHelper &helper : kHelpers)
       symbols[interner(helper.name)] = {
@@ -966,6 +970,9 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
     for (const auto &[name, address] : extra)
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                 llvm::JITSymbolFlags::Exported};
+    for (const auto &[name, address] : libraryFunctions)
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
     return symbols;

@@ -458,8 +458,13 @@ protected:
         ExecutionEngine::create(kernels, options, std::move(*targetMachine));
     ASSERT_TRUE(static_cast<bool>(engine))
         << llvm::toString(engine.takeError());
-    (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    std::vector<std::pair<std::string, void *>> libraryFunctions =
+        getOpaqueLibrarySymbols(kernels);
+    (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap symbols;
+      for (const auto &[name, address] : libraryFunctions)
+        symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                   llvm::JITSymbolFlags::Exported};
       symbols[interner("__truncsfbf2")] = {
           llvm::orc::ExecutorAddr::fromPtr(&truncSFToBF16),
           llvm::JITSymbolFlags::Exported};

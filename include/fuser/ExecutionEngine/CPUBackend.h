@@ -30,16 +30,32 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace mlir {
 class ExecutionEngine;
 class OpPassManager;
+class Pass;
 namespace fuser {
+
+/// The math ops whose results depend on the math library (exp, cosh, pow,
+/// erf, ...; not sqrt, floor and the other exact ones) as calls of the host
+/// libm functions under opaque names (`__fuser_libm_coshf`), which LLVM
+/// cannot constant-fold with a function other than the interpreter's
+/// (MathLibraryCalls.cpp).
+std::unique_ptr<Pass> createConvertMathToOpaqueLibraryCallsPass();
+
+/// The opaque names of `module` (in the LLVM dialect) that
+/// createConvertMathToOpaqueLibraryCallsPass made, with the address of the
+/// host function each stands for.
+std::vector<std::pair<std::string, void *>>
+getOpaqueLibrarySymbols(ModuleOp module);
 
 /// The passes that take a module in the shared-lowering form to the LLVM
 /// dialect on the host (after the f16/bf16 and memref.copy rewrites that
 /// CPUKernelModule::compile applies first): lower-affine,
-/// convert-scf-to-cf, convert-math-to-llvm, convert-math-to-libm,
+/// convert-scf-to-cf, fuser-convert-math-to-opaque-library-calls,
+/// convert-math-to-llvm, convert-math-to-libm,
 /// expand-strided-metadata, convert-vector-to-llvm, finalize-memref-to-llvm,
 /// convert-arith-to-llvm, convert-index-to-llvm, convert-ub-to-llvm,
 /// convert-func-to-llvm{use-bare-ptr-memref-call-conv=true},
