@@ -269,6 +269,27 @@ CMATH = {
     "acosh": _cmath_or_numpy(cmath.acosh, np.arccosh),
     "atanh": _cmath_or_numpy(cmath.atanh, np.arctanh),
 }
+
+
+def _libcxx_tanh(z):
+    """libc++'s tanh, nvFuser's runtime (docs/Interpreter.md): where the real
+    part is zero and the imaginary part infinite or NaN, its formula gives
+    NaN + NaNj (d = cosh(0) + cos(y) is NaN); C11 Annex G and numpy give
+    +-0 + NaNj there. Elsewhere they agree."""
+    if z.real == 0 and not math.isfinite(z.imag):
+        return complex(math.nan, math.nan)
+    return _cmath_or_numpy(cmath.tanh, np.tanh)(z)
+
+
+def _libcxx_tan(z):
+    """tan z = -i tanh(iz), as libc++ and nvFuser define it."""
+    t = _libcxx_tanh(complex(-z.imag, z.real))
+    return complex(t.imag, -t.real)
+
+
+CMATH["tanh"] = _libcxx_tanh
+CMATH["tan"] = lambda z: _libcxx_tan(z) if z.imag == 0 and not math.isfinite(z.real) \
+    else _cmath_or_numpy(cmath.tan, np.tan)(z)
 CMATH["log10"] = lambda z: (lambda l: complex(l.real / math.log(10), l.imag / math.log(10)))(
     _clog(z))
 CMATH["log2"] = lambda z: (lambda l: complex(l.real / math.log(2), l.imag / math.log(2)))(

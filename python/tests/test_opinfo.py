@@ -37,10 +37,8 @@ NUMERIC = tuple(FLOAT_DTYPES + INT_DTYPES)
 REAL = NUMERIC + (BOOL,)
 INTEGRAL = tuple(INT_DTYPES) + (BOOL,)
 
-# Known defects, each being fixed elsewhere: strict xfails, removed when the
-# fix lands (a strict xfail that passes fails the suite).
-COMPLEX_SPECIALS = ("issue: complex functions on inf/NaN parts give NaN where C99 "
-                    "Annex G defines values")
+# Known defects: strict xfails with the reason (a strict xfail that passes
+# fails the suite, so a fix must remove its entry). None at present.
 
 
 @dataclass
@@ -137,10 +135,7 @@ MATH_ATOL = {
 }
 
 
-MATH_XFAIL = {
-    "tan": {"complex64": COMPLEX_SPECIALS, "complex128": COMPLEX_SPECIALS},
-    "tanh": {"complex64": COMPLEX_SPECIALS, "complex128": COMPLEX_SPECIALS},
-}
+MATH_XFAIL = {}
 
 
 def _sign(x):
