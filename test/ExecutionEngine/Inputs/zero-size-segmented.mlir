@@ -3,7 +3,7 @@
 // intermediate between two kernels, and split reductions beside an empty
 // output; fuser-schedule picks their schedules. Shared by
 // test/ExecutionEngine/zero-size.mlir and
-// test/Conversion/FuserToGPU/zero-size.mlir.
+// test/Pipelines/zero-size.mlir.
 
 // An inner normalization without rows: nothing to launch.
 func.func @rmsnorm_no_rows(%x: tensor<0x64xbf16>, %w: tensor<64xbf16>) -> tensor<0x64xbf16> {

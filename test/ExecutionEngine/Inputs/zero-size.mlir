@@ -1,6 +1,6 @@
 // Fusions over tensors with a zero extent, one per kind of kernel, shared by
 // test/ExecutionEngine/zero-size.mlir and
-// test/Conversion/FuserToGPU/zero-size.mlir. A kernel without output
+// test/Pipelines/zero-size.mlir. A kernel without output
 // elements launches nothing; one whose inputs have no elements never reads
 // them; a reduction over empty axes writes its identity.
 

@@ -5,11 +5,11 @@
 // bare-pointer convention refuses). Reductions over empty axes store their
 // identity: -0.0 (0x80000000, bf16 pairs 0x80008000), -inf (0xff800000),
 // INT_MAX.
-// RUN: fuser-opt %S/../../ExecutionEngine/Inputs/zero-size.mlir --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=isa" | FileCheck %s
-// RUN: fuser-opt %S/../../ExecutionEngine/Inputs/zero-size-segmented.mlir --fuser-lower-to-nvvm="chip=sm_90 format=isa" | FileCheck %s --check-prefix=NORM
+// RUN: fuser-opt %S/../ExecutionEngine/Inputs/zero-size.mlir --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=isa" | FileCheck %s
+// RUN: fuser-opt %S/../ExecutionEngine/Inputs/zero-size-segmented.mlir --fuser-lower-to-nvvm="chip=sm_90 format=isa" | FileCheck %s --check-prefix=NORM
 // ptxas accepts the kernels (format=bin).
-// RUN: fuser-opt %S/../../ExecutionEngine/Inputs/zero-size.mlir --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
-// RUN: fuser-opt %S/../../ExecutionEngine/Inputs/zero-size-segmented.mlir --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
+// RUN: fuser-opt %S/../ExecutionEngine/Inputs/zero-size.mlir --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
+// RUN: fuser-opt %S/../ExecutionEngine/Inputs/zero-size-segmented.mlir --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
 // BIN: gpu.binary
 // BIN-SAME: bin = "\7FELF
 
