@@ -344,6 +344,8 @@ class Ops:
                             ends[dim] = shape[dim] + width
                 source = build.call(build.native.slice, source, starts, ends, [])
                 extents = [max(w, 0) for w in extents]
+            if value is not None:
+                _check_pad_value(build, arg, value)
             return build.call(build.native.pad, source, extents,
                               None if value is None else build.operand(value))
 
@@ -442,6 +444,35 @@ class Ops:
     def addcmul(self, arg, tensor1, tensor2, value):
         """arg + tensor1 * (tensor2 * value) (nvFuser's addcmul)."""
         return self.add(arg, self.mul(tensor1, self.mul(tensor2, value)))
+
+
+def _dtype_family(dtype_name):
+    """nvFuser's hasSimilarDtype class of a dtype name (numpy's spelling)."""
+    if dtype_name.startswith("complex"):
+        return "complex"
+    if dtype_name == "bool":
+        return "boolean"
+    if dtype_name.startswith(("int", "uint")):
+        return "integral"
+    return "floating-point"
+
+
+def _check_pad_value(build, arg, value):
+    """nvFuser's pad refuses a value of another dtype class than the tensor's
+    (csrc/ops/alias.cpp, hasSimilarDtype): an int for a Float tensor, a
+    complex for a Float one; it would otherwise be cast, silently dropping
+    an imaginary part or a fraction."""
+    if isinstance(value, Tensor):
+        return  # the builder refuses it: the pad value must be a scalar
+    tensor_dtype = build.tensor_type(arg)[1]
+    if isinstance(value, Scalar):
+        value_dtype = build.scalar_dtype(value)
+    else:
+        value_dtype = "bool" if isinstance(value, bool) else \
+            "int64" if isinstance(value, int) else "float64"
+    if _dtype_family(tensor_dtype) != _dtype_family(value_dtype):
+        raise FusionTypeError("Tensor arg and pad value must have the same dtype. (%s "
+                              "tensor, %s value)" % (tensor_dtype, value_dtype))
 
 
 def _check_slice(fd, arg, starts, ends, steps):

@@ -118,6 +118,17 @@ DEFINITION_ERRORS = [
      located("'pad' widths of 'tensor<2x3xf32>' are (low, high) pairs for at most 2 dims, "
              "found 3 values")),
     (TypeError, lambda v: v.fd.ops.pad(v.f, [1, 1], v.f), located("the pad value must be a scalar")),
+    # nvFuser's hasSimilarDtype: a pad value of another dtype class would be
+    # cast, losing a fraction or an imaginary part.
+    (TypeError, lambda v: v.fd.ops.pad(v.f, [1, 1], 2), exactly(
+        "Tensor arg and pad value must have the same dtype. (float32 tensor, int64 value)")),
+    (TypeError, lambda v: v.fd.ops.pad(v.i, [1, 1], 2.5), exactly(
+        "Tensor arg and pad value must have the same dtype. (int32 tensor, float64 value)")),
+    (TypeError, lambda v: v.fd.ops.pad(v.b, [1, 1], 1), exactly(
+        "Tensor arg and pad value must have the same dtype. (bool tensor, int64 value)")),
+    (TypeError, lambda v: v.fd.ops.pad(
+        v.f, [1, 1], v.fd.define_scalar(1.5 + 2j, dtype=DataType.ComplexDouble)), exactly(
+        "Tensor arg and pad value must have the same dtype. (float32 tensor, complex128 value)")),
     (ValueError, lambda v: v.fd.ops.cat([], 0), located("'cat' needs at least one tensor")),
     (TypeError, lambda v: v.fd.ops.cat([v.f, v.f], 1.5),
      exactly("cat's dim must be an integer or a list of integers, got 1.5")),
