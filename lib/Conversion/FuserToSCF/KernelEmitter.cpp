@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -212,6 +213,8 @@ private:
   /// Every slot of output `index` a thread owns: slot `first`, then strides
   /// of `stride` slots.
   LogicalResult emitOutputSlots(unsigned index, Value first, int64_t stride);
+  /// The kernel skeleton of the schedule's kind.
+  LogicalResult emitScheduledKernel();
   LogicalResult emitPerOutputKernel();
   /// The segment's one reduction, when a split schedule can lower it (a
   /// located error otherwise).
@@ -323,8 +326,6 @@ private:
     /// along the rows (a weight: filled once per block).
     bool perRow = true;
   };
-  /// Whether row inputs are staged (normalization kernels).
-  bool stageRows = false;
   DenseMap<Value, RowStage> rowStages;
   /// The thread loop being emitted, and whether it may fill stages (the
   /// last one need not).
@@ -348,7 +349,9 @@ private:
     memref::GlobalOp buffer;
     int64_t filledBy = -1;
   };
-  DenseMap<Value, ColumnStage> columnStages;
+  /// In order of insertion (the inputs' order), which decides the order of
+  /// the loads a column loop emits.
+  llvm::MapVector<Value, ColumnStage> columnStages;
 };
 
 //===----------------------------------------------------------------------===//
@@ -1800,7 +1803,6 @@ LogicalResult KernelEmitter::emitOuterNormalizationKernel(
         createWorkgroupBuffer(b, loc, module, "__fuser_columns",
                               {reducedCount * tile}, memref.getElementType());
   }
-  stageRows = true;
   rowOuterDims = 0;
 
   // The roots each thread loop computes: a reduction's source per
@@ -2046,7 +2048,6 @@ LogicalResult KernelEmitter::emitNormalizationKernel() {
     stage.buffer = buffer;
     stage.perRow = perRow;
   }
-  stageRows = true;
 
   // The block's rows one after another, each reusing the row buffers (each
   // thread reads back only what it stored, so no barrier between rows).
@@ -2187,16 +2188,25 @@ LogicalResult KernelEmitter::emit(ValueRange inputMemrefs,
   outputs.assign(outputMemrefs.begin(), outputMemrefs.end());
   OpBuilder::InsertionGuard guard(b);
   pushScope();
-  LogicalResult result = schedule.getKind() == ScheduleKind::Normalization
-                             ? emitNormalizationKernel()
-                         : schedule.getKind() == ScheduleKind::OuterReduction &&
-                                 schedule.getSplit() > 1 &&
-                                 schedule.getSplit() < schedule.getThreads()
-                             ? emitTiledSplitKernel()
-                         : schedule.getSplit() > 1 ? emitSplitKernel()
-                                                   : emitPerOutputKernel();
+  LogicalResult result = emitScheduledKernel();
   popScope();
   return result;
+}
+
+LogicalResult KernelEmitter::emitScheduledKernel() {
+  int64_t split = schedule.getSplit();
+  switch (schedule.getKind()) {
+  case ScheduleKind::Normalization:
+    return emitNormalizationKernel();
+  case ScheduleKind::OuterReduction:
+    if (split > 1 && split < schedule.getThreads())
+      return emitTiledSplitKernel();
+    [[fallthrough]];
+  case ScheduleKind::Pointwise:
+  case ScheduleKind::InnerReduction:
+    return split > 1 ? emitSplitKernel() : emitPerOutputKernel();
+  }
+  llvm_unreachable("unknown schedule kind");
 }
 
 } // namespace
