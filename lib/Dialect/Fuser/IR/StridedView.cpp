@@ -17,6 +17,13 @@ StridedView StridedView::getContiguous(ArrayRef<int64_t> shape) {
   return view;
 }
 
+int64_t StridedView::getLocation(ArrayRef<int64_t> index) const {
+  int64_t location = offset;
+  for (auto [i, stride] : llvm::zip_equal(index, strides))
+    location += i * stride;
+  return location;
+}
+
 StridedView StridedView::getSubview(ArrayRef<int64_t> offsets,
                                     ArrayRef<int64_t> sizes,
                                     ArrayRef<int64_t> steps) const {

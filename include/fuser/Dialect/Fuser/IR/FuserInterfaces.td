@@ -21,6 +21,15 @@ def Fuser_MetaOpInterface : OpInterface<"MetaOpInterface"> {
   let methods = [
     InterfaceMethod<"The tensor whose elements are moved.",
       "::mlir::Value", "getSource">,
+    InterfaceMethod<[{
+      The index map of this op: from a result index (one dim per result
+      dim, no symbols) to the index of the source element it copies, over
+      the static shapes. Dims a result index leaves fixed at 0 in the source
+      (expanded or squeezed size-1 dims) map to the constant 0. Each op's
+      description states its map; lib/Dialect/Fuser/IR/IndexMaps.cpp builds
+      them, and StridedView::applyMetaOp, the same semantics as a layout, is
+      tied to them by a unit test (docs/IndexMaps.md).
+    }], "::mlir::AffineMap", "getSourceIndexMap">,
   ];
   let verify = [{
     if ($_op->getNumResults() != 1)
@@ -39,7 +48,10 @@ def Fuser_ElementwiseOpInterface : OpInterface<"ElementwiseOpInterface"> {
   let description = [{
     An elementwise op computes each result element from the operand elements
     at the same (broadcast) index. Operands are tensors of equal rank whose
-    dimensions are equal or 1, or scalars.
+    dimensions are equal or 1, or scalars. Index map of a tensor operand:
+    the result index, with 0 in each size-1 dim that the result broadcasts
+    (`tensor<1x4>` into `tensor<3x4>`: `(d0, d1) -> (0, d1)`); a scalar has
+    no index (docs/IndexMaps.md).
   }];
   let methods = [];
 }

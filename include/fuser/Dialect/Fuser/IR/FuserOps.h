@@ -4,6 +4,7 @@
 #define FUSER_DIALECT_FUSER_IR_FUSEROPS_H
 
 #include "fuser/Dialect/Fuser/IR/FuserDialect.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/PatternMatch.h"

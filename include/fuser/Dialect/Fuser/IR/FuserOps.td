@@ -17,13 +17,19 @@ include "mlir/IR/OpBase.td"
 
 class Fuser_MetaOp<string mnemonic, list<Trait> traits = []>
     : Fuser_Op<mnemonic, !listconcat([Pure,
-          Fuser_MetaOpInterface], traits)>;
+          DeclareOpInterfaceMethods<Fuser_MetaOpInterface,
+                                    ["getSourceIndexMap"]>], traits)>;
 
 def Fuser_ViewOp : Fuser_MetaOp<"view"> {
   let summary = "reshape to a shape with the same element count";
   let description = [{
     nvFuser's `view`/`reshape`: reinterprets the row-major element order of
     `source` with the result's shape.
+
+    Index map: the source index is the row-major position of the result
+    index, delinearized over the source shape, within each run of dims whose
+    element counts agree (`tensor<4x6>` to `tensor<24>`: `(d0) -> (d0
+    floordiv 6, d0 mod 6)`); size-1 source dims read 0.
 
     ```mlir
     %1 = fuser.view %0 : tensor<1x32x4096x128xbf16> -> tensor<1x8x4x4096x128xbf16>
@@ -42,6 +48,9 @@ def Fuser_SqueezeOp : Fuser_MetaOp<"squeeze",
   let description = [{
     Removes the listed dimensions of `source`, each of which has size 1.
     `dims` are source positions, sorted and unique.
+
+    Index map: the result dims in order, with 0 at each squeezed dim
+    (`[0]` of `tensor<1x8x4>`: `(d0, d1) -> (0, d0, d1)`).
 
     ```mlir
     %1 = fuser.squeeze %0 [0] : tensor<1x8x4xf32> -> tensor<8x4xf32>
@@ -62,6 +71,9 @@ def Fuser_BroadcastOp : Fuser_MetaOp<"broadcast",
     result. `dims` are result positions, sorted and unique (nvFuser's
     `is_broadcast_dim` vector, written as the indices that are true).
 
+    Index map: the result dims that are not in `dims` (`[0, 2]` to
+    `tensor<1x8x1x4096>`: `(d0, d1, d2, d3) -> (d1, d3)`).
+
     ```mlir
     %1 = fuser.broadcast %0 [0, 2] : tensor<8x4096xbf16> -> tensor<1x8x1x4096xbf16>
     ```
@@ -79,6 +91,9 @@ def Fuser_ExpandOp : Fuser_MetaOp<"expand"> {
     Each result dimension equals the source dimension, or the source
     dimension is 1 and its single element is repeated.
 
+    Index map: each result dim, or 0 where a size-1 dim is expanded
+    (`tensor<1x128>` to `tensor<64x128>`: `(d0, d1) -> (0, d1)`).
+
     ```mlir
     %1 = fuser.expand %0 : tensor<1x128xf32> -> tensor<64x128xf32>
     ```
@@ -93,7 +108,8 @@ def Fuser_ExpandOp : Fuser_MetaOp<"expand"> {
 def Fuser_SetOp : Fuser_MetaOp<"set", [SameOperandsAndResultType]> {
   let summary = "copy, with an optional load cache hint";
   let description = [{
-    nvFuser's `Set`: a copy of `source`. `cache_op` is the load cache hint
+    nvFuser's `Set`: a copy of `source` (index map: the identity).
+    `cache_op` is the load cache hint
     nvFuser prints as `cache_op=Streaming`: the PTX cache operator of a load
     from global memory (`all_levels` `.ca`, `global` `.cg`, `streaming`
     `.cs`; `unspecified` is no hint).
@@ -131,7 +147,8 @@ def Fuser_SegmentSetOp : Fuser_MetaOp<"segment_set",
     [SameOperandsAndResultType]> {
   let summary = "copy that is an explicit segment boundary";
   let description = [{
-    nvFuser's `segment_set`: a copy that segmentation never fuses across.
+    nvFuser's `segment_set`: a copy that segmentation never fuses across
+    (index map: the identity).
 
     ```mlir
     %1 = fuser.segment_set %0 : tensor<8x4096xbf16>
@@ -147,6 +164,9 @@ def Fuser_PermuteOp : Fuser_MetaOp<"permute",
   let summary = "permute dims";
   let description = [{
     Result dimension `i` is source dimension `permutation[i]`.
+
+    Index map: source dim `permutation[i]` is result dim `i` (`[0, 2, 1]`:
+    `(d0, d1, d2) -> (d0, d2, d1)`).
 
     ```mlir
     %1 = fuser.permute %0 [0, 2, 1, 3] : tensor<1x8x4096x128xbf16> -> tensor<1x4096x8x128xbf16>
@@ -166,6 +186,9 @@ def Fuser_SliceOp : Fuser_MetaOp<"slice",
     Per dimension `d`, takes source indices `starts[d]`, `starts[d] +
     strides[d]`, ... below `limits[d]`, with
     `0 <= starts[d] <= limits[d] <= size(d)` and `strides[d] >= 1`.
+
+    Index map: `starts[d] + strides[d] * d` in each dim (the example:
+    `(d0, d1) -> (d0, d1 + 64)`).
 
     ```mlir
     %1 = fuser.slice %0 starts [0, 64] limits [8, 128] strides [1, 1] : tensor<8x128xf32> -> tensor<8x64xf32>
@@ -193,6 +216,10 @@ def Fuser_PadOp : Fuser_Op<"pad",
     (both non-negative), filled with the scalar `value`, whose type is the
     source element type.
 
+    Index maps (piecewise, docs/IndexMaps.md): the source at `index - low`
+    where `low[d] <= index[d] < low[d] + size(d)` in every dim, and `value`
+    everywhere else.
+
     ```mlir
     %1 = fuser.pad %0 low [0, 1] high [0, 2] value %zero : tensor<4x8xf32>, f32 -> tensor<4x11xf32>
     ```
@@ -213,6 +240,11 @@ def Fuser_CatOp : Fuser_Op<"cat",
   let description = [{
     Concatenates tensors of equal rank and element type along `dim`; all
     other dimensions agree.
+
+    Index maps (piecewise, docs/IndexMaps.md): input `k` at the result index
+    less `offset(k)` along `dim`, where `offset(k) <= index[dim] <
+    offset(k) + size_k(dim)`; `offset(k)` is the sum of the earlier inputs'
+    sizes along `dim`.
 
     ```mlir
     %2 = fuser.cat %0, %1 dim 1 : tensor<4x8xf32>, tensor<4x2xf32> -> tensor<4x10xf32>
@@ -281,6 +313,9 @@ def Fuser_ReductionOp : Fuser_Op<"reduction",
     Combines the elements along `dims` (sorted, unique, in range) with `kind`
     (add, mul, max, min). With `keepdim` the reduced dims stay as size 1,
     otherwise they are removed. An empty `dims` list is not allowed.
+    Index map: the kept dims of the result index, with one symbol per
+    reduced dim ranging over its extent (`[1]` of `tensor<8x4x4096>`:
+    `(d0, d1)[s0] -> (d0, s0, d1)`, `s0` in `[0, 4)`).
 
     Each output starts from the identity of `kind` and combines its inputs in
     row-major order of the reduced dims; over zero elements it is the

@@ -13,6 +13,10 @@
 // the elements of every permute, slice, expand, pad and cat through these
 // views, so that the reference checks the layout code that a lowering uses.
 //
+// The meta ops' index maps (MetaOpInterface::getSourceIndexMap,
+// docs/IndexMaps.md) state the same semantics on indices instead of memory;
+// unittests/Dialect/Fuser/IndexMapsTest.cpp ties the two.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSER_DIALECT_FUSER_IR_STRIDEDVIEW_H
@@ -33,6 +37,9 @@ struct StridedView {
 
   /// The row-major layout of a freshly written tensor of `shape`.
   static StridedView getContiguous(ArrayRef<int64_t> shape);
+
+  /// Where element `index` (of this view's rank) lies, in elements.
+  int64_t getLocation(ArrayRef<int64_t> index) const;
 
   /// The elements `offsets[d] + i * steps[d]` for `i` in `[0, sizes[d])` of
   /// each dim `d`: what a slice reads, or where pad and cat write one

@@ -1,0 +1,74 @@
+//===- IndexingMaps.h - the operand index maps of each op -------*- C++ -*-===//
+//
+// For an op of the fuser dialect, the map from an index of its result to the
+// index of each operand element that the result element reads, over the
+// static shapes (after XLA's indexing_analysis: one output-to-input map per
+// op). Meta ops state theirs through MetaOpInterface::getSourceIndexMap;
+// this file adds the ops that read through more than one map:
+//
+//   elementwise  (d...) -> (d...), with the constant 0 in each operand dim
+//                of size 1 that the result broadcasts; a scalar operand has
+//                no index: a map with no results
+//   meta op      getSourceIndexMap()
+//   pad          the source where the result index lies in the copied box,
+//                at index - low; the scalar value in the rest
+//   cat          input k where the index along `dim` lies in its block, at
+//                that index minus the block's start
+//   reduction    (kept dims)[reduced dims] -> source index: one symbol per
+//                reduced dim, ranging over its extent
+//   full         the scalar, at every index
+//
+// Nothing in the compiler uses these yet; docs/IndexMaps.md says what will.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_ANALYSIS_INDEXINGMAPS_H
+#define FUSER_ANALYSIS_INDEXINGMAPS_H
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/IntegerSet.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::fuser {
+
+/// Where `condition` holds of a result index, the result element reads the
+/// operand element at `map(index)`.
+struct IndexMapPiece {
+  /// From the result's dims (and the operand's symbols) to the operand's
+  /// index; no results for a scalar operand.
+  AffineMap map;
+  /// Over the same dims and symbols; null where the piece holds at every
+  /// index of the result.
+  IntegerSet condition;
+};
+
+/// How an op reads one of its operands.
+struct OperandIndexMap {
+  /// The pieces in which the operand is read; they may overlap only where
+  /// they agree (the pad value's pieces). An operand that no result element
+  /// reads (the pad value of a pad with no padding) has none.
+  SmallVector<IndexMapPiece, 1> pieces;
+  /// Symbol `k` of the maps ranges over `[0, symbolExtents[k])`, and the
+  /// result element combines the operand elements at all of them (the
+  /// reduced dims of a reduction, in order). Empty for the other ops.
+  SmallVector<int64_t> symbolExtents;
+
+  // Room for a runtime operand (gather; not built): an op such as
+  // index_select reads its source at an index that is itself an element of
+  // another operand. As XLA's RTVar does, that index will enter the
+  // source's map as one more symbol whose value is loaded at run time: a
+  // list here, one entry per such symbol, giving the index operand's number
+  // and the map (of this op's result index) at which it is read, with the
+  // source's extent as the symbol's range. No op has one today.
+};
+
+/// The index map of each operand of `op`, in operand order, or failure for
+/// an op that reads its operands through no index map (segments, ops of
+/// other dialects).
+FailureOr<SmallVector<OperandIndexMap>> getOperandIndexMaps(Operation *op);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_ANALYSIS_INDEXINGMAPS_H

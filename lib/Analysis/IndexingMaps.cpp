@@ -1,0 +1,177 @@
+//===- IndexingMaps.cpp - the operand index maps of each op ---------------===//
+
+#include "fuser/Analysis/IndexingMaps.h"
+
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+
+ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+/// The result rank of `op` (0 for a scalar result).
+int64_t getResultRank(Operation *op) {
+  auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return tensor ? tensor.getRank() : 0;
+}
+
+OperandIndexMap getWholeMap(AffineMap map) {
+  OperandIndexMap result;
+  result.pieces.push_back({map, IntegerSet()});
+  return result;
+}
+
+/// A scalar operand, read whole at every result index.
+OperandIndexMap getScalarMap(Operation *op) {
+  return getWholeMap(AffineMap::get(getResultRank(op), 0, op->getContext()));
+}
+
+/// Where `lower <= d_dim < upper` of a result of `rank` dims, leaving out
+/// the bounds that every index of a dim of extent `extent` meets; null
+/// when none is left.
+IntegerSet getBoxCondition(MLIRContext *context, int64_t rank,
+                           ArrayRef<int64_t> lower, ArrayRef<int64_t> upper,
+                           ArrayRef<int64_t> extent) {
+  SmallVector<AffineExpr> constraints;
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    AffineExpr d = getAffineDimExpr(dim, context);
+    if (lower[dim] > 0)
+      constraints.push_back(d - lower[dim]);
+    if (upper[dim] < extent[dim])
+      constraints.push_back(upper[dim] - 1 - d);
+  }
+  if (constraints.empty())
+    return IntegerSet();
+  return IntegerSet::get(rank, 0, constraints,
+                         SmallVector<bool>(constraints.size(), false));
+}
+
+/// (d...) -> (d...) shifted by `-offsets`.
+AffineMap getShiftMap(MLIRContext *context, ArrayRef<int64_t> offsets) {
+  SmallVector<AffineExpr> exprs;
+  for (auto [dim, offset] : llvm::enumerate(offsets))
+    exprs.push_back(getAffineDimExpr(dim, context) - offset);
+  return AffineMap::get(offsets.size(), 0, exprs, context);
+}
+
+/// An elementwise operand: the result index, with 0 in each dim of size 1
+/// that the result broadcasts.
+OperandIndexMap getElementwiseMap(Operation *op, Value operand) {
+  auto tensor = dyn_cast<RankedTensorType>(operand.getType());
+  if (!tensor)
+    return getScalarMap(op);
+  ArrayRef<int64_t> resultShape = shapeOf(op->getResult(0));
+  SmallVector<AffineExpr> exprs;
+  for (auto [dim, size] : llvm::enumerate(tensor.getShape()))
+    exprs.push_back(size == resultShape[dim]
+                        ? getAffineDimExpr(dim, op->getContext())
+                        : getAffineConstantExpr(0, op->getContext()));
+  return getWholeMap(
+      AffineMap::get(resultShape.size(), 0, exprs, op->getContext()));
+}
+
+SmallVector<OperandIndexMap> getPadMaps(PadOp pad) {
+  MLIRContext *context = pad.getContext();
+  ArrayRef<int64_t> sourceShape = shapeOf(pad.getSource());
+  ArrayRef<int64_t> resultShape = shapeOf(pad.getResult());
+  ArrayRef<int64_t> low = pad.getLow();
+  int64_t rank = resultShape.size();
+  SmallVector<int64_t> upper;
+  for (auto [start, size] : llvm::zip_equal(low, sourceShape))
+    upper.push_back(start + size);
+
+  OperandIndexMap source;
+  source.pieces.push_back(
+      {getShiftMap(context, low),
+       getBoxCondition(context, rank, low, upper, resultShape)});
+
+  // The rest of the result is the union of the slabs before and after the
+  // box in each dim (a complement is no one IntegerSet): one piece each.
+  OperandIndexMap value;
+  AffineMap scalar = AffineMap::get(rank, 0, context);
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    AffineExpr d = getAffineDimExpr(dim, context);
+    if (low[dim] > 0)
+      value.pieces.push_back(
+          {scalar, IntegerSet::get(rank, 0, {low[dim] - 1 - d}, {false})});
+    if (upper[dim] < resultShape[dim])
+      value.pieces.push_back(
+          {scalar, IntegerSet::get(rank, 0, {d - upper[dim]}, {false})});
+  }
+  return {source, value};
+}
+
+SmallVector<OperandIndexMap> getCatMaps(CatOp cat) {
+  MLIRContext *context = cat.getContext();
+  ArrayRef<int64_t> resultShape = shapeOf(cat.getResult());
+  int64_t rank = resultShape.size();
+  int64_t dim = cat.getDim();
+  SmallVector<int64_t> lower(rank, 0);
+  SmallVector<int64_t> upper(resultShape);
+  SmallVector<OperandIndexMap> maps;
+  for (Value input : cat.getInputs()) {
+    upper[dim] = lower[dim] + shapeOf(input)[dim];
+    OperandIndexMap map;
+    map.pieces.push_back(
+        {getShiftMap(context, lower),
+         getBoxCondition(context, rank, lower, upper, resultShape)});
+    maps.push_back(std::move(map));
+    lower[dim] = upper[dim];
+  }
+  return maps;
+}
+
+SmallVector<OperandIndexMap> getReductionMaps(ReductionOp reduction) {
+  MLIRContext *context = reduction.getContext();
+  ArrayRef<int64_t> sourceShape = shapeOf(reduction.getSource());
+  ArrayRef<int64_t> reduced = reduction.getDims();
+  OperandIndexMap source;
+  SmallVector<AffineExpr> exprs;
+  unsigned resultDim = 0;
+  for (int64_t dim = 0, rank = sourceShape.size(); dim < rank; ++dim) {
+    if (!llvm::is_contained(reduced, dim)) {
+      exprs.push_back(getAffineDimExpr(resultDim++, context));
+      continue;
+    }
+    exprs.push_back(
+        getAffineSymbolExpr(source.symbolExtents.size(), context));
+    source.symbolExtents.push_back(sourceShape[dim]);
+    // With keepdim the reduced dim stays in the result, always at 0.
+    if (reduction.getKeepdim())
+      ++resultDim;
+  }
+  source.pieces.push_back(
+      {AffineMap::get(getResultRank(reduction), source.symbolExtents.size(),
+                      exprs, context),
+       IntegerSet()});
+  return {source};
+}
+
+} // namespace
+
+FailureOr<SmallVector<OperandIndexMap>>
+mlir::fuser::getOperandIndexMaps(Operation *op) {
+  if (auto meta = dyn_cast<MetaOpInterface>(op))
+    return SmallVector<OperandIndexMap>{
+        getWholeMap(meta.getSourceIndexMap())};
+  if (isa<ElementwiseOpInterface>(op))
+    return llvm::map_to_vector(op->getOperands(), [&](Value operand) {
+      return getElementwiseMap(op, operand);
+    });
+  return llvm::TypeSwitch<Operation *,
+                          FailureOr<SmallVector<OperandIndexMap>>>(op)
+      .Case([](PadOp pad) { return getPadMaps(pad); })
+      .Case([](CatOp cat) { return getCatMaps(cat); })
+      .Case([](ReductionOp reduction) { return getReductionMaps(reduction); })
+      .Case([](FullOp full) {
+        return SmallVector<OperandIndexMap>{getScalarMap(full)};
+      })
+      .Default([](Operation *) { return failure(); });
+}
