@@ -94,6 +94,108 @@ KernelMatch mlir::fuser::matchSegmentUnion(SegmentOp producer,
   return matchKernel(kernel, target);
 }
 
+//===----------------------------------------------------------------------===//
+// Which ops each kernel kind emits
+//===----------------------------------------------------------------------===//
+//
+// The one list of the ops the kernel emitter (lib/Conversion/FuserToSCF)
+// emits, by kernel kind: what its evaluation chains (getChainedOp: meta ops
+// and elementwise ops), evaluates unchained (evalUnchained: full, pad, cat,
+// reductions) and lowers element by element (emitElementwise: the rows of
+// ElementwiseOps.def and the five ops it matches by class). It belongs next
+// to the kernel kinds: when the emitter is one file per kind, each kind
+// declares its ops there and this table is built from those declarations.
+// Until then, an op the emitter learns to emit is added here, and an op not
+// listed is refused by fuser-segment (a located error), never merged as
+// pointwise or recomputed.
+
+namespace {
+/// The kernel kinds that emit an op, one bit per KernelTemplate.
+using KernelKindSet = unsigned;
+
+constexpr KernelKindSet kindBit(KernelTemplate kind) {
+  return 1u << static_cast<unsigned>(kind);
+}
+
+constexpr KernelKindSet kPointwiseKinds = kindBit(KernelTemplate::Pointwise) |
+                                          kindBit(KernelTemplate::Reduction) |
+                                          kindBit(KernelTemplate::Normalization);
+constexpr KernelKindSet kReductionKinds =
+    kindBit(KernelTemplate::Reduction) | kindBit(KernelTemplate::Normalization);
+
+struct OpClass {
+  /// The kinds that emit the op.
+  KernelKindSet kinds = 0;
+  /// Whether fuser-segment may recompute it in a reader.
+  bool recomputable = false;
+};
+
+class OpTable {
+public:
+  OpTable() {
+    // Elementwise: each row of ElementwiseOps.def, and the ops
+    // emitElementwise matches by class.
+#define FUSER_ELEMENTWISE_ROW(CLASS) add<CLASS>(kPointwiseKinds, true);
+#define FUSER_UNARY_OP(CLASS, ...) FUSER_ELEMENTWISE_ROW(CLASS)
+#define FUSER_BINARY_OP(CLASS, ...) FUSER_ELEMENTWISE_ROW(CLASS)
+#define FUSER_TERNARY_OP(CLASS, ...) FUSER_ELEMENTWISE_ROW(CLASS)
+#define FUSER_COMPARE_OP(CLASS, ...) FUSER_ELEMENTWISE_ROW(CLASS)
+#include "fuser/Dialect/Fuser/IR/ElementwiseOps.def"
+#undef FUSER_ELEMENTWISE_ROW
+    add<CastOp, ComplexOp, RealOp, ImagOp, WhereOp>(kPointwiseKinds, true);
+    // Meta ops: the emitter maps the index to the source's (getChainedOp);
+    // a segment_set's result is written, never recomputed.
+    add<ViewOp, PermuteOp, SqueezeOp, BroadcastOp, ExpandOp, SliceOp, SetOp>(
+        kPointwiseKinds, true);
+    add<SegmentSetOp>(kPointwiseKinds, false);
+    // Evaluated from their own structure (evalUnchained).
+    add<FullOp, PadOp, CatOp>(kPointwiseKinds, true);
+    // Reductions shape reduction and normalization kernels; a value computed
+    // through one is written, never recomputed.
+    add<ReductionOp>(kReductionKinds, false);
+  }
+
+  OpClass lookup(Operation *op) const {
+    return classes.lookup(op->getName().getTypeID());
+  }
+
+private:
+  template <typename... Ops>
+  void add(KernelKindSet kinds, bool recomputable) {
+    (classes.try_emplace(TypeID::get<Ops>(), OpClass{kinds, recomputable}),
+     ...);
+  }
+
+  DenseMap<TypeID, OpClass> classes;
+};
+} // namespace
+
+/// The class of `op`: the table's, or for a scalar computation (one result
+/// that is no tensor, no region) what the emitter's scalar evaluation
+/// takes: elementwise fuser ops, and ops of other dialects (cloned).
+static OpClass classify(Operation *op) {
+  static const OpTable table;
+  OpClass opClass = table.lookup(op);
+  if (opClass.kinds != 0 || op->getNumResults() != 1 ||
+      op->getNumRegions() != 0 || isa<TensorType>(op->getResult(0).getType()))
+    return opClass;
+  if (isa_and_present<FuserDialect>(op->getDialect()))
+    return {};
+  return {kPointwiseKinds, false};
+}
+
+bool mlir::fuser::canEmitInKernel(Operation *op, KernelTemplate kind) {
+  return classify(op).kinds & kindBit(kind);
+}
+
+bool mlir::fuser::canEmitInAnyKernel(Operation *op) {
+  return classify(op).kinds != 0;
+}
+
+bool mlir::fuser::isRecomputableInKernel(Operation *op) {
+  return classify(op).recomputable;
+}
+
 SmallVector<std::pair<int64_t, bool>>
 mlir::fuser::getReductionAxes(ReductionOp op) {
   ArrayRef<int64_t> shape =
@@ -417,6 +519,13 @@ void KernelTemplateBuilder::addDependentOp(Operation &op) {
 }
 
 void KernelTemplateBuilder::addOp(Operation *op) {
+  // The kinds that emit every op so far; an op none emits makes the ops no
+  // kernel (fuser-segment refuses it before grouping).
+  KernelKindSet kinds = classify(op).kinds;
+  if (kinds == 0)
+    setFirst(state.whyNotEmitted, "op '" + op->getName().getStringRef() +
+                                      "' cannot be emitted by any kernel kind");
+  state.kinds &= kinds;
   bool usesReduction = llvm::any_of(
       op->getOperands(), [&](Value v) { return dependent.contains(v); });
   auto reduction = dyn_cast<ReductionOp>(op);
@@ -450,6 +559,8 @@ void KernelTemplateBuilder::addOutput(Value value, unsigned number) {
 }
 
 std::string KernelTemplateBuilder::getWhyNotNormalization() const {
+  if (hasUnemittableOp())
+    return state.whyNotEmitted;
   if (!hasReduction())
     return "it has no reduction";
   for (const std::string *why :
@@ -523,11 +634,18 @@ std::optional<KernelTemplate>
 KernelTemplateBuilder::getTemplate(ArrayRef<InputTypeCount> inputs,
                                    const TargetInfo &target,
                                    bool allowNormalization) const {
-  if (!hasReduction())
+  // Each template takes only ops its kind emits; the pointwise kind emits
+  // every op but reductions.
+  auto emits = [&](KernelTemplate kind) {
+    return (state.kinds & kindBit(kind)) != 0;
+  };
+  if (emits(KernelTemplate::Pointwise) && !hasReduction())
     return KernelTemplate::Pointwise;
-  if (state.whyNotReductionTemplate.empty())
+  if (emits(KernelTemplate::Reduction) && hasReduction() &&
+      state.whyNotReductionTemplate.empty())
     return KernelTemplate::Reduction;
-  if (!allowNormalization || !state.whyNotReductions.empty() ||
+  if (!allowNormalization || !emits(KernelTemplate::Normalization) ||
+      !hasReduction() || !state.whyNotReductions.empty() ||
       !state.whyNotOps.empty() || !state.whyNotOutputs.empty())
     return std::nullopt;
   NormalizationStructure structure =
@@ -544,6 +662,8 @@ KernelMatch KernelTemplateBuilder::match(ArrayRef<InputTypeCount> inputs,
   if (std::optional<KernelTemplate> kind =
           getTemplate(inputs, target, allowNormalization))
     return {kind, {}};
+  if (hasUnemittableOp())
+    return {std::nullopt, state.whyNotEmitted};
   if (!allowNormalization)
     return {std::nullopt, state.whyNotReductionTemplate};
   if (std::string whyNot = getWhyNotNormalization(); !whyNot.empty())

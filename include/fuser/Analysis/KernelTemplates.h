@@ -49,6 +49,31 @@ enum class KernelTemplate {
   Normalization,
 };
 
+/// Whether the kernel emitter can emit `op` in a kernel of template `kind`:
+/// the allow-list of each kernel kind (KernelTemplates.cpp, "Which ops each
+/// kernel kind emits"). Pointwise: the elementwise ops of ElementwiseOps.def
+/// and cast, complex, real, imag and where (what emitElementwise lowers);
+/// the meta ops the emitter chains (view, permute, squeeze, broadcast,
+/// expand, slice, set, segment_set); pad, cat and full. Reduction and
+/// normalization: those and reductions. Scalar computations (no tensor
+/// result) are accepted by every kind where the emitter evaluates them:
+/// elementwise fuser ops, and ops of other dialects, which it clones. Every
+/// other op (a fuser op not listed, segment, yield) is accepted by no kind.
+/// This says which ops a kind can emit, not how they may be arranged (the
+/// templates' structural rules, matchKernel).
+bool canEmitInKernel(Operation *op, KernelTemplate kind);
+
+/// Whether some kernel kind can emit `op`.
+bool canEmitInAnyKernel(Operation *op);
+
+/// Whether fuser-segment may recompute `op` in a kernel that reads its
+/// result instead of reading it (docs/Segmentation.md, "Replicate"): ops
+/// the pointwise kind emits whose cost is indexing and arithmetic per
+/// element computed (elementwise, meta, pad, cat, full), but segment_set,
+/// whose result is written, never recomputed. An allow-list: a new op is
+/// not recomputed until it is listed here.
+bool isRecomputableInKernel(Operation *op);
+
 /// Whether the templates take a set of ops, and which.
 struct KernelMatch {
   /// The template that takes the ops; none where no template does.
@@ -200,6 +225,8 @@ public:
   void add(const KernelOps &kernel);
 
   bool hasReduction() const { return !reductions.empty(); }
+  /// Whether an op was added that no kernel kind emits.
+  bool hasUnemittableOp() const { return !state.whyNotEmitted.empty(); }
   /// Whether a written value failed the normalization template (a test
   /// that stays failed while ops are added).
   bool hasOutputFailure() const { return !state.whyNotOutputs.empty(); }
@@ -237,6 +264,10 @@ public:
 
 private:
   struct State {
+    /// The kernel kinds that emit every op added (canEmitInKernel), one bit
+    /// per KernelTemplate, and the first op that none emits.
+    unsigned kinds = ~0u;
+    std::string whyNotEmitted;
     /// The normalization so far, without its lists (the builder's
     /// `reductions` and `besideRows`) and without rowBytes, tile or
     /// sharedBytes.

@@ -89,6 +89,14 @@ LogicalResult Segmenter::classifyOps() {
     if (op.getNumRegions() != 0 || isa<YieldOp>(op))
       return op.emitOpError("cannot be segmented: fuser-segment expects a "
                             "fusion of fuser ops");
+    // Every fuser op is one some kernel kind emits (canEmitInKernel, the
+    // kinds' allow-lists); no other runtime path runs an op (alias segments
+    // only view memory through meta ops, which kernels emit too), so an op
+    // no kind lists is an error rather than a pointwise kernel.
+    if (isa_and_present<FuserDialect>(op.getDialect()) &&
+        !canEmitInAnyKernel(&op))
+      return op.emitError("op '")
+             << op.getName() << "' cannot be emitted by any kernel kind";
     bool hasTensorResult = llvm::any_of(
         op.getResultTypes(), [](Type type) { return isa<TensorType>(type); });
     if (!hasTensorResult) {

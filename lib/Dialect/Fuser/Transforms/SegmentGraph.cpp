@@ -50,11 +50,16 @@ SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
     group.ops.push_back(op);
     group.order = index;
     group.firstPosition = index;
+    // Ops the pointwise kind does not emit (reductions) shape the kernel:
+    // the templates track the group from them on.
+    group.pointwise = canEmitInKernel(op, KernelTemplate::Pointwise);
+    if (!group.pointwise) {
+      group.templates = std::make_unique<KernelTemplateBuilder>();
+      group.templates->addOp(op);
+    }
     if (isa<ReductionOp>(op)) {
       group.numReductions = 1;
       group.firstReduction = index;
-      group.templates = std::make_unique<KernelTemplateBuilder>();
-      group.templates->addOp(op);
     }
     if (isa<SegmentSetOp>(op))
       group.segmentSets.push_back(op);
@@ -249,10 +254,14 @@ bool SegmentGraph::leavesPair(Value value, unsigned lhs,
 FailureOr<std::unique_ptr<KernelTemplateBuilder>>
 SegmentGraph::matchUnion(unsigned lhs, unsigned rhs, bool &tooLarge) {
   Group &a = groups[lhs], &b = groups[rhs];
-  if (a.numReductions + b.numReductions == 0)
+  // Two groups of ops the pointwise kind emits are a pointwise kernel: the
+  // templates need not see them.
+  if (a.pointwise && b.pointwise)
     return std::unique_ptr<KernelTemplateBuilder>();
   SmallVector<InputTypeCount> inputs = getUnionInputs(lhs, rhs);
-  const Group &first = a.firstReduction <= b.firstReduction ? a : b;
+  const Group &first = a.firstReduction != b.firstReduction
+                           ? (a.firstReduction < b.firstReduction ? a : b)
+                           : (a.pointwise ? b : a);
   const Group &second = &first == &a ? b : a;
   static const KernelTemplateBuilder kNoReduction;
   if (!first.templates->canBeKernelWith(
@@ -411,6 +420,7 @@ unsigned SegmentGraph::merge(unsigned lhs, unsigned rhs,
   target.successors.erase(from);
   target.predecessors.erase(from);
   llvm::append_range(target.segmentSets, source.segmentSets);
+  target.pointwise &= source.pointwise;
   target.numReductions += source.numReductions;
   target.firstReduction =
       std::min(target.firstReduction, source.firstReduction);

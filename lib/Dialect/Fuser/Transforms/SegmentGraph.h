@@ -94,11 +94,15 @@ private:
     /// Groups that read what this one writes, and groups it reads from.
     llvm::SmallDenseSet<unsigned, 4> successors, predecessors;
     SmallVector<Operation *, 0> segmentSets;
+    /// Whether the pointwise kind emits every member (canEmitInKernel):
+    /// then the group is a pointwise kernel whatever its members.
+    bool pointwise = true;
     /// The kernel templates' view of the members, grown as groups merge;
-    /// none while the group has no reduction and has not been grown by one
-    /// (the templates track nothing then), which keeps most groups small.
-    /// A refused attempt leaves an empty one behind, kept for the next:
-    /// `numReductions`, not this, says whether the group has reductions.
+    /// none while the group is pointwise and has not been grown by one
+    /// that is not (the templates track nothing then), which keeps most
+    /// groups small. A refused attempt leaves an empty one behind, kept for
+    /// the next: `pointwise` and `numReductions`, not this, say what the
+    /// group holds.
     std::unique_ptr<KernelTemplateBuilder> templates;
     unsigned numReductions = 0;
     /// Program position of the first reduction (none: the largest).

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Segmenter.h"
+#include "fuser/Analysis/KernelTemplates.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -26,9 +27,10 @@ Segmenter::getRecomputeSources(Value value, Operation *readUnder,
   // fusion input or a value another kernel writes), else recomputed in turn
   // or read where it is written anyway (a fusion input, a fusion result a
   // kernel writes), whichever reads fewer new bytes. Ops are recomputed
-  // only where that is indexing and arithmetic: not a reduction, not a
-  // segment_set (its result is written, never recomputed), and not a value
-  // the segment reads through a segment_set.
+  // only where that is indexing and arithmetic (an allow-list,
+  // isRecomputableInKernel: not a reduction, not a segment_set, whose result
+  // is written, never recomputed), and not a value the segment reads
+  // through a segment_set.
   // What reading a value adds: nothing where the segment reads it anyway;
   // its bytes where it is written anyway (a fusion input, a fusion result a
   // kernel writes); else also the bytes of writing it.
@@ -114,7 +116,10 @@ Segmenter::getRecomputeSources(Value value, Operation *readUnder,
       noteRead(root, nullptr);
       return sources;
     }
-    if (isa<ReductionOp, SegmentSetOp>(def))
+    // Recomputed only where the kernel templates list the op as cheap and
+    // emittable (isRecomputableInKernel: elementwise, meta but segment_set,
+    // pad, cat, full); reductions and ops no kernel kind lists are read.
+    if (!isRecomputableInKernel(def))
       return std::nullopt;
     // A view through a `slice` of memory the segment does not read anyway
     // reads what the slice covers (as the lowering loads, and
