@@ -2,7 +2,8 @@
 //
 // convert-fuser-to-scf (docs/Lowering.md): every segmented fusion becomes a
 // host function in destination-passing style whose kernels are scf.parallel
-// nests (KernelEmitter.cpp); alias segments become copies of strided views.
+// nests (emitKernel: one kernel kind per file in kernels/); alias segments
+// become copies of strided views.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,378 @@
+//===- ElementEmitter.cpp - element evaluation in kernels
+//-------------------===//
+//
+// A kernel computes each element of each output by evaluating the segment's
+// ops backwards from that element: meta ops are index arithmetic (the lane
+// analysis), elementwise ops go through FuserToArith, pad and cat select
+// between their operands, reductions are loops. No intermediate tensor of
+// the segment is materialized.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterBase.h"
+#include "KernelEmitter.h"
+
+#include "fuser/Conversion/FuserToArith/FuserToArith.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+using namespace mlir::fuser::kernels;
+
+FailureOr<Value> EmitterBase::evalScalar(Value value) {
+  // Depth first, operands in order, on an explicit stack: scalar chains
+  // may be long too.
+  SmallVector<std::pair<Value, bool>> stack = {{value, false}};
+  while (!stack.empty()) {
+    auto [scalar, operandsDone] = stack.pop_back_val();
+    if (bindings.contains(scalar))
+      continue;
+    Operation *op = scalar.getDefiningOp();
+    if (!op || op->getNumRegions() != 0 || op->getNumResults() != 1)
+      return emitError(scalar.getLoc(),
+                       "cannot compute this scalar in a kernel");
+    if (!operandsDone) {
+      stack.push_back({scalar, true});
+      for (Value operand : llvm::reverse(op->getOperands()))
+        stack.push_back({operand, false});
+      continue;
+    }
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(bindings.lookup(operand));
+    OpBuilder::InsertionGuard guard(b);
+    b.restoreInsertionPoint(scalarPoint);
+    FailureOr<Value> result = emitScalarOp(b, op, operands);
+    if (failed(result))
+      return failure();
+    bindings.map(scalar, *result);
+  }
+  return bindings.lookup(value);
+}
+
+Value EmitterBase::lookUpEvaluated(Value value, const Lanes &at) {
+  for (Scope &scope : llvm::reverse(scopes)) {
+    auto it = scope.values.find(value);
+    if (it == scope.values.end())
+      continue;
+    for (auto &[lanes, result] : it->second)
+      if (lanes == at)
+        return result;
+  }
+  return Value();
+}
+
+Operation *EmitterBase::getChainedOp(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (!op || !isa<RankedTensorType>(value.getType()) ||
+      bindings.contains(value) || reducedValues.contains(op))
+    return nullptr;
+  if (isa<ViewOp, PermuteOp, SqueezeOp, BroadcastOp, ExpandOp, SliceOp, SetOp,
+          SegmentSetOp, ElementwiseOpInterface>(op))
+    return op;
+  return nullptr;
+}
+
+Lanes EmitterBase::getOperandLanes(Operation *op, unsigned index,
+                                   const Lanes &at) {
+  if (!isa<ElementwiseOpInterface>(op))
+    return mapLanes(op, at);
+  Value operand = op->getOperand(index);
+  if (!isa<RankedTensorType>(operand.getType()))
+    return at;
+  return broadcastLanes(at, shapeOf(operand), shapeOf(op->getResult(0)));
+}
+
+FailureOr<Value> EmitterBase::eval(Value value, const Lanes &at) {
+  if (Value cached = lookUpEvaluated(value, at))
+    return cached;
+  // One frame per value being evaluated: its operands are evaluated in
+  // order, each after its own operands (as a recursion would, so the IR is
+  // emitted in the same order).
+  struct Frame {
+    Value value;
+    Lanes at;
+    Operation *op;
+    SmallVector<Value> operands;
+  };
+  SmallVector<Frame> stack;
+  stack.push_back({value, at, getChainedOp(value), {}});
+  while (true) {
+    Frame &frame = stack.back();
+    Value result;
+    if (!frame.op) {
+      FailureOr<Value> unchained = evalUnchained(frame.value, frame.at);
+      if (failed(unchained))
+        return failure();
+      result = *unchained;
+    } else {
+      // Meta ops read their source only.
+      unsigned count = isa<ElementwiseOpInterface>(frame.op)
+                           ? frame.op->getNumOperands()
+                           : 1;
+      if (frame.operands.size() < count) {
+        Value operand = frame.op->getOperand(frame.operands.size());
+        Lanes lanes =
+            getOperandLanes(frame.op, frame.operands.size(), frame.at);
+        if (Value cached = lookUpEvaluated(operand, lanes)) {
+          frame.operands.push_back(cached);
+          continue;
+        }
+        Operation *chained = getChainedOp(operand);
+        stack.push_back({operand, std::move(lanes), chained, {}});
+        continue;
+      }
+      if (isa<ElementwiseOpInterface>(frame.op)) {
+        FailureOr<Value> computed =
+            emitElementwise(b, loc, frame.op, frame.operands);
+        if (failed(computed))
+          return failure();
+        // A real result of complex operands (abs, real, casts) comes back
+        // as a scalar: lanes of it as every real value has them.
+        result = isa<ComplexType, VectorType>(computed->getType())
+                     ? *computed
+                     : splat(*computed);
+      } else {
+        result = frame.operands.front();
+      }
+    }
+    scopes.back().values[frame.value].push_back({frame.at, result});
+    stack.pop_back();
+    if (stack.empty())
+      return result;
+    stack.back().operands.push_back(result);
+  }
+}
+
+FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at) {
+  if (!isa<RankedTensorType>(value.getType())) {
+    FailureOr<Value> scalar = evalScalar(value);
+    if (failed(scalar))
+      return failure();
+    return splat(*scalar);
+  }
+  if (Value bound = bindings.lookupOrNull(value)) {
+    // An input without elements is never read at an index in range (its
+    // reads sit in loops that do not run or in lanes a select drops): the
+    // kernel does not reference it, so it never becomes a kernel argument,
+    // which the bare-pointer convention refuses (an identity layout with a
+    // zero extent has dynamic strides).
+    if (getSaturatedNumElements(bound.getType()) == 0) {
+      Type element = cast<MemRefType>(bound.getType()).getElementType();
+      if (auto complex = dyn_cast<ComplexType>(element)) {
+        Value zero = arith::ConstantOp::create(
+            b, loc, b.getZeroAttr(complex.getElementType()));
+        return complex::CreateOp::create(b, loc, complex, zero, zero)
+            .getResult();
+      }
+      return arith::ConstantOp::create(
+                 b, loc, cast<TypedAttr>(b.getZeroAttr(vectorOf(element))))
+          .getResult();
+    }
+    return load(bound, at);
+  }
+  Operation *op = value.getDefiningOp();
+  if (Value reduced = reducedValues.lookup(op))
+    return splat(reduced);
+  if (isa<FullOp>(op)) {
+    FailureOr<Value> scalar = evalScalar(cast<FullOp>(op).getValue());
+    if (failed(scalar))
+      return failure();
+    return splat(*scalar);
+  }
+  if (!isa<PadOp, CatOp, ReductionOp>(op))
+    return op->emitError("the kernel lowering does not support '")
+           << op->getName() << "'";
+  // These evaluate their operands from inside their own structure (loops,
+  // selects between operands), recursively.
+  if (nestedEvaluations == kMaxNestedEvaluations)
+    return op->emitError("the kernel lowering nests pad, cat and reduction "
+                         "evaluations at most ")
+           << kMaxNestedEvaluations
+           << " deep in one kernel; split the fusion here (fuser.segment_set)";
+  ++nestedEvaluations;
+  FailureOr<Value> result =
+      llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
+          .Case([&](PadOp pad) { return evalPad(pad, at); })
+          .Case([&](CatOp cat) { return evalCat(cat, at); })
+          .Case([&](ReductionOp reduction) {
+            return evalReduction(reduction, at);
+          });
+  --nestedEvaluations;
+  return result;
+}
+
+FailureOr<Value> EmitterBase::evalPad(PadOp pad, const Lanes &at) {
+  ArrayRef<int64_t> sourceShape = shapeOf(pad.getSource());
+  ArrayRef<int64_t> low = pad.getLow();
+  std::optional<int64_t> unitDim = -1;
+  if (at.kind == LaneKind::Unit && low[at.dim] % width == 0 &&
+      sourceShape[at.dim] % width == 0)
+    unitDim = at.dim;
+  // In range of the source where every index minus `low` is; reading at the
+  // clamped index keeps the loads in bounds (a vector of lanes starts at
+  // most `width` before the end).
+  auto sourceIndex = [&](ArrayRef<Value> index) {
+    SmallVector<Value> source;
+    for (auto [d, value] : llvm::enumerate(index)) {
+      int64_t last = sourceShape[d] - (unitDim == int64_t(d) ? width : 1);
+      source.push_back(clamp(sub(value, constant(low[d])), 0, last));
+    }
+    return source;
+  };
+  auto inRange = [&](ArrayRef<Value> index) {
+    Value all = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    for (auto [d, value] : llvm::enumerate(index)) {
+      Value shifted = sub(value, constant(low[d]));
+      Value aboveLow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                             shifted, constant(0));
+      Value belowHigh = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::slt, shifted, constant(sourceShape[d]));
+      all = arith::AndIOp::create(
+          b, loc, all, arith::AndIOp::create(b, loc, aboveLow, belowHigh));
+    }
+    return all;
+  };
+  Lanes lanes = at.kind == LaneKind::Unit && unitDim == -1 ? toGather(at) : at;
+  FailureOr<Value> source =
+      eval(pad.getSource(), transform(lanes, sourceIndex, unitDim));
+  FailureOr<Value> padding = evalScalar(pad.getValue());
+  if (failed(source) || failed(padding))
+    return failure();
+  return arith::SelectOp::create(b, loc, laneCondition(lanes, inRange), *source,
+                                 splat(*padding))
+      .getResult();
+}
+
+FailureOr<Value> EmitterBase::evalCat(CatOp cat, const Lanes &at) {
+  int64_t dim = cat.getDim();
+  SmallVector<int64_t> offsets;
+  int64_t offset = 0;
+  bool aligned = true;
+  for (Value input : cat.getInputs()) {
+    offsets.push_back(offset);
+    aligned &= offset % width == 0 && shapeOf(input)[dim] % width == 0;
+    offset += shapeOf(input)[dim];
+  }
+  Lanes lanes = at.kind == LaneKind::Unit && at.dim == dim && !aligned
+                    ? toGather(at)
+                    : at;
+  // Later inputs win where the index has passed their offset.
+  Value result;
+  for (auto [input, start] : llvm::zip_equal(cat.getInputs(), offsets)) {
+    // Clamped in bounds, for a whole vector of lanes along `dim`.
+    int64_t last =
+        shapeOf(input)[dim] -
+        (lanes.kind == LaneKind::Unit && lanes.dim == dim ? width : 1);
+    auto inputIndex = [&, start = start](ArrayRef<Value> index) {
+      SmallVector<Value> source(index);
+      source[dim] = clamp(sub(index[dim], constant(start)), 0, last);
+      return source;
+    };
+    std::optional<int64_t> unitDim =
+        lanes.kind == LaneKind::Unit ? std::optional(lanes.dim) : -1;
+    FailureOr<Value> value = eval(input, transform(lanes, inputIndex, unitDim));
+    if (failed(value))
+      return failure();
+    if (!result) {
+      result = *value;
+      continue;
+    }
+    Value past =
+        laneCondition(lanes, [&, start = start](ArrayRef<Value> index) {
+          return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                       index[dim], constant(start))
+              .getResult();
+        });
+    result = arith::SelectOp::create(b, loc, past, *value, result);
+  }
+  return result;
+}
+
+FailureOr<Value> EmitterBase::evalReduction(ReductionOp op, const Lanes &at) {
+  ArrayRef<int64_t> sourceShape = shapeOf(op.getSource());
+  ArrayRef<int64_t> dims = op.getDims();
+  bool keepdim = op.getKeepdim();
+  // Result axis of each kept source axis.
+  SmallVector<int64_t> resultDim(sourceShape.size(), -1);
+  for (int64_t d = 0, r = 0, e = sourceShape.size(); d < e; ++d) {
+    bool reduced = llvm::is_contained(dims, d);
+    if (!reduced)
+      resultDim[d] = r;
+    if (!reduced || keepdim)
+      ++r;
+  }
+  std::optional<int64_t> unitDim = -1;
+  if (at.kind == LaneKind::Unit)
+    for (auto [d, r] : llvm::enumerate(resultDim))
+      if (r == at.dim)
+        unitDim = d;
+
+  Type elementType = getElementTypeOrSelf(op.getType());
+  Type accumulatorType = vectorOf(getComputeType(elementType));
+  Value accumulator =
+      emitReductionIdentity(b, loc, op.getKind(), accumulatorType);
+
+  // One loop per reduced axis of extent > 1, outermost first, so the source
+  // is read in row-major order.
+  SmallVector<Value> loopIndex(sourceShape.size());
+  SmallVector<scf::ForOp> loops;
+  for (int64_t d : dims) {
+    if (sourceShape[d] == 1) {
+      loopIndex[d] = constant(0);
+      continue;
+    }
+    auto loop =
+        scf::ForOp::create(b, loc, constant(0), constant(sourceShape[d]),
+                           constant(1), ValueRange{accumulator});
+    if (!loops.empty()) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfter(loop);
+      scf::YieldOp::create(b, loc, loop.getResults());
+    }
+    loops.push_back(loop);
+    b.setInsertionPointToStart(loop.getBody());
+    pushScope();
+    loopIndex[d] = loop.getInductionVar();
+    accumulator = loop.getRegionIterArgs().front();
+  }
+  auto sourceIndex = [&](ArrayRef<Value> index) {
+    SmallVector<Value> source(loopIndex);
+    for (auto [d, r] : llvm::enumerate(resultDim))
+      if (r >= 0)
+        source[d] = index[r];
+    return source;
+  };
+  FailureOr<Value> element =
+      eval(op.getSource(), transform(at, sourceIndex, unitDim));
+  if (failed(element))
+    return failure();
+  Value combined = emitReductionCombine(
+      b, loc, op.getKind(), accumulator,
+      emitCast(b, loc, *element, getComputeType(elementType)));
+  if (!loops.empty()) {
+    scf::YieldOp::create(b, loc, combined);
+    for (size_t i = 0; i < loops.size(); ++i)
+      popScope();
+    b.setInsertionPointAfter(loops.front());
+    combined = loops.front().getResult(0);
+  }
+  return emitCast(b, loc, combined, elementType);
+}
+
+FailureOr<Value> mlir::fuser::emitScalarOp(OpBuilder &builder, Operation *op,
+                                           ValueRange operands) {
+  if (isa<ElementwiseOpInterface>(op))
+    return emitElementwise(builder, op->getLoc(), op, operands);
+  if (isa<FuserDialect>(op->getDialect()))
+    return op->emitError("the kernel lowering does not support '")
+           << op->getName() << "' on scalars";
+  IRMapping mapping;
+  mapping.map(op->getOperands(), operands);
+  return builder.clone(*op, mapping)->getResult(0);
+}

@@ -1,0 +1,342 @@
+//===- EmitterBase.h - what every kernel kind shares ------------*- C++ -*-===//
+//
+// Private to the FuserToSCF conversion. A kernel computes each element of
+// each output by evaluating the segment's ops backwards from that element
+// (ElementEmitter.cpp): meta ops are index arithmetic (IndexArithmetic.cpp,
+// LaneAnalysis.cpp), elementwise ops go through FuserToArith, reductions are
+// loops (or, in split schedules, a loop per thread combined across the block
+// with scf.reduce). No intermediate tensor of the segment is materialized.
+// The skeletons, one file per kernel kind, are in kernels/.
+//
+// Each thread evaluates `width` consecutive elements of the innermost output
+// axis at once, as vectors. How those lanes move through the index maps is
+// tracked per value (Lanes): all lanes at one index (Uniform), lanes at
+// consecutive indices of one axis (Unit, aligned to the width: loads of the
+// innermost axis become one aligned vector load), or anything else (Gather:
+// one scalar load per lane).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_LIB_CONVERSION_FUSERTOSCF_EMITTERBASE_H
+#define FUSER_LIB_CONVERSION_FUSERTOSCF_EMITTERBASE_H
+
+#include "fuser/Analysis/KernelTemplates.h"
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <tuple>
+
+namespace mlir::fuser::kernels {
+
+enum class LaneKind { Uniform, Unit, Gather };
+
+/// Where the lanes of one evaluation read a value.
+struct Lanes {
+  LaneKind kind = LaneKind::Uniform;
+  /// Unit: the axis along which lane l reads base[dim] + l.
+  int64_t dim = -1;
+  /// Lane 0's index.
+  SmallVector<Value> base;
+  /// Gather: every lane's index.
+  SmallVector<SmallVector<Value>> perLane;
+
+  bool operator==(const Lanes &other) const {
+    return kind == other.kind && dim == other.dim && base == other.base &&
+           perLane == other.perLane;
+  }
+};
+
+enum class IndexOp { Add, Sub, Mul, Div, Rem, Min, Max };
+
+/// Values created in one region: they may be reused in it and in regions
+/// nested in it, never outside.
+struct Scope {
+  DenseMap<std::tuple<int, Value, Value>, Value> indexOps;
+  DenseMap<int64_t, Value> constants;
+  DenseMap<Value, SmallVector<std::pair<Lanes, Value>, 1>> values;
+  /// (shape, index, flat) of every delinearization, so that linearizing the
+  /// index again (a view after a view) gives back the flat position.
+  SmallVector<std::tuple<SmallVector<int64_t>, SmallVector<Value>, Value>>
+      delinearized;
+};
+
+/// Normalization kernels keep the block's row of each input in shared
+/// memory: the thread loop that first reads an element of a row input from
+/// global memory also stores it there, and later thread loops read it back.
+/// Every loop walks the row alike (thread t at t * lanes, striding threads *
+/// lanes), so each thread reads back only what it stored and no barrier is
+/// needed.
+struct RowStage {
+  memref::GlobalOp buffer;
+  /// The thread loop that fills it (loops are numbered in order).
+  int64_t filledBy = -1;
+  /// Whether it holds the current row of an input of the rows' shape
+  /// (refilled for each row of the block) rather than an input broadcast
+  /// along the rows (a weight: filled once per block).
+  bool perRow = true;
+};
+
+/// The staged rows of a normalization kernel and where its emission is in
+/// them; load() reads the stages through it.
+struct RowStaging {
+  DenseMap<Value, RowStage> stages;
+  /// The thread loop being emitted, and whether it may fill stages (the
+  /// last one need not).
+  int64_t loop = -1;
+  bool fill = false;
+  /// The lanes of the row step being emitted and its position in the row.
+  std::optional<Lanes> lanes;
+  Value position;
+  /// The number of kept (outer) dims of the rows' shape.
+  int64_t outerDims = 0;
+  /// The shape the staged rows are indexed in (inner normalizations): a
+  /// reduction that spells the rows with other extent-1 axes walks them in
+  /// its own shape, and its row lanes map to this one.
+  SmallVector<int64_t> spelling;
+};
+
+inline ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<ShapedType>(value.getType()).getShape();
+}
+
+/// An scf.parallel over [0, counts[i]) mapped to `processors[i]`, with the
+/// builder inside its body.
+scf::ParallelOp createMappedLoop(OpBuilder &b, Location loc,
+                                 ArrayRef<int64_t> counts,
+                                 ArrayRef<gpu::Processor> processors,
+                                 ValueRange inits = {});
+
+/// What every kernel kind shares: index arithmetic, lanes, element
+/// evaluation, loads and stores, and the loops and output slots of kernels.
+/// A kernel kind (kernels/KernelKinds.h) derives from it and emits its
+/// skeleton; run() binds the segment's inputs and outputs around it.
+class EmitterBase {
+public:
+  EmitterBase(OpBuilder &builder, SegmentOp segment, ScheduleAttr schedule)
+      : b(builder), loc(segment.getLoc()), segment(segment),
+        schedule(schedule) {}
+  virtual ~EmitterBase() = default;
+
+  /// Binds `inputMemrefs` and `outputMemrefs` to the segment's inputs and
+  /// results and emits the kernel's skeleton (emitSkeleton).
+  LogicalResult run(ValueRange inputMemrefs, ValueRange outputMemrefs);
+
+protected:
+  /// The kernel kind's loops, at the builder's insertion point, inside the
+  /// kernel's outermost scope.
+  virtual LogicalResult emitSkeleton() = 0;
+
+  /// Binds each squeeze of an input to a collapsed view of the input's
+  /// memref: the kernel indexes it in the squeezed shape its ops compute
+  /// in (fuser-segment drops extent-1 axes), and a normalization stages it
+  /// as rows of that shape.
+  void bindSqueezedInputs(Block &body);
+
+  //===--------------------------------------------------------------------===//
+  // Index arithmetic, folded and shared within a scope
+  //===--------------------------------------------------------------------===//
+
+  Value constant(int64_t value);
+  Value indexOp(IndexOp kind, Value lhs, Value rhs);
+  Value add(Value lhs, Value rhs) { return indexOp(IndexOp::Add, lhs, rhs); }
+  Value sub(Value lhs, Value rhs) { return indexOp(IndexOp::Sub, lhs, rhs); }
+  Value mul(Value lhs, Value rhs) { return indexOp(IndexOp::Mul, lhs, rhs); }
+  Value div(Value lhs, Value rhs) { return indexOp(IndexOp::Div, lhs, rhs); }
+  Value rem(Value lhs, Value rhs) { return indexOp(IndexOp::Rem, lhs, rhs); }
+  Value clamp(Value value, int64_t low, int64_t high) {
+    return indexOp(IndexOp::Min, indexOp(IndexOp::Max, value, constant(low)),
+                   constant(high));
+  }
+  /// Row-major index of `flat` in `shape`.
+  SmallVector<Value> delinearize(Value flat, ArrayRef<int64_t> shape);
+  Value linearize(ArrayRef<Value> index, ArrayRef<int64_t> shape);
+
+  void pushScope() { scopes.emplace_back(); }
+  void popScope() { scopes.pop_back(); }
+
+  //===--------------------------------------------------------------------===//
+  // Lanes through the index maps
+  //===--------------------------------------------------------------------===//
+
+  /// The index of the source of meta op `op` read at `index` of its result.
+  SmallVector<Value> mapIndex(Operation *op, ArrayRef<Value> index);
+  /// The index of the result of one-to-one meta op `op` (view, permute,
+  /// squeeze, broadcast, set) that reads `index` of its source.
+  SmallVector<Value> mapIndexForward(Operation *op, ArrayRef<Value> index);
+  /// The lanes of meta op `op`'s source for lanes `at` of its result.
+  Lanes mapLanes(Operation *op, const Lanes &at);
+  /// Lanes `at` of a Unit kind, spelled out one index per lane.
+  Lanes toGather(const Lanes &at);
+  /// Applies `map` to every index of `at`, keeping Unit lanes on `unitDim`
+  /// (Gather when it is negative) or making them Uniform.
+  Lanes transform(const Lanes &at,
+                  function_ref<SmallVector<Value>(ArrayRef<Value>)> map,
+                  std::optional<int64_t> unitDim);
+  /// The lanes of a broadcasting operand of shape `shape` read at lanes
+  /// `at` of a result of shape `resultShape`: size-1 dims stay at 0.
+  Lanes broadcastLanes(const Lanes &at, ArrayRef<int64_t> shape,
+                       ArrayRef<int64_t> resultShape);
+  /// A condition (i1, or vector of i1 for Gather lanes) computed per index.
+  Value laneCondition(const Lanes &at,
+                      function_ref<Value(ArrayRef<Value>)> condition);
+
+  //===--------------------------------------------------------------------===//
+  // Evaluation
+  //===--------------------------------------------------------------------===//
+
+  /// The type of `width` lanes of `elementType`: a vector, except that
+  /// complex elements (which no vector holds; their kernels have width 1)
+  /// are the scalar itself.
+  Type vectorOf(Type elementType) {
+    if (isa<ComplexType>(elementType)) {
+      assert(width == 1 && "complex kernels run one element per thread");
+      return elementType;
+    }
+    return VectorType::get({width}, elementType);
+  }
+  Value splat(Value scalar) {
+    if (isa<ComplexType>(scalar.getType()))
+      return scalar;
+    return vector::BroadcastOp::create(b, loc, vectorOf(scalar.getType()),
+                                       scalar);
+  }
+  /// Lane `lane` of a value of vectorOf's type.
+  Value extractLane(Value lanes, int64_t lane) {
+    if (!isa<VectorType>(lanes.getType()))
+      return lanes;
+    return vector::ExtractOp::create(b, loc, lanes, lane).getResult();
+  }
+  /// A scalar of the segment (argument, constant or scalar arithmetic),
+  /// computed before the kernel.
+  FailureOr<Value> evalScalar(Value value);
+  /// `value` (a tensor of the segment) at lanes `at`, as a vector of
+  /// `width` elements.
+  /// Chains of elementwise and meta ops are walked with an explicit stack,
+  /// so a fusion may chain any number of them; pad, cat and reductions
+  /// recurse, at most kMaxNestedEvaluations deep.
+  FailureOr<Value> eval(Value value, const Lanes &at);
+  /// The value computed for `value` at `at` in this scope or an enclosing
+  /// one, or null.
+  Value lookUpEvaluated(Value value, const Lanes &at);
+  /// The op whose operands eval() evaluates on its stack (a meta op that
+  /// reads its source one to one, or an elementwise op) when it defines
+  /// `value`, or null.
+  Operation *getChainedOp(Value value);
+  /// The lanes at which chained op `op` reads operand `index` for lanes
+  /// `at` of its result.
+  Lanes getOperandLanes(Operation *op, unsigned index, const Lanes &at);
+  /// `value` at `at` when getChainedOp(value) is null.
+  FailureOr<Value> evalUnchained(Value value, const Lanes &at);
+  FailureOr<Value> evalPad(PadOp op, const Lanes &at);
+  FailureOr<Value> evalCat(CatOp op, const Lanes &at);
+  FailureOr<Value> evalReduction(ReductionOp op, const Lanes &at);
+  /// A load of `memref` at lanes `at`, from the row's shared buffer where
+  /// it is staged.
+  Value load(Value memref, const Lanes &at);
+  Value loadGlobal(Value memref, const Lanes &at);
+  void store(Value vector, Value memref, const Lanes &at);
+
+  //===--------------------------------------------------------------------===//
+  // Kernel structure
+  //===--------------------------------------------------------------------===//
+
+  /// Computes and stores `width` elements of output `index` from slot
+  /// `slot` (its elements slot * width ...).
+  LogicalResult emitOutputSlot(unsigned index, Value slot);
+  /// Computes and stores `width` elements of output `index` from `base`
+  /// along its innermost axis.
+  LogicalResult emitOutputAt(unsigned index, SmallVector<Value> base);
+  /// `index` of shape `from` as an index of `to`, which holds the same
+  /// elements in the same order up to extent-1 axes: the unit axes of
+  /// `from` dropped, index 0 on those of `to`.
+  SmallVector<Value> mapUnitAxes(ArrayRef<Value> index, ArrayRef<int64_t> from,
+                                 ArrayRef<int64_t> to);
+  /// Every slot of output `index` a thread owns: slot `first`, then strides
+  /// of `stride` slots.
+  LogicalResult emitOutputSlots(unsigned index, Value first, int64_t stride);
+  /// The segment's one reduction, when a split schedule can lower it (a
+  /// located error otherwise).
+  FailureOr<ReductionStructure> analyzeSplitReduction();
+  /// The kept and the reduced source extents of `reduction`, in order.
+  static std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+  splitExtents(ReductionOp reduction);
+  /// The source index of `reduction` made of the kept and the reduced
+  /// source dims' indices, each in dim order.
+  static SmallVector<Value> interleaveSourceIndex(ReductionOp reduction,
+                                                  ArrayRef<Value> kept,
+                                                  ArrayRef<Value> reduced);
+  /// Inside a thread loop: outputs `indices`, a grid-stride loop over all
+  /// threads of all blocks (outputs that need no block's reduction).
+  LogicalResult emitGridStrideOutputs(ArrayRef<unsigned> indices, Value block,
+                                      Value thread);
+  /// Inside a thread loop of a split kernel: the outputs that do not need
+  /// the reduction (emitGridStrideOutputs).
+  LogicalResult emitOutputsBesideReduction(const ReductionStructure &structure,
+                                           Value block, Value thread);
+  /// The partials in `buffer` (workgroup memory, `tile` per group) of
+  /// column `lane` combined in group order from the identity of
+  /// `reduction`: fixed, so every run and every thread rounds alike.
+  Value combineGroupPartials(ReductionOp reduction, Value buffer,
+                             int64_t groups, int64_t tile, Value lane);
+  /// Stores the elements of the outputs computed from the reduction (its
+  /// value in reducedValues) at the reduction output `kept` (the indices of
+  /// the kept source dims), mapped forward through their views.
+  LogicalResult emitReducedOutputs(const ReductionStructure &structure,
+                                   ArrayRef<Value> kept);
+  /// The last thread loop of a normalization block: the outputs that are
+  /// neither rows nor reduced rows (`besideRows`, computed from no
+  /// reduction), a grid-stride loop over all threads of all blocks.
+  LogicalResult emitOutputsBesideRows(const NormalizationStructure &structure,
+                                      Value block);
+  /// The loop over `blocks` blocks, with the builder and a new scope inside;
+  /// scalars go before it. Returns the block index.
+  Value emitBlockLoop(int64_t blocks);
+  /// One block-wide combine of `reduction` for the block's output `kept`
+  /// (the indices of the kept source dims): a thread loop in which each
+  /// thread folds `lanes` consecutive elements of the innermost reduced axis
+  /// at a time, striding over the reduced elements, then the lanes, then
+  /// the threads (scf.reduce). `prologue` runs first in the thread loop.
+  /// Returns the block's value in the compute type.
+  FailureOr<Value>
+  emitBlockReduction(ReductionOp reduction, ArrayRef<Value> kept,
+                     int64_t threads, int64_t lanes,
+                     function_ref<LogicalResult(Value thread)> prologue);
+
+  OpBuilder &b;
+  Location loc;
+  SegmentOp segment;
+  ScheduleAttr schedule;
+  /// Lanes of the evaluation in progress.
+  int64_t width = 1;
+  SmallVector<Scope> scopes;
+  /// Segment block arguments, and squeezes of them -> kernel values;
+  /// scalars computed before the kernel.
+  IRMapping bindings;
+  /// The segment's inputs as its ops read them: each block argument, and
+  /// each squeeze of one (bindSqueezedInputs).
+  SmallVector<Value> inputs;
+  SmallVector<Value> outputs;
+  /// Where scalars are computed: just before the kernel nest.
+  OpBuilder::InsertPoint scalarPoint;
+  /// In split schedules: the block's value of the reduction, per reduction.
+  DenseMap<Operation *, Value> reducedValues;
+  /// How deep evalUnchained's pad, cat and reduction cases nest now, and
+  /// how deep they may (each level costs a few C++ frames).
+  unsigned nestedEvaluations = 0;
+  static constexpr unsigned kMaxNestedEvaluations = 200;
+
+  /// The row staging of a normalization kernel (owned by its kind), or
+  /// null.
+  RowStaging *staging = nullptr;
+};
+
+} // namespace mlir::fuser::kernels
+
+#endif // FUSER_LIB_CONVERSION_FUSERTOSCF_EMITTERBASE_H

@@ -1,0 +1,130 @@
+//===- MemoryAccess.cpp - loads and stores of kernels
+//-----------------------===//
+//
+// Loads and stores of lanes: one aligned vector access along a contiguous
+// innermost axis, scalar accesses per lane otherwise, and the staged rows
+// of a normalization (RowStaging) read back from workgroup memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterBase.h"
+
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+using namespace mlir::fuser::kernels;
+
+/// The innermost stride and alignment (in elements) of accesses to a memref
+/// whose layout is static, or nullopt.
+static std::optional<std::pair<int64_t, int64_t>>
+getInnermostStride(MemRefType type, int64_t width) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  bool aligned = offset % width == 0;
+  for (int64_t stride : ArrayRef(strides).drop_back())
+    aligned &= stride % width == 0;
+  return std::make_pair(strides.back(), aligned ? width : int64_t(1));
+}
+
+/// The alignment an access of `bytes` at a multiple of its own size may
+/// claim: buffers are 16-byte aligned (memref.alloc in the host function,
+/// cudaMalloc, the backends' buffers), and no access is wider on the GPU.
+static uint64_t getAlignment(uint64_t bytes) {
+  return std::min<uint64_t>(uint64_t(1) << llvm::Log2_64(bytes), 16);
+}
+
+Value EmitterBase::load(Value memref, const Lanes &at) {
+  if (!staging)
+    return loadGlobal(memref, at);
+  auto type = cast<MemRefType>(memref.getType());
+  Type elementType = type.getElementType();
+  auto stageLanes = [&](const RowStage &stage) {
+    if (stage.perRow)
+      return *staging->lanes;
+    // A weight's index is the row position alone.
+    Lanes lanes = *staging->lanes;
+    lanes.base.erase(lanes.base.begin(),
+                     lanes.base.begin() + staging->outerDims);
+    if (lanes.kind == LaneKind::Unit)
+      lanes.dim -= staging->outerDims;
+    return lanes;
+  };
+  if (auto it = staging->stages.find(memref); it != staging->stages.end() &&
+                                              staging->lanes &&
+                                              at == stageLanes(it->second)) {
+    RowStage &stage = it->second;
+    OpBuilder::InsertionGuard guard(b);
+    Value buffer = memref::GetGlobalOp::create(b, loc, stage.buffer.getType(),
+                                               stage.buffer.getSymName());
+    Type vectorType = vectorOf(elementType);
+    if (stage.filledBy >= 0 && stage.filledBy < staging->loop) {
+      if (!isa<VectorType>(vectorType))
+        return memref::LoadOp::create(b, loc, buffer,
+                                      ValueRange{staging->position});
+      return vector::LoadOp::create(b, loc, vectorType, buffer,
+                                    ValueRange{staging->position});
+    }
+    Value value = loadGlobal(memref, at);
+    if (staging->fill) {
+      if (!isa<VectorType>(vectorType))
+        memref::StoreOp::create(b, loc, value, buffer,
+                                ValueRange{staging->position});
+      else
+        vector::StoreOp::create(b, loc, value, buffer,
+                                ValueRange{staging->position});
+      stage.filledBy = staging->loop;
+    }
+    return value;
+  }
+  return loadGlobal(memref, at);
+}
+
+Value EmitterBase::loadGlobal(Value memref, const Lanes &at) {
+  auto type = cast<MemRefType>(memref.getType());
+  Type elementType = type.getElementType();
+  if (at.kind == LaneKind::Uniform)
+    return splat(memref::LoadOp::create(b, loc, memref, at.base));
+  // One vector load along the innermost axis when it is contiguous; i1 is
+  // one byte per element in memory but one bit per lane in vectors.
+  std::optional<std::pair<int64_t, int64_t>> innermost =
+      getInnermostStride(type, width);
+  if (at.kind == LaneKind::Unit && at.dim == type.getRank() - 1 &&
+      !elementType.isInteger(1) && !isa<ComplexType>(elementType) &&
+      innermost && innermost->first == 1) {
+    unsigned bytes = *getElementByteWidth(elementType);
+    return vector::LoadOp::create(
+        b, loc, cast<VectorType>(vectorOf(elementType)), memref, at.base,
+        /*nontemporal=*/false,
+        llvm::MaybeAlign(getAlignment(innermost->second * bytes)));
+  }
+  SmallVector<Value> elements;
+  for (ArrayRef<Value> index : toGather(at).perLane)
+    elements.push_back(memref::LoadOp::create(b, loc, memref, index));
+  if (!isa<VectorType>(vectorOf(elementType)))
+    return elements.front();
+  return vector::FromElementsOp::create(
+      b, loc, cast<VectorType>(vectorOf(elementType)), elements);
+}
+
+void EmitterBase::store(Value vector, Value memref, const Lanes &at) {
+  auto type = cast<MemRefType>(memref.getType());
+  Type elementType = type.getElementType();
+  if (width > 1 && at.kind == LaneKind::Unit && at.dim == type.getRank() - 1 &&
+      !elementType.isInteger(1)) {
+    unsigned bytes = *getElementByteWidth(elementType);
+    vector::StoreOp::create(b, loc, vector, memref, at.base,
+                            /*nontemporal=*/false,
+                            llvm::MaybeAlign(getAlignment(width * bytes)));
+    return;
+  }
+  for (auto [lane, index] : llvm::enumerate(toGather(at).perLane))
+    memref::StoreOp::create(b, loc, extractLane(vector, lane), memref, index);
+}

@@ -1,0 +1,68 @@
+//===- KernelKinds.h - one kernel skeleton per kind -------------*- C++ -*-===//
+//
+// Private to the FuserToSCF conversion. Each kernel kind is one file in this
+// folder: a class over EmitterBase that emits its skeleton, with a static
+// `matches` that says which segments of its table row's schedule kind it
+// takes. emitKernel (KernelBuilder.cpp) picks the first kind of the table
+// (getKernelKinds) whose schedule kind is the segment's and which matches.
+// A new kind is one file here, its declaration below and one row of the
+// table.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_LIB_CONVERSION_FUSERTOSCF_KERNELS_KERNELKINDS_H
+#define FUSER_LIB_CONVERSION_FUSERTOSCF_KERNELS_KERNELKINDS_H
+
+#include "../EmitterBase.h"
+
+#include <memory>
+
+namespace mlir::fuser::kernels {
+
+/// What a kernel kind is chosen by.
+struct KernelQuery {
+  SegmentOp segment;
+  ScheduleAttr schedule;
+  /// Normalization schedules: analyzeNormalization of the segment's body
+  /// (a normalization; null for other schedules).
+  const NormalizationStructure *normalization = nullptr;
+};
+
+/// One kernel kind: whether it takes a segment, and its emitter.
+struct KernelKind {
+  const char *name;
+  bool (*matches)(const KernelQuery &query);
+  std::unique_ptr<EmitterBase> (*create)(OpBuilder &builder,
+                                         const KernelQuery &query);
+};
+
+/// The KernelKind of class `Kind`: `Kind::matches(query)` and a constructor
+/// `Kind(builder, query)`.
+template <typename Kind> constexpr KernelKind makeKernelKind(const char *name) {
+  return {name, &Kind::matches,
+          [](OpBuilder &builder,
+             const KernelQuery &query) -> std::unique_ptr<EmitterBase> {
+            return std::make_unique<Kind>(builder, query);
+          }};
+}
+
+/// One row of the table: the schedule kind and a kernel kind that may emit
+/// it, in the order they are asked.
+struct KernelTableRow {
+  ScheduleKind scheduleKind;
+  const KernelKind *kind;
+};
+
+/// The table, in KernelBuilder.cpp.
+ArrayRef<KernelTableRow> getKernelKinds();
+
+/// The kinds, one per file of kernels/.
+extern const KernelKind pointwiseKernel;
+extern const KernelKind splitReductionKernel;
+extern const KernelKind tiledSplitReductionKernel;
+extern const KernelKind innerNormalizationKernel;
+extern const KernelKind outerNormalizationKernel;
+
+} // namespace mlir::fuser::kernels
+
+#endif // FUSER_LIB_CONVERSION_FUSERTOSCF_KERNELS_KERNELKINDS_H
