@@ -220,8 +220,8 @@ class Ops:
             "broadcast_in_dim", (arg,), {"shape": shape, "broadcast_dims": broadcast_dims},
             self._to_shape(arg, shape, "broadcast_in_dim's shape", lambda build, extents:
                            build.call(build.native.broadcast_in_dim, build.native_id(arg),
-                                      extents, build.extents(
-                                          broadcast_dims, "broadcast_in_dim's broadcast_dims"))))
+                                      *_keep_operand_extents(build, arg, extents, build.extents(
+                                          broadcast_dims, "broadcast_in_dim's broadcast_dims")))))
 
     def _to_shape(self, arg, shape, what, build_fn):
         """An op that gives `arg` the extents `shape`: in the provisional
@@ -444,6 +444,26 @@ class Ops:
     def addcmul(self, arg, tensor1, tensor2, value):
         """arg + tensor1 * (tensor2 * value) (nvFuser's addcmul)."""
         return self.add(arg, self.mul(tensor1, self.mul(tensor2, value)))
+
+
+def _keep_operand_extents(build, arg, extents, dims):
+    """(extents, dims) of a broadcast_in_dim with each -1 of its shape
+    replaced by the operand's extent at the dim that maps there, as nvFuser
+    does (Thunder's index_put lowering broadcasts an index to [-1, ...])."""
+    if -1 not in extents:
+        return extents, dims
+    operand = build.tensor_type(arg)[0]
+    kept = list(extents)
+    for position, extent in enumerate(extents):
+        if extent != -1:
+            continue
+        if position not in dims or dims.index(position) >= len(operand):
+            raise FusionValueError(
+                "broadcast_in_dim's shape has -1 at output dim %d, which no operand dim "
+                "(broadcast_dims %r) maps to: -1 keeps the operand's extent only there"
+                % (position, list(dims)))
+        kept[position] = operand[dims.index(position)]
+    return kept, dims
 
 
 def _dtype_family(dtype_name):

@@ -9,9 +9,9 @@ every input signature (_build.py), so handles hold no IR themselves.
 
 import enum
 
-from ._errors import FusionTypeError
+from ._errors import FusionNotImplementedError, FusionTypeError
 
-__all__ = ["DataType", "Tensor", "Scalar", "Vector"]
+__all__ = ["DataType", "Tensor", "Scalar", "Vector", "UnsupportedDTypeError"]
 
 
 class DataType(enum.Enum):
@@ -27,6 +27,9 @@ class DataType(enum.Enum):
     Bool = "bool"
     ComplexFloat = "complex64"
     ComplexDouble = "complex128"
+    # nvFuser has these; fuser_mlir's IR does not (UNSUPPORTED_DTYPES).
+    UInt64 = "uint64"
+    Float4_e2m1fn_x2 = "float4_e2m1fn_x2"
     Null = "null"
 
     def __repr__(self):
@@ -38,8 +41,25 @@ class DataType(enum.Enum):
 DTYPE_NAMES = {dtype.value: dtype for dtype in DataType}
 
 
+# DataTypes that exist (nvFuser's clients name them: Thunder maps torch.uint64
+# and torch.float4_e2m1fn_x2 to them) but that no fusion can use: fuser IR has
+# no unsigned integers nor packed fp4.
+UNSUPPORTED_DTYPES = {
+    "uint64": "fuser IR has signless integers only, no unsigned 64-bit type",
+    "float4_e2m1fn_x2": "fuser IR has no packed 4-bit float type",
+}
+
+
+class UnsupportedDTypeError(FusionNotImplementedError, TypeError):
+    """A DataType nvFuser has and fuser_mlir cannot use in a fusion."""
+
+
 def dtype_name(dtype, what):
     if isinstance(dtype, DataType):
+        if dtype.value in UNSUPPORTED_DTYPES:
+            raise UnsupportedDTypeError(
+                "%s is %r, which fuser_mlir does not support (%s)"
+                % (what, dtype, UNSUPPORTED_DTYPES[dtype.value]))
         return dtype.value
     raise FusionTypeError("%s must be a DataType, got %r" % (what, dtype))
 

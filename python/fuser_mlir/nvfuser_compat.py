@@ -33,17 +33,20 @@ from ._states import DataType
 
 STAND_IN_NAMES = ("nvfuser", "nvfuser_direct")
 # nvfuser_direct's submodules that programs import from.
-DIRECT_SUBMODULES = ("pytorch_utils", "nvfuser_direct_version")
+DIRECT_SUBMODULES = ("pytorch_utils", "nvfuser_direct_version", "multidevice")
 
 
 def make_nvfuser_module():
-    """The legacy `nvfuser` stand-in: what repro scripts import from it."""
+    """The legacy `nvfuser` stand-in: what repro scripts and Thunder import
+    from it (FusionDefinition, DataType, FusionCache, version(),
+    compute_tensor_descriptor)."""
     module = types.ModuleType("nvfuser")
     module.FusionDefinition = FusionDefinition
     module.DataType = DataType
     module.FusionCache = FusionCache
-    module.__version__ = "fuser_mlir"
-    module.version = lambda: "fuser_mlir"
+    module.__version__ = nvfuser_direct.__version__
+    module.version = nvfuser_direct.version
+    module.compute_tensor_descriptor = nvfuser_direct.compute_tensor_descriptor
     module.__doc__ = "fuser_mlir's stand-in for nvFuser (fuser_mlir.nvfuser_compat)"
     return module
 

@@ -11,6 +11,7 @@ in sys.modules as `nvfuser_direct`.
 """
 
 import collections
+import enum
 import types
 
 from . import _arrays, _fusion, _states
@@ -19,15 +20,29 @@ from ._errors import FusionError
 from ._states import DataType, Scalar, Vector
 
 __all__ = ["DataType", "FusionCache", "FusionDefinition", "FusionExecutorCache", "LRUCache",
-           "Scalar", "Tensor", "TensorView", "Vector", "compute_tensor_descriptor",
-           "LruFusionCache", "Version", "nvfuser_direct_version", "pytorch_utils", "version"]
+           "MultideviceNotSupportedError", "ParallelType", "Scalar", "Tensor", "TensorView",
+           "Vector", "compute_tensor_descriptor", "execute_with_dtensors", "multidevice",
+           "LruFusionCache", "Version", "nvfuser_direct_version", "pytorch_utils", "version",
+           "FUSER_MLIR_VERSION", "NVFUSER_API_VERSION"]
 
-__version__ = "0.1.0+fuser_mlir"
+# The nvFuser release whose nvfuser_direct API this module implements (the
+# wheel docs/Python.md compares against); clients such as Thunder gate
+# features on it (Thunder takes its nvfuser_direct path from 0.2.34 on).
+NVFUSER_API_VERSION = "0.2.36"
+# fuser_mlir's own version (python/pyproject.toml).
+FUSER_MLIR_VERSION = "0.1.0"
 
 
 def version():
-    """The version, comparable with strings and Versions."""
-    return Version("0.1.0")
+    """nvFuser's version(): a string, "<nvFuser API level>+fuser_mlir.<own
+    version>" (nvFuser gives e.g. "0.2.36+git7e04d26"), that compares with
+    strings and Versions by its release numbers and parses as LooseVersion
+    and PEP 440 versions do."""
+    return Version("%s+fuser_mlir.%s" % (NVFUSER_API_VERSION, FUSER_MLIR_VERSION))
+
+
+# nvFuser's __version__ is its version() (set at the end, after Version).
+__version__ = None
 
 
 class Tensor(_states.Tensor):
@@ -191,28 +206,130 @@ pytorch_utils = types.ModuleType("nvfuser_direct.pytorch_utils")
 pytorch_utils.torch_dtype_to_nvfuser_dtype = _torch_dtype_to_nvfuser_dtype
 
 
-class Version(tuple):
-    """A version number compared component by component (nvFuser's
-    nvfuser_direct_version.Version); fuser_mlir's own is 0.1.0."""
+class Version(str):
+    """A version string (nvFuser's nvfuser_direct_version.Version) compared
+    by its release numbers: "0.2.36+fuser_mlir.0.1.0" > "0.2.34", equal to
+    "0.2.36"; the local part after "+" is not compared. Other strings, tuples
+    of ints and Versions compare with it."""
 
     def __new__(cls, text):
-        return super().__new__(cls, tuple(int(p) for p in str(text).split(".")[:3]))
+        self = super().__new__(cls, str(text))
+        self.release = _release(str(text))
+        return self
 
-    def _other(self, other):
-        return other if isinstance(other, Version) else Version(other)
+    def _cmp(self, other):
+        mine, theirs = self.release, _release(other)
+        width = max(len(mine), len(theirs))
+        mine += (0,) * (width - len(mine))
+        theirs += (0,) * (width - len(theirs))
+        return (mine > theirs) - (mine < theirs)
+
+    def __eq__(self, other):
+        return self._cmp(other) == 0
+
+    def __ne__(self, other):
+        return self._cmp(other) != 0
 
     def __lt__(self, other):
-        return tuple(self) < tuple(self._other(other))
+        return self._cmp(other) < 0
 
     def __gt__(self, other):
-        return tuple(self) > tuple(self._other(other))
+        return self._cmp(other) > 0
 
     def __le__(self, other):
-        return tuple(self) <= tuple(self._other(other))
+        return self._cmp(other) <= 0
 
     def __ge__(self, other):
-        return tuple(self) >= tuple(self._other(other))
+        return self._cmp(other) >= 0
+
+    __hash__ = str.__hash__
+
+
+def _release(version):
+    """The release numbers of a version: (0, 2, 36) of "0.2.36+git7e04d26"
+    or "v0.2.36rc1" (digits up to the first other character of each part)."""
+    if isinstance(version, Version):
+        return version.release
+    if isinstance(version, tuple):
+        return tuple(int(part) for part in version)
+    text = str(version).strip().lstrip("vV").split("+")[0]
+    numbers = []
+    for part in text.split("."):
+        digits = len(part) - len(part.lstrip("0123456789"))
+        if not digits:
+            break
+        numbers.append(int(part[:digits]))
+        if digits < len(part):
+            break
+    if not numbers:
+        raise FusionError("%r is not a version number" % (version,))
+    return tuple(numbers)
 
 
 nvfuser_direct_version = types.ModuleType("nvfuser_direct.nvfuser_direct_version")
 nvfuser_direct_version.Version = Version
+
+
+class MultideviceNotSupportedError(FusionError, NotImplementedError):
+    """nvFuser's multi-GPU API (multidevice, ParallelType scheduling,
+    execute_with_dtensors): importable, as Thunder imports it, but fuser_mlir
+    runs a fusion on one device and has no schedules to parallelize."""
+
+
+def _multidevice_unsupported(what):
+    raise MultideviceNotSupportedError(
+        "%s: fuser_mlir does not implement nvFuser's multi-device API (DeviceMesh, "
+        "sharding, DTensors); run the fusion on one device's tensors" % what)
+
+
+def execute_with_dtensors(fd, inputs, *args, **kwargs):
+    """nvFuser runs a fusion on DTensors; fuser_mlir does not."""
+    _multidevice_unsupported("execute_with_dtensors")
+
+
+class _Unsupported:
+    """A class of nvFuser's multidevice module: raises when made."""
+
+    def __init__(self, *args, **kwargs):
+        _multidevice_unsupported("multidevice.%s" % type(self).__name__)
+
+
+multidevice = types.ModuleType("nvfuser_direct.multidevice")
+multidevice.__doc__ = ("nvFuser's multi-device API: importable, each class raises "
+                       "MultideviceNotSupportedError when made")
+for _name in ("DeviceMesh", "Communicator", "CommunicatorBackend", "MultiDeviceExecutor",
+              "MultiDeviceExecutorParams", "Sharding"):
+    setattr(multidevice, _name, type(_name, (_Unsupported,), {"__module__": multidevice.__name__}))
+del _name
+
+
+# nvFuser's ParallelType: the names its Python bindings give, valued by its
+# IR's names. Naming one is fine; parallelizing a Tensor with it raises
+# MultideviceNotSupportedError: fuser_mlir has no user schedules.
+ParallelType = enum.Enum("ParallelType", [
+    ("grid_x", "BIDx"), ("grid_y", "BIDy"), ("grid_z", "BIDz"),
+    ("block_x", "TIDx"), ("block_y", "TIDy"), ("block_z", "TIDz"),
+    ("mesh_x", "DIDx"), ("mesh_y", "DIDy"), ("mesh_z", "DIDz"),
+    ("stream", "Stream"), ("vectorize", "Vectorize"), ("unroll", "Unroll"),
+    ("unswitch", "Unswitch"), ("mma", "MMA"), ("group", "Group"), ("bulk", "Bulk"),
+    ("serial", "Serial")], module=__name__)
+ParallelType.__repr__ = lambda self: "ParallelType." + self.name
+
+
+def _schedule_method(name):
+    def method(self, *args, **kwargs):
+        _multidevice_unsupported("Tensor.%s" % name)
+    method.__name__ = name
+    method.__doc__ = "nvFuser's scheduling/sharding call; raises MultideviceNotSupportedError."
+    return method
+
+
+# The TensorView scheduling calls of nvFuser's multi-device tests and of
+# Thunder's multidevice_schedule: defined, so that the error says why.
+for _name in ("set_device_mesh", "axis", "outer_split", "inner_split", "split", "merge",
+              "reorder", "parallelize", "set_allocation_domain"):
+    setattr(Tensor, _name, _schedule_method(_name))
+del _name
+
+
+__version__ = str(version())
