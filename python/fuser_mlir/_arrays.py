@@ -18,12 +18,32 @@ __all__ = ["ML_DTYPES", "numpy_dtype", "as_float64_if_ml_dtype", "is_torch", "as
 ML_DTYPES = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
 
 
+_NUMPY_DTYPES = {}  # dtype name -> numpy dtype, as numpy_dtype made it
+
+
 def numpy_dtype(name):
+    dtype = _NUMPY_DTYPES.get(name)
+    if dtype is not None:
+        return dtype
     import numpy as np
     if name in ML_DTYPES:
         import ml_dtypes
-        return np.dtype(getattr(ml_dtypes, name))
-    return np.dtype(name)
+        dtype = np.dtype(getattr(ml_dtypes, name))
+    else:
+        dtype = np.dtype(name)
+    _NUMPY_DTYPES[name] = dtype
+    return dtype
+
+
+_NDARRAY = []
+
+
+def ndarray():
+    """numpy.ndarray, numpy imported on first use."""
+    if not _NDARRAY:
+        import numpy as np
+        _NDARRAY.append(np.ndarray)
+    return _NDARRAY[0]
 
 
 def as_float64_if_ml_dtype(array):
@@ -69,6 +89,8 @@ def stride_order_of(array):
 
 def to_native(array, dtype, shape):
     """(dtype, shape or None, uint8 view) of one checked input."""
+    if shape is not None and type(array) is ndarray() and array.flags.c_contiguous:
+        return (dtype, shape, array.reshape(-1).view("u1"))  # no copy
     import numpy as np
     if shape is None:
         return (dtype, None, np.asarray(array, dtype=numpy_dtype(dtype)).reshape(1).view(np.uint8))

@@ -1,10 +1,12 @@
 """Compiled fusions, kept per definition and input signature (nvFuser's
 FusionCache and FusionExecutorCache in one).
 
-A definition is keyed by its printed form (`repr(fd)`, or the IR of a
-definition that came from a pipeline), so a script that defines the same
-fusion again in a loop finds it compiled; a signature is what decides the
-compiled code (FusionDefinition._signature).
+A definition is keyed by a hash of its records (definition_key: each call,
+its arguments with their types, its results), or of its IR where it came from
+a pipeline, computed once when the definition is finished (as nvFuser's
+FusionCache keys its records), so a script that defines the same fusion again
+in a loop finds it compiled; a signature is what decides the compiled code
+(FusionDefinition._signature), a tuple built per call without strings.
 
 Two bounds hold, each enforced by dropping the least recently used variant:
 `max_variants` (1024) and `max_bytes` (DEFAULT_MAX_BYTES, 256 MiB) of
@@ -21,11 +23,63 @@ second thread runs the one the cache holds).
 import collections
 import ctypes
 import ctypes.util
+import hashlib
 import sys
 import threading
 
+from ._states import State
+
 __all__ = ["FusionCache", "CacheInfo", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_VARIANTS",
-           "measured_compile"]
+           "measured_compile", "definition_key", "text_key"]
+
+# How many definition keys were computed (definition_key, text_key): a
+# cached execute computes none (python/tests/test_execute_overhead.py).
+key_computations = 0
+
+
+def _record_value(value):
+    """A record argument as a tuple of plain values that tells apart what
+    the printer tells apart, and more: each value's type goes with it (1, 1.0
+    and True differ), floats by their bits (-0.0 and 0.0, every NaN alike)."""
+    kind = type(value)
+    if kind is bool or value is None:
+        return value
+    if kind is int:
+        return ("i", value)
+    if kind is float:
+        return ("f", value.hex())
+    if kind is complex:
+        return ("c", value.real.hex(), value.imag.hex())
+    if kind is str:
+        return ("s", value)
+    if isinstance(value, (list, tuple)):
+        return ("l",) + tuple(_record_value(v) for v in value)
+    if isinstance(value, State):  # T3, S4, V5: by index (its record says its kind)
+        return ("v", value.index)
+    if kind.__module__ == "numpy" and hasattr(value, "item"):  # a numpy scalar
+        return ("n", value.dtype.name, _record_value(value.item()))
+    # DataType and other enums, and anything else: its type and repr.
+    return (kind.__module__, kind.__qualname__, repr(value))
+
+
+def definition_key(records):
+    """The cache key of a definition: a 256-bit hash (BLAKE2b) of its
+    records, each as its call, arguments, keyword arguments and the number
+    of its results. Computed once per finished definition."""
+    global key_computations
+    key_computations += 1
+    parts = tuple((record.call, tuple(_record_value(a) for a in record.args),
+                   tuple((k, _record_value(v)) for k, v in record.kwargs.items()),
+                   None if record.out is None else len(record.extra_outs) + 1)
+                  for record in records if record.call is not None)
+    return hashlib.blake2b(repr(parts).encode(), digest_size=32).digest()
+
+
+def text_key(text):
+    """The cache key of a definition given as text (a pipeline's IR)."""
+    global key_computations
+    key_computations += 1
+    return hashlib.blake2b(text.encode(), digest_size=32, person=b"fuser-ir").digest()
 
 CacheInfo = collections.namedtuple("CacheInfo", ["hits", "misses", "variants"])
 
@@ -149,14 +203,17 @@ class FusionCache:
 
     def lookup(self, key, backend, signature):
         """The compiled variant, or None (a miss)."""
+        variant = (key, backend, signature)
         with self._lock:
-            counts = self._counts.setdefault(key, [0, 0])
-            held = self._variants.get((key, backend, signature))
+            counts = self._counts.get(key)
+            if counts is None:
+                counts = self._counts[key] = [0, 0]
+            held = self._variants.get(variant)
             if held is None:
                 counts[1] += 1
                 return None
             counts[0] += 1
-            self._variants.move_to_end((key, backend, signature))
+            self._variants.move_to_end(variant)
             return held[0]
 
     def store(self, key, backend, signature, compiled, nbytes=0):

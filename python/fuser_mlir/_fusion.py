@@ -12,10 +12,11 @@ cached (_cache.py).
 import os
 import sys
 import threading
+import time
 
 from . import _arrays, _tolerances
 from ._build import PLACEHOLDER_EXTENT, Build, int64_list
-from ._cache import FusionCache, measured_compile
+from ._cache import FusionCache, definition_key, measured_compile, text_key
 from ._errors import (FusionError, FusionMemoryError, FusionNotImplementedError,
                       FusionTypeError, FusionValueError, translate)
 from ._ops import Ops
@@ -126,6 +127,8 @@ class FusionDefinition:
         self._complete = False
         self._concretized = []     # the builds execute ran, in order (the runner prints them)
         self._last_build = None    # the build the last execute ran
+        self._key = None           # the cache key, once the definition is finished
+        self._plan = None          # what execute checks per input, once finished
         self.ops = Ops(self)
 
     # Construction -----------------------------------------------------------
@@ -179,6 +182,7 @@ class FusionDefinition:
         if self._complete:
             raise FusionError("this FusionDefinition is complete (its `with` block or "
                               "definition() has ended, or it came from a pipeline)")
+        self._key = self._plan = None  # the definition changes
         index = len(self._records)
         out_kind = self._state_classes.get(out_kind, out_kind)
         out = None if out_kind is None else out_kind(self, index, *out_args)
@@ -504,15 +508,69 @@ class FusionDefinition:
         a hit runs a compiled fusion again; each variant is one compiled
         input signature."""
         self._ensure_defined()
-        return FusionCache.get().info(repr(self))
+        return FusionCache.get().info(self._cache_key())
+
+    def _cache_key(self):
+        """The definition's cache key (_cache.definition_key): a hash of its
+        records, computed once the definition is finished and kept until a
+        record is added."""
+        key = self._key
+        if key is None:
+            key = definition_key(self._records)
+            if self._complete:
+                self._key = key
+        return key
+
+    def _input_plan(self):
+        """Per input, what execute checks, computed once the definition is
+        finished: (kind, dtype, numpy dtype, extents or None, whether the
+        extents are all static); and per output whether it may be a view of
+        an input (_input_view)."""
+        plan = self._plan
+        if plan is not None:
+            return plan
+        inputs = []
+        for position, handle in enumerate(self._inputs):
+            if isinstance(handle, Tensor):
+                extents, dtype = self._input_specs[position]
+                extents = tuple(extents)
+                inputs.append((Tensor, dtype, _arrays.numpy_dtype(dtype), extents,
+                               -1 not in extents))
+            elif isinstance(handle, Scalar):
+                inputs.append((Scalar, self._scalar_dtypes[position], None, None, False))
+            else:
+                inputs.append((Vector, None, None, None, False))
+        views = set()
+        for handle, _, _ in self._outputs:
+            state = handle
+            while self._records[state.index].call in ("ops.reshape", "ops.squeeze",
+                                                      "ops.permute", "ops.set"):
+                state = self._records[state.index].args[0]
+            if self._records[state.index].call == "define_tensor":
+                views.add(handle.index)
+        plan = (tuple(inputs), frozenset(views))
+        if self._complete:
+            self._plan = plan
+        return plan
 
     # Concretization and execution --------------------------------------------
 
     def _check_inputs(self, inputs, options=()):
         """The inputs as (arrays or values per position, torch device or None)."""
         _check_call(inputs, len(self._inputs), options)
+        plan = self._input_plan()[0]
         checked, device = [], None
         for position, (value, handle) in enumerate(zip(inputs, self._inputs)):
+            entry = plan[position]
+            if entry[0] is Tensor and type(value) is _arrays.ndarray() and \
+                    value.dtype == entry[2]:
+                # The common case, checked without building the messages.
+                shape, extents = value.shape, entry[3]
+                if shape == extents if entry[4] else \
+                        len(shape) == len(extents) and \
+                        all(e == -1 or e == s for s, e in zip(shape, extents)):
+                    checked.append(value)
+                    continue
             what = "inputs[%d]" % position
             if isinstance(handle, Tensor):
                 value, value_device = _check_tensor_input(value, *self._input_specs[position],
@@ -532,12 +590,14 @@ class FusionDefinition:
     def _signature(self, checked):
         """What decides the compiled fusion: dtypes, extents and layouts of
         the tensors, the values of inputs that decide shapes."""
+        # A tensor's dtype is the definition's (the key has it): its
+        # extents and layout (row-major, or its stride order) decide.
         signature = []
+        plan = self._input_plan()[0]
         for position, value in enumerate(checked):
-            handle = self._inputs[position]
-            if isinstance(handle, Tensor):
-                signature.append((value.dtype.name, value.shape,
-                                  value.flags.c_contiguous or tuple(_arrays.stride_order_of(value))))
+            if plan[position][0] is Tensor:
+                signature.append((value.shape, value.flags.c_contiguous or
+                                  tuple(_arrays.stride_order_of(value))))
             elif position in self._shape_inputs:
                 signature.append(value.item() if hasattr(value, "item") else tuple(value))
             else:
@@ -592,7 +652,7 @@ class FusionDefinition:
         if backend is None:
             backend = self._default_backend(inputs)
         cache = FusionCache.get()
-        key = repr(self)
+        key = self._cache_key()
         entry = cache.lookup(key, backend, self._signature(checked))
         if entry is None:
             build = self._build_for(checked)
@@ -603,25 +663,29 @@ class FusionDefinition:
             entry = cache.store(key, backend, self._signature(checked), (compiled, build),
                                 nbytes)
         compiled, build = entry
-        with _CONCRETIZED_LOCK:
-            if self.is_symbolic() and not any(build is b for b in self._concretized):
-                self._concretized.append(build)
+        if self.is_symbolic():
+            with _CONCRETIZED_LOCK:
+                if not any(build is b for b in self._concretized):
+                    self._concretized.append(build)
         self._last_build = build
+        plan, views = self._input_plan()
         native_inputs = []
+        input_bytes = 0
         for position, value in enumerate(checked):
-            handle = self._inputs[position]
-            if isinstance(handle, Tensor):
-                native_inputs.append(_arrays.to_native(value, self._input_specs[position][1],
-                                                       value.shape))
-            elif isinstance(handle, Scalar):
-                native_inputs.append(_arrays.to_native(value, self._scalar_dtypes[position],
-                                                       None))
+            kind, dtype = plan[position][:2]
+            if kind is Tensor:
+                native = _arrays.to_native(value, dtype, value.shape)
+            elif kind is Scalar:
+                native = _arrays.to_native(value, dtype, None)
+            else:
+                continue
+            native_inputs.append(native)
+            input_bytes += native[2].nbytes
         budget = max_total_bytes()
-        results = [_arrays.from_native(r)
-                   for r in _call(compiled.run, native_inputs, budget)]
+        results = [_arrays.from_native(r) for r in
+                   _call(compiled.run, native_inputs, run_budget(budget, input_bytes))]
         # What the run holds, as the backends count it: inputs and results.
-        held = sum(data.nbytes for _, _, data in native_inputs) + \
-            sum(result.nbytes for result in results)
+        held = input_bytes + sum(result.nbytes for result in results)
         del native_inputs
         outputs = []
         as_torch = _returns_torch(inputs)
@@ -646,7 +710,7 @@ class FusionDefinition:
                     continue
                 view = checked[written[handle.index]]
             else:
-                view = None if stride_order is not None else \
+                view = None if stride_order is not None or handle.index not in views else \
                     self._input_view(handle, build, checked)
             if view is None and _arrays.needs_layout(result, stride_order):
                 _check_layout_copy(result, held, budget, len(outputs))
@@ -689,6 +753,8 @@ class FusionDefinition:
     @staticmethod
     def _default_backend(inputs):
         """The CUDA backend for CUDA tensors, else the interpreter."""
+        if "torch" not in sys.modules:
+            return "interp"  # no torch tensor can be among the inputs
         cuda = any(_arrays.is_torch(v) and v.device.type == "cuda" for v in inputs)
         return "cuda" if cuda else "interp"
 
@@ -755,8 +821,13 @@ class _DerivedDefinition(FusionDefinition):
     def _native_for(self, inputs, shapes, what):
         return self._fixed
 
+    def _cache_key(self):
+        if self._key is None:
+            self._key = text_key(self._fixed.mlir())
+        return self._key
+
     def cache_info(self):
-        return FusionCache.get().info(self._fixed.mlir())
+        return FusionCache.get().info(self._cache_key())
 
     def _reduction_sizes(self):
         return {}
@@ -777,13 +848,14 @@ class _DerivedDefinition(FusionDefinition):
         if backend is None:
             backend = self._default_backend(inputs)
         cache = FusionCache.get()
-        key = self._fixed.mlir()
+        key = self._cache_key()
         compiled = cache.lookup(key, backend, ())
         if compiled is None:
             compiled, nbytes = _call(measured_compile, self._fixed.compile, backend)
             compiled = cache.store(key, backend, (), compiled, nbytes)
-        results = [_arrays.from_native(r)
-                   for r in _call(compiled.run, native_inputs, max_total_bytes())]
+        input_bytes = sum(data.nbytes for _, _, data in native_inputs)
+        results = [_arrays.from_native(r) for r in _call(
+            compiled.run, native_inputs, run_budget(max_total_bytes(), input_bytes))]
         if not _returns_torch(inputs):
             return results
         return [_arrays.to_torch(result, device) for result in results]
@@ -798,7 +870,7 @@ def _call(fn, *args):
 
 def _check_call(inputs, count, options):
     """execute()'s arguments: a list of `count` inputs, known options."""
-    unknown = sorted(set(options) - _IGNORED_EXECUTE_OPTIONS)
+    unknown = options and sorted(set(options) - _IGNORED_EXECUTE_OPTIONS)
     if unknown:
         raise FusionTypeError("execute() got an unexpected keyword argument '%s'" % unknown[0])
     if not isinstance(inputs, (list, tuple)):
@@ -870,6 +942,35 @@ def max_total_bytes():
     return value
 
 
+# The default budget of a run (getDefaultMaxTotalBytes: three quarters of
+# what the process may allocate) reads /proc/meminfo and the cgroup's files,
+# about 13 us, more than the rest of a cached call of a small fusion. It is
+# taken at most once per DEFAULT_BUDGET_REFRESH_S (so it is at most that old
+# when a run starts) and afresh for a run whose inputs are at least
+# FRESH_BUDGET_INPUT_BYTES, where the run's own time dwarfs it.
+DEFAULT_BUDGET_REFRESH_S = 0.01
+FRESH_BUDGET_INPUT_BYTES = 1 << 20
+_default_budget = (float("-inf"), 0)  # (time.monotonic() when taken, bytes)
+default_budget_reads = 0  # how often it was read (the tests count them)
+
+
+def run_budget(budget, input_bytes):
+    """The budget a run is given: `budget` ($FUSER_MAX_TOTAL_BYTES) where
+    set, else the default budget beside the `input_bytes` the process holds
+    already, as the native run would take it (runCompiled), but cached."""
+    global _default_budget, default_budget_reads
+    if budget is not None:
+        return budget
+    now = time.monotonic()
+    taken, default = _default_budget
+    if now - taken > DEFAULT_BUDGET_REFRESH_S or input_bytes >= FRESH_BUDGET_INPUT_BYTES:
+        from . import _fuser_mlir
+        default = _fuser_mlir.default_max_total_bytes()
+        default_budget_reads += 1
+        _default_budget = (now, default)
+    return default + input_bytes
+
+
 def _check_layout_copy(result, held, budget, index):
     """Refuses to lay out output `index` anew (a copy beside the `held`
     bytes of the run's inputs and results, which the process holds already)
@@ -918,9 +1019,11 @@ def _copies(inputs):
 def _returns_torch(inputs):
     """Outputs are torch tensors for torch inputs, and, as nvFuser's, where
     the program uses torch and passes no numpy array."""
+    if "torch" not in sys.modules:
+        return False  # no torch tensor can be among the inputs
     import numpy as np
     if any(_arrays.is_torch(value) for value in inputs):
         return True
-    return "torch" in sys.modules and not any(isinstance(v, np.ndarray) for v in inputs)
+    return not any(isinstance(v, np.ndarray) for v in inputs)
 
 

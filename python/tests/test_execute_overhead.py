@@ -1,0 +1,165 @@
+"""A cached execute does no work the size of the definition (issue 48): the
+cache key is a hash of the records computed once when the definition is
+finished, the per-call signature a tuple of the inputs' extents and layouts,
+and the default memory budget is not read on every call. Counters, not
+timings, say so (bench/execute_overhead.py gives the times)."""
+import numpy as np
+import pytest
+
+from fuser_mlir import DataType, FusionCache, FusionDefinition, _cache, _fusion, _printer
+from fuser_mlir import nvfuser_direct
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    FusionCache.reset()
+    yield
+    FusionCache.reset()
+
+
+def small(op="add", dtype=DataType.Float, shape=(4, 8), constant=2.0, swap=False,
+          stride_order=None, module=None):
+    """sum((a op b) * constant) and a op b: every argument changes one record."""
+    definition_class = FusionDefinition if module is None else module.FusionDefinition
+    with definition_class() as fd:
+        a = fd.define_tensor(shape=list(shape), contiguity=[True] * len(shape), dtype=dtype)
+        b = fd.define_tensor(shape=list(shape), contiguity=[True] * len(shape), dtype=dtype)
+        c = getattr(fd.ops, op)(a, b)
+        s = fd.define_scalar(constant)
+        d = fd.ops.sum(fd.ops.mul(c, s), dims=[1])
+        outputs = [d, c] if swap else [c, d]
+        for output in outputs:
+            if output is c and stride_order is not None:
+                fd.add_output(output, stride_order=stride_order)
+            else:
+                fd.add_output(output)
+    return fd
+
+
+def inputs(shape=(4, 8), dtype=np.float32):
+    rng = np.random.default_rng(0)
+    return [rng.standard_normal(shape).astype(dtype) for _ in range(2)]
+
+
+def test_equal_definitions_have_equal_keys():
+    first, second = small(), small()
+    assert first._cache_key() == second._cache_key()
+    assert isinstance(first._cache_key(), bytes)
+    # The second definition finds the first one's compiled fusion.
+    first.execute(inputs())
+    second.execute(inputs())
+    assert second.cache_info() == (1, 1, 1)
+    # Both APIs record the same calls: the same key.
+    assert small(module=nvfuser_direct)._cache_key() == first._cache_key()
+
+
+@pytest.mark.parametrize("change", [
+    {"op": "sub"}, {"dtype": DataType.Double}, {"shape": (4, 9)}, {"constant": 3.0},
+    {"constant": 2}, {"constant": -0.0}, {"swap": True}, {"stride_order": [0, 1]},
+], ids=lambda change: "-".join("%s=%s" % item for item in change.items()))
+def test_any_different_record_changes_the_key(change):
+    assert small(**change)._cache_key() != small()._cache_key()
+
+
+def test_keys_tell_apart_values_python_equates():
+    # 0.0 == -0.0 and 1 == 1.0 == True, but they are different constants.
+    keys = {small(constant=value)._cache_key() for value in (0.0, -0.0, 1, 1.0, True)}
+    assert len(keys) == 5
+    # Every NaN is the same constant.
+    assert small(constant=float("nan"))._cache_key() == \
+        small(constant=float("nan"))._cache_key()
+
+
+def test_a_key_taken_before_the_definition_is_finished_is_not_kept():
+    with FusionDefinition() as fd:
+        a = fd.define_tensor(shape=[4], contiguity=[True], dtype=DataType.Float)
+        early = fd._cache_key()
+        fd.add_output(fd.ops.neg(a))
+    assert fd._cache_key() != early
+    assert fd._cache_key() is fd._cache_key()
+
+
+@pytest.mark.parametrize("backend", ["interp", "cpu"])
+def test_a_cached_call_does_no_definition_sized_work(backend, monkeypatch):
+    fd = small()
+    x = inputs()
+    first = fd.execute(x, backend=backend)
+    keys = _cache.key_computations
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a cached execute printed or rebuilt the definition")
+
+    # Nothing prints, rebuilds or walks the records, nor computes a key.
+    monkeypatch.setattr(_printer, "format_record", refuse)
+    monkeypatch.setattr(_printer, "format_definition", refuse)
+    monkeypatch.setattr(_fusion, "format_definition", refuse)
+    monkeypatch.setattr(_fusion.FusionDefinition, "_build", refuse)
+    monkeypatch.setattr(_fusion.FusionDefinition, "_input_view", refuse)
+    for _ in range(50):
+        outputs = fd.execute(x, backend=backend)
+    for output, expected in zip(outputs, first):
+        np.testing.assert_array_equal(output, expected)
+    assert _cache.key_computations == keys
+    assert fd.cache_info() == (50, 1, 1)
+    assert _cache.key_computations == keys
+
+
+def test_the_default_budget_is_read_once_per_refresh_interval(monkeypatch):
+    monkeypatch.delenv("FUSER_MAX_TOTAL_BYTES", raising=False)
+    monkeypatch.setattr(_fusion, "DEFAULT_BUDGET_REFRESH_S", 3600.0)
+    monkeypatch.setattr(_fusion, "_default_budget", (float("-inf"), 0))
+    fd = small()
+    x = inputs()
+    reads = _fusion.default_budget_reads
+    for _ in range(20):
+        fd.execute(x, backend="cpu")
+    assert _fusion.default_budget_reads == reads + 1
+    # A run whose inputs are large reads it afresh.
+    rows = _fusion.FRESH_BUDGET_INPUT_BYTES // (8 * 4) + 1
+    big = small(shape=(rows, 8))
+    big.execute(inputs((rows, 8)), backend="cpu")
+    big.execute(inputs((rows, 8)), backend="cpu")
+    assert _fusion.default_budget_reads == reads + 3
+    # An elapsed interval reads it again.
+    monkeypatch.setattr(_fusion, "DEFAULT_BUDGET_REFRESH_S", -1.0)
+    fd.execute(x, backend="cpu")
+    assert _fusion.default_budget_reads == reads + 4
+
+
+def test_the_budget_variable_is_read_on_every_call(monkeypatch):
+    fd = small(shape=(64, 64))
+    x = inputs((64, 64))
+    fd.execute(x, backend="cpu")
+    monkeypatch.setenv("FUSER_MAX_TOTAL_BYTES", "1000")
+    with pytest.raises(Exception, match="FUSER_MAX_TOTAL_BYTES|max-total-bytes|limit"):
+        fd.execute(x, backend="cpu")
+    monkeypatch.delenv("FUSER_MAX_TOTAL_BYTES")
+    fd.execute(x, backend="cpu")
+
+
+def test_a_pipeline_definition_keys_its_ir_once():
+    fd = small()
+    derived = fd.preseg(inputs())
+    keys = _cache.key_computations
+    for _ in range(3):
+        derived.execute(inputs())
+    derived.cache_info()
+    assert _cache.key_computations == keys + 1
+    assert derived.cache_info() == (2, 1, 1)
+
+
+def test_signature_is_built_without_strings():
+    fd = small()
+    x = inputs()
+    checked, _ = fd._check_inputs(x)
+    signature = fd._signature(checked)
+    assert signature == (((4, 8), True), ((4, 8), True))
+
+    def strings(value):
+        return isinstance(value, str) or isinstance(value, tuple) and \
+            any(strings(v) for v in value)
+    assert not strings(signature)
+    # A transposed input is another layout: another variant.
+    fd.execute(x)
+    fd.execute([np.ascontiguousarray(x[0].T).T, x[1]])
+    assert fd.cache_info() == (0, 2, 2)
