@@ -35,14 +35,14 @@ def numpy_dtype(name):
     return dtype
 
 
-_NDARRAY = []
+_NDARRAY = []  # [numpy.ndarray, numpy's uint8 dtype], once numpy is imported
 
 
 def ndarray():
     """numpy.ndarray, numpy imported on first use."""
     if not _NDARRAY:
         import numpy as np
-        _NDARRAY.append(np.ndarray)
+        _NDARRAY.extend((np.ndarray, np.dtype(np.uint8)))
     return _NDARRAY[0]
 
 
@@ -90,7 +90,7 @@ def stride_order_of(array):
 def to_native(array, dtype, shape):
     """(dtype, shape or None, uint8 view) of one checked input."""
     if shape is not None and type(array) is ndarray() and array.flags.c_contiguous:
-        return (dtype, shape, array.reshape(-1).view("u1"))  # no copy
+        return (dtype, shape, array.reshape(-1).view(_NDARRAY[1]))  # no copy
     import numpy as np
     if shape is None:
         return (dtype, None, np.asarray(array, dtype=numpy_dtype(dtype)).reshape(1).view(np.uint8))

@@ -524,8 +524,8 @@ class FusionDefinition:
     def _input_plan(self):
         """Per input, what execute checks, computed once the definition is
         finished: (kind, dtype, numpy dtype, extents or None, whether the
-        extents are all static); and per output whether it may be a view of
-        an input (_input_view)."""
+        extents are all static); the outputs that may be views of an input
+        (_input_view); whether an output has a stride_order."""
         plan = self._plan
         if plan is not None:
             return plan
@@ -548,7 +548,9 @@ class FusionDefinition:
                 state = self._records[state.index].args[0]
             if self._records[state.index].call == "define_tensor":
                 views.add(handle.index)
-        plan = (tuple(inputs), frozenset(views))
+        laid_out = any(stride_order is not None or handle.index in self._layouts
+                       for handle, stride_order, _ in self._outputs)
+        plan = (tuple(inputs), frozenset(views), laid_out)
         if self._complete:
             self._plan = plan
         return plan
@@ -668,7 +670,7 @@ class FusionDefinition:
                 if not any(build is b for b in self._concretized):
                     self._concretized.append(build)
         self._last_build = build
-        plan, views = self._input_plan()
+        plan, views, laid_out = self._input_plan()
         native_inputs = []
         input_bytes = 0
         for position, value in enumerate(checked):
@@ -685,7 +687,7 @@ class FusionDefinition:
         results = [_arrays.from_native(r) for r in
                    _call(compiled.run, native_inputs, run_budget(budget, input_bytes))]
         # What the run holds, as the backends count it: inputs and results.
-        held = input_bytes + sum(result.nbytes for result in results)
+        held = input_bytes + sum(result.nbytes for result in results) if laid_out else 0
         del native_inputs
         outputs = []
         as_torch = _returns_torch(inputs)
@@ -714,7 +716,10 @@ class FusionDefinition:
                     self._input_view(handle, build, checked)
             if view is None and _arrays.needs_layout(result, stride_order):
                 _check_layout_copy(result, held, budget, len(outputs))
-            result = _arrays.with_stride_order(result, stride_order) if view is None else view
+            if view is not None:
+                result = view
+            elif stride_order is not None:
+                result = _arrays.with_stride_order(result, stride_order)
             outputs.append(_arrays.to_torch(result, device) if as_torch else result)
         return outputs
 
