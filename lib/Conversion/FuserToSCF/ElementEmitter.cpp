@@ -136,7 +136,7 @@ FailureOr<Value> EmitterBase::eval(Value value, const Lanes &at) {
         // as a scalar: lanes of it as every real value has them.
         result = isa<ComplexType, VectorType>(computed->getType())
                      ? *computed
-                     : splat(*computed);
+                     : splat(*computed, frame.at.width);
       } else {
         result = frame.operands.front();
       }
@@ -154,7 +154,7 @@ FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at) {
     FailureOr<Value> scalar = evalScalar(value);
     if (failed(scalar))
       return failure();
-    return splat(*scalar);
+    return splat(*scalar, at.width);
   }
   if (Value bound = bindings.lookupOrNull(value)) {
     // An input without elements is never read at an index in range (its
@@ -171,19 +171,20 @@ FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at) {
             .getResult();
       }
       return arith::ConstantOp::create(
-                 b, loc, cast<TypedAttr>(b.getZeroAttr(vectorOf(element))))
+                 b, loc,
+                 cast<TypedAttr>(b.getZeroAttr(vectorOf(element, at.width))))
           .getResult();
     }
     return load(bound, at);
   }
   Operation *op = value.getDefiningOp();
   if (Value reduced = reducedValues.lookup(op))
-    return splat(reduced);
+    return splat(reduced, at.width);
   if (isa<FullOp>(op)) {
     FailureOr<Value> scalar = evalScalar(cast<FullOp>(op).getValue());
     if (failed(scalar))
       return failure();
-    return splat(*scalar);
+    return splat(*scalar, at.width);
   }
   if (!isa<PadOp, CatOp, ReductionOp>(op))
     return op->emitError("the kernel lowering does not support '")
@@ -208,6 +209,7 @@ FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at) {
 }
 
 FailureOr<Value> EmitterBase::evalPad(PadOp pad, const Lanes &at) {
+  int64_t width = at.width;
   ArrayRef<int64_t> sourceShape = shapeOf(pad.getSource());
   ArrayRef<int64_t> low = pad.getLow();
   std::optional<int64_t> unitDim = -1;
@@ -245,11 +247,12 @@ FailureOr<Value> EmitterBase::evalPad(PadOp pad, const Lanes &at) {
   if (failed(source) || failed(padding))
     return failure();
   return arith::SelectOp::create(b, loc, laneCondition(lanes, inRange), *source,
-                                 splat(*padding))
+                                 splat(*padding, width))
       .getResult();
 }
 
 FailureOr<Value> EmitterBase::evalCat(CatOp cat, const Lanes &at) {
+  int64_t width = at.width;
   int64_t dim = cat.getDim();
   SmallVector<int64_t> offsets;
   int64_t offset = 0;
@@ -314,7 +317,7 @@ FailureOr<Value> EmitterBase::evalReduction(ReductionOp op, const Lanes &at) {
         unitDim = d;
 
   Type elementType = getElementTypeOrSelf(op.getType());
-  Type accumulatorType = vectorOf(getComputeType(elementType));
+  Type accumulatorType = vectorOf(getComputeType(elementType), at.width);
   Value accumulator =
       emitReductionIdentity(b, loc, op.getKind(), accumulatorType);
 

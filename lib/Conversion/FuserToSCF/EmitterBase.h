@@ -9,11 +9,12 @@
 // The skeletons, one file per kernel kind, are in kernels/.
 //
 // Each thread evaluates `width` consecutive elements of the innermost output
-// axis at once, as vectors. How those lanes move through the index maps is
-// tracked per value (Lanes): all lanes at one index (Uniform), lanes at
-// consecutive indices of one axis (Unit, aligned to the width: loads of the
-// innermost axis become one aligned vector load), or anything else (Gather:
-// one scalar load per lane).
+// axis at once, as vectors; the width is part of the lanes of the evaluation
+// (Lanes::width), passed down with them, not state of the emitter. How those
+// lanes move through the index maps is tracked per value (Lanes): all lanes at
+// one index (Uniform), lanes at consecutive indices of one axis (Unit, aligned
+// to the width: loads of the innermost axis become one aligned vector load), or
+// anything else (Gather: one scalar load per lane).
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,9 @@ enum class LaneKind { Uniform, Unit, Gather };
 
 /// Where the lanes of one evaluation read a value.
 struct Lanes {
+  /// How many lanes: the vector width of the evaluation (every value it
+  /// computes is a vector of `width` elements).
+  int64_t width = 1;
   LaneKind kind = LaneKind::Uniform;
   /// Unit: the axis along which lane l reads base[dim] + l.
   int64_t dim = -1;
@@ -48,8 +52,8 @@ struct Lanes {
   SmallVector<SmallVector<Value>> perLane;
 
   bool operator==(const Lanes &other) const {
-    return kind == other.kind && dim == other.dim && base == other.base &&
-           perLane == other.perLane;
+    return width == other.width && kind == other.kind && dim == other.dim &&
+           base == other.base && perLane == other.perLane;
   }
 };
 
@@ -194,18 +198,18 @@ protected:
   /// The type of `width` lanes of `elementType`: a vector, except that
   /// complex elements (which no vector holds; their kernels have width 1)
   /// are the scalar itself.
-  Type vectorOf(Type elementType) {
+  static Type vectorOf(Type elementType, int64_t width) {
     if (isa<ComplexType>(elementType)) {
       assert(width == 1 && "complex kernels run one element per thread");
       return elementType;
     }
     return VectorType::get({width}, elementType);
   }
-  Value splat(Value scalar) {
+  Value splat(Value scalar, int64_t width) {
     if (isa<ComplexType>(scalar.getType()))
       return scalar;
-    return vector::BroadcastOp::create(b, loc, vectorOf(scalar.getType()),
-                                       scalar);
+    return vector::BroadcastOp::create(
+        b, loc, vectorOf(scalar.getType(), width), scalar);
   }
   /// Lane `lane` of a value of vectorOf's type.
   Value extractLane(Value lanes, int64_t lane) {
@@ -252,7 +256,8 @@ protected:
   LogicalResult emitOutputSlot(unsigned index, Value slot);
   /// Computes and stores `width` elements of output `index` from `base`
   /// along its innermost axis.
-  LogicalResult emitOutputAt(unsigned index, SmallVector<Value> base);
+  LogicalResult emitOutputAt(unsigned index, SmallVector<Value> base,
+                             int64_t width);
   /// `index` of shape `from` as an index of `to`, which holds the same
   /// elements in the same order up to extent-1 axes: the unit axes of
   /// `from` dropped, index 0 on those of `to`.
@@ -313,8 +318,6 @@ protected:
   Location loc;
   SegmentOp segment;
   ScheduleAttr schedule;
-  /// Lanes of the evaluation in progress.
-  int64_t width = 1;
   SmallVector<Scope> scopes;
   /// Segment block arguments, and squeezes of them -> kernel values;
   /// scalars computed before the kernel.

@@ -50,13 +50,13 @@ LogicalResult EmitterBase::emitOutputSlot(unsigned index, Value slot) {
   auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
   Value result = yield.getValues()[index];
   auto type = cast<ShapedType>(result.getType());
-  width = getOutputVectorWidth(schedule, type);
-  return emitOutputAt(index,
-                      delinearize(mul(slot, constant(width)), type.getShape()));
+  int64_t width = getOutputVectorWidth(schedule, type);
+  return emitOutputAt(
+      index, delinearize(mul(slot, constant(width)), type.getShape()), width);
 }
 
-LogicalResult EmitterBase::emitOutputAt(unsigned index,
-                                        SmallVector<Value> base) {
+LogicalResult EmitterBase::emitOutputAt(unsigned index, SmallVector<Value> base,
+                                        int64_t width) {
   // An output without elements is not written (nor referenced, as inputs
   // without elements are not).
   if (getSaturatedNumElements(outputs[index].getType()) == 0)
@@ -64,6 +64,7 @@ LogicalResult EmitterBase::emitOutputAt(unsigned index,
   auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
   Value result = yield.getValues()[index];
   Lanes lanes;
+  lanes.width = width;
   lanes.base = std::move(base);
   if (width > 1) {
     lanes.kind = LaneKind::Unit;
@@ -119,7 +120,6 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
   for (int64_t d : dims)
     reducedShape.push_back(sourceShape[d]);
 
-  width = 1;
   Value identity =
       emitReductionIdentity(b, loc, reduction.getKind(), computeType);
   scf::ParallelOp threadLoop = createMappedLoop(
@@ -133,10 +133,9 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
 
   // Each thread combines `lanes` consecutive elements of the innermost
   // reduced axis at a time, striding over the block's reduced elements.
-  width = lanes;
   int64_t reducedCount = getSaturatedNumElements(reducedShape);
-  Value partialIdentity =
-      emitReductionIdentity(b, loc, reduction.getKind(), vectorOf(computeType));
+  Value partialIdentity = emitReductionIdentity(b, loc, reduction.getKind(),
+                                                vectorOf(computeType, lanes));
   auto loop = scf::ForOp::create(
       b, loc, mul(thread, constant(lanes)), constant(reducedCount),
       constant(threads * lanes), ValueRange{partialIdentity});
@@ -147,6 +146,7 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
     SmallVector<Value> reduced =
         delinearize(loop.getInductionVar(), reducedShape);
     Lanes at;
+    at.width = lanes;
     at.base = interleaveSourceIndex(reduction, kept, reduced);
     if (lanes > 1) {
       at.kind = LaneKind::Unit;

@@ -112,9 +112,10 @@ Lanes EmitterBase::toGather(const Lanes &at) {
   if (at.kind == LaneKind::Gather)
     return at;
   Lanes gather;
+  gather.width = at.width;
   gather.kind = LaneKind::Gather;
   gather.base = at.base;
-  for (int64_t lane = 0; lane < width; ++lane) {
+  for (int64_t lane = 0; lane < at.width; ++lane) {
     SmallVector<Value> index = at.base;
     if (at.kind == LaneKind::Unit)
       index[at.dim] = add(index[at.dim], constant(lane));
@@ -127,6 +128,7 @@ Lanes EmitterBase::transform(
     const Lanes &at, function_ref<SmallVector<Value>(ArrayRef<Value>)> map,
     std::optional<int64_t> unitDim) {
   Lanes result;
+  result.width = at.width;
   if (at.kind == LaneKind::Uniform || (at.kind == LaneKind::Unit && !unitDim)) {
     result.kind = LaneKind::Uniform;
     result.base = map(at.base);
@@ -147,6 +149,7 @@ Lanes EmitterBase::transform(
 }
 
 Lanes EmitterBase::mapLanes(Operation *op, const Lanes &at) {
+  int64_t width = at.width;
   auto map = [&](ArrayRef<Value> index) { return mapIndex(op, index); };
   if (at.kind != LaneKind::Unit)
     return transform(at, map, -1);
@@ -223,5 +226,5 @@ Value EmitterBase::laneCondition(
   for (ArrayRef<Value> index : at.perLane)
     bits.push_back(condition(index));
   return vector::FromElementsOp::create(
-      b, loc, cast<VectorType>(vectorOf(b.getI1Type())), bits);
+      b, loc, cast<VectorType>(vectorOf(b.getI1Type(), at.width)), bits);
 }

@@ -64,7 +64,7 @@ Value EmitterBase::load(Value memref, const Lanes &at) {
     OpBuilder::InsertionGuard guard(b);
     Value buffer = memref::GetGlobalOp::create(b, loc, stage.buffer.getType(),
                                                stage.buffer.getSymName());
-    Type vectorType = vectorOf(elementType);
+    Type vectorType = vectorOf(elementType, at.width);
     if (stage.filledBy >= 0 && stage.filledBy < staging->loop) {
       if (!isa<VectorType>(vectorType))
         return memref::LoadOp::create(b, loc, buffer,
@@ -91,32 +91,34 @@ Value EmitterBase::loadGlobal(Value memref, const Lanes &at) {
   auto type = cast<MemRefType>(memref.getType());
   Type elementType = type.getElementType();
   if (at.kind == LaneKind::Uniform)
-    return splat(memref::LoadOp::create(b, loc, memref, at.base));
+    return splat(memref::LoadOp::create(b, loc, memref, at.base), at.width);
   // One vector load along the innermost axis when it is contiguous; i1 is
   // one byte per element in memory but one bit per lane in vectors.
   std::optional<std::pair<int64_t, int64_t>> innermost =
-      getInnermostStride(type, width);
+      getInnermostStride(type, at.width);
   if (at.kind == LaneKind::Unit && at.dim == type.getRank() - 1 &&
       !elementType.isInteger(1) && !isa<ComplexType>(elementType) &&
       innermost && innermost->first == 1) {
     unsigned bytes = *getElementByteWidth(elementType);
     return vector::LoadOp::create(
-        b, loc, cast<VectorType>(vectorOf(elementType)), memref, at.base,
+        b, loc, cast<VectorType>(vectorOf(elementType, at.width)), memref,
+        at.base,
         /*nontemporal=*/false,
         llvm::MaybeAlign(getAlignment(innermost->second * bytes)));
   }
   SmallVector<Value> elements;
   for (ArrayRef<Value> index : toGather(at).perLane)
     elements.push_back(memref::LoadOp::create(b, loc, memref, index));
-  if (!isa<VectorType>(vectorOf(elementType)))
+  if (!isa<VectorType>(vectorOf(elementType, at.width)))
     return elements.front();
   return vector::FromElementsOp::create(
-      b, loc, cast<VectorType>(vectorOf(elementType)), elements);
+      b, loc, cast<VectorType>(vectorOf(elementType, at.width)), elements);
 }
 
 void EmitterBase::store(Value vector, Value memref, const Lanes &at) {
   auto type = cast<MemRefType>(memref.getType());
   Type elementType = type.getElementType();
+  int64_t width = at.width;
   if (width > 1 && at.kind == LaneKind::Unit && at.dim == type.getRank() - 1 &&
       !elementType.isInteger(1)) {
     unsigned bytes = *getElementByteWidth(elementType);

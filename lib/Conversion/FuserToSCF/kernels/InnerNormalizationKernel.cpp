@@ -139,7 +139,7 @@ LogicalResult InnerNormalizationKernel::emitSkeleton() {
         // At most the schedule's vector, which divides the innermost extent
         // of the row; a result whose innermost extent is not 1 shares that
         // axis with the row.
-        width = getOutputVectorWidth(schedule, type);
+        int64_t width = getOutputVectorWidth(schedule, type);
         auto loop = scf::ForOp::create(b, loc, mul(thread, constant(width)),
                                        constant(structure.rowElements),
                                        constant(threads * width));
@@ -153,6 +153,7 @@ LogicalResult InnerNormalizationKernel::emitSkeleton() {
         // row's index, and is written at that index mapped to its axes.
         if (width == lanes || !exactRow) {
           rows.lanes = Lanes();
+          rows.lanes->width = width;
           rows.lanes->base = index;
           if (width > 1) {
             rows.lanes->kind = LaneKind::Unit;
@@ -162,14 +163,13 @@ LogicalResult InnerNormalizationKernel::emitSkeleton() {
         }
         if (!exactRow)
           index = mapUnitAxes(index, sourceShape, shape);
-        LogicalResult emitted = emitOutputAt(i, index);
+        LogicalResult emitted = emitOutputAt(i, index, width);
         rows.lanes.reset();
         if (failed(emitted))
           return failure();
         popScope();
         continue;
       }
-      width = 1;
       Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           thread, constant(0));
       auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
@@ -177,7 +177,8 @@ LogicalResult InnerNormalizationKernel::emitSkeleton() {
       pushScope();
       // A reduced row in any spelling of extent-1 axes, the reduced dims
       // kept as 1 included (analyzeNormalization).
-      if (failed(emitOutputAt(i, mapUnitAxes(kept, keptShape, shape))))
+      if (failed(emitOutputAt(i, mapUnitAxes(kept, keptShape, shape),
+                              /*width=*/1)))
         return failure();
       popScope();
     }

@@ -111,7 +111,6 @@ LogicalResult OuterNormalizationKernel::emitColumnLoop(
   ++rows.loop;
   Value thread = threadLoop.getInductionVars()[0];
   pushScope();
-  width = 1;
   Value lane = rem(thread, constant(tile));
   Value group = div(thread, constant(tile));
   Value column = add(mul(block, constant(tile)), lane);
@@ -174,7 +173,7 @@ LogicalResult OuterNormalizationKernel::emitColumnLoop(
                                                buffer.getSymName());
     if (stage->second.filledBy < rows.loop) {
       scopes.back().values[argument].push_back(
-          {at, splat(memref::LoadOp::create(b, loc, staged, lane))});
+          {at, splat(memref::LoadOp::create(b, loc, staged, lane), at.width)});
       continue;
     }
     OpBuilder::InsertionGuard stageGuard(b);
@@ -371,16 +370,17 @@ LogicalResult OuterNormalizationKernel::emitSkeleton() {
           if (llvm::is_contained(structure.besideRows, i))
             continue;
           OpBuilder::InsertionGuard guard(b);
-          width = 1;
           ArrayRef<int64_t> shape = shapeOf(result);
           if (isRowOutput(shape)) {
             if (failed(forEachElement(
                     group, lane, kept, {},
                     [&](ArrayRef<Value> index, Value) -> FailureOr<Value> {
                       if (failed(emitOutputAt(
-                              i, shape == sourceShape
-                                     ? SmallVector<Value>(index)
-                                     : mapUnitAxes(index, sourceShape, shape))))
+                              i,
+                              shape == sourceShape
+                                  ? SmallVector<Value>(index)
+                                  : mapUnitAxes(index, sourceShape, shape),
+                              /*width=*/1)))
                         return failure();
                       return Value();
                     })))
@@ -396,7 +396,7 @@ LogicalResult OuterNormalizationKernel::emitSkeleton() {
           // A reduced row in any spelling of extent-1 axes, the reduced
           // dims kept as 1 included (analyzeNormalization).
           LogicalResult stored =
-              emitOutputAt(i, mapUnitAxes(kept, keptShape, shape));
+              emitOutputAt(i, mapUnitAxes(kept, keptShape, shape), /*width=*/1);
           popScope();
           if (failed(stored))
             return failure();

@@ -76,7 +76,6 @@ LogicalResult SplitReductionKernel::emitSkeleton() {
   // found by mapping the reduction output forward through the views, and
   // written by thread 0 (code outside a thread loop runs in every thread,
   // which would store the element once per thread).
-  width = 1;
   reducedValues[reduction] = emitCast(b, loc, *combined, elementType);
   OpBuilder::InsertionGuard storeGuard(b);
   scf::ParallelOp storeLoop =

@@ -65,7 +65,6 @@ LogicalResult TiledSplitReductionKernel::emitSkeleton() {
                                              partials.getSymName());
   Value identity =
       emitReductionIdentity(b, loc, reduction.getKind(), computeType);
-  width = 1;
 
   // Thread loop 1: thread `g * tile + t` folds the reduced elements g,
   // g + groups, ... of the block's output t, consecutive threads reading
@@ -79,7 +78,6 @@ LogicalResult TiledSplitReductionKernel::emitSkeleton() {
     pushScope();
     if (failed(emitOutputsBesideReduction(structure, block, thread)))
       return failure();
-    width = 1;
     Value output = add(mul(block, constant(tile)), rem(thread, constant(tile)));
     // Always a conditional, even over full tiles: convert-parallel-loops-to-
     // gpu refuses stores directly in a thread loop that another follows.
