@@ -56,8 +56,10 @@ def _record_value(value):
         return ("l",) + tuple(_record_value(v) for v in value)
     if isinstance(value, State):  # T3, S4, V5: by index (its record says its kind)
         return ("v", value.index)
-    if kind.__module__ == "numpy" and hasattr(value, "item"):  # a numpy scalar
-        return ("n", value.dtype.name, _record_value(value.item()))
+    if kind.__module__ == "numpy" and hasattr(value, "dtype"):
+        if getattr(value, "ndim", 0) == 0:  # a numpy scalar
+            return ("n", value.dtype.name, _record_value(value.item()))
+        return ("a", value.dtype.str, value.shape, value.tobytes())
     # DataType and other enums, and anything else: its type and repr.
     return (kind.__module__, kind.__qualname__, repr(value))
 

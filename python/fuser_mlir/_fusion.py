@@ -126,6 +126,7 @@ class FusionDefinition:
         self._started = False
         self._complete = False
         self._concretized = []     # the builds execute ran, in order (the runner prints them)
+        self._concretized_ids = set()  # their ids (they stay alive in the list)
         self._last_build = None    # the build the last execute ran
         self._key = None           # the cache key, once the definition is finished
         self._plan = None          # what execute checks per input, once finished
@@ -523,8 +524,8 @@ class FusionDefinition:
 
     def _input_plan(self):
         """Per input, what execute checks, computed once the definition is
-        finished: (kind, dtype, numpy dtype, extents or None, whether the
-        extents are all static); the outputs that may be views of an input
+        finished: (kind, dtype, numpy dtype, extents or None, True where the
+        extents are all static, else the (dim, extent) pairs of static ones); the outputs that may be views of an input
         (_input_view); whether an output has a stride_order."""
         plan = self._plan
         if plan is not None:
@@ -534,8 +535,9 @@ class FusionDefinition:
             if isinstance(handle, Tensor):
                 extents, dtype = self._input_specs[position]
                 extents = tuple(extents)
-                inputs.append((Tensor, dtype, _arrays.numpy_dtype(dtype), extents,
-                               -1 not in extents))
+                static = True if -1 not in extents else \
+                    tuple((dim, e) for dim, e in enumerate(extents) if e != -1)
+                inputs.append((Tensor, dtype, _arrays.numpy_dtype(dtype), extents, static))
             elif isinstance(handle, Scalar):
                 inputs.append((Scalar, self._scalar_dtypes[position], None, None, False))
             else:
@@ -568,9 +570,10 @@ class FusionDefinition:
                     value.dtype == entry[2]:
                 # The common case, checked without building the messages.
                 shape, extents = value.shape, entry[3]
-                if shape == extents if entry[4] else \
+                static = entry[4]
+                if shape == extents if static is True else \
                         len(shape) == len(extents) and \
-                        all(e == -1 or e == s for s, e in zip(shape, extents)):
+                        (not static or all(shape[dim] == e for dim, e in static)):
                     checked.append(value)
                     continue
             what = "inputs[%d]" % position
@@ -665,10 +668,11 @@ class FusionDefinition:
             entry = cache.store(key, backend, self._signature(checked), (compiled, build),
                                 nbytes)
         compiled, build = entry
-        if self.is_symbolic():
+        if self.is_symbolic() and id(build) not in self._concretized_ids:
             with _CONCRETIZED_LOCK:
-                if not any(build is b for b in self._concretized):
+                if id(build) not in self._concretized_ids:
                     self._concretized.append(build)
+                    self._concretized_ids.add(id(build))
         self._last_build = build
         plan, views, laid_out = self._input_plan()
         native_inputs = []

@@ -18,12 +18,13 @@ def fresh_cache():
 
 
 def small(op="add", dtype=DataType.Float, shape=(4, 8), constant=2.0, swap=False,
-          stride_order=None, module=None):
+          stride_order=None, module=None, symbolic=False):
     """sum((a op b) * constant) and a op b: every argument changes one record."""
     definition_class = FusionDefinition if module is None else module.FusionDefinition
     with definition_class() as fd:
-        a = fd.define_tensor(shape=list(shape), contiguity=[True] * len(shape), dtype=dtype)
-        b = fd.define_tensor(shape=list(shape), contiguity=[True] * len(shape), dtype=dtype)
+        extents = [-1] * len(shape) if symbolic else list(shape)
+        a = fd.define_tensor(shape=extents, contiguity=[True] * len(shape), dtype=dtype)
+        b = fd.define_tensor(shape=extents, contiguity=[True] * len(shape), dtype=dtype)
         c = getattr(fd.ops, op)(a, b)
         s = fd.define_scalar(constant)
         d = fd.ops.sum(fd.ops.mul(c, s), dims=[1])
@@ -56,6 +57,7 @@ def test_equal_definitions_have_equal_keys():
 @pytest.mark.parametrize("change", [
     {"op": "sub"}, {"dtype": DataType.Double}, {"shape": (4, 9)}, {"constant": 3.0},
     {"constant": 2}, {"constant": -0.0}, {"swap": True}, {"stride_order": [0, 1]},
+    {"symbolic": True},
 ], ids=lambda change: "-".join("%s=%s" % item for item in change.items()))
 def test_any_different_record_changes_the_key(change):
     assert small(**change)._cache_key() != small()._cache_key()
@@ -79,9 +81,10 @@ def test_a_key_taken_before_the_definition_is_finished_is_not_kept():
     assert fd._cache_key() is fd._cache_key()
 
 
+@pytest.mark.parametrize("symbolic", [False, True], ids=["static", "symbolic"])
 @pytest.mark.parametrize("backend", ["interp", "cpu"])
-def test_a_cached_call_does_no_definition_sized_work(backend, monkeypatch):
-    fd = small()
+def test_a_cached_call_does_no_definition_sized_work(backend, symbolic, monkeypatch):
+    fd = small(symbolic=symbolic)
     x = inputs()
     first = fd.execute(x, backend=backend)
     keys = _cache.key_computations
@@ -102,6 +105,8 @@ def test_a_cached_call_does_no_definition_sized_work(backend, monkeypatch):
     assert _cache.key_computations == keys
     assert fd.cache_info() == (50, 1, 1)
     assert _cache.key_computations == keys
+    # A symbolic definition lists the build it ran once.
+    assert len(fd._concretized) == (1 if symbolic else 0)
 
 
 def test_the_default_budget_is_read_once_per_refresh_interval(monkeypatch):
