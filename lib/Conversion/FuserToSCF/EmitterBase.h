@@ -90,6 +90,9 @@ struct RowStage {
 /// The staged rows of a normalization kernel and where its emission is in
 /// them; load() reads the stages through it.
 struct RowStaging {
+  explicit RowStaging(int64_t outerDims = 0, ArrayRef<int64_t> spelling = {})
+      : outerDims(outerDims), spelling(spelling) {}
+
   DenseMap<Value, RowStage> stages;
   /// The thread loop being emitted, and whether it may fill stages (the
   /// last one need not).
@@ -99,16 +102,29 @@ struct RowStaging {
   std::optional<Lanes> lanes;
   Value position;
   /// The number of kept (outer) dims of the rows' shape.
-  int64_t outerDims = 0;
+  const int64_t outerDims;
   /// The shape the staged rows are indexed in (inner normalizations): a
   /// reduction that spells the rows with other extent-1 axes walks them in
   /// its own shape, and its row lanes map to this one.
-  SmallVector<int64_t> spelling;
+  const SmallVector<int64_t> spelling;
 };
 
 inline ArrayRef<int64_t> shapeOf(Value value) {
   return cast<ShapedType>(value.getType()).getShape();
 }
+
+/// What a kernel is emitted for, and what its kind is chosen by
+/// (kernels/KernelKinds.h).
+struct KernelQuery {
+  SegmentOp segment;
+  ScheduleAttr schedule;
+  /// The values bound to the segment's inputs (memrefs for tensors, scalars
+  /// as they are) and the memrefs its results are written to.
+  ValueRange inputs, outputs;
+  /// Normalization schedules: analyzeNormalization of the segment's body
+  /// (a normalization; null for other schedules).
+  const NormalizationStructure *normalization = nullptr;
+};
 
 /// An scf.parallel over [0, counts[i]) mapped to `processors[i]`, with the
 /// builder inside its body.
@@ -120,28 +136,32 @@ scf::ParallelOp createMappedLoop(OpBuilder &b, Location loc,
 /// What every kernel kind shares: index arithmetic, lanes, element
 /// evaluation, loads and stores, and the loops and output slots of kernels.
 /// A kernel kind (kernels/KernelKinds.h) derives from it and emits its
-/// skeleton; run() binds the segment's inputs and outputs around it.
+/// skeleton, which run() calls. The constructor binds the segment's inputs
+/// and outputs; a normalization kind passes the RowStaging it owns.
 class EmitterBase {
 public:
-  EmitterBase(OpBuilder &builder, SegmentOp segment, ScheduleAttr schedule)
-      : b(builder), loc(segment.getLoc()), segment(segment),
-        schedule(schedule) {}
+  EmitterBase(OpBuilder &builder, const KernelQuery &query,
+              RowStaging *staging = nullptr)
+      : b(builder), loc(query.segment->getLoc()), segment(query.segment),
+        schedule(query.schedule), inputs(bindInputs(query.inputs)),
+        outputs(query.outputs.begin(), query.outputs.end()), staging(staging) {}
   virtual ~EmitterBase() = default;
 
-  /// Binds `inputMemrefs` and `outputMemrefs` to the segment's inputs and
-  /// results and emits the kernel's skeleton (emitSkeleton).
-  LogicalResult run(ValueRange inputMemrefs, ValueRange outputMemrefs);
+  /// Emits the kernel's skeleton (emitSkeleton) at the builder's insertion
+  /// point.
+  LogicalResult run();
 
 protected:
   /// The kernel kind's loops, at the builder's insertion point, inside the
   /// kernel's outermost scope.
   virtual LogicalResult emitSkeleton() = 0;
 
-  /// Binds each squeeze of an input to a collapsed view of the input's
-  /// memref: the kernel indexes it in the squeezed shape its ops compute
-  /// in (fuser-segment drops extent-1 axes), and a normalization stages it
-  /// as rows of that shape.
-  void bindSqueezedInputs(Block &body);
+  /// Binds the segment's block arguments to `memrefs`, and each squeeze of
+  /// an input to a collapsed view of the input's memref: the kernel indexes
+  /// it in the squeezed shape its ops compute in (fuser-segment drops
+  /// extent-1 axes), and a normalization stages it as rows of that shape.
+  /// Returns the inputs as the segment's ops read them.
+  SmallVector<Value> bindInputs(ValueRange memrefs);
 
   //===--------------------------------------------------------------------===//
   // Index arithmetic, folded and shared within a scope
@@ -323,9 +343,9 @@ protected:
   /// scalars computed before the kernel.
   IRMapping bindings;
   /// The segment's inputs as its ops read them: each block argument, and
-  /// each squeeze of one (bindSqueezedInputs).
-  SmallVector<Value> inputs;
-  SmallVector<Value> outputs;
+  /// each squeeze of one (bindInputs).
+  const SmallVector<Value> inputs;
+  const SmallVector<Value> outputs;
   /// Where scalars are computed: just before the kernel nest.
   OpBuilder::InsertPoint scalarPoint;
   /// In split schedules: the block's value of the reduction, per reduction.
@@ -337,7 +357,7 @@ protected:
 
   /// The row staging of a normalization kernel (owned by its kind), or
   /// null.
-  RowStaging *staging = nullptr;
+  RowStaging *const staging;
 };
 
 } // namespace mlir::fuser::kernels

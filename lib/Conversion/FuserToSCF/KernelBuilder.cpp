@@ -335,7 +335,10 @@ EmitterBase::emitOutputsBesideRows(const NormalizationStructure &structure,
   return emitted;
 }
 
-void EmitterBase::bindSqueezedInputs(Block &body) {
+SmallVector<Value> EmitterBase::bindInputs(ValueRange memrefs) {
+  Block &body = segment.getBody().front();
+  bindings.map(body.getArguments(), memrefs);
+  SmallVector<Value> inputs;
   for (BlockArgument argument : body.getArguments()) {
     inputs.push_back(argument);
     Value memref = bindings.lookup(argument);
@@ -359,14 +362,10 @@ void EmitterBase::bindSqueezedInputs(Block &body) {
       inputs.push_back(squeeze.getResult());
     }
   }
+  return inputs;
 }
 
-LogicalResult EmitterBase::run(ValueRange inputMemrefs,
-                               ValueRange outputMemrefs) {
-  Block &body = segment.getBody().front();
-  bindings.map(body.getArguments(), inputMemrefs);
-  bindSqueezedInputs(body);
-  outputs.assign(outputMemrefs.begin(), outputMemrefs.end());
+LogicalResult EmitterBase::run() {
   OpBuilder::InsertionGuard guard(b);
   pushScope();
   LogicalResult result = emitSkeleton();
@@ -418,7 +417,7 @@ LogicalResult mlir::fuser::emitKernel(OpBuilder &builder, SegmentOp segment,
       }))
     return success();
 
-  KernelQuery query{segment, schedule};
+  KernelQuery query{segment, schedule, inputs, outputs};
   std::optional<NormalizationStructure> normalization;
   if (schedule.getKind() == ScheduleKind::Normalization) {
     normalization = analyzeNormalization(segment.getBody().front());
@@ -432,7 +431,7 @@ LogicalResult mlir::fuser::emitKernel(OpBuilder &builder, SegmentOp segment,
     if (row.scheduleKind != schedule.getKind() || !row.kind->matches(query))
       continue;
     std::unique_ptr<EmitterBase> kernel = row.kind->create(builder, query);
-    return kernel->run(inputs, outputs);
+    return kernel->run();
   }
   return segment.emitError("no kernel kind emits the schedule ") << schedule;
 }

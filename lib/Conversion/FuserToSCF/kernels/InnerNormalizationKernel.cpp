@@ -24,8 +24,9 @@ namespace {
 class InnerNormalizationKernel final : public EmitterBase {
 public:
   InnerNormalizationKernel(OpBuilder &builder, const KernelQuery &query)
-      : EmitterBase(builder, query.segment, query.schedule),
-        structure(*query.normalization) {}
+      : EmitterBase(builder, query, &rows), structure(*query.normalization),
+        rows(structure.sourceShape.size() - structure.dims.size(),
+             structure.sourceShape) {}
   static bool matches(const KernelQuery &query) {
     return !query.normalization->outer;
   }
@@ -41,7 +42,6 @@ private:
 } // namespace
 
 LogicalResult InnerNormalizationKernel::emitSkeleton() {
-  staging = &rows;
   Block &body = segment.getBody().front();
   if (schedule.getSplit() != schedule.getThreads())
     return segment.emitError("an inner normalization schedule shares each "
@@ -66,8 +66,6 @@ LogicalResult InnerNormalizationKernel::emitSkeleton() {
   ArrayRef<int64_t> rowShape = sourceShape.drop_front(outer);
   SmallVector<int64_t> keepdimShape(keptShape);
   keepdimShape.append(structure.dims.size(), 1);
-  rows.outerDims = outer;
-  rows.spelling.assign(sourceShape.begin(), sourceShape.end());
 
   Value block = emitBlockLoop(blocks);
 

@@ -19,15 +19,6 @@
 
 namespace mlir::fuser::kernels {
 
-/// What a kernel kind is chosen by.
-struct KernelQuery {
-  SegmentOp segment;
-  ScheduleAttr schedule;
-  /// Normalization schedules: analyzeNormalization of the segment's body
-  /// (a normalization; null for other schedules).
-  const NormalizationStructure *normalization = nullptr;
-};
-
 /// One kernel kind: whether it takes a segment, and its emitter.
 struct KernelKind {
   const char *name;

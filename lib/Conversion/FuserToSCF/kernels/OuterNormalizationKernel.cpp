@@ -28,8 +28,7 @@ namespace {
 class OuterNormalizationKernel final : public EmitterBase {
 public:
   OuterNormalizationKernel(OpBuilder &builder, const KernelQuery &query)
-      : EmitterBase(builder, query.segment, query.schedule),
-        structure(*query.normalization) {}
+      : EmitterBase(builder, query, &rows), structure(*query.normalization) {}
   static bool matches(const KernelQuery &query) {
     return query.normalization->outer;
   }
@@ -197,7 +196,6 @@ LogicalResult OuterNormalizationKernel::emitColumnLoop(
 }
 
 LogicalResult OuterNormalizationKernel::emitSkeleton() {
-  staging = &rows;
   int64_t blocks = schedule.getBlocks(), threads = schedule.getThreads();
   int64_t groups = schedule.getSplit(), tile = threads / groups;
   if (schedule.getVector() != 1)
@@ -237,7 +235,6 @@ LogicalResult OuterNormalizationKernel::emitSkeleton() {
         createWorkgroupBuffer(b, loc, module, "__fuser_columns",
                               {reducedCount * tile}, memref.getElementType());
   }
-  rows.outerDims = 0;
 
   // The roots each thread loop computes: a reduction's source per
   // reduction, then every output.

@@ -20,7 +20,7 @@ namespace {
 class PointwiseKernel final : public EmitterBase {
 public:
   PointwiseKernel(OpBuilder &builder, const KernelQuery &query)
-      : EmitterBase(builder, query.segment, query.schedule) {}
+      : EmitterBase(builder, query) {}
   /// Every schedule that splits no reduction.
   static bool matches(const KernelQuery &query) {
     return query.schedule.getSplit() == 1;

@@ -23,7 +23,7 @@ namespace {
 class SplitReductionKernel final : public EmitterBase {
 public:
   SplitReductionKernel(OpBuilder &builder, const KernelQuery &query)
-      : EmitterBase(builder, query.segment, query.schedule) {}
+      : EmitterBase(builder, query) {}
   /// A reduction schedule that splits the reduction (the tiled split of an
   /// outer reduction is asked first).
   static bool matches(const KernelQuery &query) {

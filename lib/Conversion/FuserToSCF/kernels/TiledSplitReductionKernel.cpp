@@ -23,7 +23,7 @@ namespace {
 class TiledSplitReductionKernel final : public EmitterBase {
 public:
   TiledSplitReductionKernel(OpBuilder &builder, const KernelQuery &query)
-      : EmitterBase(builder, query.segment, query.schedule) {}
+      : EmitterBase(builder, query) {}
   static bool matches(const KernelQuery &query) {
     int64_t split = query.schedule.getSplit();
     return split > 1 && split < query.schedule.getThreads();
