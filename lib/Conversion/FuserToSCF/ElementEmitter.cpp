@@ -88,7 +88,8 @@ Lanes EmitterBase::getOperandLanes(Operation *op, unsigned index,
   return broadcastLanes(at, shapeOf(operand), shapeOf(op->getResult(0)));
 }
 
-FailureOr<Value> EmitterBase::eval(Value value, const Lanes &at) {
+FailureOr<Value> EmitterBase::eval(Value value, const Lanes &at,
+                                   const RowStep *rowStep) {
   if (Value cached = lookUpEvaluated(value, at))
     return cached;
   // One frame per value being evaluated: its operands are evaluated in
@@ -106,7 +107,8 @@ FailureOr<Value> EmitterBase::eval(Value value, const Lanes &at) {
     Frame &frame = stack.back();
     Value result;
     if (!frame.op) {
-      FailureOr<Value> unchained = evalUnchained(frame.value, frame.at);
+      FailureOr<Value> unchained =
+          evalUnchained(frame.value, frame.at, rowStep);
       if (failed(unchained))
         return failure();
       result = *unchained;
@@ -149,7 +151,8 @@ FailureOr<Value> EmitterBase::eval(Value value, const Lanes &at) {
   }
 }
 
-FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at) {
+FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at,
+                                            const RowStep *rowStep) {
   if (!isa<RankedTensorType>(value.getType())) {
     FailureOr<Value> scalar = evalScalar(value);
     if (failed(scalar))
@@ -175,7 +178,7 @@ FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at) {
                  cast<TypedAttr>(b.getZeroAttr(vectorOf(element, at.width))))
           .getResult();
     }
-    return load(bound, at);
+    return load(bound, at, rowStep);
   }
   Operation *op = value.getDefiningOp();
   if (Value reduced = reducedValues.lookup(op))
@@ -199,16 +202,17 @@ FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at) {
   ++nestedEvaluations;
   FailureOr<Value> result =
       llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
-          .Case([&](PadOp pad) { return evalPad(pad, at); })
-          .Case([&](CatOp cat) { return evalCat(cat, at); })
+          .Case([&](PadOp pad) { return evalPad(pad, at, rowStep); })
+          .Case([&](CatOp cat) { return evalCat(cat, at, rowStep); })
           .Case([&](ReductionOp reduction) {
-            return evalReduction(reduction, at);
+            return evalReduction(reduction, at, rowStep);
           });
   --nestedEvaluations;
   return result;
 }
 
-FailureOr<Value> EmitterBase::evalPad(PadOp pad, const Lanes &at) {
+FailureOr<Value> EmitterBase::evalPad(PadOp pad, const Lanes &at,
+                                      const RowStep *rowStep) {
   int64_t width = at.width;
   ArrayRef<int64_t> sourceShape = shapeOf(pad.getSource());
   ArrayRef<int64_t> low = pad.getLow();
@@ -242,7 +246,7 @@ FailureOr<Value> EmitterBase::evalPad(PadOp pad, const Lanes &at) {
   };
   Lanes lanes = at.kind == LaneKind::Unit && unitDim == -1 ? toGather(at) : at;
   FailureOr<Value> source =
-      eval(pad.getSource(), transform(lanes, sourceIndex, unitDim));
+      eval(pad.getSource(), transform(lanes, sourceIndex, unitDim), rowStep);
   FailureOr<Value> padding = evalScalar(pad.getValue());
   if (failed(source) || failed(padding))
     return failure();
@@ -251,7 +255,8 @@ FailureOr<Value> EmitterBase::evalPad(PadOp pad, const Lanes &at) {
       .getResult();
 }
 
-FailureOr<Value> EmitterBase::evalCat(CatOp cat, const Lanes &at) {
+FailureOr<Value> EmitterBase::evalCat(CatOp cat, const Lanes &at,
+                                      const RowStep *rowStep) {
   int64_t width = at.width;
   int64_t dim = cat.getDim();
   SmallVector<int64_t> offsets;
@@ -279,7 +284,8 @@ FailureOr<Value> EmitterBase::evalCat(CatOp cat, const Lanes &at) {
     };
     std::optional<int64_t> unitDim =
         lanes.kind == LaneKind::Unit ? std::optional(lanes.dim) : -1;
-    FailureOr<Value> value = eval(input, transform(lanes, inputIndex, unitDim));
+    FailureOr<Value> value =
+        eval(input, transform(lanes, inputIndex, unitDim), rowStep);
     if (failed(value))
       return failure();
     if (!result) {
@@ -297,7 +303,8 @@ FailureOr<Value> EmitterBase::evalCat(CatOp cat, const Lanes &at) {
   return result;
 }
 
-FailureOr<Value> EmitterBase::evalReduction(ReductionOp op, const Lanes &at) {
+FailureOr<Value> EmitterBase::evalReduction(ReductionOp op, const Lanes &at,
+                                            const RowStep *rowStep) {
   ArrayRef<int64_t> sourceShape = shapeOf(op.getSource());
   ArrayRef<int64_t> dims = op.getDims();
   bool keepdim = op.getKeepdim();
@@ -352,7 +359,7 @@ FailureOr<Value> EmitterBase::evalReduction(ReductionOp op, const Lanes &at) {
     return source;
   };
   FailureOr<Value> element =
-      eval(op.getSource(), transform(at, sourceIndex, unitDim));
+      eval(op.getSource(), transform(at, sourceIndex, unitDim), rowStep);
   if (failed(element))
     return failure();
   Value combined = emitReductionCombine(

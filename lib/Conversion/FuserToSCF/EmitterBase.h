@@ -87,8 +87,16 @@ struct RowStage {
   bool perRow = true;
 };
 
-/// The staged rows of a normalization kernel and where its emission is in
-/// them; load() reads the stages through it.
+/// One step of a thread's walk over the staged rows: the lanes it reads (in
+/// the staged rows' spelling) and its position in the row buffers. A load
+/// at those lanes of a staged input goes through the stage (load()).
+struct RowStep {
+  Lanes lanes;
+  Value position;
+};
+
+/// The staged rows of a normalization kernel and which thread loop its
+/// emission is in; load() reads the stages through it.
 struct RowStaging {
   explicit RowStaging(int64_t outerDims = 0, ArrayRef<int64_t> spelling = {})
       : outerDims(outerDims), spelling(spelling) {}
@@ -98,9 +106,6 @@ struct RowStaging {
   /// last one need not).
   int64_t loop = -1;
   bool fill = false;
-  /// The lanes of the row step being emitted and its position in the row.
-  std::optional<Lanes> lanes;
-  Value position;
   /// The number of kept (outer) dims of the rows' shape.
   const int64_t outerDims;
   /// The shape the staged rows are indexed in (inner normalizations): a
@@ -244,8 +249,10 @@ protected:
   /// `width` elements.
   /// Chains of elementwise and meta ops are walked with an explicit stack,
   /// so a fusion may chain any number of them; pad, cat and reductions
-  /// recurse, at most kMaxNestedEvaluations deep.
-  FailureOr<Value> eval(Value value, const Lanes &at);
+  /// recurse, at most kMaxNestedEvaluations deep. `rowStep`: the step of
+  /// the walk over the staged rows being emitted, or null.
+  FailureOr<Value> eval(Value value, const Lanes &at,
+                        const RowStep *rowStep = nullptr);
   /// The value computed for `value` at `at` in this scope or an enclosing
   /// one, or null.
   Value lookUpEvaluated(Value value, const Lanes &at);
@@ -257,13 +264,15 @@ protected:
   /// `at` of its result.
   Lanes getOperandLanes(Operation *op, unsigned index, const Lanes &at);
   /// `value` at `at` when getChainedOp(value) is null.
-  FailureOr<Value> evalUnchained(Value value, const Lanes &at);
-  FailureOr<Value> evalPad(PadOp op, const Lanes &at);
-  FailureOr<Value> evalCat(CatOp op, const Lanes &at);
-  FailureOr<Value> evalReduction(ReductionOp op, const Lanes &at);
+  FailureOr<Value> evalUnchained(Value value, const Lanes &at,
+                                 const RowStep *rowStep);
+  FailureOr<Value> evalPad(PadOp op, const Lanes &at, const RowStep *rowStep);
+  FailureOr<Value> evalCat(CatOp op, const Lanes &at, const RowStep *rowStep);
+  FailureOr<Value> evalReduction(ReductionOp op, const Lanes &at,
+                                 const RowStep *rowStep);
   /// A load of `memref` at lanes `at`, from the row's shared buffer where
-  /// it is staged.
-  Value load(Value memref, const Lanes &at);
+  /// it is staged and `at` are the lanes of `rowStep`.
+  Value load(Value memref, const Lanes &at, const RowStep *rowStep);
   Value loadGlobal(Value memref, const Lanes &at);
   void store(Value vector, Value memref, const Lanes &at);
 
@@ -275,9 +284,10 @@ protected:
   /// `slot` (its elements slot * width ...).
   LogicalResult emitOutputSlot(unsigned index, Value slot);
   /// Computes and stores `width` elements of output `index` from `base`
-  /// along its innermost axis.
+  /// along its innermost axis (at step `rowStep` of a walk over the staged
+  /// rows, if not null).
   LogicalResult emitOutputAt(unsigned index, SmallVector<Value> base,
-                             int64_t width);
+                             int64_t width, const RowStep *rowStep = nullptr);
   /// `index` of shape `from` as an index of `to`, which holds the same
   /// elements in the same order up to extent-1 axes: the unit axes of
   /// `from` dropped, index 0 on those of `to`.

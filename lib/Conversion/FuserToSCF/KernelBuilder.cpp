@@ -56,7 +56,7 @@ LogicalResult EmitterBase::emitOutputSlot(unsigned index, Value slot) {
 }
 
 LogicalResult EmitterBase::emitOutputAt(unsigned index, SmallVector<Value> base,
-                                        int64_t width) {
+                                        int64_t width, const RowStep *rowStep) {
   // An output without elements is not written (nor referenced, as inputs
   // without elements are not).
   if (getSaturatedNumElements(outputs[index].getType()) == 0)
@@ -70,7 +70,7 @@ LogicalResult EmitterBase::emitOutputAt(unsigned index, SmallVector<Value> base,
     lanes.kind = LaneKind::Unit;
     lanes.dim = lanes.base.size() - 1;
   }
-  FailureOr<Value> value = eval(result, lanes);
+  FailureOr<Value> value = eval(result, lanes, rowStep);
   if (failed(value))
     return failure();
   store(*value, outputs[index], lanes);
@@ -152,20 +152,19 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
       at.kind = LaneKind::Unit;
       at.dim = dims.back();
     }
+    std::optional<RowStep> rowStep;
     if (staging) {
-      staging->lanes = at;
+      rowStep = RowStep{at, loop.getInductionVar()};
       if (!staging->spelling.empty() &&
           ArrayRef(staging->spelling) != sourceShape) {
-        staging->lanes->base =
+        rowStep->lanes.base =
             mapUnitAxes(at.base, sourceShape, staging->spelling);
         if (lanes > 1)
-          staging->lanes->dim = staging->spelling.size() - 1;
+          rowStep->lanes.dim = staging->spelling.size() - 1;
       }
-      staging->position = loop.getInductionVar();
     }
-    FailureOr<Value> element = eval(reduction.getSource(), at);
-    if (staging)
-      staging->lanes.reset();
+    FailureOr<Value> element =
+        eval(reduction.getSource(), at, rowStep ? &*rowStep : nullptr);
     if (failed(element))
       return failure();
     scf::YieldOp::create(

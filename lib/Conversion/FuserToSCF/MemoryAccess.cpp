@@ -41,25 +41,24 @@ static uint64_t getAlignment(uint64_t bytes) {
   return std::min<uint64_t>(uint64_t(1) << llvm::Log2_64(bytes), 16);
 }
 
-Value EmitterBase::load(Value memref, const Lanes &at) {
-  if (!staging)
+Value EmitterBase::load(Value memref, const Lanes &at, const RowStep *rowStep) {
+  if (!staging || !rowStep)
     return loadGlobal(memref, at);
   auto type = cast<MemRefType>(memref.getType());
   Type elementType = type.getElementType();
   auto stageLanes = [&](const RowStage &stage) {
     if (stage.perRow)
-      return *staging->lanes;
+      return rowStep->lanes;
     // A weight's index is the row position alone.
-    Lanes lanes = *staging->lanes;
+    Lanes lanes = rowStep->lanes;
     lanes.base.erase(lanes.base.begin(),
                      lanes.base.begin() + staging->outerDims);
     if (lanes.kind == LaneKind::Unit)
       lanes.dim -= staging->outerDims;
     return lanes;
   };
-  if (auto it = staging->stages.find(memref); it != staging->stages.end() &&
-                                              staging->lanes &&
-                                              at == stageLanes(it->second)) {
+  if (auto it = staging->stages.find(memref);
+      it != staging->stages.end() && at == stageLanes(it->second)) {
     RowStage &stage = it->second;
     OpBuilder::InsertionGuard guard(b);
     Value buffer = memref::GetGlobalOp::create(b, loc, stage.buffer.getType(),
@@ -68,18 +67,18 @@ Value EmitterBase::load(Value memref, const Lanes &at) {
     if (stage.filledBy >= 0 && stage.filledBy < staging->loop) {
       if (!isa<VectorType>(vectorType))
         return memref::LoadOp::create(b, loc, buffer,
-                                      ValueRange{staging->position});
+                                      ValueRange{rowStep->position});
       return vector::LoadOp::create(b, loc, vectorType, buffer,
-                                    ValueRange{staging->position});
+                                    ValueRange{rowStep->position});
     }
     Value value = loadGlobal(memref, at);
     if (staging->fill) {
       if (!isa<VectorType>(vectorType))
         memref::StoreOp::create(b, loc, value, buffer,
-                                ValueRange{staging->position});
+                                ValueRange{rowStep->position});
       else
         vector::StoreOp::create(b, loc, value, buffer,
-                                ValueRange{staging->position});
+                                ValueRange{rowStep->position});
       stage.filledBy = staging->loop;
     }
     return value;

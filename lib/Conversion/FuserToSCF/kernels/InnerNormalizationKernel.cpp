@@ -149,20 +149,20 @@ LogicalResult InnerNormalizationKernel::emitSkeleton() {
         // The row is walked as in the reductions when the widths agree; a
         // row written in another spelling reads the staged rows too, at the
         // row's index, and is written at that index mapped to its axes.
+        std::optional<RowStep> rowStep;
         if (width == lanes || !exactRow) {
-          rows.lanes = Lanes();
-          rows.lanes->width = width;
-          rows.lanes->base = index;
+          rowStep = RowStep{Lanes(), loop.getInductionVar()};
+          rowStep->lanes.width = width;
+          rowStep->lanes.base = index;
           if (width > 1) {
-            rows.lanes->kind = LaneKind::Unit;
-            rows.lanes->dim = index.size() - 1;
+            rowStep->lanes.kind = LaneKind::Unit;
+            rowStep->lanes.dim = index.size() - 1;
           }
-          rows.position = loop.getInductionVar();
         }
         if (!exactRow)
           index = mapUnitAxes(index, sourceShape, shape);
-        LogicalResult emitted = emitOutputAt(i, index, width);
-        rows.lanes.reset();
+        LogicalResult emitted =
+            emitOutputAt(i, index, width, rowStep ? &*rowStep : nullptr);
         if (failed(emitted))
           return failure();
         popScope();

@@ -280,10 +280,11 @@ LogicalResult OuterNormalizationKernel::emitSkeleton() {
     return failure();
   // The loop over a thread's reduced elements r = group, group + groups,
   // ... of its column; the element's staged copy is at r * tile + lane.
+  // `step` runs at each element, a step of the walk over the staged rows.
   auto forEachElement =
       [&](Value group, Value lane, ArrayRef<Value> kept, ValueRange inits,
-          function_ref<FailureOr<Value>(ArrayRef<Value> index, Value acc)> step)
-      -> FailureOr<scf::ForOp> {
+          function_ref<FailureOr<Value>(const RowStep &rowStep, Value acc)>
+              step) -> FailureOr<scf::ForOp> {
     auto loop = scf::ForOp::create(b, loc, group, constant(reducedCount),
                                    constant(groups), inits);
     OpBuilder::InsertionGuard guard(b);
@@ -292,11 +293,9 @@ LogicalResult OuterNormalizationKernel::emitSkeleton() {
     Value r = loop.getInductionVar();
     Lanes at;
     at.base = interleaveSourceIndex(first, kept, delinearize(r, reducedShape));
-    rows.lanes = at;
-    rows.position = add(mul(r, constant(tile)), lane);
+    RowStep rowStep{at, add(mul(r, constant(tile)), lane)};
     FailureOr<Value> next = step(
-        at.base, inits.empty() ? Value() : loop.getRegionIterArgs().front());
-    rows.lanes.reset();
+        rowStep, inits.empty() ? Value() : loop.getRegionIterArgs().front());
     if (failed(next))
       return failure();
     if (!inits.empty())
@@ -321,10 +320,11 @@ LogicalResult OuterNormalizationKernel::emitSkeleton() {
                   b, loc, reduction.getKind(), computeType);
               FailureOr<scf::ForOp> loop = forEachElement(
                   group, lane, kept, identity,
-                  [&](ArrayRef<Value> index, Value acc) -> FailureOr<Value> {
+                  [&](const RowStep &rowStep, Value acc) -> FailureOr<Value> {
                     Lanes at;
-                    at.base.assign(index.begin(), index.end());
-                    FailureOr<Value> element = eval(reduction.getSource(), at);
+                    at.base = rowStep.lanes.base;
+                    FailureOr<Value> element =
+                        eval(reduction.getSource(), at, &rowStep);
                     if (failed(element))
                       return failure();
                     return emitReductionCombine(
@@ -371,13 +371,14 @@ LogicalResult OuterNormalizationKernel::emitSkeleton() {
           if (isRowOutput(shape)) {
             if (failed(forEachElement(
                     group, lane, kept, {},
-                    [&](ArrayRef<Value> index, Value) -> FailureOr<Value> {
+                    [&](const RowStep &rowStep, Value) -> FailureOr<Value> {
+                      ArrayRef<Value> index = rowStep.lanes.base;
                       if (failed(emitOutputAt(
                               i,
                               shape == sourceShape
                                   ? SmallVector<Value>(index)
                                   : mapUnitAxes(index, sourceShape, shape),
-                              /*width=*/1)))
+                              /*width=*/1, &rowStep)))
                         return failure();
                       return Value();
                     })))
