@@ -727,7 +727,7 @@ public:
 };
 
 /// Whether kernels may access `data` directly: as aligned as the widest
-/// access they claim (KernelEmitter's getAlignment: 16 bytes).
+/// access they claim (FuserToSCF's MemoryAccess.cpp, getAlignment: 16 bytes).
 bool isKernelAligned(const void *data) {
   return reinterpret_cast<uintptr_t>(data) % 16 == 0;
 }
@@ -1019,7 +1019,7 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
                              Type())))
     return failure();
   // Inputs: read where they are when they are aligned as the kernels' vector
-  // loads claim (KernelEmitter: at most 16 bytes), else copied into aligned
+  // loads claim (FuserToSCF: at most 16 bytes), else copied into aligned
   // storage; scalars passed by value. argData[i] is argument i's data.
   std::vector<AlignedBytes> storage;
   storage.reserve(type.getNumInputs());
