@@ -343,6 +343,10 @@ protected:
   emitBlockReduction(ReductionOp reduction, ArrayRef<Value> kept,
                      int64_t threads, int64_t lanes,
                      function_ref<LogicalResult(Value thread)> prologue);
+  /// One step of Kahan's compensated sum of vectors: (sum + value, the
+  /// compensation), the compensation 0 where the sum is not finite.
+  SmallVector<Value> emitCompensatedAdd(Value sum, Value compensation,
+                                        Value value);
 
   OpBuilder &b;
   Location loc;

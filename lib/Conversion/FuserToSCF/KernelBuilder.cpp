@@ -133,12 +133,23 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
 
   // Each thread combines `lanes` consecutive elements of the innermost
   // reduced axis at a time, striding over the block's reduced elements.
+  // Split float sums carry Kahan's compensation per thread, so that a
+  // thread's n / threads elements err like one addition rather than
+  // n / threads of them (docs/Interpreter.md, "Reductions"); one thread
+  // (no split) sums plainly, in the interpreter's sequential order.
   int64_t reducedCount = getSaturatedNumElements(reducedShape);
-  Value partialIdentity = emitReductionIdentity(b, loc, reduction.getKind(),
-                                                vectorOf(computeType, lanes));
+  Type partialType = vectorOf(computeType, lanes);
+  Value partialIdentity =
+      emitReductionIdentity(b, loc, reduction.getKind(), partialType);
+  bool compensated = threads > 1 && isa<FloatType>(computeType) &&
+                     reduction.getKind() == ReductionKind::Add;
+  SmallVector<Value> iterArgs = {partialIdentity};
+  if (compensated)
+    iterArgs.push_back(arith::ConstantOp::create(
+        b, loc, partialType, b.getZeroAttr(partialType)));
   auto loop = scf::ForOp::create(
       b, loc, mul(thread, constant(lanes)), constant(reducedCount),
-      constant(threads * lanes), ValueRange{partialIdentity});
+      constant(threads * lanes), iterArgs);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -167,11 +178,18 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
         eval(reduction.getSource(), at, rowStep ? &*rowStep : nullptr);
     if (failed(element))
       return failure();
-    scf::YieldOp::create(
-        b, loc,
-        emitReductionCombine(b, loc, reduction.getKind(),
-                             loop.getRegionIterArgs().front(),
-                             emitCast(b, loc, *element, computeType)));
+    Value value = emitCast(b, loc, *element, computeType);
+    if (compensated) {
+      scf::YieldOp::create(
+          b, loc,
+          emitCompensatedAdd(loop.getRegionIterArgs()[0],
+                             loop.getRegionIterArgs()[1], value));
+    } else {
+      scf::YieldOp::create(b, loc,
+                           emitReductionCombine(
+                               b, loc, reduction.getKind(),
+                               loop.getRegionIterArgs().front(), value));
+    }
     popScope();
   }
   Value partial = extractLane(loop.getResult(0), 0);
@@ -198,6 +216,25 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
   popScope();
   b.setInsertionPointAfter(threadLoop);
   return threadLoop.getResult(0);
+}
+
+SmallVector<Value> EmitterBase::emitCompensatedAdd(Value sum,
+                                                   Value compensation,
+                                                   Value value) {
+  // Kahan: y = x - c; t = s + y; c = (t - s) - y. Where t is not finite the
+  // compensation is meaningless (inf - inf) and restarts from 0, so that
+  // infinities and NaN propagate as in a plain sum.
+  Value y = arith::SubFOp::create(b, loc, value, compensation);
+  Value total = arith::AddFOp::create(b, loc, sum, y);
+  Value lost = arith::SubFOp::create(
+      b, loc, arith::SubFOp::create(b, loc, total, sum), y);
+  // t - t is 0 exactly where t is finite (inf - inf and NaN - NaN are NaN).
+  Value zero = arith::ConstantOp::create(b, loc, total.getType(),
+                                         b.getZeroAttr(total.getType()));
+  Value finite = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OEQ,
+      arith::SubFOp::create(b, loc, total, total), zero);
+  return {total, arith::SelectOp::create(b, loc, finite, lost, zero)};
 }
 
 Value EmitterBase::emitBlockLoop(int64_t blocks) {
