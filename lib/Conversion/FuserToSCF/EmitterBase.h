@@ -343,10 +343,16 @@ protected:
   emitBlockReduction(ReductionOp reduction, ArrayRef<Value> kept,
                      int64_t threads, int64_t lanes,
                      function_ref<LogicalResult(Value thread)> prologue);
-  /// One step of Kahan's compensated sum of vectors: (sum + value, the
-  /// compensation), the compensation 0 where the sum is not finite.
-  SmallVector<Value> emitCompensatedAdd(Value sum, Value compensation,
-                                        Value value);
+  /// What a thread's loop carries for its partial of `reduction`, starting
+  /// from `identity` (a scalar or a vector of lanes): the partial and, for
+  /// a float sum split across threads, Kahan's compensation (so that a
+  /// thread's n / threads elements err like one addition; an unsplit sum
+  /// keeps the interpreter's sequential order).
+  SmallVector<Value> emitPartialInit(ReductionOp reduction, Value identity,
+                                     bool split);
+  /// The carried values of emitPartialInit after combining `value`.
+  SmallVector<Value> emitPartialStep(ReductionOp reduction, ValueRange carried,
+                                     Value value);
 
   OpBuilder &b;
   Location loc;

@@ -133,23 +133,13 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
 
   // Each thread combines `lanes` consecutive elements of the innermost
   // reduced axis at a time, striding over the block's reduced elements.
-  // Split float sums carry Kahan's compensation per thread, so that a
-  // thread's n / threads elements err like one addition rather than
-  // n / threads of them (docs/Interpreter.md, "Reductions"); one thread
-  // (no split) sums plainly, in the interpreter's sequential order.
   int64_t reducedCount = getSaturatedNumElements(reducedShape);
-  Type partialType = vectorOf(computeType, lanes);
-  Value partialIdentity =
-      emitReductionIdentity(b, loc, reduction.getKind(), partialType);
-  bool compensated = threads > 1 && isa<FloatType>(computeType) &&
-                     reduction.getKind() == ReductionKind::Add;
-  SmallVector<Value> iterArgs = {partialIdentity};
-  if (compensated)
-    iterArgs.push_back(arith::ConstantOp::create(
-        b, loc, partialType, b.getZeroAttr(partialType)));
+  Value partialIdentity = emitReductionIdentity(b, loc, reduction.getKind(),
+                                                vectorOf(computeType, lanes));
   auto loop = scf::ForOp::create(
       b, loc, mul(thread, constant(lanes)), constant(reducedCount),
-      constant(threads * lanes), iterArgs);
+      constant(threads * lanes),
+      emitPartialInit(reduction, partialIdentity, /*split=*/threads > 1));
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -178,18 +168,10 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
         eval(reduction.getSource(), at, rowStep ? &*rowStep : nullptr);
     if (failed(element))
       return failure();
-    Value value = emitCast(b, loc, *element, computeType);
-    if (compensated) {
-      scf::YieldOp::create(
-          b, loc,
-          emitCompensatedAdd(loop.getRegionIterArgs()[0],
-                             loop.getRegionIterArgs()[1], value));
-    } else {
-      scf::YieldOp::create(b, loc,
-                           emitReductionCombine(
-                               b, loc, reduction.getKind(),
-                               loop.getRegionIterArgs().front(), value));
-    }
+    scf::YieldOp::create(
+        b, loc,
+        emitPartialStep(reduction, loop.getRegionIterArgs(),
+                        emitCast(b, loc, *element, computeType)));
     popScope();
   }
   Value partial = extractLane(loop.getResult(0), 0);
@@ -218,12 +200,26 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
   return threadLoop.getResult(0);
 }
 
-SmallVector<Value> EmitterBase::emitCompensatedAdd(Value sum,
-                                                   Value compensation,
-                                                   Value value) {
+SmallVector<Value> EmitterBase::emitPartialInit(ReductionOp reduction,
+                                                Value identity, bool split) {
+  Type type = identity.getType();
+  if (!split || reduction.getKind() != ReductionKind::Add ||
+      !isa<FloatType>(getElementTypeOrSelf(type)))
+    return {identity};
+  return {identity,
+          arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type))};
+}
+
+SmallVector<Value> EmitterBase::emitPartialStep(ReductionOp reduction,
+                                                ValueRange carried,
+                                                Value value) {
+  if (carried.size() == 1)
+    return {emitReductionCombine(b, loc, reduction.getKind(), carried.front(),
+                                 value)};
   // Kahan: y = x - c; t = s + y; c = (t - s) - y. Where t is not finite the
   // compensation is meaningless (inf - inf) and restarts from 0, so that
   // infinities and NaN propagate as in a plain sum.
+  Value sum = carried[0], compensation = carried[1];
   Value y = arith::SubFOp::create(b, loc, value, compensation);
   Value total = arith::AddFOp::create(b, loc, sum, y);
   Value lost = arith::SubFOp::create(

@@ -87,17 +87,10 @@ LogicalResult TiledSplitReductionKernel::emitSkeleton() {
         scf::IfOp::create(b, loc, inRange, /*withElse=*/false).thenBlock());
     pushScope();
     SmallVector<Value> kept = delinearize(output, keptShape);
-    // Split float sums carry Kahan's compensation per thread, as
-    // emitBlockReduction's do.
-    bool compensated = groups > 1 && isa<FloatType>(computeType) &&
-                       reduction.getKind() == ReductionKind::Add;
-    SmallVector<Value> iterArgs = {identity};
-    if (compensated)
-      iterArgs.push_back(arith::ConstantOp::create(
-          b, loc, computeType, b.getZeroAttr(computeType)));
-    auto loop = scf::ForOp::create(b, loc, div(thread, constant(tile)),
-                                   constant(reducedCount), constant(groups),
-                                   iterArgs);
+    auto loop = scf::ForOp::create(
+        b, loc, div(thread, constant(tile)), constant(reducedCount),
+        constant(groups),
+        emitPartialInit(reduction, identity, /*split=*/groups > 1));
     {
       OpBuilder::InsertionGuard loopGuard(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -110,16 +103,8 @@ LogicalResult TiledSplitReductionKernel::emitSkeleton() {
       if (failed(element))
         return failure();
       Value scalar = emitCast(b, loc, extractLane(*element, 0), computeType);
-      if (compensated)
-        scf::YieldOp::create(b, loc,
-                             emitCompensatedAdd(loop.getRegionIterArgs()[0],
-                                                loop.getRegionIterArgs()[1],
-                                                scalar));
-      else
-        scf::YieldOp::create(
-            b, loc,
-            emitReductionCombine(b, loc, reduction.getKind(),
-                                 loop.getRegionIterArgs().front(), scalar));
+      scf::YieldOp::create(
+          b, loc, emitPartialStep(reduction, loop.getRegionIterArgs(), scalar));
       popScope();
     }
     memref::StoreOp::create(b, loc, loop.getResult(0), buffer, thread);
