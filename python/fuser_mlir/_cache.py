@@ -265,6 +265,96 @@ class FusionCache:
         with self._lock:
             return self._bytes
 
+    # Serialization (nvFuser's FusionCache.serialize and deserialize) -------
+
+    def serialize(self, filename):
+        """Writes the compiled variants to `filename`, as nvFuser writes its
+        cache (the definitions of the fusions that ran, their compiled
+        kernels): per variant, its key, backend and input signature, the
+        definition's text (repr(fd)) and the extents it was built for, least
+        recently used first. A fusion defined but never executed has no
+        variant and is not written, as in nvFuser; nor are the definitions
+        that come from a pipeline (fd.preseg(), fd.segment())."""
+        import json
+        with self._lock:
+            held = list(self._variants.items())
+        variants = []
+        for (key, backend, signature), (entry, _) in held:
+            build = entry[1] if isinstance(entry, tuple) else None
+            if build is None or type(build.fd).__name__ == "_DerivedDefinition":
+                continue
+            variants.append({
+                "key": key.hex(), "backend": backend, "signature": signature,
+                "module": build.fd._module_name, "definition": repr(build.fd),
+                "shapes": build.shapes, "values": build.scalar_values})
+        text = json.dumps({"format": SERIALIZED_FORMAT, "max_variants": self._max_variants,
+                           "max_bytes": self._max_bytes, "variants": variants})
+        with open(filename, "w") as output:
+            output.write(text)
+
+    def deserialize(self, filename):
+        """Restores the variants `serialize` wrote: each definition is built
+        again from its text for its extents and compiled now, on its backend,
+        so that the first execute of an equal definition (the same records,
+        in this process or another) is a cache hit. As nvFuser's, refused
+        where this cache holds variants already (FusionCache.reset() empties
+        it)."""
+        import json
+        from ._errors import FusionError
+        from ._fusion import _call
+        with self._lock:
+            if self._variants:
+                raise FusionError("FusionCache.deserialize: the cache holds %d compiled "
+                                  "fusions already; deserialization needs an empty cache "
+                                  "(FusionCache.reset())" % len(self._variants))
+        with open(filename) as source:
+            try:
+                data = json.load(source)
+            except ValueError:
+                data = None
+        if not isinstance(data, dict) or data.get("format") != SERIALIZED_FORMAT:
+            raise FusionError("%s is not a fuser_mlir FusionCache file (serialize writes "
+                              "them; nvFuser's flatbuffers are not read)" % filename)
+        self.max_variants = data["max_variants"]
+        self.max_bytes = data["max_bytes"]
+        for variant in data["variants"]:
+            fd = _definition_from_text(variant["module"], variant["definition"])
+            shapes = {int(p): v for p, v in (variant["shapes"] or {}).items()}
+            values = {int(p): _tuples(v) if isinstance(v, list) else v
+                      for p, v in (variant["values"] or {}).items()}
+            build = fd._build(shapes, values)
+            compiled, nbytes = _call(measured_compile, build.native.compile,
+                                     variant["backend"])
+            self.store(bytes.fromhex(variant["key"]), variant["backend"],
+                       _tuples(variant["signature"]), (compiled, build), nbytes)
+
+
+# What FusionCache.serialize writes names its format with this.
+SERIALIZED_FORMAT = "fuser_mlir.FusionCache/1"
+
+
+def _tuples(value):
+    """JSON's lists back as the tuples a signature is made of."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _definition_from_text(module, text):
+    """The definition that repr(fd) printed, of the API `module` names
+    ("nvfuser" or "nvfuser_direct"), built anew."""
+    from . import _fusion, _states, nvfuser_direct
+    cls = nvfuser_direct.FusionDefinition if module == "nvfuser_direct" else \
+        _fusion.FusionDefinition
+    namespace = {"FusionDefinition": cls, "DataType": _states.DataType}
+    exec(compile(text, "<FusionCache.deserialize>", "exec"), namespace)
+    function = next(v for k, v in namespace.items() if k.startswith("nvfuser_fusion"))
+    hook, _fusion.definition_hook = _fusion.definition_hook, None
+    try:
+        with cls() as fd:
+            function(fd)
+    finally:
+        _fusion.definition_hook = hook
+    return fd
+
 
 def _release(evicted):
     """Frees evicted variants (where nothing else holds them) outside any

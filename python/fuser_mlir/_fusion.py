@@ -230,12 +230,24 @@ class FusionDefinition:
 
     def define_tensor(self, shape=None, contiguity=None, dtype=DataType.Float,
                       is_cpu=False, stride_order=None, *, sizes=None, strides=None,
-                      symbolic_sizes=None, static_sizes=False):
+                      symbolic_sizes=None, contiguous=None, static_sizes=False):
         """nvFuser's define_tensor: (shape, contiguity, dtype, is_cpu,
-        stride_order) or (sizes, strides, dtype). -1 is a symbolic extent, 1
-        a broadcast. The memory layout (contiguity, strides, stride_order)
-        is checked but not modeled: tensors are logical values, and inputs
-        of any layout are accepted."""
+        stride_order), (sizes, strides, dtype), or the 2023 keyword names
+        (symbolic_sizes, contiguous) of shape and contiguity. -1 is a
+        symbolic extent, 1 a broadcast. The memory layout (contiguity,
+        strides, stride_order) is checked but not modeled: tensors are
+        logical values, and inputs of any layout are accepted."""
+        given = [name for name, value in (("shape", shape), ("sizes", sizes),
+                                          ("symbolic_sizes", symbolic_sizes))
+                 if value is not None]
+        if len(given) > 1:
+            raise FusionTypeError("define_tensor takes one of shape, sizes and symbolic_sizes, "
+                                  "got %s" % " and ".join(given))
+        if contiguous is not None:
+            if contiguity is not None:
+                raise FusionTypeError("define_tensor takes contiguity or contiguous (its "
+                                      "2023 name), not both")
+            contiguity = contiguous
         if shape is None:
             shape = sizes if sizes is not None else symbolic_sizes
         if shape is None:

@@ -76,6 +76,10 @@ class State:
     def name(self):
         return "%s%d" % (self.prefix, self.index)
 
+    def is_tensor(self):
+        """Whether this is a Tensor (nvFuser's Val.is_tensor)."""
+        return isinstance(self, Tensor)
+
 
 def _operator(name, reflected=False):
     def method(self, other):

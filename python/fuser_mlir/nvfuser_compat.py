@@ -39,7 +39,7 @@ DIRECT_SUBMODULES = ("pytorch_utils", "nvfuser_direct_version", "multidevice")
 def make_nvfuser_module():
     """The legacy `nvfuser` stand-in: what repro scripts and Thunder import
     from it (FusionDefinition, DataType, FusionCache, version(),
-    compute_tensor_descriptor)."""
+    compute_tensor_descriptor, compute_contiguity)."""
     module = types.ModuleType("nvfuser")
     module.FusionDefinition = FusionDefinition
     module.DataType = DataType
@@ -47,8 +47,27 @@ def make_nvfuser_module():
     module.__version__ = nvfuser_direct.__version__
     module.version = nvfuser_direct.version
     module.compute_tensor_descriptor = nvfuser_direct.compute_tensor_descriptor
+    module.compute_contiguity = compute_contiguity
     module.__doc__ = "fuser_mlir's stand-in for nvFuser (fuser_mlir.nvfuser_compat)"
     return module
+
+
+def compute_contiguity(sizes, strides):
+    """The legacy module's compute_contiguity (nvFuser's computeContiguity):
+    per dim in the given order, None for a broadcast (extent 1 or stride 0),
+    else whether its stride is the next non-broadcast dim's stride times
+    that dim's extent (the innermost such dim: whether its stride is 1)."""
+    sizes, strides = list(sizes), list(strides)
+    if len(sizes) != len(strides):
+        raise ValueError("compute_contiguity: Sizes and strides must have the same number "
+                         "of dimensions")
+    dims = [d for d in range(len(sizes)) if strides[d] != 0 and sizes[d] != 1]
+    contiguity = [None] * len(sizes)
+    for outer, inner in zip(dims, dims[1:]):
+        contiguity[outer] = strides[outer] == strides[inner] * sizes[inner]
+    if dims:
+        contiguity[dims[-1]] = strides[dims[-1]] == 1
+    return contiguity
 
 
 def _stand_in(name):
@@ -93,6 +112,12 @@ def _report(error, script, definitions):
     if not message.startswith(script + ":"):
         message = "%s:%s: %s" % (script, line, message)
     message = "%s (%s)" % (message, type(error).__name__)
+    if definitions and not _fusion.definition_failed and \
+            any(not _concretizable(fd) for fd in definitions):
+        # The script stopped before the execute that would concretize it:
+        # its own error is what went wrong.
+        return _fail("%s; the script stopped before executing its fusion with symbolic "
+                     "extents, so no shapes concretize it" % message)
     if definitions and not _fusion.definition_failed:
         print("nvfuser_compat: warning: %s; printing the %d fusion(s) defined before it"
               % (message, len(definitions)), file=sys.stderr)
@@ -117,14 +142,18 @@ def _fusion_functions(namespace, script):
     return functions
 
 
+def _concretizable(fd):
+    """Whether the runner can print a definition: static extents, or a
+    symbolic one that the script's execute concretized."""
+    return not fd.is_symbolic() or bool(fd._concretized)
+
+
 def _static_definitions(fd):
-    """What the runner prints of a definition: itself, or, with symbolic
-    extents, each concretization the script's execute made of it."""
+    """What the runner prints of a definition (_concretizable): itself, or,
+    with symbolic extents, each concretization the script's execute made of
+    it."""
     if not fd.is_symbolic():
         return [fd]
-    if not fd._concretized:
-        raise ValueError("a fusion has symbolic extents and the script never executes it, "
-                         "so no shapes concretize it")
     return [fd._derived(build.native) for build in fd._concretized]
 
 
@@ -225,6 +254,12 @@ def main(argv=None):
             return _fail("%s defines no fusion (no `with FusionDefinition() as fd:` block "
                          "and no function taking a FusionDefinition)" % args.script)
 
+        unprinted = [fd for fd in definitions if not _concretizable(fd)]
+        if unprinted:
+            return _fail("%s: %d of its %d fusion(s) have symbolic extents (-1, a vector or "
+                         "a scalar input as an extent) and the script never executes them, "
+                         "so no shapes concretize them: execute each, or define it with "
+                         "static extents" % (args.script, len(unprinted), len(definitions)))
         texts = []
         for fd in [fixed for fd in definitions for fixed in _static_definitions(fd)]:
             try:

@@ -14,12 +14,13 @@ import collections
 import enum
 import types
 
-from . import _arrays, _fusion, _states
+from . import _arrays, _build, _errors, _fusion, _states
 from ._cache import FusionCache
 from ._errors import FusionError
 from ._states import DataType, Scalar, Vector
 
 __all__ = ["DataType", "FusionCache", "FusionDefinition", "FusionExecutorCache", "LRUCache",
+           "IterDomain", "TensorDomain",
            "MultideviceNotSupportedError", "ParallelType", "Scalar", "Tensor", "TensorView",
            "Vector", "compute_tensor_descriptor", "execute_with_dtensors", "multidevice",
            "LruFusionCache", "Version", "nvfuser_direct_version", "pytorch_utils", "version",
@@ -52,6 +53,77 @@ class Tensor(_states.Tensor):
     def dtype(self):
         return _states.DTYPE_NAMES[self.fd._type_of(self)[1]]
 
+    def domain(self):
+        """The tensor's logical domain, printed as nvFuser prints a
+        TensorDomain ("[iS0{2}, bS1{1}, iS2{i0}]"). Numbered per tensor in
+        definition order, rank ids each: nvFuser's numbers where nvFuser
+        makes no tensor of its own in between (no implicit casts). A
+        reduction's result shows its kept dims only (nvFuser keeps the
+        reduced ones as rS). Symbolic extents are known on inputs only (i0,
+        i1, ... over the inputs' -1 extents): for another tensor of a
+        definition with symbolic extents this raises FusionNotImplementedError."""
+        return TensorDomain(self)
+
+
+class IterDomain:
+    """One dim of a TensorDomain: extent() an int, or the name of an input's
+    symbolic extent ("i0")."""
+    __slots__ = ("number", "_extent", "is_broadcast")
+
+    def __init__(self, number, extent, is_broadcast):
+        self.number, self._extent, self.is_broadcast = number, extent, is_broadcast
+
+    def extent(self):
+        return self._extent
+
+    def __repr__(self):
+        return "%sS%d{%s}" % ("b" if self.is_broadcast else "i", self.number, self._extent)
+
+    __str__ = __repr__
+
+
+class TensorDomain:
+    """Tensor.domain(): the IterDomains of a tensor's logical domain."""
+
+    def __init__(self, tensor):
+        fd = tensor.fd
+        first = symbolic = 0
+        for record in fd._records:
+            state = record.out
+            if state is tensor:
+                break
+            if isinstance(state, _states.Tensor):
+                first += len(fd._type_of(state)[0])
+                if record.call == "define_tensor":
+                    symbolic += record.kwargs["shape"].count(-1)
+        record = fd._records[tensor.index]
+        if record.call == "define_tensor":
+            extents = []
+            for extent in record.kwargs["shape"]:
+                extents.append("i%d" % symbolic if extent == -1 else extent)
+                symbolic += extent == -1
+        elif fd.is_symbolic():
+            raise _errors.FusionNotImplementedError(
+                "%s.domain(): fuser_mlir knows the symbolic extents of a definition's "
+                "inputs only; this definition has symbolic extents" % tensor.name)
+        else:
+            extents = list(fd._type_of(tensor)[0])
+        self._axes = [IterDomain(first + d, e, e == 1) for d, e in enumerate(extents)]
+
+    def __len__(self):
+        return len(self._axes)
+
+    def __getitem__(self, item):
+        return self._axes[item]
+
+    def __iter__(self):
+        return iter(self._axes)
+
+    def __repr__(self):
+        return "[%s]" % ", ".join(str(axis) for axis in self._axes)
+
+    __str__ = __repr__
+
 
 TensorView = Tensor
 
@@ -65,6 +137,34 @@ class Fusion:
 
     def __repr__(self):
         return repr(self.fd)
+
+    def inputs(self):
+        """The fusion's inputs in definition order: Tensors, and Scalars and
+        Vectors for scalar and vector inputs."""
+        return list(self.fd._inputs)
+
+    def outputs(self):
+        """The fusion's outputs in add_output order (those written into an
+        input included)."""
+        return [handle for handle, _, _ in self.fd._outputs]
+
+    def print_math(self, from_outputs_only=True):
+        """The fusion's math as a string: fuser_mlir's IR of it (MLIR), where
+        nvFuser prints its own IR. A definition with symbolic extents gives
+        the IR of its last execute, and before any execute the provisional
+        IR, where each -1 extent stands as 2 (said in its first line).
+        from_outputs_only is accepted; the IR has what the definition built."""
+        fd = self.fd
+        fd._ensure_defined()
+        if not fd.is_symbolic():
+            return fd.mlir()
+        if fd._last_build is not None:
+            return fd._last_build.native.mlir()
+        if fd._provisional is None:
+            raise FusionError("the fusion's math is known once inputs concretize this "
+                              "definition (%s)" % fd._provisional_error)
+        return ("// symbolic extents (-1) shown as %d until an execute concretizes them\n"
+                % _build.PLACEHOLDER_EXTENT + fd._provisional.native.mlir())
 
 
 class FusionDefinition(_fusion.FusionDefinition):

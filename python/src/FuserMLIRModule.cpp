@@ -38,6 +38,8 @@
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include <limits>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -478,8 +480,16 @@ public:
     if (failed(verify(getModule())))
       throw std::runtime_error(diagnostics.take());
     std::string error;
+    // A value of any size: on the host backends (interp, cpu, simt) what
+    // bounds a run is its budget for all its buffers together (what the
+    // machine has free, or $FUSER_MAX_TOTAL_BYTES: FusionMemoryError),
+    // not BackendOptions' 2 GiB per value; the CUDA backend keeps that,
+    // device memory is not what the budget measures.
+    BackendOptions options;
+    if (backendName != "cuda")
+      options.maxBufferBytes = std::numeric_limits<uint64_t>::max();
     std::unique_ptr<Backend> backend =
-        createBackend(backendName, BackendOptions(), error);
+        createBackend(backendName, options, error);
     if (!backend)
       throw nb::value_error(error.c_str());
     if (std::optional<std::string> reason = backend->getUnavailableReason())
