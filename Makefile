@@ -6,7 +6,7 @@ CMAKE_FLAGS ?=
 
 .PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
         check-python check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-types check-diff-simt check-diff-f64 check-diff-long check-preseg-monotone \
-        check-stress check-torch
+        check-stress check-torch check-nvfuser
 
 all: build
 
@@ -188,6 +188,25 @@ check-torch: build
 	  || $(TORCH_VENV)/bin/python -m pip install -q torch
 	PYTHONPATH=$(BUILD_DIR)/python_packages $(TORCH_VENV)/bin/python -m pytest -q \
 	  -p no:cacheprovider python/torch_tests
+
+# The frontend against nvFuser's own (python/tests_nvfuser, docs/Python.md):
+# a CPython 3.12 venv (pyenv's) with torch 2.10 and the nvfuser-cu128-torch210
+# wheel (nvFuser 0.2.36; it imports and builds definitions without a GPU),
+# about 7 GB with torch's CUDA libraries, so not part of `check`. Kept
+# between runs. fuser_mlir's side runs under python3 with the build tree's
+# package (its native module is built for python3), nvFuser's in the venv.
+NVFUSER_VENV ?= $(BUILD_DIR)/nvfuser-venv
+PYTHON312 ?= $(firstword $(shell command -v python3.12 2>/dev/null) \
+  $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12))
+NVFUSER_PACKAGES ?= torch==2.10.0 nvfuser-cu128-torch210==0.2.36.dev20260301
+
+check-nvfuser: build
+	@test -n "$(PYTHON312)" || { echo "check-nvfuser needs CPython 3.12 (PYTHON312=...)"; exit 1; }
+	test -x $(NVFUSER_VENV)/bin/python || $(PYTHON312) -m venv $(NVFUSER_VENV)
+	$(NVFUSER_VENV)/bin/python -c 'import nvfuser_direct' 2>/dev/null \
+	  || $(NVFUSER_VENV)/bin/python -m pip install -q $(NVFUSER_PACKAGES)
+	PYTHONPATH=$(BUILD_DIR)/python_packages python3 python/tests_nvfuser/differential.py \
+	  --nvfuser-python $(NVFUSER_VENV)/bin/python
 
 # docs/ holds the op and pass references generated from ODS; they must be
 # current.

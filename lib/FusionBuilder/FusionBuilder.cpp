@@ -236,6 +236,21 @@ PromotionConfig mlir::fuser::getPromotionConfig(UnaryKind kind) {
   // default config; the float-only ops are nvFuser's UNARY_FLOAT_OPs.
   if (kind == UnaryKind::Abs)
     return {/*promoteIntToFloat=*/false, /*castHalfToFloat=*/false};
+  // ceil, floor, frac, relu, round, trunc (NVFUSER_DEFINE_UNARY_OP, no
+  // config) and sign keep f16 and bf16 too: exact ops, whose result nvFuser
+  // gives in the operand's dtype.
+  switch (kind) {
+  case UnaryKind::Ceil:
+  case UnaryKind::Floor:
+  case UnaryKind::Frac:
+  case UnaryKind::Relu:
+  case UnaryKind::Round:
+  case UnaryKind::Trunc:
+  case UnaryKind::Sign:
+    return {/*promoteIntToFloat=*/false, /*castHalfToFloat=*/false};
+  default:
+    break;
+  }
   return getClassPromotion(getOpInfo(kind).operands, getOpInfo(kind).result);
 }
 

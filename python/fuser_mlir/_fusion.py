@@ -204,7 +204,9 @@ class FusionDefinition:
                 self._provisional.location = location
                 apply(self._provisional, record.out)
             except FusionError as error:
-                if not self.is_symbolic():
+                # A dtype error does not depend on extents: raised at once,
+                # as nvFuser raises it, symbolic extents or not.
+                if not self.is_symbolic() or isinstance(error, FusionTypeError):
                     del self._records[index:]
                     raise
                 # Placeholder extents may disagree where real ones agree: the

@@ -1,0 +1,323 @@
+"""The definitions the differential test builds with both frontends
+(fuser_mlir.nvfuser_direct and nvFuser's nvfuser_direct): every `fd.ops`
+entry of fuser_mlir over dtypes, ranks, static and symbolic extents, keyword
+forms and bad arguments.
+
+Plain Python, imported by both sides (differential.py under python3 with
+fuser_mlir, nvfuser_oracle.py under the nvFuser venv's CPython 3.12): a case
+is (case id, op name, function(fd, DataType)) that defines inputs, calls the
+op and adds its tensor results as outputs. The elementwise op names come from
+fuser_mlir (differential.py passes them to the oracle), so a new op is a new
+set of cases on both sides.
+"""
+
+import contextlib
+import io
+
+DTYPES = ["Float", "Double", "Half", "BFloat16", "Int", "Int32", "Bool", "ComplexFloat"]
+SHAPES = {"static": [2, 3], "symbolic": [-1, -1], "rank0": []}
+
+
+def _outputs(fd, results):
+    if not isinstance(results, (list, tuple)):
+        results = [results]
+    for result in results:
+        fd.add_output(result)
+
+
+def _tensor(fd, DataType, shape, dtype):
+    return fd.define_tensor(shape=list(shape), dtype=getattr(DataType, dtype))
+
+
+def _unary(op, dtype, shape):
+    def case(fd, DataType):
+        _outputs(fd, getattr(fd.ops, op)(_tensor(fd, DataType, shape, dtype)))
+    return case
+
+
+def _binary_operand(fd, DataType, spec, shape):
+    """spec: a dtype name (a tensor of `shape`), ("const", value), or
+    ("scalar", dtype name) (a scalar input)."""
+    if isinstance(spec, tuple):
+        kind, value = spec
+        if kind == "const":
+            return value
+        return fd.define_scalar(dtype=getattr(DataType, value))
+    return _tensor(fd, DataType, shape, spec)
+
+
+def _elementwise(op, specs, shapes):
+    def case(fd, DataType):
+        operands = [_binary_operand(fd, DataType, spec, shape)
+                    for spec, shape in zip(specs, shapes)]
+        _outputs(fd, getattr(fd.ops, op)(*operands))
+    return case
+
+
+BINARY_COMBOS = [
+    # (name, lhs spec, rhs spec, lhs shape, rhs shape)
+    ("f32", "Float", "Float", [2, 3], [2, 3]),
+    ("f32-symbolic", "Float", "Float", [-1, -1], [-1, -1]),
+    ("f16", "Half", "Half", [2, 3], [2, 3]),
+    ("bf16-f32", "BFloat16", "Float", [2, 3], [2, 3]),
+    ("f64-f32", "Double", "Float", [2, 3], [2, 3]),
+    ("i64", "Int", "Int", [2, 3], [2, 3]),
+    ("i32", "Int32", "Int32", [2, 3], [2, 3]),
+    ("i32-i64", "Int32", "Int", [2, 3], [2, 3]),
+    ("i64-f32", "Int", "Float", [2, 3], [2, 3]),
+    ("bool", "Bool", "Bool", [2, 3], [2, 3]),
+    ("bool-i32", "Bool", "Int32", [2, 3], [2, 3]),
+    ("c64-f32", "ComplexFloat", "Float", [2, 3], [2, 3]),
+    ("f32-const-float", "Float", ("const", 2.0), [2, 3], None),
+    ("f16-const-int", "Half", ("const", 2), [2, 3], None),
+    ("i32-const-int", "Int32", ("const", 3), [2, 3], None),
+    ("i64-const-float", "Int", ("const", 2.5), [2, 3], None),
+    ("const-bf16", ("const", 2.0), "BFloat16", None, [2, 3]),
+    ("f16-scalar-f64", "Half", ("scalar", "Double"), [2, 3], None),
+    ("i32-scalar-i64", "Int32", ("scalar", "Int"), [2, 3], None),
+    ("rank0-f32", "Float", "Float", [], [2, 3]),
+    ("broadcast-dim", "Float", "Float", [2, 1], [2, 3]),
+    ("rank-mismatch", "Float", "Float", [3], [2, 3]),
+    ("shape-mismatch", "Float", "Float", [2, 3], [3, 2]),
+]
+
+TERNARY_CASES = {
+    "lerp": [("f32", ["Float", "Float", "Float"]), ("f16-const", ["Half", "Half", ("const", 0.5)]),
+             ("bf16-f32", ["BFloat16", "Float", "Float"])],
+    "clamp": [("f32", ["Float", ("const", 0.0), ("const", 1.0)]),
+              ("i64", ["Int", ("const", 0), ("const", 5)]),
+              ("f16", ["Half", ("const", -1.0), ("const", 1.0)])],
+    "threshold": [("f32", ["Float", ("const", 0.5), ("const", 0.0)]),
+                  ("i32", ["Int32", ("const", 1), ("const", 0)])],
+    "where": [("f32", ["Bool", "Float", "Float"]), ("f32-const", ["Bool", "Float", ("const", 0.0)]),
+              ("i64-f32", ["Bool", "Int", "Float"]), ("f16-bf16", ["Bool", "Half", "BFloat16"]),
+              ("float-cond", ["Float", "Float", "Float"])],
+    "addcmul": [("f32", ["Float", "Float", "Float", ("const", 2.0)]),
+                ("f16", ["Half", "Half", "Half", ("const", 0.5)])],
+}
+
+
+def _shape_cases():
+    """Shape, reduction, construction and keyword-form cases, by op."""
+    cases = []
+
+    def add(op, name, fn):
+        cases.append(("%s/%s" % (op, name), op, fn))
+
+    def t(fd, DataType, shape, dtype="Float"):
+        return _tensor(fd, DataType, shape, dtype)
+
+    # Reductions.
+    for op in ("sum", "prod", "max", "min"):
+        for dtype in ("Float", "Double", "Half", "BFloat16", "Int", "Int32", "Bool",
+                      "ComplexFloat"):
+            add(op, "%s-dim1" % dtype, lambda fd, D, op=op, dtype=dtype: _outputs(
+                fd, getattr(fd.ops, op)(t(fd, D, [2, 3], dtype), dims=[1])))
+        for name, shape, kwargs in [
+                ("dims0-symbolic", [-1, -1], dict(dims=[0])),
+                ("all", [2, 3], dict(dims=[0, 1])),
+                ("negative-dim", [2, 3], dict(dims=[-1])),
+                ("keepdim", [2, 3], dict(dims=[1], keepdim=True)),
+                ("keepdim-symbolic", [-1, 3], dict(dims=[0], keepdim=True)),
+                ("rank3-middle", [2, 3, 4], dict(dims=[1])),
+                ("bad-dim", [2, 3], dict(dims=[2])),
+                ("duplicate-dim", [2, 3], dict(dims=[1, 1]))]:
+            add(op, name, lambda fd, D, op=op, shape=shape, kwargs=kwargs: _outputs(
+                fd, getattr(fd.ops, op)(t(fd, D, shape), **kwargs)))
+        add(op, "positional", lambda fd, D, op=op: _outputs(
+            fd, getattr(fd.ops, op)(t(fd, D, [2, 3]), [0], False)))
+        add(op, "dtype-f64", lambda fd, D, op=op: _outputs(
+            fd, getattr(fd.ops, op)(t(fd, D, [2, 3]), dims=[1], keepdim=False,
+                                    dtype=D.Double)))
+        add(op, "f16-dtype-f32", lambda fd, D, op=op: _outputs(
+            fd, getattr(fd.ops, op)(t(fd, D, [2, 3], "Half"), dims=[1], dtype=D.Float)))
+    for op in ("var", "var_mean"):
+        for dtype in ("Float", "Half", "BFloat16", "Double", "Int"):
+            add(op, "%s-dim1" % dtype, lambda fd, D, op=op, dtype=dtype: _outputs(
+                fd, getattr(fd.ops, op)(t(fd, D, [2, 3], dtype), dims=[1])))
+        add(op, "correction0-keepdim", lambda fd, D, op=op: _outputs(
+            fd, getattr(fd.ops, op)(t(fd, D, [-1, -1]), dims=[1], correction=0, keepdim=True)))
+        add(op, "bad-dim", lambda fd, D, op=op: _outputs(
+            fd, getattr(fd.ops, op)(t(fd, D, [2, 3]), dims=[3])))
+    for dtype in ("Float", "Half", "Double"):
+        add("welford", dtype, lambda fd, D, dtype=dtype: _outputs(
+            fd, fd.ops.welford(t(fd, D, [2, 3], dtype), dims=[1])))
+    add("welford", "symbolic-dim0", lambda fd, D: _outputs(
+        fd, fd.ops.welford(t(fd, D, [-1, -1]), dims=[0])))
+
+    # Casts: every pair of dtypes.
+    for source in DTYPES:
+        for target in DTYPES:
+            add("cast", "%s-to-%s" % (source, target), lambda fd, D, s=source, d=target: _outputs(
+                fd, fd.ops.cast(t(fd, D, [2, 3], s), dtype=getattr(D, d))))
+    add("cast", "positional", lambda fd, D: _outputs(fd, fd.ops.cast(t(fd, D, [2]), D.Half)))
+
+    # Views and layout.
+    reshape_specs = [("static", [2, 3], [3, 2]), ("flatten", [2, 3], [6]),
+                     ("rank0-to-1", [], [1]), ("split", [6], [2, 3]),
+                     ("bad-numel", [2, 3], [4]), ("minus-one", [2, 3], [-1, 2])]
+    for name, shape, new_shape in reshape_specs:
+        add("reshape", name, lambda fd, D, s=shape, n=new_shape: _outputs(
+            fd, fd.ops.reshape(t(fd, D, s), new_shape=n)))
+    add("reshape", "positional", lambda fd, D: _outputs(fd, fd.ops.reshape(t(fd, D, [2, 3]),
+                                                                          [6])))
+
+    def reshape_from_sizes(fd, D):
+        x = t(fd, D, [-1, -1])
+        _outputs(fd, fd.ops.reshape(x, [fd.ops.mul(fd.ops.size(x, 0), fd.ops.size(x, 1))]))
+    add("reshape", "symbolic-sizes", reshape_from_sizes)
+    add("size", "in-reshape", lambda fd, D: _outputs(fd, fd.ops.reshape(
+        t(fd, D, [2, 3]), [fd.ops.size(t(fd, D, [3, 2]), 0), 3])))
+    add("size", "bad-dim", lambda fd, D: fd.ops.size(t(fd, D, [2, 3]), 2))
+
+    def shape_op(fd, D):
+        x = t(fd, D, [-1, 3])
+        _outputs(fd, fd.ops.reshape(fd.ops.set(x), fd.ops.shape(x)))
+    add("shape", "reshape-to-shape", shape_op)
+    for name, shape, dims in [("middle", [2, 1, 3], [1]), ("negative", [2, 1, 3], [-2]),
+                              ("two", [1, 3, 1], [0, 2]), ("not-one", [2, 3], [0]),
+                              ("out-of-range", [2, 1], [2])]:
+        add("squeeze", name, lambda fd, D, s=shape, d=dims: _outputs(
+            fd, fd.ops.squeeze(t(fd, D, s), dims=d)))
+    for name, shape, flags in [("leading", [2, 3], [True, False, False]),
+                               ("trailing", [2, 3], [False, False, True]),
+                               ("none", [2, 3], [False, False]),
+                               ("bad-count", [2, 3], [True, False, False, False])]:
+        add("broadcast", name, lambda fd, D, s=shape, f=flags: _outputs(
+            fd, fd.ops.broadcast(t(fd, D, s), is_broadcast_dim=f)))
+    for name, shape, target in [("grow", [2, 1], [2, 4]), ("same", [2, 3], [2, 3]),
+                                ("bad-extent", [2, 3], [2, 4]), ("rank", [2, 1], [3, 2, 4])]:
+        add("expand", name, lambda fd, D, s=shape, n=target: _outputs(
+            fd, fd.ops.expand(t(fd, D, s), shape=n)))
+    for name, shape, target, dims in [
+            ("new-leading", [3], [2, 3], [1]), ("grow", [1, 3], [4, 3], [0, 1]),
+            ("minus-one", [-1], [-1, 4], [0]), ("symbolic", [-1, -1], [-1, 2, -1], [0, 2]),
+            ("bad-dims", [3], [2, 3], [2]), ("bad-extent", [3], [2, 4], [1]),
+            ("unsorted-dims", [2, 3], [3, 2], [1, 0])]:
+        add("broadcast_in_dim", name, lambda fd, D, s=shape, n=target, d=dims: _outputs(
+            fd, fd.ops.broadcast_in_dim(t(fd, D, s), shape=n, broadcast_dims=d)))
+    add("broadcast_in_dim", "positional", lambda fd, D: _outputs(
+        fd, fd.ops.broadcast_in_dim(t(fd, D, [3]), [2, 3], [1])))
+    for name, shape, dims in [("rotate", [2, 3, 4], [2, 0, 1]), ("negative", [2, 3], [-1, 0]),
+                              ("symbolic", [-1, 3], [1, 0]), ("repeat", [2, 3, 4], [0, 0, 1]),
+                              ("short", [2, 3, 4], [1, 0])]:
+        add("permute", name, lambda fd, D, s=shape, d=dims: _outputs(
+            fd, fd.ops.permute(t(fd, D, s), dims=d)))
+    for op in ("set", "segment_set"):
+        add(op, "f16", lambda fd, D, op=op: _outputs(fd, getattr(fd.ops, op)(
+            t(fd, D, [2, 3], "Half"))))
+    add("stride_order", "transpose", lambda fd, D: _outputs(
+        fd, fd.ops.stride_order(t(fd, D, [2, 3]), stride_order=[0, 1])))
+    add("stride_order", "bad", lambda fd, D: _outputs(
+        fd, fd.ops.stride_order(t(fd, D, [2, 3]), stride_order=[0, 0])))
+
+    # Slices, pads, concatenation, full.
+    for name, shape, starts, ends, strides in [
+            ("static", [4, 6], [1, 2], [3, 6], None), ("strides-one", [4, 6], [0, 0], [2, 3],
+                                                       [1, 1]),
+            ("symbolic", [-1, -1], [1, 0], [3, 2], None), ("end-past", [4], [1], [9], None),
+            ("start-past-end", [4], [3], [1], None), ("negative-start", [4], [-1], [4], None),
+            ("stride-two", [4], [0], [4], [2]), ("bad-count", [4, 6], [0], [2], None)]:
+        def slice_case(fd, D, s=shape, a=starts, b=ends, c=strides):
+            kwargs = {} if c is None else {"strides": c}
+            _outputs(fd, fd.ops.slice(t(fd, D, s), start_indices=a, end_indices=b, **kwargs))
+        add("slice", name, slice_case)
+    for name, shape, dtype, widths, value in [
+            ("inner", [2, 3], "Float", [1, 1], None), ("both", [2, 3], "Float", [1, 2, 0, 1], 0.0),
+            ("f16-value", [2, 3], "Half", [1, 1], 1.5), ("int-value-float", [2, 3], "Float", [1, 1], 2),
+            ("i64-float-value", [2, 3], "Int", [1, 1], 1.5), ("symbolic", [-1, 3], "Float", [0, 2], None),
+            ("negative", [2, 5], "Float", [-1, -1], None), ("odd-count", [2, 3], "Float", [1], None)]:
+        def pad_case(fd, D, s=shape, dt=dtype, w=widths, v=value):
+            args = {} if v is None else {"value": v}
+            _outputs(fd, fd.ops.pad(t(fd, D, s, dt), pad_widths=w, **args))
+        add("pad", name, pad_case)
+    for name, shapes, dtypes, dim in [
+            ("dim1", [[2, 3], [2, 4]], ["Float", "Float"], 1), ("dim0", [[2, 3], [1, 3]],
+                                                                ["Float", "Float"], 0),
+            ("negative", [[2, 3], [2, 4]], ["Float", "Float"], -1),
+            ("symbolic", [[-1, 3], [-1, 3]], ["Float", "Float"], 0),
+            ("mixed-dtype", [[2, 3], [2, 3]], ["Float", "Half"], 0),
+            ("mismatch", [[2, 3], [3, 4]], ["Float", "Float"], 1),
+            ("three", [[2], [3], [4]], ["Int", "Int", "Int"], 0)]:
+        add("cat", name, lambda fd, D, s=shapes, dt=dtypes, d=dim: _outputs(
+            fd, fd.ops.cat([t(fd, D, x, y) for x, y in zip(s, dt)], dim=d)))
+    for name, shape, value, dtype in [("f32", [2, 3], 1.5, "Float"), ("i64", [2], 3, "Int"),
+                                      ("bool", [3], True, "Bool"), ("f16-int", [2], 2, "Half"),
+                                      ("rank0", [], 1.0, "Double"), ("negative", [-2], 1.0, "Float")]:
+        add("full", name, lambda fd, D, s=shape, v=value, d=dtype: _outputs(
+            fd, fd.ops.full(shape=s, fill_value=v, dtype=getattr(D, d))))
+    add("full", "from-scalar", lambda fd, D: _outputs(fd, fd.ops.full(
+        [2, 3], fd.define_scalar(dtype=D.Double), D.Float)))
+
+    # Complex numbers.
+    for name, dtypes in [("f32", ["Float", "Float"]), ("f64", ["Double", "Double"]),
+                         ("mixed", ["Float", "Double"]), ("f16", ["Half", "Half"])]:
+        add("complex", name, lambda fd, D, d=dtypes: _outputs(
+            fd, fd.ops.complex(t(fd, D, [2, 3], d[0]), t(fd, D, [2, 3], d[1]))))
+    for op in ("real", "imag"):
+        for dtype in ("ComplexFloat", "Float"):
+            add(op, dtype, lambda fd, D, op=op, d=dtype: _outputs(
+                fd, getattr(fd.ops, op)(t(fd, D, [2, 3], d))))
+
+    # Legacy names (fuser_mlir keeps them for the legacy API).
+    add("view", "static", lambda fd, D: _outputs(fd, fd.ops.view(t(fd, D, [2, 3]), [6])))
+    add("tensor_sizes", "reshape", lambda fd, D: _outputs(fd, fd.ops.reshape(
+        t(fd, D, [2, 3]), fd.ops.tensor_sizes(t(fd, D, [3, 2])))))
+
+    # Inputs: define_tensor's forms and bad arguments.
+    for name, kwargs in [("contiguity", dict(shape=[2, 3], contiguity=[True, True])),
+                         ("contiguity-none", dict(shape=[2, 1], contiguity=[True, None])),
+                         ("stride-order", dict(shape=[2, 3], contiguity=[True, True],
+                                               stride_order=[0, 1])),
+                         ("broadcast-one", dict(shape=[1, -1])),
+                         ("bad-extent", dict(shape=[-2, 3])),
+                         ("bad-contiguity", dict(shape=[2, 3], contiguity=[True])),
+                         ("bad-stride-order", dict(shape=[2, 3], stride_order=[0, 0])),
+                         ("rank0-f64", dict(shape=[], dtype="Double")),
+                         ("f16", dict(shape=[2, 3], dtype="Half"))]:
+        def define_case(fd, D, kwargs=kwargs):
+            kwargs = dict(kwargs)
+            if "dtype" in kwargs:
+                kwargs["dtype"] = getattr(D, kwargs["dtype"])
+            _outputs(fd, fd.ops.set(fd.define_tensor(**kwargs)))
+        add("define_tensor", name, define_case)
+    return cases
+
+
+def make_cases(unary_ops, binary_ops, ternary_ops):
+    """Every case, in a fixed order: (id, op, function(fd, DataType))."""
+    cases = []
+    for op in unary_ops:
+        for dtype in DTYPES:
+            for shape_name in ("static", "symbolic"):
+                cases.append(("%s/%s-%s" % (op, dtype, shape_name), op,
+                              _unary(op, dtype, SHAPES[shape_name])))
+        cases.append(("%s/rank0" % op, op, _unary(op, "Float", [])))
+    for op in binary_ops:
+        for name, lhs, rhs, lhs_shape, rhs_shape in BINARY_COMBOS:
+            cases.append(("%s/%s" % (op, name), op,
+                          _elementwise(op, [lhs, rhs], [lhs_shape, rhs_shape])))
+    for op in ternary_ops + ["where", "addcmul"]:
+        for name, specs in TERNARY_CASES.get(op, []):
+            cases.append(("%s/%s" % (op, name), op,
+                          _elementwise(op, specs, [[2, 3]] * len(specs))))
+    cases.extend(_shape_cases())
+    return cases
+
+
+def run_case(FusionDefinition, DataType, op, build, describe_outputs):
+    """One case with one frontend: {"op", "status": "ok", "outputs" (what
+    describe_outputs(fd) gives), "repr"} or {"op", "status": "error",
+    "error" (the exception's class names, most derived first), "message"}.
+    What the frontend prints meanwhile is dropped."""
+    result = {"op": op}
+    noise = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(noise), contextlib.redirect_stderr(noise):
+            with FusionDefinition() as fd:
+                build(fd, DataType)
+        result.update(status="ok", outputs=describe_outputs(fd), repr=repr(fd))
+    except Exception as error:  # noqa: BLE001 - every refusal is a result
+        result.update(status="error", error=[c.__name__ for c in type(error).__mro__],
+                      message=(str(error).strip().splitlines() or [""])[0][:300])
+    return result
