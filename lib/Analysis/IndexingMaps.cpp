@@ -67,14 +67,8 @@ OperandIndexMap getElementwiseMap(Operation *op, Value operand) {
   auto tensor = dyn_cast<RankedTensorType>(operand.getType());
   if (!tensor)
     return getScalarMap(op);
-  ArrayRef<int64_t> resultShape = shapeOf(op->getResult(0));
-  SmallVector<AffineExpr> exprs;
-  for (auto [dim, size] : llvm::enumerate(tensor.getShape()))
-    exprs.push_back(size == resultShape[dim]
-                        ? getAffineDimExpr(dim, op->getContext())
-                        : getAffineConstantExpr(0, op->getContext()));
-  return getWholeMap(
-      AffineMap::get(resultShape.size(), 0, exprs, op->getContext()));
+  return getWholeMap(getBroadcastIndexMap(op->getContext(), tensor.getShape(),
+                                          shapeOf(op->getResult(0))));
 }
 
 SmallVector<OperandIndexMap> getPadMaps(PadOp pad) {
@@ -140,8 +134,7 @@ SmallVector<OperandIndexMap> getReductionMaps(ReductionOp reduction) {
       exprs.push_back(getAffineDimExpr(resultDim++, context));
       continue;
     }
-    exprs.push_back(
-        getAffineSymbolExpr(source.symbolExtents.size(), context));
+    exprs.push_back(getAffineSymbolExpr(source.symbolExtents.size(), context));
     source.symbolExtents.push_back(sourceShape[dim]);
     // With keepdim the reduced dim stays in the result, always at 0.
     if (reduction.getKeepdim())
@@ -159,14 +152,13 @@ SmallVector<OperandIndexMap> getReductionMaps(ReductionOp reduction) {
 FailureOr<SmallVector<OperandIndexMap>>
 mlir::fuser::getOperandIndexMaps(Operation *op) {
   if (auto meta = dyn_cast<MetaOpInterface>(op))
-    return SmallVector<OperandIndexMap>{
-        getWholeMap(meta.getSourceIndexMap())};
+    return SmallVector<OperandIndexMap>{getWholeMap(meta.getSourceIndexMap())};
   if (isa<ElementwiseOpInterface>(op))
     return llvm::map_to_vector(op->getOperands(), [&](Value operand) {
       return getElementwiseMap(op, operand);
     });
-  return llvm::TypeSwitch<Operation *,
-                          FailureOr<SmallVector<OperandIndexMap>>>(op)
+  return llvm::TypeSwitch<Operation *, FailureOr<SmallVector<OperandIndexMap>>>(
+             op)
       .Case([](PadOp pad) { return getPadMaps(pad); })
       .Case([](CatOp cat) { return getCatMaps(cat); })
       .Case([](ReductionOp reduction) { return getReductionMaps(reduction); })
@@ -174,4 +166,35 @@ mlir::fuser::getOperandIndexMaps(Operation *op) {
         return SmallVector<OperandIndexMap>{getScalarMap(full)};
       })
       .Default([](Operation *) { return failure(); });
+}
+
+AffineMap mlir::fuser::getBroadcastIndexMap(MLIRContext *context,
+                                            ArrayRef<int64_t> operandShape,
+                                            ArrayRef<int64_t> resultShape) {
+  SmallVector<AffineExpr> exprs;
+  for (auto [dim, size] : llvm::enumerate(operandShape))
+    exprs.push_back(size == resultShape[dim]
+                        ? getAffineDimExpr(dim, context)
+                        : getAffineConstantExpr(0, context));
+  return AffineMap::get(resultShape.size(), 0, exprs, context);
+}
+
+FailureOr<AffineMap> mlir::fuser::getResultIndexMap(Operation *op) {
+  if (!isa<ViewOp, PermuteOp, SqueezeOp, BroadcastOp, SetOp, SegmentSetOp>(op))
+    return failure();
+  MLIRContext *context = op->getContext();
+  ArrayRef<int64_t> sourceShape = shapeOf(op->getOperand(0));
+  ArrayRef<int64_t> resultShape = shapeOf(op->getResult(0));
+  // A view reads row-major positions both ways.
+  if (isa<ViewOp>(op))
+    return getReshapeIndexMap(context, resultShape, sourceShape);
+  // The others map each result dim to one source dim or to 0 (an inserted
+  // or removed dim of extent 1): invert that.
+  AffineMap sourceMap = cast<MetaOpInterface>(op).getSourceIndexMap();
+  SmallVector<AffineExpr> exprs(resultShape.size(),
+                                getAffineConstantExpr(0, context));
+  for (auto [sourceDim, expr] : llvm::enumerate(sourceMap.getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      exprs[dim.getPosition()] = getAffineDimExpr(sourceDim, context);
+  return AffineMap::get(sourceShape.size(), 0, exprs, context);
 }

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Analysis/KernelTemplates.h"
+
+#include "fuser/Analysis/IndexingMaps.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -40,9 +42,8 @@ SmallVector<InputTypeCount> mlir::fuser::countInputTypes(ArrayRef<Type> types) {
   return counts;
 }
 
-KernelMatch mlir::fuser::matchSegmentUnion(SegmentOp producer,
-                                          SegmentOp reader,
-                                          const TargetInfo &target) {
+KernelMatch mlir::fuser::matchSegmentUnion(SegmentOp producer, SegmentOp reader,
+                                           const TargetInfo &target) {
   // Both bodies cloned into one scratch block, whose arguments are the
   // distinct inputs of the two.
   Region scratch;
@@ -110,18 +111,18 @@ KernelMatch mlir::fuser::matchSegmentUnion(SegmentOp producer,
 // pointwise or recomputed.
 
 namespace {
-/// The kernel kinds that emit an op, one bit per KernelTemplate.
+/// The kernel kinds that emit an op, one bit per SegmentKind.
 using KernelKindSet = unsigned;
 
-constexpr KernelKindSet kindBit(KernelTemplate kind) {
+constexpr KernelKindSet kindBit(SegmentKind kind) {
   return 1u << static_cast<unsigned>(kind);
 }
 
-constexpr KernelKindSet kPointwiseKinds = kindBit(KernelTemplate::Pointwise) |
-                                          kindBit(KernelTemplate::Reduction) |
-                                          kindBit(KernelTemplate::Normalization);
+constexpr KernelKindSet kPointwiseKinds = kindBit(SegmentKind::Pointwise) |
+                                          kindBit(SegmentKind::Reduction) |
+                                          kindBit(SegmentKind::Normalization);
 constexpr KernelKindSet kReductionKinds =
-    kindBit(KernelTemplate::Reduction) | kindBit(KernelTemplate::Normalization);
+    kindBit(SegmentKind::Reduction) | kindBit(SegmentKind::Normalization);
 
 struct OpClass {
   /// The kinds that emit the op.
@@ -160,8 +161,7 @@ public:
   }
 
 private:
-  template <typename... Ops>
-  void add(KernelKindSet kinds, bool recomputable) {
+  template <typename... Ops> void add(KernelKindSet kinds, bool recomputable) {
     (classes.try_emplace(TypeID::get<Ops>(), OpClass{kinds, recomputable}),
      ...);
   }
@@ -184,7 +184,7 @@ static OpClass classify(Operation *op) {
   return {kPointwiseKinds, false};
 }
 
-bool mlir::fuser::canEmitInKernel(Operation *op, KernelTemplate kind) {
+bool mlir::fuser::canEmitInKernel(Operation *op, SegmentKind kind) {
   return classify(op).kinds & kindBit(kind);
 }
 
@@ -209,23 +209,17 @@ mlir::fuser::getReductionAxes(ReductionOp op) {
   return axes;
 }
 
-/// The meta ops that map the elements of their source one to one onto their
-/// result.
-static bool isBijectiveMetaOp(Operation *op) {
-  return isa<ViewOp, PermuteOp, SqueezeOp, BroadcastOp, SetOp, SegmentSetOp>(
-      op);
-}
-
-/// A structural key of the meta ops between a reduction-dependent value and
-/// the reductions: equal keys mean equal index maps.
-static std::string describeChain(ArrayRef<Operation *> chain) {
-  std::string key;
-  llvm::raw_string_ostream os(key);
+/// The map from an index of the value at the end of meta-op chain `chain`
+/// to the index of the reduction result it reads: the chain's source index
+/// maps composed (null for an empty chain). Chains with equal maps read the
+/// reductions alike.
+static AffineMap composeChain(ArrayRef<Operation *> chain) {
+  AffineMap map;
   for (Operation *op : chain) {
-    os << op->getName() << op->getAttrDictionary() << ":"
-       << op->getResult(0).getType() << ";";
+    AffineMap source = cast<MetaOpInterface>(op).getSourceIndexMap();
+    map = map ? map.compose(source) : source;
   }
-  return key;
+  return map;
 }
 
 ReductionStructure mlir::fuser::analyzeReductions(SegmentOp segment) {
@@ -268,7 +262,7 @@ ReductionStructure mlir::fuser::analyzeReductions(SegmentOp segment) {
     if (dependent.empty() || op.getNumResults() != 1)
       continue;
     Value result = op.getResult(0);
-    if (isBijectiveMetaOp(&op)) {
+    if (succeeded(getResultIndexMap(&op))) {
       SmallVector<Operation *> ops = chains[dependent.front()];
       ops.push_back(&op);
       chains[result] = std::move(ops);
@@ -283,8 +277,8 @@ ReductionStructure mlir::fuser::analyzeReductions(SegmentOp segment) {
           RankedTensorType::get(cast<ShapedType>(result.getType()).getShape(),
                                 getElementTypeOrSelf(operand.getType())))
         fail(&op, "broadcasts a reduction result");
-      if (describeChain(chains[operand]) !=
-          describeChain(chains[dependent.front()]))
+      if (composeChain(chains[operand]) !=
+          composeChain(chains[dependent.front()]))
         fail(&op, "combines reduction results through different views");
     }
     chains[result] = chains[dependent.front()];
@@ -333,8 +327,7 @@ static constexpr int64_t kSectorBytes = 32;
 static void chooseOuterTile(NormalizationStructure &structure,
                             int64_t numReductions, int64_t stagedBytes,
                             int64_t narrowest, int64_t columnInputBytes,
-                            bool splitReductions,
-                            int64_t sharedMemoryBudget) {
+                            bool splitReductions, int64_t sharedMemoryBudget) {
   int64_t tile = std::min<int64_t>(
       kMaxOuterNormalizationTile,
       llvm::PowerOf2Ceil(std::max<int64_t>(structure.rows, 1)));
@@ -449,9 +442,9 @@ void KernelTemplateBuilder::addReduction(ReductionOp reduction,
   // The reduction template: one set of axes. A reduction may read another
   // one's result only where nothing is broadcast back, so where they reduce
   // extent-1 axes only (analyzeReductions keeps such kernels unsplit).
-  if (usesReduction && getSaturatedNumElements(reduction.getResult().getType()) <
-                           getSaturatedNumElements(
-                               reduction.getSource().getType()))
+  if (usesReduction &&
+      getSaturatedNumElements(reduction.getResult().getType()) <
+          getSaturatedNumElements(reduction.getSource().getType()))
     setFirst(state.whyNotReductionTemplate,
              "a reduction reads another reduction's result");
   else if (getReductionAxes(reduction) != state.reductionAxes)
@@ -494,8 +487,7 @@ void KernelTemplateBuilder::addDependentOp(Operation &op) {
     // Size-1 broadcasting is right only for the spellings above: a reduced
     // row spelled `1x1x4` would broadcast along a `1x4x4` row.
     for (Value operand : op.getOperands())
-      if (dependent.contains(operand) &&
-          !isRowOrReduced(getShape(operand)))
+      if (dependent.contains(operand) && !isRowOrReduced(getShape(operand)))
         fail("'" + op.getName().getStringRef() +
              "' broadcasts a reduced row spelled with other extent-1 axes");
     return;
@@ -570,11 +562,9 @@ std::string KernelTemplateBuilder::getWhyNotNormalization() const {
   return {};
 }
 
-NormalizationStructure
-KernelTemplateBuilder::sizeNormalization(ArrayRef<InputTypeCount> inputs,
-                                         int64_t numReductions,
-                                         bool splitReductions,
-                                         int64_t sharedMemoryBudget) const {
+NormalizationStructure KernelTemplateBuilder::sizeNormalization(
+    ArrayRef<InputTypeCount> inputs, int64_t numReductions,
+    bool splitReductions, int64_t sharedMemoryBudget) const {
   NormalizationStructure structure = state.structure;
   if (!hasReduction())
     return structure;
@@ -612,8 +602,7 @@ KernelTemplateBuilder::sizeNormalization(ArrayRef<InputTypeCount> inputs,
         count * structure.rowElements *
         std::max<int64_t>(1, *getElementByteWidth(type.getElementType()));
   }
-  structure.sharedBytes =
-      structure.rowBytes + 128 * numReductions;
+  structure.sharedBytes = structure.rowBytes + 128 * numReductions;
   return structure;
 }
 
@@ -621,30 +610,29 @@ NormalizationStructure
 KernelTemplateBuilder::getNormalization(ArrayRef<InputTypeCount> inputs,
                                         bool splitReductions,
                                         int64_t sharedMemoryBudget) const {
-  NormalizationStructure structure =
-      sizeNormalization(inputs, reductions.size(), splitReductions,
-                        sharedMemoryBudget);
+  NormalizationStructure structure = sizeNormalization(
+      inputs, reductions.size(), splitReductions, sharedMemoryBudget);
   structure.whyNot = getWhyNotNormalization();
   structure.reductions = reductions;
   structure.besideRows = besideRows;
   return structure;
 }
 
-std::optional<KernelTemplate>
+std::optional<SegmentKind>
 KernelTemplateBuilder::getTemplate(ArrayRef<InputTypeCount> inputs,
                                    const TargetInfo &target,
                                    bool allowNormalization) const {
   // Each template takes only ops its kind emits; the pointwise kind emits
   // every op but reductions.
-  auto emits = [&](KernelTemplate kind) {
+  auto emits = [&](SegmentKind kind) {
     return (state.kinds & kindBit(kind)) != 0;
   };
-  if (emits(KernelTemplate::Pointwise) && !hasReduction())
-    return KernelTemplate::Pointwise;
-  if (emits(KernelTemplate::Reduction) && hasReduction() &&
+  if (emits(SegmentKind::Pointwise) && !hasReduction())
+    return SegmentKind::Pointwise;
+  if (emits(SegmentKind::Reduction) && hasReduction() &&
       state.whyNotReductionTemplate.empty())
-    return KernelTemplate::Reduction;
-  if (!allowNormalization || !emits(KernelTemplate::Normalization) ||
+    return SegmentKind::Reduction;
+  if (!allowNormalization || !emits(SegmentKind::Normalization) ||
       !hasReduction() || !state.whyNotReductions.empty() ||
       !state.whyNotOps.empty() || !state.whyNotOutputs.empty())
     return std::nullopt;
@@ -653,13 +641,13 @@ KernelTemplateBuilder::getTemplate(ArrayRef<InputTypeCount> inputs,
                         target.sharedMemoryPerBlock);
   if (structure.sharedBytes > target.sharedMemoryPerBlock)
     return std::nullopt;
-  return KernelTemplate::Normalization;
+  return SegmentKind::Normalization;
 }
 
 KernelMatch KernelTemplateBuilder::match(ArrayRef<InputTypeCount> inputs,
                                          const TargetInfo &target,
                                          bool allowNormalization) const {
-  if (std::optional<KernelTemplate> kind =
+  if (std::optional<SegmentKind> kind =
           getTemplate(inputs, target, allowNormalization))
     return {kind, {}};
   if (hasUnemittableOp())

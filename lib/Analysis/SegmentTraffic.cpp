@@ -2,6 +2,8 @@
 
 #include "fuser/Analysis/SegmentTraffic.h"
 
+#include "fuser/Analysis/IndexingMaps.h"
+
 #include <limits>
 
 #include "llvm/ADT/DenseSet.h"
@@ -47,15 +49,15 @@ fuser::getAliasView(Value yielded,
 }
 
 /// The bytes a kernel reads of the input bound to `argument`: where it
-/// reads the input only through `slice` ops (also after meta ops that keep
-/// every element: `permute`, `view`, ..., and elementwise ops of its shape,
-/// which the kernel computes at the sliced elements only), what those
-/// slices cover (the lowering loads only the sliced elements), else the
-/// whole input.
+/// reads the input only through `slice` ops (also after meta ops that read
+/// every element once, getResultIndexMap, and elementwise ops that read it
+/// through the identity map, which the kernel computes at the sliced
+/// elements only), what those slices cover (the lowering loads only the
+/// sliced elements), else the whole input.
 static ByteCount getReadBytes(BlockArgument argument) {
-  auto argumentType = cast<TensorType>(argument.getType());
-  ByteCount whole = getTransferBytes(argumentType);
-  if (argument.use_empty())
+  auto argumentType = dyn_cast<TensorType>(argument.getType());
+  ByteCount whole = getTransferBytes(argument.getType());
+  if (!argumentType || argument.use_empty())
     return whole;
   ByteCount sliced;
   DenseSet<Operation *> visited;
@@ -73,13 +75,18 @@ static ByteCount getReadBytes(BlockArgument argument) {
             cast<TensorType>(resultType).clone(argumentType.getElementType()));
         continue;
       }
+      // Every element of `value` is read once into its own result element:
+      // a meta op with an inverse index map, or an elementwise op that reads
+      // it through the identity (no broadcast).
       bool keepsElements =
           isa<MetaOpInterface>(user)
-              ? getTransferBytes(resultType) ==
-                    getTransferBytes(value.getType())
+              ? succeeded(getResultIndexMap(user))
               : isa<ElementwiseOpInterface>(user) &&
-                    getSaturatedNumElements(resultType) ==
-                        getSaturatedNumElements(value.getType());
+                    getBroadcastIndexMap(
+                        user->getContext(),
+                        cast<ShapedType>(value.getType()).getShape(),
+                        cast<ShapedType>(resultType).getShape())
+                        .isIdentity();
       if (!keepsElements)
         return whole;
       worklist.push_back(user->getResult(0));

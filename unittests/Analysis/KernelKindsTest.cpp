@@ -76,9 +76,9 @@ protected:
   OwningOpRef<ModuleOp> module;
 };
 
-constexpr KernelTemplate kKinds[] = {KernelTemplate::Pointwise,
-                                     KernelTemplate::Reduction,
-                                     KernelTemplate::Normalization};
+constexpr SegmentKind kKinds[] = {SegmentKind::Pointwise,
+                                     SegmentKind::Reduction,
+                                     SegmentKind::Normalization};
 
 // Every op of the fuser dialect but the segment structure is emitted by some
 // kind: the pointwise kind emits all but reductions, which the reduction and
@@ -102,11 +102,11 @@ TEST_F(KernelKindsTest, EveryFuserOpIsListed) {
       ++listed;
       bool reduction = isa<ReductionOp>(op);
       EXPECT_TRUE(canEmitInAnyKernel(op)) << mnemonic.str();
-      EXPECT_EQ(canEmitInKernel(op, KernelTemplate::Pointwise), !reduction)
+      EXPECT_EQ(canEmitInKernel(op, SegmentKind::Pointwise), !reduction)
           << mnemonic.str();
-      EXPECT_TRUE(canEmitInKernel(op, KernelTemplate::Reduction))
+      EXPECT_TRUE(canEmitInKernel(op, SegmentKind::Reduction))
           << mnemonic.str();
-      EXPECT_TRUE(canEmitInKernel(op, KernelTemplate::Normalization))
+      EXPECT_TRUE(canEmitInKernel(op, SegmentKind::Normalization))
           << mnemonic.str();
       EXPECT_EQ(isRecomputableInKernel(op),
                 !reduction && !isa<SegmentSetOp>(op))
@@ -132,7 +132,7 @@ func.func @f(%s: f32) -> tensor<4xf32> {
 )mlir");
   ASSERT_EQ(ops.size(), 4u);
   for (Operation *op : ops)
-    for (KernelTemplate kind : kKinds)
+    for (SegmentKind kind : kKinds)
       EXPECT_TRUE(canEmitInKernel(op, kind))
           << op->getName().getStringRef().str();
 }
@@ -156,7 +156,7 @@ TEST_F(KernelKindsTest, UnlistedOpIsNoKernel) {
   ASSERT_EQ(ops.size(), 4u);
   Operation *neg = ops[0], *opaque = ops[1], *exp = ops[2], *reduction = ops[3];
   ASSERT_TRUE(isa<TestOpaqueOp>(opaque));
-  for (KernelTemplate kind : kKinds)
+  for (SegmentKind kind : kKinds)
     EXPECT_FALSE(canEmitInKernel(opaque, kind));
   EXPECT_FALSE(canEmitInAnyKernel(opaque));
   EXPECT_FALSE(isRecomputableInKernel(opaque));
@@ -180,8 +180,8 @@ TEST_F(KernelKindsTest, UnlistedOpIsNoKernel) {
   }
   // Must not fire: without it the same ops are a pointwise and a reduction
   // kernel.
-  EXPECT_EQ(match({neg, exp}).kind, KernelTemplate::Pointwise);
-  EXPECT_EQ(match({neg, reduction}).kind, KernelTemplate::Reduction);
+  EXPECT_EQ(match({neg, exp}).kind, SegmentKind::Pointwise);
+  EXPECT_EQ(match({neg, reduction}).kind, SegmentKind::Reduction);
 
   // Taken back, the builder takes the rest again.
   KernelTemplateBuilder builder;
@@ -193,7 +193,7 @@ TEST_F(KernelKindsTest, UnlistedOpIsNoKernel) {
   builder.rollback(std::move(checkpoint));
   EXPECT_FALSE(builder.hasUnemittableOp());
   builder.addOp(exp);
-  EXPECT_EQ(builder.getTemplate({}, target, true), KernelTemplate::Pointwise);
+  EXPECT_EQ(builder.getTemplate({}, target, true), SegmentKind::Pointwise);
 }
 
 /// Runs fuser-segment on `source` under a diagnostic verifier (what

@@ -85,7 +85,7 @@ TEST_F(KernelTemplatesTest, CountInputTypesKeepsFirstSeenOrder) {
 
 TEST_F(KernelTemplatesTest, RowsDecideWhetherNormalizationsShareAKernel) {
   EXPECT_EQ(build(0, 1).getTemplate(rows(2), target, true),
-            KernelTemplate::Normalization);
+            SegmentKind::Normalization);
   EXPECT_EQ(build(0, 2).getTemplate(rows(3), target, true), std::nullopt);
   KernelMatch refused = build(0, 2).match(rows(3), target, true);
   EXPECT_FALSE(refused.kind);
@@ -112,7 +112,7 @@ TEST_F(KernelTemplatesTest, RollbackForgetsWhatWasAdded) {
   // The `sub`s added after the checkpoint no longer count as computed from
   // a reduction: adding the first normalization's again gives the same.
   EXPECT_EQ(builder.getTemplate(rows(1), target, true),
-            KernelTemplate::Normalization);
+            SegmentKind::Normalization);
 }
 
 TEST_F(KernelTemplatesTest, CanBeKernelWithAgreesWithTheUnion) {
@@ -121,7 +121,7 @@ TEST_F(KernelTemplatesTest, CanBeKernelWithAgreesWithTheUnion) {
   for (int64_t inputs : {2, 3}) {
     bool early = build(0, 0).canBeKernelWith(build(1, 1), rows(inputs), target);
     bool whole = build(0, 1).getTemplate(rows(inputs), target, true) ==
-                  KernelTemplate::Normalization;
+                  SegmentKind::Normalization;
     EXPECT_EQ(early, whole) << inputs << " inputs";
   }
   EXPECT_FALSE(build(0, 1).canBeKernelWith(build(2, 2), rows(3), target));

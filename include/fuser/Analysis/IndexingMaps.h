@@ -18,7 +18,9 @@
 //                reduced dim, ranging over its extent
 //   full         the scalar, at every index
 //
-// Nothing in the compiler uses these yet; docs/IndexMaps.md says what will.
+// The kernel emitter evaluates indices through these maps and derives its
+// lane analysis from them; the kernel templates compare meta-op chains by
+// their composed maps (docs/IndexMaps.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +70,21 @@ struct OperandIndexMap {
 /// an op that reads its operands through no index map (segments, ops of
 /// other dialects).
 FailureOr<SmallVector<OperandIndexMap>> getOperandIndexMaps(Operation *op);
+
+/// The map from an index of a result of shape `resultShape` to the element
+/// of an operand of shape `operandShape` that it reads by broadcasting: the
+/// same index, with 0 in each dim where the extents differ (the operand's
+/// is 1). The map of an elementwise op's tensor operands.
+AffineMap getBroadcastIndexMap(MLIRContext *context,
+                               ArrayRef<int64_t> operandShape,
+                               ArrayRef<int64_t> resultShape);
+
+/// For a meta op that copies each source element to exactly one result
+/// element (view, permute, squeeze, broadcast, set, segment_set): the map
+/// from a source index to the result index that copies it, the inverse of
+/// getSourceIndexMap. Failure for other ops (expand and slice copy a source
+/// element to many result elements or to none).
+FailureOr<AffineMap> getResultIndexMap(Operation *op);
 
 } // namespace mlir::fuser
 

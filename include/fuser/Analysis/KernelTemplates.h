@@ -38,17 +38,9 @@ struct KernelOps {
   static KernelOps fromBody(Block &body);
 };
 
-enum class KernelTemplate {
-  /// Elementwise and meta ops; outputs of any shapes.
-  Pointwise,
-  /// Reductions over one set of axes of one iteration space (up to extent-1
-  /// axes), with their prologue and an epilogue no larger than their result.
-  Reduction,
-  /// Reductions whose results meet the rows or columns they reduce again,
-  /// with those on chip (NormalizationStructure).
-  Normalization,
-};
-
+/// The templates are the kernel segment kinds (SegmentKind: pointwise,
+/// reduction, normalization; an alias segment is no kernel).
+///
 /// Whether the kernel emitter can emit `op` in a kernel of template `kind`:
 /// the allow-list of each kernel kind (KernelTemplates.cpp, "Which ops each
 /// kernel kind emits"). Pointwise: the elementwise ops of ElementwiseOps.def
@@ -61,7 +53,7 @@ enum class KernelTemplate {
 /// other op (a fuser op not listed, segment, yield) is accepted by no kind.
 /// This says which ops a kind can emit, not how they may be arranged (the
 /// templates' structural rules, matchKernel).
-bool canEmitInKernel(Operation *op, KernelTemplate kind);
+bool canEmitInKernel(Operation *op, SegmentKind kind);
 
 /// Whether some kernel kind can emit `op`.
 bool canEmitInAnyKernel(Operation *op);
@@ -77,7 +69,7 @@ bool isRecomputableInKernel(Operation *op);
 /// Whether the templates take a set of ops, and which.
 struct KernelMatch {
   /// The template that takes the ops; none where no template does.
-  std::optional<KernelTemplate> kind;
+  std::optional<SegmentKind> kind;
   /// Why no template takes them (empty where one does).
   std::string whyNot;
 };
@@ -245,9 +237,9 @@ public:
   /// The template that takes what was added, with `inputs` read, or none.
   /// Costs what the inputs' distinct types do, not what the kernel holds,
   /// and builds no reason (segmentation asks it for every candidate).
-  std::optional<KernelTemplate> getTemplate(ArrayRef<InputTypeCount> inputs,
-                                            const TargetInfo &target,
-                                            bool allowNormalization) const;
+  std::optional<SegmentKind> getTemplate(ArrayRef<InputTypeCount> inputs,
+                                         const TargetInfo &target,
+                                         bool allowNormalization) const;
   /// getTemplate, with the reason where no template takes the ops.
   KernelMatch match(ArrayRef<InputTypeCount> inputs, const TargetInfo &target,
                     bool allowNormalization) const;
@@ -265,7 +257,7 @@ public:
 private:
   struct State {
     /// The kernel kinds that emit every op added (canEmitInKernel), one bit
-    /// per KernelTemplate, and the first op that none emits.
+    /// per SegmentKind, and the first op that none emits.
     unsigned kinds = ~0u;
     std::string whyNotEmitted;
     /// The normalization so far, without its lists (the builder's

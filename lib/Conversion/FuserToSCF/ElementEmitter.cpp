@@ -72,20 +72,21 @@ Operation *EmitterBase::getChainedOp(Value value) {
   if (!op || !isa<RankedTensorType>(value.getType()) ||
       bindings.contains(value) || reducedValues.contains(op))
     return nullptr;
-  if (isa<ViewOp, PermuteOp, SqueezeOp, BroadcastOp, ExpandOp, SliceOp, SetOp,
-          SegmentSetOp, ElementwiseOpInterface>(op))
+  if (isa<MetaOpInterface, ElementwiseOpInterface>(op))
     return op;
   return nullptr;
 }
 
 Lanes EmitterBase::getOperandLanes(Operation *op, unsigned index,
                                    const Lanes &at) {
-  if (!isa<ElementwiseOpInterface>(op))
-    return mapLanes(op, at);
   Value operand = op->getOperand(index);
   if (!isa<RankedTensorType>(operand.getType()))
     return at;
-  return broadcastLanes(at, shapeOf(operand), shapeOf(op->getResult(0)));
+  AffineMap map = isa<MetaOpInterface>(op)
+                      ? cast<MetaOpInterface>(op).getSourceIndexMap()
+                      : getBroadcastIndexMap(b.getContext(), shapeOf(operand),
+                                             shapeOf(op->getResult(0)));
+  return mapLanes(map, shapeOf(operand), at);
 }
 
 FailureOr<Value> EmitterBase::eval(Value value, const Lanes &at,
@@ -215,34 +216,21 @@ FailureOr<Value> EmitterBase::evalPad(PadOp pad, const Lanes &at,
                                       const RowStep *rowStep) {
   int64_t width = at.width;
   ArrayRef<int64_t> sourceShape = shapeOf(pad.getSource());
-  ArrayRef<int64_t> low = pad.getLow();
+  // The source's piece: its map and where the result reads it.
+  IndexMapPiece piece = getOperandIndexMaps(pad)->front().pieces.front();
   std::optional<int64_t> unitDim = -1;
-  if (at.kind == LaneKind::Unit && low[at.dim] % width == 0 &&
-      sourceShape[at.dim] % width == 0)
-    unitDim = at.dim;
-  // In range of the source where every index minus `low` is; reading at the
-  // clamped index keeps the loads in bounds (a vector of lanes starts at
-  // most `width` before the end).
+  if (at.kind == LaneKind::Unit)
+    unitDim = getOperandLaneDim(piece.map, sourceShape, at.dim, width);
+  // Reading at the index clamped into the source keeps the loads in bounds
+  // where the condition does not hold (a vector of lanes starts at most
+  // `width` before the end).
   auto sourceIndex = [&](ArrayRef<Value> index) {
-    SmallVector<Value> source;
-    for (auto [d, value] : llvm::enumerate(index)) {
+    SmallVector<Value> source = applyIndexMap(piece.map, index);
+    for (auto [d, value] : llvm::enumerate(source)) {
       int64_t last = sourceShape[d] - (unitDim == int64_t(d) ? width : 1);
-      source.push_back(clamp(sub(value, constant(low[d])), 0, last));
+      value = clamp(value, 0, last);
     }
     return source;
-  };
-  auto inRange = [&](ArrayRef<Value> index) {
-    Value all = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-    for (auto [d, value] : llvm::enumerate(index)) {
-      Value shifted = sub(value, constant(low[d]));
-      Value aboveLow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                             shifted, constant(0));
-      Value belowHigh = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::slt, shifted, constant(sourceShape[d]));
-      all = arith::AndIOp::create(
-          b, loc, all, arith::AndIOp::create(b, loc, aboveLow, belowHigh));
-    }
-    return all;
   };
   Lanes lanes = at.kind == LaneKind::Unit && unitDim == -1 ? toGather(at) : at;
   FailureOr<Value> source =
@@ -250,7 +238,10 @@ FailureOr<Value> EmitterBase::evalPad(PadOp pad, const Lanes &at,
   FailureOr<Value> padding = evalScalar(pad.getValue());
   if (failed(source) || failed(padding))
     return failure();
-  return arith::SelectOp::create(b, loc, laneCondition(lanes, inRange), *source,
+  Value inSource = laneCondition(lanes, [&](ArrayRef<Value> index) {
+    return applyCondition(piece.condition, index);
+  });
+  return arith::SelectOp::create(b, loc, inSource, *source,
                                  splat(*padding, width))
       .getResult();
 }
@@ -259,27 +250,32 @@ FailureOr<Value> EmitterBase::evalCat(CatOp cat, const Lanes &at,
                                       const RowStep *rowStep) {
   int64_t width = at.width;
   int64_t dim = cat.getDim();
-  SmallVector<int64_t> offsets;
-  int64_t offset = 0;
-  bool aligned = true;
-  for (Value input : cat.getInputs()) {
-    offsets.push_back(offset);
-    aligned &= offset % width == 0 && shapeOf(input)[dim] % width == 0;
-    offset += shapeOf(input)[dim];
-  }
-  Lanes lanes = at.kind == LaneKind::Unit && at.dim == dim && !aligned
-                    ? toGather(at)
-                    : at;
-  // Later inputs win where the index has passed their offset.
+  // Each input's piece: its map and the block of the result it fills.
+  SmallVector<OperandIndexMap> maps = *getOperandIndexMaps(cat);
+  SmallVector<IndexMapPiece> pieces;
+  for (const OperandIndexMap &map : maps)
+    pieces.push_back(map.pieces.front());
+  // One kind of lanes for all inputs: Unit where every input keeps them.
+  Lanes lanes = at;
+  if (at.kind == LaneKind::Unit &&
+      llvm::any_of(llvm::zip_equal(pieces, cat.getInputs()), [&](auto entry) {
+        auto [piece, input] = entry;
+        return getOperandLaneDim(piece.map, shapeOf(input), at.dim, width) !=
+               at.dim;
+      }))
+    lanes = toGather(at);
+  // The inputs' blocks follow one another along `dim`: selecting each input
+  // in order where its index along `dim` is not negative (its block or a
+  // later one) leaves the input whose block holds the index. Every input is
+  // read clamped in bounds (for a whole vector of lanes along `dim`).
   Value result;
-  for (auto [input, start] : llvm::zip_equal(cat.getInputs(), offsets)) {
-    // Clamped in bounds, for a whole vector of lanes along `dim`.
+  for (auto [input, piece] : llvm::zip_equal(cat.getInputs(), pieces)) {
     int64_t last =
         shapeOf(input)[dim] -
         (lanes.kind == LaneKind::Unit && lanes.dim == dim ? width : 1);
-    auto inputIndex = [&, start = start](ArrayRef<Value> index) {
-      SmallVector<Value> source(index);
-      source[dim] = clamp(sub(index[dim], constant(start)), 0, last);
+    auto inputIndex = [&, &piece = piece](ArrayRef<Value> index) {
+      SmallVector<Value> source = applyIndexMap(piece.map, index);
+      source[dim] = clamp(source[dim], 0, last);
       return source;
     };
     std::optional<int64_t> unitDim =
@@ -292,13 +288,15 @@ FailureOr<Value> EmitterBase::evalCat(CatOp cat, const Lanes &at,
       result = *value;
       continue;
     }
-    Value past =
-        laneCondition(lanes, [&, start = start](ArrayRef<Value> index) {
-          return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                       index[dim], constant(start))
+    Value reached =
+        laneCondition(lanes, [&, &piece = piece](ArrayRef<Value> index) {
+          return arith::CmpIOp::create(
+                     b, loc, arith::CmpIPredicate::sge,
+                     applyIndexExpr(piece.map.getResult(dim), index, {}),
+                     constant(0))
               .getResult();
         });
-    result = arith::SelectOp::create(b, loc, past, *value, result);
+    result = arith::SelectOp::create(b, loc, reached, *value, result);
   }
   return result;
 }
@@ -307,21 +305,11 @@ FailureOr<Value> EmitterBase::evalReduction(ReductionOp op, const Lanes &at,
                                             const RowStep *rowStep) {
   ArrayRef<int64_t> sourceShape = shapeOf(op.getSource());
   ArrayRef<int64_t> dims = op.getDims();
-  bool keepdim = op.getKeepdim();
-  // Result axis of each kept source axis.
-  SmallVector<int64_t> resultDim(sourceShape.size(), -1);
-  for (int64_t d = 0, r = 0, e = sourceShape.size(); d < e; ++d) {
-    bool reduced = llvm::is_contained(dims, d);
-    if (!reduced)
-      resultDim[d] = r;
-    if (!reduced || keepdim)
-      ++r;
-  }
+  // (kept dims)[reduced dims] -> source index.
+  AffineMap map = getOperandIndexMaps(op)->front().pieces.front().map;
   std::optional<int64_t> unitDim = -1;
   if (at.kind == LaneKind::Unit)
-    for (auto [d, r] : llvm::enumerate(resultDim))
-      if (r == at.dim)
-        unitDim = d;
+    unitDim = getOperandLaneDim(map, sourceShape, at.dim, at.width);
 
   Type elementType = getElementTypeOrSelf(op.getType());
   Type accumulatorType = vectorOf(getComputeType(elementType), at.width);
@@ -330,11 +318,11 @@ FailureOr<Value> EmitterBase::evalReduction(ReductionOp op, const Lanes &at,
 
   // One loop per reduced axis of extent > 1, outermost first, so the source
   // is read in row-major order.
-  SmallVector<Value> loopIndex(sourceShape.size());
+  SmallVector<Value> reducedIndex;
   SmallVector<scf::ForOp> loops;
   for (int64_t d : dims) {
     if (sourceShape[d] == 1) {
-      loopIndex[d] = constant(0);
+      reducedIndex.push_back(constant(0));
       continue;
     }
     auto loop =
@@ -348,15 +336,11 @@ FailureOr<Value> EmitterBase::evalReduction(ReductionOp op, const Lanes &at,
     loops.push_back(loop);
     b.setInsertionPointToStart(loop.getBody());
     pushScope();
-    loopIndex[d] = loop.getInductionVar();
+    reducedIndex.push_back(loop.getInductionVar());
     accumulator = loop.getRegionIterArgs().front();
   }
   auto sourceIndex = [&](ArrayRef<Value> index) {
-    SmallVector<Value> source(loopIndex);
-    for (auto [d, r] : llvm::enumerate(resultDim))
-      if (r >= 0)
-        source[d] = index[r];
-    return source;
+    return applyIndexMap(map, index, reducedIndex);
   };
   FailureOr<Value> element =
       eval(op.getSource(), transform(at, sourceIndex, unitDim), rowStep);

@@ -2,8 +2,10 @@
 //
 // Private to the FuserToSCF conversion. A kernel computes each element of
 // each output by evaluating the segment's ops backwards from that element
-// (ElementEmitter.cpp): meta ops are index arithmetic (IndexArithmetic.cpp,
-// LaneAnalysis.cpp), elementwise ops go through FuserToArith, reductions are
+// (ElementEmitter.cpp): every operand is read through its index map
+// (fuser/Analysis/IndexingMaps.h), evaluated as index arithmetic
+// (IndexArithmetic.cpp) and followed by the lanes (LaneAnalysis.cpp);
+// elementwise ops go through FuserToArith, reductions are
 // loops (or, in split schedules, a loop per thread combined across the block
 // with scf.reduce). No intermediate tensor of the segment is materialized.
 // The skeletons, one file per kernel kind, are in kernels/.
@@ -21,6 +23,7 @@
 #ifndef FUSER_LIB_CONVERSION_FUSERTOSCF_EMITTERBASE_H
 #define FUSER_LIB_CONVERSION_FUSERTOSCF_EMITTERBASE_H
 
+#include "fuser/Analysis/IndexingMaps.h"
 #include "fuser/Analysis/KernelTemplates.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 
@@ -31,6 +34,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/IntegerSet.h"
 
 #include <tuple>
 
@@ -65,10 +69,6 @@ struct Scope {
   DenseMap<std::tuple<int, Value, Value>, Value> indexOps;
   DenseMap<int64_t, Value> constants;
   DenseMap<Value, SmallVector<std::pair<Lanes, Value>, 1>> values;
-  /// (shape, index, flat) of every delinearization, so that linearizing the
-  /// index again (a view after a view) gives back the flat position.
-  SmallVector<std::tuple<SmallVector<int64_t>, SmallVector<Value>, Value>>
-      delinearized;
 };
 
 /// Normalization kernels keep the block's row of each input in shared
@@ -131,6 +131,14 @@ struct KernelQuery {
   const NormalizationStructure *normalization = nullptr;
 };
 
+/// Which dim of an operand of shape `shape` Unit lanes along result dim
+/// `dim` (`width` of them, aligned) read through index map `map`: that dim
+/// where exactly one operand dim steps by 1 per lane, aligned, and the
+/// others stay; nullopt where every operand dim stays (the lanes become
+/// Uniform); -1 where they read anything else (Gather).
+std::optional<int64_t> getOperandLaneDim(AffineMap map, ArrayRef<int64_t> shape,
+                                         int64_t dim, int64_t width);
+
 /// An scf.parallel over [0, counts[i]) mapped to `processors[i]`, with the
 /// builder inside its body.
 scf::ParallelOp createMappedLoop(OpBuilder &b, Location loc,
@@ -169,7 +177,7 @@ protected:
   SmallVector<Value> bindInputs(ValueRange memrefs);
 
   //===--------------------------------------------------------------------===//
-  // Index arithmetic, folded and shared within a scope
+  // Index arithmetic, folded by the arith folders and shared within a scope
   //===--------------------------------------------------------------------===//
 
   Value constant(int64_t value);
@@ -185,7 +193,21 @@ protected:
   }
   /// Row-major index of `flat` in `shape`.
   SmallVector<Value> delinearize(Value flat, ArrayRef<int64_t> shape);
-  Value linearize(ArrayRef<Value> index, ArrayRef<int64_t> shape);
+  /// The results of index map `map` at dims `index` and symbols `symbols`
+  /// (a meta op's, or a piece of getOperandIndexMaps). Indices are never
+  /// negative, so floordiv and mod are unsigned.
+  SmallVector<Value> applyIndexMap(AffineMap map, ArrayRef<Value> index,
+                                   ArrayRef<Value> symbols = {});
+  Value applyIndexExpr(AffineExpr expr, ArrayRef<Value> index,
+                       ArrayRef<Value> symbols);
+  /// Whether `index` satisfies `set` (an i1), or true where `set` is null.
+  Value applyCondition(IntegerSet set, ArrayRef<Value> index);
+  /// `index` of shape `from` as the index of the element at the same
+  /// row-major position in shape `to`.
+  SmallVector<Value> reshapeIndex(ArrayRef<Value> index, ArrayRef<int64_t> from,
+                                  ArrayRef<int64_t> to) {
+    return applyIndexMap(getReshapeIndexMap(b.getContext(), to, from), index);
+  }
 
   void pushScope() { scopes.emplace_back(); }
   void popScope() { scopes.pop_back(); }
@@ -194,13 +216,10 @@ protected:
   // Lanes through the index maps
   //===--------------------------------------------------------------------===//
 
-  /// The index of the source of meta op `op` read at `index` of its result.
-  SmallVector<Value> mapIndex(Operation *op, ArrayRef<Value> index);
-  /// The index of the result of one-to-one meta op `op` (view, permute,
-  /// squeeze, broadcast, set) that reads `index` of its source.
-  SmallVector<Value> mapIndexForward(Operation *op, ArrayRef<Value> index);
-  /// The lanes of meta op `op`'s source for lanes `at` of its result.
-  Lanes mapLanes(Operation *op, const Lanes &at);
+  /// The lanes of an operand of shape `operandShape` read through index
+  /// map `map` at lanes `at` of the result (getOperandLaneDim).
+  Lanes mapLanes(AffineMap map, ArrayRef<int64_t> operandShape,
+                 const Lanes &at);
   /// Lanes `at` of a Unit kind, spelled out one index per lane.
   Lanes toGather(const Lanes &at);
   /// Applies `map` to every index of `at`, keeping Unit lanes on `unitDim`
@@ -208,10 +227,6 @@ protected:
   Lanes transform(const Lanes &at,
                   function_ref<SmallVector<Value>(ArrayRef<Value>)> map,
                   std::optional<int64_t> unitDim);
-  /// The lanes of a broadcasting operand of shape `shape` read at lanes
-  /// `at` of a result of shape `resultShape`: size-1 dims stay at 0.
-  Lanes broadcastLanes(const Lanes &at, ArrayRef<int64_t> shape,
-                       ArrayRef<int64_t> resultShape);
   /// A condition (i1, or vector of i1 for Gather lanes) computed per index.
   Value laneCondition(const Lanes &at,
                       function_ref<Value(ArrayRef<Value>)> condition);
@@ -288,11 +303,6 @@ protected:
   /// rows, if not null).
   LogicalResult emitOutputAt(unsigned index, SmallVector<Value> base,
                              int64_t width, const RowStep *rowStep = nullptr);
-  /// `index` of shape `from` as an index of `to`, which holds the same
-  /// elements in the same order up to extent-1 axes: the unit axes of
-  /// `from` dropped, index 0 on those of `to`.
-  SmallVector<Value> mapUnitAxes(ArrayRef<Value> index, ArrayRef<int64_t> from,
-                                 ArrayRef<int64_t> to);
   /// Every slot of output `index` a thread owns: slot `first`, then strides
   /// of `stride` slots.
   LogicalResult emitOutputSlots(unsigned index, Value first, int64_t stride);

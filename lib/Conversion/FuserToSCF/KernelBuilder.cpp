@@ -159,7 +159,7 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
       if (!staging->spelling.empty() &&
           ArrayRef(staging->spelling) != sourceShape) {
         rowStep->lanes.base =
-            mapUnitAxes(at.base, sourceShape, staging->spelling);
+            reshapeIndex(at.base, sourceShape, staging->spelling);
         if (lanes > 1)
           rowStep->lanes.dim = staging->spelling.size() - 1;
       }
@@ -227,9 +227,9 @@ SmallVector<Value> EmitterBase::emitPartialStep(ReductionOp reduction,
   // t - t is 0 exactly where t is finite (inf - inf and NaN - NaN are NaN).
   Value zero = arith::ConstantOp::create(b, loc, total.getType(),
                                          b.getZeroAttr(total.getType()));
-  Value finite = arith::CmpFOp::create(
-      b, loc, arith::CmpFPredicate::OEQ,
-      arith::SubFOp::create(b, loc, total, total), zero);
+  Value finite =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                            arith::SubFOp::create(b, loc, total, total), zero);
   return {total, arith::SelectOp::create(b, loc, finite, lost, zero)};
 }
 
@@ -317,7 +317,7 @@ EmitterBase::emitReducedOutputs(const ReductionStructure &structure,
         index.push_back(constant(0));
     }
     for (Operation *op : chain->second)
-      index = mapIndexForward(op, index);
+      index = applyIndexMap(*getResultIndexMap(op), index);
     Lanes at;
     at.base = index;
     FailureOr<Value> value = eval(result, at);

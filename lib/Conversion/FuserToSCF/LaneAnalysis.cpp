@@ -1,111 +1,97 @@
-//===- LaneAnalysis.cpp - lanes through the index maps
-//----------------------===//
+//===- LaneAnalysis.cpp - lanes through the index maps --------------------===//
 //
-// How the `width` lanes of an evaluation move through the index maps of
-// meta ops and broadcasting operands (Lanes: Uniform, Unit, Gather).
+// How the `width` lanes of an evaluation move through an operand's index map
+// (Lanes: Uniform, Unit, Gather), derived from the map alone: the map says
+// which operand dims vary along the lanes and how.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitterBase.h"
 
-#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "llvm/ADT/TypeSwitch.h"
+#include "mlir/IR/AffineExprVisitor.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::fuser;
 using namespace mlir::fuser::kernels;
 
-SmallVector<Value> EmitterBase::mapUnitAxes(ArrayRef<Value> index,
-                                            ArrayRef<int64_t> from,
-                                            ArrayRef<int64_t> to) {
-  SmallVector<Value> kept;
-  for (auto [value, size] : llvm::zip_equal(index, from))
-    if (size != 1)
-      kept.push_back(value);
-  SmallVector<Value> mapped;
-  auto next = kept.begin();
-  for (int64_t size : to)
-    mapped.push_back(size == 1 ? constant(0) : *next++);
-  return mapped;
+namespace {
+/// The value of an index expression at lane l of Unit lanes along dim
+/// `dim`: its value at lane 0, a multiple of `divisor` (0: the value is 0),
+/// plus `coefficient` * l.
+struct LaneStep {
+  int64_t coefficient;
+  int64_t divisor;
+};
+} // namespace
+
+/// The LaneStep of `expr` for `width` lanes along dim `dim`, whose lane 0 is
+/// a multiple of the width (Unit lanes are aligned); nullopt where the lanes
+/// are no such step (a floordiv or mod that some lanes cross). Indices are
+/// never negative, so floordiv and mod stay within a multiple of the
+/// divisor when `coefficient * width` divides it.
+static std::optional<LaneStep> getLaneStep(AffineExpr expr, unsigned dim,
+                                           int64_t width) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return LaneStep{0, std::abs(constant.getValue())};
+  if (auto dimExpr = dyn_cast<AffineDimExpr>(expr))
+    return dimExpr.getPosition() == dim ? LaneStep{1, width} : LaneStep{0, 1};
+  if (isa<AffineSymbolExpr>(expr))
+    return LaneStep{0, 1};
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  std::optional<LaneStep> lhs = getLaneStep(binary.getLHS(), dim, width);
+  std::optional<LaneStep> rhs = getLaneStep(binary.getRHS(), dim, width);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  if (expr.getKind() == AffineExprKind::Add)
+    return LaneStep{lhs->coefficient + rhs->coefficient,
+                    std::gcd(lhs->divisor, rhs->divisor)};
+  // The right-hand side of mul, floordiv and mod is a constant.
+  auto constant = dyn_cast<AffineConstantExpr>(binary.getRHS());
+  if (!constant)
+    return std::nullopt;
+  int64_t value = constant.getValue();
+  if (expr.getKind() == AffineExprKind::Mul)
+    return LaneStep{lhs->coefficient * value, lhs->divisor * std::abs(value)};
+  if (value <= 0 || lhs->coefficient < 0)
+    return std::nullopt;
+  int64_t span = lhs->coefficient * width;
+  bool withinOne =
+      lhs->coefficient == 0 || (value % span == 0 && lhs->divisor % span == 0);
+  if (expr.getKind() == AffineExprKind::Mod) {
+    if (!withinOne)
+      return std::nullopt;
+    return LaneStep{lhs->coefficient, std::gcd(lhs->divisor, value)};
+  }
+  if (expr.getKind() != AffineExprKind::FloorDiv)
+    return std::nullopt;
+  int64_t quotientDivisor =
+      lhs->divisor % value == 0 ? lhs->divisor / value : 1;
+  if (withinOne)
+    return LaneStep{0, quotientDivisor};
+  if (lhs->coefficient % value == 0 && lhs->divisor % value == 0)
+    return LaneStep{lhs->coefficient / value, quotientDivisor};
+  return std::nullopt;
 }
 
-SmallVector<Value> EmitterBase::mapIndex(Operation *op, ArrayRef<Value> index) {
-  return llvm::TypeSwitch<Operation *, SmallVector<Value>>(op)
-      .Case([&](ViewOp view) {
-        return delinearize(linearize(index, shapeOf(view.getResult())),
-                           shapeOf(view.getSource()));
-      })
-      .Case([&](PermuteOp permute) {
-        SmallVector<Value> source(index.size());
-        for (auto [i, dim] : llvm::enumerate(permute.getPermutation()))
-          source[dim] = index[i];
-        return source;
-      })
-      .Case([&](SqueezeOp squeeze) {
-        SmallVector<Value> source;
-        auto it = index.begin();
-        for (int64_t d = 0, e = shapeOf(squeeze.getSource()).size(); d < e; ++d)
-          source.push_back(
-              llvm::is_contained(squeeze.getDims(), d) ? constant(0) : *it++);
-        return source;
-      })
-      .Case([&](BroadcastOp broadcast) {
-        SmallVector<Value> source;
-        for (auto [d, value] : llvm::enumerate(index))
-          if (!llvm::is_contained(broadcast.getDims(), int64_t(d)))
-            source.push_back(value);
-        return source;
-      })
-      .Case([&](ExpandOp expand) {
-        SmallVector<Value> source;
-        for (auto [d, size] : llvm::enumerate(shapeOf(expand.getSource())))
-          source.push_back(size == 1 ? constant(0) : index[d]);
-        return source;
-      })
-      .Case([&](SliceOp slice) {
-        SmallVector<Value> source;
-        for (auto [d, value] : llvm::enumerate(index))
-          source.push_back(add(constant(slice.getStarts()[d]),
-                               mul(value, constant(slice.getStrides()[d]))));
-        return source;
-      })
-      .Default([&](Operation *) {
-        // set, segment_set: the same element.
-        return SmallVector<Value>(index);
-      });
-}
-
-SmallVector<Value> EmitterBase::mapIndexForward(Operation *op,
-                                                ArrayRef<Value> index) {
-  return llvm::TypeSwitch<Operation *, SmallVector<Value>>(op)
-      .Case([&](ViewOp view) {
-        return delinearize(linearize(index, shapeOf(view.getSource())),
-                           shapeOf(view.getResult()));
-      })
-      .Case([&](PermuteOp permute) {
-        SmallVector<Value> result;
-        for (int64_t dim : permute.getPermutation())
-          result.push_back(index[dim]);
-        return result;
-      })
-      .Case([&](SqueezeOp squeeze) {
-        SmallVector<Value> result;
-        for (auto [d, value] : llvm::enumerate(index))
-          if (!llvm::is_contained(squeeze.getDims(), int64_t(d)))
-            result.push_back(value);
-        return result;
-      })
-      .Case([&](BroadcastOp broadcast) {
-        SmallVector<Value> result;
-        auto it = index.begin();
-        for (int64_t d = 0, e = shapeOf(broadcast.getResult()).size(); d < e;
-             ++d)
-          result.push_back(
-              llvm::is_contained(broadcast.getDims(), d) ? constant(0) : *it++);
-        return result;
-      })
-      .Default([&](Operation *) { return SmallVector<Value>(index); });
+std::optional<int64_t> kernels::getOperandLaneDim(AffineMap map,
+                                                  ArrayRef<int64_t> shape,
+                                                  int64_t dim, int64_t width) {
+  std::optional<int64_t> unitDim;
+  for (auto [operandDim, expr] : llvm::enumerate(map.getResults())) {
+    std::optional<LaneStep> step = getLaneStep(expr, dim, width);
+    if (!step)
+      return -1;
+    if (step->coefficient == 0)
+      continue;
+    if (unitDim || step->coefficient != 1 || step->divisor % width != 0 ||
+        shape[operandDim] % width != 0)
+      return -1;
+    unitDim = operandDim;
+  }
+  return unitDim;
 }
 
 Lanes EmitterBase::toGather(const Lanes &at) {
@@ -148,74 +134,13 @@ Lanes EmitterBase::transform(
   return result;
 }
 
-Lanes EmitterBase::mapLanes(Operation *op, const Lanes &at) {
-  int64_t width = at.width;
-  auto map = [&](ArrayRef<Value> index) { return mapIndex(op, index); };
+Lanes EmitterBase::mapLanes(AffineMap map, ArrayRef<int64_t> operandShape,
+                            const Lanes &at) {
+  auto apply = [&](ArrayRef<Value> index) { return applyIndexMap(map, index); };
   if (at.kind != LaneKind::Unit)
-    return transform(at, map, -1);
-  // Where lane l of the result at base + l * e_k reads the source: at
-  // base' + l * e_j (unit dim j), all at base' (nullopt), or scattered (-1).
-  int64_t k = at.dim;
-  ArrayRef<int64_t> resultShape = shapeOf(op->getResult(0));
-  ArrayRef<int64_t> sourceShape = shapeOf(op->getOperand(0));
-  std::optional<int64_t> unitDim =
-      llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
-          .Case([&](ViewOp) -> std::optional<int64_t> {
-            // Row-major order is kept: a source axis with the same stride
-            // whose extent the width divides holds the same run of lanes.
-            int64_t stride = getRowMajorStrides(resultShape)[k];
-            SmallVector<int64_t> strides = getRowMajorStrides(sourceShape);
-            for (auto [j, size] : llvm::enumerate(sourceShape))
-              if (size != 1 && strides[j] == stride && size % width == 0)
-                return int64_t(j);
-            return -1;
-          })
-          .Case([&](PermuteOp permute) -> std::optional<int64_t> {
-            return permute.getPermutation()[k];
-          })
-          .Case([&](SqueezeOp squeeze) -> std::optional<int64_t> {
-            int64_t seen = -1;
-            for (int64_t d = 0, e = sourceShape.size(); d < e; ++d)
-              if (!llvm::is_contained(squeeze.getDims(), d) && ++seen == k)
-                return d;
-            return -1;
-          })
-          .Case([&](BroadcastOp broadcast) -> std::optional<int64_t> {
-            int64_t inserted = llvm::count_if(broadcast.getDims(),
-                                              [&](int64_t d) { return d < k; });
-            return k - inserted;
-          })
-          .Case([&](ExpandOp) -> std::optional<int64_t> {
-            if (sourceShape[k] == 1)
-              return std::nullopt;
-            return k;
-          })
-          .Case([&](SliceOp slice) -> std::optional<int64_t> {
-            if (slice.getStrides()[k] == 1 &&
-                slice.getStarts()[k] % width == 0 &&
-                sourceShape[k] % width == 0)
-              return k;
-            return -1;
-          })
-          .Default([&](Operation *) -> std::optional<int64_t> { return k; });
-  return transform(at, map, unitDim);
-}
-
-Lanes EmitterBase::broadcastLanes(const Lanes &at, ArrayRef<int64_t> shape,
-                                  ArrayRef<int64_t> resultShape) {
-  if (shape == resultShape)
-    return at;
-  auto map = [&](ArrayRef<Value> index) {
-    SmallVector<Value> source(index);
-    for (auto [d, size] : llvm::enumerate(shape))
-      if (size == 1)
-        source[d] = constant(0);
-    return source;
-  };
-  std::optional<int64_t> unitDim = -1;
-  if (at.kind == LaneKind::Unit)
-    unitDim = shape[at.dim] == 1 ? std::nullopt : std::optional(at.dim);
-  return transform(at, map, unitDim);
+    return transform(at, apply, -1);
+  return transform(at, apply,
+                   getOperandLaneDim(map, operandShape, at.dim, at.width));
 }
 
 Value EmitterBase::laneCondition(

@@ -160,7 +160,7 @@ LogicalResult InnerNormalizationKernel::emitSkeleton() {
           }
         }
         if (!exactRow)
-          index = mapUnitAxes(index, sourceShape, shape);
+          index = reshapeIndex(index, sourceShape, shape);
         LogicalResult emitted =
             emitOutputAt(i, index, width, rowStep ? &*rowStep : nullptr);
         if (failed(emitted))
@@ -175,7 +175,7 @@ LogicalResult InnerNormalizationKernel::emitSkeleton() {
       pushScope();
       // A reduced row in any spelling of extent-1 axes, the reduced dims
       // kept as 1 included (analyzeNormalization).
-      if (failed(emitOutputAt(i, mapUnitAxes(kept, keptShape, shape),
+      if (failed(emitOutputAt(i, reshapeIndex(kept, keptShape, shape),
                               /*width=*/1)))
         return failure();
       popScope();

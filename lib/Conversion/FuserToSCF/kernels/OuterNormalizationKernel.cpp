@@ -159,7 +159,9 @@ LogicalResult OuterNormalizationKernel::emitColumnLoop(
     } else {
       Lanes column;
       column.base = keptIndex;
-      at = broadcastLanes(column, type.getShape(), sourceShape);
+      at = mapLanes(
+          getBroadcastIndexMap(b.getContext(), type.getShape(), sourceShape),
+          type.getShape(), column);
     }
     auto stage = columnStages.find(argument);
     if (stage == columnStages.end()) {
@@ -377,7 +379,7 @@ LogicalResult OuterNormalizationKernel::emitSkeleton() {
                               i,
                               shape == sourceShape
                                   ? SmallVector<Value>(index)
-                                  : mapUnitAxes(index, sourceShape, shape),
+                                  : reshapeIndex(index, sourceShape, shape),
                               /*width=*/1, &rowStep)))
                         return failure();
                       return Value();
@@ -393,8 +395,8 @@ LogicalResult OuterNormalizationKernel::emitSkeleton() {
           pushScope();
           // A reduced row in any spelling of extent-1 axes, the reduced
           // dims kept as 1 included (analyzeNormalization).
-          LogicalResult stored =
-              emitOutputAt(i, mapUnitAxes(kept, keptShape, shape), /*width=*/1);
+          LogicalResult stored = emitOutputAt(
+              i, reshapeIndex(kept, keptShape, shape), /*width=*/1);
           popScope();
           if (failed(stored))
             return failure();

@@ -31,10 +31,10 @@ static AffineMap getMap(MLIRContext *context, int64_t resultRank,
 /// is a floordiv/mod of the result dims of its run only. Size-1 source dims
 /// read 0 and size-1 result dims drop out. An empty tensor has no index, so
 /// its map is the constant 0 in every source dim.
-static AffineMap getReshapeMap(MLIRContext *context, ArrayRef<int64_t> from,
-                               ArrayRef<int64_t> to) {
-  SmallVector<AffineExpr> exprs(from.size(),
-                                getAffineConstantExpr(0, context));
+AffineMap mlir::fuser::getReshapeIndexMap(MLIRContext *context,
+                                          ArrayRef<int64_t> from,
+                                          ArrayRef<int64_t> to) {
+  SmallVector<AffineExpr> exprs(from.size(), getAffineConstantExpr(0, context));
   if (llvm::is_contained(from, 0) || llvm::is_contained(to, 0))
     return getMap(context, to.size(), exprs);
   SmallVector<int64_t> sourceDims, resultDims;
@@ -59,8 +59,8 @@ static AffineMap getReshapeMap(MLIRContext *context, ArrayRef<int64_t> from,
     }
     AffineExpr linear = getAffineConstantExpr(0, context);
     for (size_t i = resultBegin; i < r; ++i)
-      linear = linear * to[resultDims[i]] +
-               getAffineDimExpr(resultDims[i], context);
+      linear =
+          linear * to[resultDims[i]] + getAffineDimExpr(resultDims[i], context);
     int64_t stride = sourceCount;
     for (size_t i = sourceBegin; i < s; ++i) {
       int64_t size = from[sourceDims[i]];
@@ -73,8 +73,8 @@ static AffineMap getReshapeMap(MLIRContext *context, ArrayRef<int64_t> from,
 }
 
 AffineMap ViewOp::getSourceIndexMap() {
-  return getReshapeMap(getContext(), shapeOf(getSource()),
-                       shapeOf(getResult()));
+  return getReshapeIndexMap(getContext(), shapeOf(getSource()),
+                            shapeOf(getResult()));
 }
 
 AffineMap SqueezeOp::getSourceIndexMap() {
@@ -128,8 +128,7 @@ AffineMap PermuteOp::getSourceIndexMap() {
 
 AffineMap SliceOp::getSourceIndexMap() {
   SmallVector<AffineExpr> exprs;
-  for (auto [dim, start, stride] :
-       llvm::enumerate(getStarts(), getStrides()))
+  for (auto [dim, start, stride] : llvm::enumerate(getStarts(), getStrides()))
     exprs.push_back(start + getAffineDimExpr(dim, getContext()) * stride);
   return getMap(getContext(), exprs.size(), exprs);
 }

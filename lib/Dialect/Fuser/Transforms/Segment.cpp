@@ -586,7 +586,7 @@ private:
     for (SegmentOp segment : fusion.getOps<SegmentOp>()) {
       if (segment.getKind() == SegmentKind::Alias)
         continue;
-      std::optional<KernelTemplate> kind =
+      std::optional<SegmentKind> kind =
           matchKernel(KernelOps::fromBody(segment.getBody().front()), target,
                       allowNormalization)
               .kind;
@@ -594,17 +594,7 @@ private:
         matched = false;
         continue;
       }
-      switch (*kind) {
-      case KernelTemplate::Pointwise:
-        segment.setKind(SegmentKind::Pointwise);
-        break;
-      case KernelTemplate::Reduction:
-        segment.setKind(SegmentKind::Reduction);
-        break;
-      case KernelTemplate::Normalization:
-        segment.setKind(SegmentKind::Normalization);
-        break;
-      }
+      segment.setKind(*kind);
     }
     return matched;
   }

@@ -52,7 +52,7 @@ SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
     group.firstPosition = index;
     // Ops the pointwise kind does not emit (reductions) shape the kernel:
     // the templates track the group from them on.
-    group.pointwise = canEmitInKernel(op, KernelTemplate::Pointwise);
+    group.pointwise = canEmitInKernel(op, SegmentKind::Pointwise);
     if (!group.pointwise) {
       group.templates = std::make_unique<KernelTemplateBuilder>();
       group.templates->addOp(op);

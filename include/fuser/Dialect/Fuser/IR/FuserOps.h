@@ -27,6 +27,14 @@ namespace mlir::fuser {
 /// Adds the canonicalization that composes chains of view, squeeze and
 /// broadcast into one reshape: fuser-segment normalizes its input with it.
 void populateReshapeCompositionPatterns(RewritePatternSet &patterns);
+
+/// The map from an index of a tensor of shape `resultShape` to the index of
+/// the element at the same row-major position in a tensor of shape
+/// `sourceShape` (of as many elements): a view's source index map
+/// (IndexMaps.cpp, docs/IndexMaps.md).
+AffineMap getReshapeIndexMap(MLIRContext *context,
+                             ArrayRef<int64_t> sourceShape,
+                             ArrayRef<int64_t> resultShape);
 } // namespace mlir::fuser
 
 #endif // FUSER_DIALECT_FUSER_IR_FUSEROPS_H
