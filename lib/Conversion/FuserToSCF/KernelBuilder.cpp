@@ -409,6 +409,23 @@ LogicalResult EmitterBase::run() {
 // The kernel kinds
 //===----------------------------------------------------------------------===//
 
+/// The kinds that ScopedKernelKinds hold, latest first.
+static SmallVector<KernelTableRow> &getScopedKinds() {
+  static SmallVector<KernelTableRow> kinds;
+  return kinds;
+}
+
+ScopedKernelKind::ScopedKernelKind(KernelTableRow row) : row(row) {
+  getScopedKinds().insert(getScopedKinds().begin(), row);
+}
+
+ScopedKernelKind::~ScopedKernelKind() {
+  auto &kinds = getScopedKinds();
+  kinds.erase(llvm::find_if(kinds, [&](const KernelTableRow &other) {
+    return other.kind == row.kind && other.scheduleKind == row.scheduleKind;
+  }));
+}
+
 ArrayRef<KernelTableRow> kernels::getKernelKinds() {
   static const KernelTableRow table[] = {
       {ScheduleKind::Pointwise, &pointwiseKernel},
@@ -459,7 +476,8 @@ LogicalResult mlir::fuser::emitKernel(OpBuilder &builder, SegmentOp segment,
              << normalization->whyNot;
     query.normalization = &*normalization;
   }
-  for (const KernelTableRow &row : getKernelKinds()) {
+  for (const KernelTableRow &row :
+       llvm::concat<const KernelTableRow>(getScopedKinds(), getKernelKinds())) {
     if (row.scheduleKind != schedule.getKind() || !row.kind->matches(query))
       continue;
     std::unique_ptr<EmitterBase> kernel = row.kind->create(builder, query);

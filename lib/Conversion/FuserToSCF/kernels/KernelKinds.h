@@ -6,7 +6,8 @@
 // takes. emitKernel (KernelBuilder.cpp) picks the first kind of the table
 // (getKernelKinds) whose schedule kind is the segment's and which matches.
 // A new kind is one file here, its declaration below and one row of the
-// table.
+// table; a kind defined elsewhere is asked first while a ScopedKernelKind
+// holds it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +47,20 @@ struct KernelTableRow {
 
 /// The table, in KernelBuilder.cpp.
 ArrayRef<KernelTableRow> getKernelKinds();
+
+/// A kind asked before the table's while this object lives: a kind defined
+/// outside this folder (a test's, unittests/Conversion/FuserToSCF). Not
+/// synchronized with emission: create it before lowering starts.
+class ScopedKernelKind {
+public:
+  explicit ScopedKernelKind(KernelTableRow row);
+  ~ScopedKernelKind();
+  ScopedKernelKind(const ScopedKernelKind &) = delete;
+  ScopedKernelKind &operator=(const ScopedKernelKind &) = delete;
+
+private:
+  KernelTableRow row;
+};
 
 /// The kinds, one per file of kernels/.
 extern const KernelKind pointwiseKernel;
