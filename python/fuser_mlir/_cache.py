@@ -271,8 +271,8 @@ class FusionCache:
         """Writes the compiled variants to `filename`, as nvFuser writes its
         cache (the definitions of the fusions that ran, their compiled
         kernels): per variant, its key, backend and input signature, the
-        definition's text (repr(fd)) and the extents it was built for, least
-        recently used first. A fusion defined but never executed has no
+        definition's text (its recorded calls, fd._recorded_text()) and
+        the extents it was built for, least recently used first. A fusion defined but never executed has no
         variant and is not written, as in nvFuser; nor are the definitions
         that come from a pipeline (fd.preseg(), fd.segment())."""
         import json
@@ -285,7 +285,7 @@ class FusionCache:
                 continue
             variants.append({
                 "key": key.hex(), "backend": backend, "signature": signature,
-                "module": build.fd._module_name, "definition": repr(build.fd),
+                "module": build.fd._module_name, "definition": build.fd._recorded_text(),
                 "shapes": build.shapes, "values": build.scalar_values})
         text = json.dumps({"format": SERIALIZED_FORMAT, "max_variants": self._max_variants,
                            "max_bytes": self._max_bytes, "variants": variants})
@@ -339,7 +339,7 @@ def _tuples(value):
 
 
 def _definition_from_text(module, text):
-    """The definition that repr(fd) printed, of the API `module` names
+    """The definition that fd._recorded_text() printed, of the API `module` names
     ("nvfuser" or "nvfuser_direct"), built anew."""
     from . import _fusion, _states, nvfuser_direct
     cls = nvfuser_direct.FusionDefinition if module == "nvfuser_direct" else \

@@ -438,6 +438,13 @@ class FusionDefinition:
 
     __str__ = __repr__
 
+    def _recorded_text(self):
+        """The definition as the calls it recorded (T0/S1 names): what the
+        legacy module's repr prints and FusionCache.serialize writes; it
+        builds the same definition again on either API."""
+        self._ensure_defined()
+        return format_definition(self._function_name, self._records)
+
     def repro_script_for(self, inputs):
         """A complete runnable script: this definition, inputs like `inputs`
         and the execute call (nvFuser's repro_script_for)."""

@@ -8,7 +8,8 @@ apply function (_build.py). Elementwise ops come from the dialect's op table
 
 from . import _fuser_mlir as _native
 from ._build import PYTHON_SCALAR_OPS
-from ._errors import FusionTypeError, FusionValueError, UnsupportedOpError
+from ._errors import (FusionNotImplementedError, FusionTypeError, FusionValueError,
+                      UnsupportedOpError)
 from ._states import DataType, Scalar, State, Tensor, Vector, dtype_name
 
 __all__ = ["Ops"]
@@ -161,6 +162,26 @@ class Ops:
                                lambda build: build.call(
                                    build.native.full, build.extents(shape, "full's shape"),
                                    build.operand(fill_value), dtype_text))
+
+    def iota(self, length, start=None, step=None, dtype=DataType.Int):
+        length = self._extents_arg(length, "iota's length")
+        start = None if start is None else self._operand(start, "iota's start")
+        step = None if step is None else self._operand(step, "iota's step")
+        dtype_text = dtype_name(dtype, "iota's dtype")
+        return self._tensor_op(
+            "iota", (length,), {"start": start, "step": step, "dtype": dtype},
+            lambda build: build.call(
+                build.native.iota, build.extents(length, "iota's length")[0],
+                None if start is None else build.operand(start),
+                None if step is None else build.operand(step), dtype_text))
+
+    def triu(self, arg, diagonal=0):
+        arg = self._tensor(arg, "triu's operand")
+        if isinstance(diagonal, bool) or not isinstance(diagonal, int):
+            raise FusionTypeError("triu's diagonal must be an int, got %r" % (diagonal,))
+        return self._tensor_op("triu", (arg,), {"diagonal": diagonal},
+                               lambda build: build.call(
+                                   build.native.triu, build.native_id(arg), diagonal))
 
     # Data movement ----------------------------------------------------------
 
@@ -353,10 +374,23 @@ class Ops:
 
     def cat(self, tensors, dim=0, manual_padding=False):
         tensors = [self._tensor(t, "cat's tensors[%d]" % i) for i, t in enumerate(tensors)]
+        if manual_padding:
+            # nvFuser's printed form (repr(fd)): each input padded with zeros
+            # to the whole extent by fd.ops.pad, then concatenated in place.
+            # The cat of the pads' sources is the same tensor.
+            tensors = [self._unpadded(t, i) for i, t in enumerate(tensors)]
         dim = self._extents_arg(dim, "cat's dim")
         return self._tensor_op("cat", (tensors,), {"dim": dim}, lambda build: build.call(
             build.native.cat, [build.native_id(t) for t in tensors],
             build.extents(dim, "cat's dim")[0]))
+
+    def _unpadded(self, tensor, position):
+        record = self._fd._records[tensor.index]
+        if record.call != "ops.pad":
+            raise FusionNotImplementedError(
+                "cat(manual_padding=True): tensors[%d] is not the result of fd.ops.pad; "
+                "fuser_mlir concatenates the pads' sources" % position)
+        return record.args[0]
 
     # Reductions -------------------------------------------------------------
 

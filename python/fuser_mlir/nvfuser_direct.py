@@ -14,7 +14,7 @@ import collections
 import enum
 import types
 
-from . import _arrays, _build, _errors, _fusion, _states
+from . import _arrays, _build, _errors, _fusion, _nvfuser_repr, _states
 from ._cache import FusionCache
 from ._errors import FusionError
 from ._states import DataType, Scalar, Vector
@@ -194,6 +194,19 @@ class FusionDefinition(_fusion.FusionDefinition):
                                           for _ in range(size)], dtype)
         return super().define_vector(size, dtype)
 
+    def __repr__(self):
+        """nvFuser's text: a translation of the fusion's IR as nvFuser
+        0.2.36 prints it (tv/c names, promotion casts and composites spelled
+        out; _nvfuser_repr). A record the translation does not model prints
+        as the recorded calls (fd._recorded_text())."""
+        self._ensure_defined()
+        try:
+            return _nvfuser_repr.translate(self._records)
+        except _nvfuser_repr.Unsupported:
+            return self._recorded_text()
+
+    __str__ = __repr__
+
     def _normalize_inputs(self, inputs):
         """As the direct bindings: a list or tuple among the inputs gives one
         input per element (a vector's scalars)."""
@@ -236,7 +249,7 @@ class LRUCache:
         self._lookups = self._hits = self._compiled = 0
 
     def cache_compile(self, fusion):
-        key = repr(fusion)
+        key = fusion.fd._cache_key()
         self._lookups += 1
         if key in self._entries:
             self._hits += 1

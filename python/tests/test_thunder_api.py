@@ -152,7 +152,13 @@ def test_broadcast_in_dim_minus_one_keeps_operand_extent():
     with FusionDefinition() as fd:
         index = fd.define_tensor(shape=[-1], dtype=DataType.Int)
         fd.add_output(fd.ops.broadcast_in_dim(index, shape=[-1, 4], broadcast_dims=[0]))
-    assert "shape=[-1, 4]" in repr(fd)
+    # nvFuser prints it as its IR has it: broadcast, then expand to the
+    # operand's extent (fd.ops.size) and 4.
+    assert repr(fd).splitlines()[2:5] == [
+        "    tv1 = fd.ops.broadcast(tv0, is_broadcast_dim=[False, True])",
+        "    c0 = fd.ops.size(tv1, dim=0)",
+        "    tv2 = fd.ops.expand(tv1, shape=[c0, 4])"]
+    assert "shape=[-1, 4]" in fd._recorded_text()
     for n in (3, 5):
         data = np.arange(n, dtype=np.int64)
         (out,) = fd.execute([data])
