@@ -165,6 +165,10 @@ mlir::fuser::getOperandIndexMaps(Operation *op) {
       .Case([](FullOp full) {
         return SmallVector<OperandIndexMap>{getScalarMap(full)};
       })
+      .Case([](IotaOp iota) {
+        return SmallVector<OperandIndexMap>{getScalarMap(iota),
+                                            getScalarMap(iota)};
+      })
       .Default([](Operation *) { return failure(); });
 }
 

@@ -150,7 +150,7 @@ public:
         kPointwiseKinds, true);
     add<SegmentSetOp>(kPointwiseKinds, false);
     // Evaluated from their own structure (evalUnchained).
-    add<FullOp, PadOp, CatOp>(kPointwiseKinds, true);
+    add<FullOp, IotaOp, PadOp, CatOp>(kPointwiseKinds, true);
     // Reductions shape reduction and normalization kernels; a value computed
     // through one is written, never recomputed.
     add<ReductionOp>(kReductionKinds, false);

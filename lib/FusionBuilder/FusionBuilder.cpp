@@ -663,6 +663,89 @@ FailureOr<Value> FusionBuilder::full(ArrayRef<int64_t> shape,
                                *value);
 }
 
+FailureOr<Value> FusionBuilder::iota(int64_t length,
+                                     std::optional<Operand> start,
+                                     std::optional<Operand> step,
+                                     Type elementType) {
+  if (length < 0)
+    return valueError() << "'iota' needs a non-negative length, got "
+                        << length;
+  if (!elementType.isInteger(32) && !elementType.isInteger(64) &&
+      !isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(elementType))
+    return typeError() << "'iota' takes an integer or floating dtype, got "
+                       << typeText(elementType);
+  bool isFloat = isa<FloatType>(elementType);
+  SmallVector<Value, 2> scalars;
+  for (auto [operand, name, fallback] :
+       {std::tuple(start, "start", int64_t(0)),
+        std::tuple(step, "step", int64_t(1))}) {
+    if (!operand) {
+      FailureOr<Value> value =
+          constant(isFloat ? ScalarLiteral::getFloat(double(fallback))
+                           : ScalarLiteral::getInt(fallback),
+                   elementType);
+      if (failed(value))
+        return failure();
+      scalars.push_back(*value);
+      continue;
+    }
+    if (operand->isTensor())
+      return typeError() << "the " << name << " of 'iota' must be a scalar";
+    Type type = operand->getDType(getContext());
+    bool operandIsFloat = isa<FloatType>(type);
+    bool operandIsInteger = type.isInteger(32) || type.isInteger(64);
+    if (operandIsFloat != isFloat || (!isFloat && !operandIsInteger))
+      return typeError() << "iota: " << name
+                         << " dtype does not match specified dtype argument, "
+                            "should be "
+                         << typeText(elementType) << " but get "
+                         << typeText(type);
+    FailureOr<Value> value = materialize(*operand, elementType);
+    if (failed(value))
+      return failure();
+    scalars.push_back(*value);
+  }
+  return buildVerified<IotaOp>(RankedTensorType::get({length}, elementType),
+                               scalars[0], scalars[1]);
+}
+
+FailureOr<Value> FusionBuilder::triu(Value source, int64_t diagonal) {
+  auto type = dyn_cast<RankedTensorType>(source.getType());
+  if (!type)
+    return typeError() << "'triu' takes a tensor";
+  int64_t rank = type.getRank();
+  if (rank < 2)
+    return valueError() << "input tensor for triu must have 2 or more dims, "
+                           "but got "
+                        << rank << " dims";
+  Type index = IntegerType::get(getContext(), 64);
+  FailureOr<Value> rows = iota(type.getDimSize(rank - 2),
+                               Operand(ScalarLiteral::getInt(0)),
+                               Operand(ScalarLiteral::getInt(1)), index);
+  FailureOr<Value> columns = iota(type.getDimSize(rank - 1),
+                                  Operand(ScalarLiteral::getInt(-diagonal)),
+                                  Operand(ScalarLiteral::getInt(1)), index);
+  if (failed(rows) || failed(columns))
+    return failure();
+  FailureOr<Value> rowsBroadcast = broadcast(*rows, {false, true});
+  FailureOr<Value> columnsBroadcast = broadcast(*columns, {true, false});
+  if (failed(rowsBroadcast) || failed(columnsBroadcast))
+    return failure();
+  FailureOr<Value> mask =
+      compare(CompareKind::Le, *rowsBroadcast, *columnsBroadcast);
+  if (failed(mask))
+    return failure();
+  Type element = type.getElementType();
+  ScalarLiteral zero = isa<FloatType, ComplexType>(element)
+                           ? ScalarLiteral::getFloat(0, element)
+                       : element.isInteger(1) ? ScalarLiteral::getBool(false)
+                                              : ScalarLiteral::getInt(0, element);
+  FailureOr<Value> zeroValue = constant(zero, element);
+  if (failed(zeroValue))
+    return failure();
+  return where(*mask, source, *zeroValue);
+}
+
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//

@@ -192,6 +192,7 @@ private:
   LogicalResult evalPad(PadOp op);
   LogicalResult evalCat(CatOp op);
   LogicalResult evalFull(FullOp op);
+  LogicalResult evalIota(IotaOp op);
   LogicalResult evalCast(Operation *op, Value source);
   LogicalResult evalReduction(ReductionOp op);
   LogicalResult evalUnary(Operation *op, UnaryKind kind);
@@ -312,6 +313,7 @@ LogicalResult Evaluator::evaluate(Operation *op) {
       .Case([&](PadOp op) { return evalPad(op); })
       .Case([&](CatOp op) { return evalCat(op); })
       .Case([&](FullOp op) { return evalFull(op); })
+      .Case([&](IotaOp op) { return evalIota(op); })
       .Case<CastOp, arith::ExtFOp, arith::SIToFPOp, arith::FPToSIOp>(
           [&](auto op) { return evalCast(op, op->getOperand(0)); })
       .Case([&](arith::TruncFOp op) -> LogicalResult {
@@ -413,6 +415,41 @@ LogicalResult Evaluator::evalFull(FullOp op) {
   if (failed(result))
     return failure();
   fillWithScalar(*result, get(op.getValue()));
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalIota(IotaOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  const uint8_t *start = get(op.getStart()).getBytes().data();
+  const uint8_t *step = get(op.getStep()).getBytes().data();
+  uint8_t *out = result->bytes.data();
+  int64_t length = op.getType().getDimSize(0);
+  visitElemKind(*getElemKind(result->elementType), [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    using T = ComputeOf<K>;
+    using Storage = StorageOf<K>;
+    if constexpr (isFloatKind<K>) {
+      // start + i * step in the compute type, each op rounded there.
+      T first = Elem<K>::load(loadElement<Storage>(start, 0));
+      T stride = Elem<K>::load(loadElement<Storage>(step, 0));
+      for (int64_t i = 0; i < length; ++i) {
+        T product = stride * static_cast<T>(i);
+        storeElement(out, i, Elem<K>::store(first + product));
+      }
+    } else if constexpr (K == ElemKind::I32 || K == ElemKind::I64) {
+      // Wrapping in the element's width.
+      using Unsigned = std::make_unsigned_t<Storage>;
+      auto first = static_cast<Unsigned>(loadElement<Storage>(start, 0));
+      auto stride = static_cast<Unsigned>(loadElement<Storage>(step, 0));
+      for (int64_t i = 0; i < length; ++i)
+        storeElement(out, i,
+                     static_cast<Storage>(static_cast<Unsigned>(
+                         first + static_cast<Unsigned>(i) * stride)));
+    }
+  });
   bind(op.getResult(), std::move(*result));
   return success();
 }

@@ -971,6 +971,27 @@ private:
     record(FullOp::create(builder, loc, type, fill));
   }
 
+  /// An iota along one dim of a pool tensor, broadcast to its rank (as
+  /// nvFuser's triu builds its masks), with constant start and step.
+  void buildIota() {
+    RankedTensorType like = tensorType(pickTensor());
+    int64_t rank = like.getRank();
+    int64_t dim = rank ? rng.below(rank) : 0;
+    int64_t length = rank ? like.getDimSize(dim) : rng.inRange(1, 8);
+    Type type = rng.pick<Type>({i32, i64, f16, bf16, f32, f64});
+    Value start = scalarConstant(type);
+    Value step = scalarConstant(type);
+    Value iota = record(IotaOp::create(
+        builder, loc, RankedTensorType::get({length}, type), start, step));
+    if (rank <= 1)
+      return;
+    SmallVector<int64_t> inserted;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim)
+        inserted.push_back(d);
+    broadcastAt(iota, inserted);
+  }
+
   //===--- results --------------------------------------------------------===//
 
   /// Every unused tensor (up to a limit), plus sometimes a value that is
@@ -1051,7 +1072,10 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
       buildCat();
       break;
     case 8:
-      buildFull();
+      if (rng.percent(50))
+        buildFull();
+      else
+        buildIota();
       break;
     case 9:
       buildReductionRoundTrip();

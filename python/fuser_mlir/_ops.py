@@ -179,6 +179,9 @@ class Ops:
         arg = self._tensor(arg, "triu's operand")
         if isinstance(diagonal, bool) or not isinstance(diagonal, int):
             raise FusionTypeError("triu's diagonal must be an int, got %r" % (diagonal,))
+        if arg.ndim < 2:
+            raise FusionValueError("input tensor for triu must have 2 or more dims, but got %d dims"
+                                   % arg.ndim)
         return self._tensor_op("triu", (arg,), {"diagonal": diagonal},
                                lambda build: build.call(
                                    build.native.triu, build.native_id(arg), diagonal))

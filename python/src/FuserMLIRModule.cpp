@@ -276,6 +276,22 @@ public:
     return build([&] { return getBuilder().full(shape, value, type); });
   }
 
+  int64_t iota(int64_t length, nb::handle start, nb::handle step,
+               const std::string &dtype) {
+    std::optional<Operand> startOperand, stepOperand;
+    if (!start.is_none())
+      startOperand = toOperand(start);
+    if (!step.is_none())
+      stepOperand = toOperand(step);
+    Type type = parseDType(dtype);
+    return build([&] {
+      return getBuilder().iota(length, startOperand, stepOperand, type);
+    });
+  }
+  int64_t triu(int64_t id, int64_t diagonal) {
+    return build([&] { return getBuilder().triu(lookUp(id), diagonal); });
+  }
+
   int64_t reshape(int64_t id, std::vector<int64_t> shape) {
     return build([&] { return getBuilder().reshape(lookUp(id), shape); });
   }
@@ -684,6 +700,9 @@ NB_MODULE(_fuser_mlir, m) {
              return fusion.complexPart(x, /*imag=*/true);
            })
       .def("full", &Fusion::full)
+      .def("iota", &Fusion::iota, nb::arg("length"), nb::arg("start").none(),
+           nb::arg("step").none(), nb::arg("dtype"))
+      .def("triu", &Fusion::triu)
       .def("reshape", &Fusion::reshape)
       .def("squeeze", &Fusion::squeeze)
       .def("broadcast", &Fusion::broadcast)

@@ -502,6 +502,15 @@ void setBound(Buffer &bounds, int64_t i, double value) {
               sizeof(double));
 }
 
+/// `bound` on a result `r` of `format` with a little slack for the bound's
+/// own rounding in f64, or excused where `r` within it may overflow.
+double withSlack(double bound, double r, const FloatFormat &format) {
+  bound *= 1 + 0x1p-40;
+  if (!(std::fabs(r) + bound < format.maxFinite))
+    return excuse(kOverflow);
+  return bound;
+}
+
 class ErrorAnalysis {
 public:
   ErrorAnalysis(DenseMap<Value, Buffer> &values) : values(values) {}
@@ -522,6 +531,8 @@ private:
   void elementwise(Operation *wideOp, Type resultType, Rounding rounding,
                    Rule rule);
   void reduction(ReductionOp op, Operation *wideOp);
+  /// start + i * step: two roundings in the compute type, then the store.
+  void iotaBounds(IotaOp op, Operation *wideOp);
   LogicalResult moveBounds(Operation *wideOp);
   /// Excuses every element of every result.
   void excuseAll(Operation *wideOp, Excuse reason);
@@ -580,10 +591,7 @@ void ErrorAnalysis::elementwise(Operation *wideOp, Type resultType,
           bound = excuse(kNotFinite);
         } else {
           bound += rounding.rel * (std::fabs(r) + bound) + rounding.abs;
-          // A little slack for the bound's own rounding in f64.
-          bound *= 1 + 0x1p-40;
-          if (!(std::fabs(r) + bound < format->maxFinite))
-            bound = excuse(kOverflow);
+          bound = withSlack(bound, r, *format);
         }
       }
       if (isExcused(bound))
@@ -600,6 +608,49 @@ void ErrorAnalysis::elementwise(Operation *wideOp, Type resultType,
         offsets[j] -= strides[j][d] * shape[d];
       index[d] = 0;
     }
+  }
+  bounds[result] = std::move(resultBounds);
+}
+
+void ErrorAnalysis::iotaBounds(IotaOp op, Operation *wideOp) {
+  Value result = wideOp->getResult(0);
+  const Buffer &resultValue = values.find(result)->second;
+  Buffer resultBounds = makeBounds(resultValue);
+  Type type = op.getType().getElementType();
+  std::optional<FloatFormat> format = getFormat(type);
+  if (!format) {
+    // Integers: exact in both runs.
+    bounds[result] = std::move(resultBounds);
+    return;
+  }
+  double start = loadDouble(values.find(wideOp->getOperand(0))->second, 0);
+  double step = loadDouble(values.find(wideOp->getOperand(1))->second, 0);
+  double startBound = getBound(bounds.find(wideOp->getOperand(0))->second, 0);
+  double stepBound = getBound(bounds.find(wideOp->getOperand(1))->second, 0);
+  FloatFormat compute = getComputeFormat(type);
+  Rounding product = {compute.u + kF64.u, compute.eta + kF64.eta};
+  Rounding sum = opRounding(type, 0, 0);
+  for (int64_t i = 0, e = getNumElements(resultValue); i < e; ++i) {
+    double r = loadDouble(resultValue, i);
+    double bound;
+    if (isExcused(startBound)) {
+      bound = startBound;
+    } else if (isExcused(stepBound)) {
+      bound = stepBound;
+    } else if (!std::isfinite(start) || !std::isfinite(step) ||
+               !std::isfinite(r)) {
+      bound = excuse(kNotFinite);
+    } else {
+      double p = step * double(i);
+      double pBound = double(i) * stepBound;
+      pBound += product.rel * (std::fabs(p) + pBound) + product.abs;
+      bound = startBound + pBound;
+      bound += sum.rel * (std::fabs(r) + bound) + sum.abs;
+      bound = withSlack(bound, r, *format);
+    }
+    if (isExcused(bound))
+      ++origins[getOrigin(wideOp, bound)];
+    setBound(resultBounds, i, bound);
   }
   bounds[result] = std::move(resultBounds);
 }
@@ -716,9 +767,7 @@ void ErrorAnalysis::reduction(ReductionOp op, Operation *wideOp) {
         // f16 and bf16 accumulate in f32 and round once at the end.
         if (!type.isF32() && !type.isF64())
           bound += format->u * (std::fabs(r) + bound) + format->eta;
-        bound *= 1 + 0x1p-40;
-        if (!(std::fabs(r) + bound < format->maxFinite))
-          bound = excuse(kOverflow);
+        bound = withSlack(bound, r, *format);
       }
       if (isExcused(bound))
         ++origins[getOrigin(wideOp, bound)];
@@ -791,6 +840,10 @@ LogicalResult ErrorAnalysis::visit(Operation *op, Operation *wideOp) {
   if (isa<ViewOp, SqueezeOp, BroadcastOp, ExpandOp, SetOp, SegmentSetOp,
           PermuteOp, SliceOp, PadOp, CatOp, FullOp>(op))
     return moveBounds(wideOp);
+  if (auto iota = dyn_cast<IotaOp>(op)) {
+    iotaBounds(iota, wideOp);
+    return success();
+  }
   if (auto reductionOp = dyn_cast<ReductionOp>(op)) {
     reduction(reductionOp, wideOp);
     return success();

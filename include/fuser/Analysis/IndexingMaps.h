@@ -17,6 +17,7 @@
 //   reduction    (kept dims)[reduced dims] -> source index: one symbol per
 //                reduced dim, ranging over its extent
 //   full         the scalar, at every index
+//   iota         start and step, at every index
 //
 // The kernel emitter evaluates indices through these maps and derives its
 // lane analysis from them; the kernel templates compare meta-op chains by

@@ -162,6 +162,17 @@ public:
   /// `fuser.full` of `shape` filled with `fill` in `elementType`.
   FailureOr<Value> full(ArrayRef<int64_t> shape, const Operand &fill,
                         Type elementType);
+  /// nvFuser's iota: `fuser.iota` of `length` elements `start + i * step`
+  /// in `elementType` (start 0 and step 1 where not given). Start and step
+  /// must be integers for an integer dtype and floats for a float one; they
+  /// are cast to it.
+  FailureOr<Value> iota(int64_t length, std::optional<Operand> start,
+                        std::optional<Operand> step, Type elementType);
+  /// nvFuser's triu (csrc/ops/composite.cpp): `source` where the column
+  /// index minus the row index of its last two dims is at least `diagonal`,
+  /// else 0: iotas of the rows and of the columns (shifted by -diagonal),
+  /// broadcast, compared with `le` and selected with `where`.
+  FailureOr<Value> triu(Value source, int64_t diagonal);
 
   //--- Data movement --------------------------------------------------------//
 

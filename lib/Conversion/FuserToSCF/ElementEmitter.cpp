@@ -20,6 +20,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::fuser;
 using namespace mlir::fuser::kernels;
@@ -190,6 +192,8 @@ FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at,
       return failure();
     return splat(*scalar, at.width);
   }
+  if (auto iota = dyn_cast<IotaOp>(op))
+    return evalIota(iota, at);
   if (!isa<PadOp, CatOp, ReductionOp>(op))
     return op->emitError("the kernel lowering does not support '")
            << op->getName() << "'";
@@ -299,6 +303,58 @@ FailureOr<Value> EmitterBase::evalCat(CatOp cat, const Lanes &at,
     result = arith::SelectOp::create(b, loc, reached, *value, result);
   }
   return result;
+}
+
+FailureOr<Value> EmitterBase::evalIota(IotaOp op, const Lanes &at) {
+  FailureOr<Value> start = evalScalar(op.getStart());
+  FailureOr<Value> step = evalScalar(op.getStep());
+  if (failed(start) || failed(step))
+    return failure();
+  int64_t width = at.width;
+  Type i64 = b.getI64Type();
+  auto toI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(b, loc, i64, index);
+  };
+  // The element index of each lane, as i64.
+  Value index;
+  if (at.kind == LaneKind::Gather) {
+    SmallVector<Value> lanes;
+    for (ArrayRef<Value> laneIndex : at.perLane)
+      lanes.push_back(toI64(laneIndex.front()));
+    index = vector::FromElementsOp::create(
+        b, loc, VectorType::get({width}, i64), lanes);
+  } else {
+    index = splat(toI64(at.base.front()), width);
+    if (at.kind == LaneKind::Unit) {
+      SmallVector<int64_t> offsets(width);
+      std::iota(offsets.begin(), offsets.end(), 0);
+      auto type = VectorType::get({width}, i64);
+      index = arith::AddIOp::create(
+          b, loc, index,
+          arith::ConstantOp::create(
+              b, loc, type, DenseElementsAttr::get(type, ArrayRef(offsets))));
+    }
+  }
+  // start + i * step, as the interpreter computes it: in the compute type
+  // for floats (each op rounded there), wrapping in the width for integers.
+  Type element = op.getType().getElementType();
+  if (isa<FloatType>(element)) {
+    Type compute = getComputeType(element);
+    Value i = arith::SIToFPOp::create(b, loc, vectorOf(compute, width), index);
+    Value product = arith::MulFOp::create(
+        b, loc, splat(emitCast(b, loc, *step, compute), width), i);
+    Value sum = arith::AddFOp::create(
+        b, loc, splat(emitCast(b, loc, *start, compute), width), product);
+    return emitCast(b, loc, sum, element);
+  }
+  Value i = element == i64 ? index
+                           : arith::TruncIOp::create(
+                                 b, loc, vectorOf(element, width), index)
+                                 .getResult();
+  Value product =
+      arith::MulIOp::create(b, loc, splat(*step, width), i).getResult();
+  return arith::AddIOp::create(b, loc, splat(*start, width), product)
+      .getResult();
 }
 
 FailureOr<Value> EmitterBase::evalReduction(ReductionOp op, const Lanes &at,

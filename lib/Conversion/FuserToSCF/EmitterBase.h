@@ -285,6 +285,8 @@ protected:
   FailureOr<Value> evalCat(CatOp op, const Lanes &at, const RowStep *rowStep);
   FailureOr<Value> evalReduction(ReductionOp op, const Lanes &at,
                                  const RowStep *rowStep);
+  /// Iota's elements at lanes `at`, computed from their index.
+  FailureOr<Value> evalIota(IotaOp op, const Lanes &at);
   /// A load of `memref` at lanes `at`, from the row's shared buffer where
   /// it is staged and `at` are the lanes of `rowStep`.
   Value load(Value memref, const Lanes &at, const RowStep *rowStep);

@@ -286,7 +286,7 @@ bool isNaNIgnoringName(llvm::StringRef name) {
 bool isTensorOpName(llvm::StringRef name) {
   return llvm::is_contained({"view", "reshape", "squeeze", "broadcast",
                              "expand", "reduction", "Set", "SegmenterSet",
-                             "pad", "slice", "cat", "full"},
+                             "pad", "slice", "cat", "full", "iota"},
                             name);
 }
 
@@ -489,6 +489,7 @@ private:
   FailureOr<Value> parseSlice(TensorDecl &out, Location loc);
   FailureOr<Value> parseCat(TensorDecl &out, Location loc);
   FailureOr<Value> parseFull(TensorDecl &out, Location loc);
+  FailureOr<Value> parseIota(TensorDecl &out, Location loc);
   FailureOr<SmallVector<int64_t>> parseFlags(size_t rank,
                                              llvm::StringRef construct);
   FailureOr<SmallVector<int64_t>> parseIntegerList(llvm::StringRef context);
@@ -1604,6 +1605,8 @@ FailureOr<Value> Importer::parseTensorOp(TensorDecl out) {
     value = parseCat(out, loc);
   else if (name == "full")
     value = parseFull(out, loc);
+  else if (name == "iota")
+    value = parseIota(out, loc);
   else
     value = parseLoadStore(out, loc, name);
   if (failed(value) ||
@@ -2126,6 +2129,35 @@ FailureOr<Value> Importer::parseFull(TensorDecl &out, Location loc) {
   return checkDeclared(
       fusionBuilder.full(out.shape, fill->operand, out.elementType), out,
       "full");
+}
+
+/// iota(length, start, step, dtype): the length and dtype are the declared
+/// result's.
+FailureOr<Value> Importer::parseIota(TensorDecl &out, Location loc) {
+  if (failed(expect(Kind::LParen, "(", "after 'iota'")))
+    return failure();
+  FailureOr<LocatedOperand> length = parseExpression();
+  if (failed(length) ||
+      failed(expect(Kind::Comma, ",", "after the length of 'iota'")))
+    return failure();
+  FailureOr<LocatedOperand> start = parseExpression();
+  if (failed(start) ||
+      failed(expect(Kind::Comma, ",", "after the start of 'iota'")))
+    return failure();
+  FailureOr<LocatedOperand> step = parseExpression();
+  if (failed(step) ||
+      failed(expect(Kind::Comma, ",", "after the step of 'iota'")))
+    return failure();
+  if (!tok.is(Kind::Identifier))
+    return emitError(tok.getLoc())
+           << "expected the dtype of 'iota', found " << describeCurrent();
+  consume();
+  if (out.shape.size() != 1)
+    return emitError(tok.getLoc()) << "'iota' declares a 1-D result";
+  fusionBuilder.setLoc(getLoc(start->loc));
+  return checkDeclared(fusionBuilder.iota(out.shape[0], start->operand,
+                                          step->operand, out.elementType),
+                       out, "iota");
 }
 
 //===----------------------------------------------------------------------===//

@@ -527,6 +527,16 @@ LogicalResult FullOp::verify() {
   return success();
 }
 
+LogicalResult IotaOp::verify() {
+  if (getType().getRank() != 1)
+    return emitOpError("result must be 1-D, got ") << getType();
+  if (getStart().getType() != getType().getElementType())
+    return emitOpError("start and step type ")
+           << getStart().getType() << " differs from the element type "
+           << getType().getElementType();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Segments
 //===----------------------------------------------------------------------===//

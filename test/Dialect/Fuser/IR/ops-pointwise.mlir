@@ -1,5 +1,5 @@
 // Round trip of the pointwise ops: unary, binary (with size-1 broadcasting
-// and scalar operands), compare, where and full.
+// and scalar operands), compare, where, full and iota.
 // RUN: fuser-opt %s | FileCheck %s
 // RUN: fuser-opt %s | fuser-opt | FileCheck %s
 // RUN: fuser-opt %s --mlir-print-op-generic | fuser-opt | FileCheck %s
@@ -257,5 +257,15 @@ func.func @full(%s: bf16) {
   %1 = fuser.full %s : bf16 -> tensor<2xbf16>
   %2 = fuser.full %t : i1 -> tensor<3x3xi1>
   %3 = fuser.full %i : i64 -> tensor<i64>
+  return
+}
+
+// CHECK-LABEL: func.func @iota
+// CHECK-SAME: (%[[START:.*]]: i64, %[[STEP:.*]]: i64, %[[H:.*]]: bf16)
+// CHECK-NEXT: fuser.iota %[[START]], %[[STEP]] : i64 -> tensor<8xi64>
+// CHECK-NEXT: fuser.iota %[[H]], %[[H]] : bf16 -> tensor<3xbf16>
+func.func @iota(%start: i64, %step: i64, %h: bf16) {
+  %0 = fuser.iota %start, %step : i64 -> tensor<8xi64>
+  %1 = fuser.iota %h, %h : bf16 -> tensor<3xbf16>
   return
 }

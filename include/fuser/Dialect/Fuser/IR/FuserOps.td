@@ -369,6 +369,34 @@ def Fuser_FullOp : Fuser_Op<"full", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Fuser_IotaOp : Fuser_Op<"iota", [Pure, AllTypesMatch<["start", "step"]>]> {
+  let summary = "1-D tensor of start + index * step";
+  let description = [{
+    nvFuser's `iota(length, start, step, dtype)`: a 1-D tensor whose element
+    `i` is `start + i * step`, with `start` and `step` scalars of the
+    result's element type (i32, i64, f16, bf16, f32 or f64) and the length
+    its extent. Integers compute in their width and wrap. Floats compute in
+    their compute type (f32 for f16 and bf16): `i` converted to it, times
+    `step`, plus `start`, each rounded there (no fused multiply-add, so every
+    backend gives the same bits), then rounded once to the element type.
+    nvFuser's `triu`, `arange` and `eye` are built from it
+    (docs/Python.md).
+
+    ```mlir
+    %start = arith.constant 0 : i64
+    %step = arith.constant 1 : i64
+    %t = fuser.iota %start, %step : i64 -> tensor<8xi64>
+    ```
+
+    Index maps: `start` and `step` at every index; it reads no tensor.
+  }];
+  let arguments = (ins Fuser_NumericType:$start, Fuser_NumericType:$step);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat =
+      "$start `,` $step attr-dict `:` type($start) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Segments
 //===----------------------------------------------------------------------===//
