@@ -6,7 +6,7 @@ CMAKE_FLAGS ?=
 
 .PHONY: all setup configure build check check-lit check-unit check-docs docs demo clean \
         check-python check-python-install fuzz-smoke check-sanitizers check-diff check-diff-cpu check-diff-norm check-diff-types check-diff-simt check-diff-f64 check-diff-long check-preseg-monotone \
-        check-stress check-torch check-nvfuser
+        check-stress check-torch check-nvfuser check-thunder
 
 all: build
 
@@ -207,6 +207,22 @@ check-nvfuser: build
 	  || $(NVFUSER_VENV)/bin/python -m pip install -q $(NVFUSER_PACKAGES)
 	PYTHONPATH=$(BUILD_DIR)/python_packages python3 python/tests_nvfuser/differential.py \
 	  --nvfuser-python $(NVFUSER_VENV)/bin/python
+
+# Lightning Thunder on fuser_mlir (python/tests_thunder, docs/Python.md,
+# "Thunder"): a venv for python3 (the native module is built for it) with
+# torch 2.10 and lightning-thunder 0.2.6 from PyPI, about 6 GB with torch's
+# CUDA libraries, so not part of `check`. Kept between runs. The driver
+# points Thunder's nvFuser executor at fuser_mlir on CPU tensors, on the CPU
+# backend, and checks forward and backward against eager torch.
+THUNDER_VENV ?= $(BUILD_DIR)/thunder-venv
+THUNDER_PACKAGES ?= torch==2.10.0 lightning-thunder==0.2.6
+
+check-thunder: build
+	test -x $(THUNDER_VENV)/bin/python || python3 -m venv --system-site-packages $(THUNDER_VENV)
+	$(THUNDER_VENV)/bin/python -c 'import thunder' 2>/dev/null \
+	  || $(THUNDER_VENV)/bin/python -m pip install -q $(THUNDER_PACKAGES)
+	FUSER_MLIR_HOST_BACKEND=cpu PYTHONPATH=$(BUILD_DIR)/python_packages \
+	  $(THUNDER_VENV)/bin/python python/tests_thunder/run_thunder.py
 
 # docs/ holds the op and pass references generated from ODS; they must be
 # current.

@@ -782,11 +782,12 @@ class FusionDefinition:
 
     @staticmethod
     def _default_backend(inputs):
-        """The CUDA backend for CUDA tensors, else the interpreter."""
+        """The CUDA backend for CUDA tensors, else HOST_BACKEND (the
+        interpreter unless FUSER_MLIR_HOST_BACKEND says "cpu")."""
         if "torch" not in sys.modules:
-            return "interp"  # no torch tensor can be among the inputs
+            return HOST_BACKEND  # no torch tensor can be among the inputs
         cuda = any(_arrays.is_torch(v) and v.device.type == "cuda" for v in inputs)
-        return "cuda" if cuda else "interp"
+        return "cuda" if cuda else HOST_BACKEND
 
     def validate(self, inputs, reference_outputs=None, *, rtol=None, atol=None, **options):
         """Runs the fusion and checks every output against
@@ -949,6 +950,14 @@ def contiguity_of(array, stride_order):
         inner_stride = stride * array.shape[dim]
     return contiguity
 
+
+# The backend execute() runs host data on when none is given: "interp" (the
+# interpreter), or "cpu" (the CPU backend's compiled kernels) where the
+# environment variable FUSER_MLIR_HOST_BACKEND says so; callers that cannot
+# pass backend= (Lightning Thunder) choose it this way.
+HOST_BACKEND = os.environ.get("FUSER_MLIR_HOST_BACKEND", "interp")
+if HOST_BACKEND not in ("interp", "cpu"):
+    raise ValueError("FUSER_MLIR_HOST_BACKEND is %r; it takes interp or cpu" % HOST_BACKEND)
 
 # The environment variable that sets the budget of every run's buffers
 # (BackendOptions::maxTotalBytes, fuser-run's --max-total-bytes).

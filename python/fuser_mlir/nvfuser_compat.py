@@ -52,6 +52,21 @@ def make_nvfuser_module():
     return module
 
 
+def install():
+    """Makes `import nvfuser` and `import nvfuser_direct` (and its
+    submodules) give fuser_mlir's stand-ins in this process: how a client of
+    nvFuser (Lightning Thunder: docs/Python.md, "Thunder") runs on fuser_mlir.
+    Call it before the client imports nvFuser. Returns the modules it
+    replaced (None where there was none), by name."""
+    previous = {name: sys.modules.get(name) for name in STAND_IN_NAMES}
+    for name in STAND_IN_NAMES:
+        sys.modules[name] = _stand_in(name)
+    for name in DIRECT_SUBMODULES:
+        previous["nvfuser_direct." + name] = sys.modules.get("nvfuser_direct." + name)
+        sys.modules["nvfuser_direct." + name] = getattr(nvfuser_direct, name)
+    return previous
+
+
 def compute_contiguity(sizes, strides):
     """The legacy module's compute_contiguity (nvFuser's computeContiguity):
     per dim in the given order, None for a broadcast (extent 1 or stride 0),
@@ -225,13 +240,8 @@ def main(argv=None):
     previous_hook = _fusion.definition_hook
     # nvFuser's module and its newer direct bindings, which repro scripts
     # import with the same names.
-    previous_modules = {name: sys.modules.get(name) for name in STAND_IN_NAMES}
     _fusion.definition_hook = definitions.append
-    for name in STAND_IN_NAMES:
-        sys.modules[name] = _stand_in(name)
-    for name in DIRECT_SUBMODULES:
-        previous_modules["nvfuser_direct." + name] = sys.modules.get("nvfuser_direct." + name)
-        sys.modules["nvfuser_direct." + name] = getattr(nvfuser_direct, name)
+    previous_modules = install()
     namespace = {"__name__": "__main__", "__file__": args.script}
     fallback = None if args.no_cpu_fallback else _cpu_fallback(source)
     try:

@@ -181,3 +181,39 @@ def test_broadcast_in_dim_minus_one_at_a_new_dim_is_refused():
         with pytest.raises(ValueError, match="-1 at output dim 1"):
             fd.ops.broadcast_in_dim(t0, shape=[3, -1], broadcast_dims=[0])
         fd.add_output(t0)
+
+
+def test_install_makes_nvfuser_imports_fuser_mlir():
+    """nvfuser_compat.install(): how Thunder is pointed at fuser_mlir."""
+    import importlib
+    import sys
+    from fuser_mlir import nvfuser_compat, nvfuser_direct
+    previous = nvfuser_compat.install()
+    try:
+        assert importlib.import_module("nvfuser_direct") is nvfuser_direct
+        assert importlib.import_module("nvfuser").compute_tensor_descriptor is \
+            nvfuser_direct.compute_tensor_descriptor
+        assert importlib.import_module("nvfuser_direct.multidevice") is nvfuser_direct.multidevice
+    finally:
+        for name, module in previous.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+
+
+def test_host_backend_variable(tmp_path):
+    """FUSER_MLIR_HOST_BACKEND chooses the backend of host data where
+    execute is given none (Thunder gives none)."""
+    import os
+    import subprocess
+    import sys
+    code = ("from fuser_mlir import _fusion; import numpy as np\n"
+            "print(_fusion.HOST_BACKEND, _fusion.FusionDefinition._default_backend("
+            "[np.zeros(2)]))\n")
+    env = dict(os.environ, FUSER_MLIR_HOST_BACKEND="cpu")
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.stdout.split() == ["cpu", "cpu"], run.stderr
+    env["FUSER_MLIR_HOST_BACKEND"] = "gpu"
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode != 0 and "FUSER_MLIR_HOST_BACKEND" in run.stderr
