@@ -169,6 +169,9 @@ mlir::fuser::getOperandIndexMaps(Operation *op) {
         return SmallVector<OperandIndexMap>{getScalarMap(iota),
                                             getScalarMap(iota)};
       })
+      .Case<UniformOp, NormalOp>([](Operation *random) {
+        return SmallVector<OperandIndexMap>(4, getScalarMap(random));
+      })
       .Default([](Operation *) { return failure(); });
 }
 

@@ -151,6 +151,9 @@ public:
     add<SegmentSetOp>(kPointwiseKinds, false);
     // Evaluated from their own structure (evalUnchained).
     add<FullOp, IotaOp, PadOp, CatOp>(kPointwiseKinds, true);
+    // A random op is computed where it is defined only: recomputing it in
+    // each reader would draw its numbers again in every kernel.
+    add<UniformOp, NormalOp>(kPointwiseKinds, false);
     // Reductions shape reduction and normalization kernels; a value computed
     // through one is written, never recomputed.
     add<ReductionOp>(kReductionKinds, false);

@@ -709,6 +709,44 @@ FailureOr<Value> FusionBuilder::iota(int64_t length,
                                scalars[0], scalars[1]);
 }
 
+FailureOr<Value> FusionBuilder::random(bool normal, ArrayRef<int64_t> shape,
+                                       const Operand &first,
+                                       const Operand &second,
+                                       const Operand &seed,
+                                       const Operand &offset,
+                                       Type elementType) {
+  StringRef name = normal ? "normal" : "uniform";
+  if (llvm::any_of(shape, [](int64_t extent) { return extent < 0; }))
+    return valueError() << "'" << name << "' needs non-negative extents";
+  if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(elementType))
+    return typeError() << "'" << name
+                       << "' takes a floating dtype, got "
+                       << typeText(elementType);
+  for (const Operand *operand : {&first, &second, &seed, &offset})
+    if (operand->isTensor())
+      return typeError() << "the parameters, seed and offset of '" << name
+                         << "' are scalars";
+  for (const Operand *operand : {&seed, &offset}) {
+    Type type = operand->getDType(getContext());
+    if (!type.isInteger(32) && !type.isInteger(64))
+      return typeError() << "the rng_seed and rng_offset of '" << name
+                         << "' are integers, got " << typeText(type);
+  }
+  Type parameterType = elementType.isF64() ? elementType
+                                           : Float32Type::get(getContext());
+  Type i64 = IntegerType::get(getContext(), 64);
+  FailureOr<Value> a = materialize(first, parameterType);
+  FailureOr<Value> b = materialize(second, parameterType);
+  FailureOr<Value> s = materialize(seed, i64);
+  FailureOr<Value> o = materialize(offset, i64);
+  if (failed(a) || failed(b) || failed(s) || failed(o))
+    return failure();
+  auto type = RankedTensorType::get(shape, elementType);
+  if (normal)
+    return buildVerified<NormalOp>(type, *a, *b, *s, *o);
+  return buildVerified<UniformOp>(type, *a, *b, *s, *o);
+}
+
 FailureOr<Value> FusionBuilder::triu(Value source, int64_t diagonal) {
   auto type = dyn_cast<RankedTensorType>(source.getType());
   if (!type)

@@ -14,6 +14,7 @@
 
 #include "fuser/Interpreter/Interpreter.h"
 #include "fuser/Dialect/Fuser/IR/ElementSemantics.h"
+#include "fuser/Dialect/Fuser/IR/RandomSemantics.h"
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/IR/StridedView.h"
@@ -193,6 +194,7 @@ private:
   LogicalResult evalCat(CatOp op);
   LogicalResult evalFull(FullOp op);
   LogicalResult evalIota(IotaOp op);
+  LogicalResult evalRandom(Operation *op, bool normal);
   LogicalResult evalCast(Operation *op, Value source);
   LogicalResult evalReduction(ReductionOp op);
   LogicalResult evalUnary(Operation *op, UnaryKind kind);
@@ -314,6 +316,8 @@ LogicalResult Evaluator::evaluate(Operation *op) {
       .Case([&](CatOp op) { return evalCat(op); })
       .Case([&](FullOp op) { return evalFull(op); })
       .Case([&](IotaOp op) { return evalIota(op); })
+      .Case([&](UniformOp op) { return evalRandom(op, /*normal=*/false); })
+      .Case([&](NormalOp op) { return evalRandom(op, /*normal=*/true); })
       .Case<CastOp, arith::ExtFOp, arith::SIToFPOp, arith::FPToSIOp>(
           [&](auto op) { return evalCast(op, op->getOperand(0)); })
       .Case([&](arith::TruncFOp op) -> LogicalResult {
@@ -451,6 +455,71 @@ LogicalResult Evaluator::evalIota(IotaOp op) {
     }
   });
   bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalRandom(Operation *op, bool normal) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  FailureOr<Buffer> result = allocate(op, type);
+  if (failed(result))
+    return failure();
+  auto scalar = [&](unsigned index) {
+    return get(op->getOperand(index)).getBytes().data();
+  };
+  auto seed = static_cast<uint64_t>(loadElement<int64_t>(scalar(2), 0));
+  auto offset = static_cast<uint64_t>(loadElement<int64_t>(scalar(3), 0));
+  uint8_t *out = result->bytes.data();
+  int64_t count = type.getNumElements();
+  Type element = type.getElementType();
+  if (element.isF64()) {
+    double first = loadElement<double>(scalar(0), 0);
+    double second = loadElement<double>(scalar(1), 0);
+    for (int64_t i = 0; i < count; ++i) {
+      uint64_t component = uint64_t(i) % 2;
+      random::PhiloxWords words = random::philox(seed, uint64_t(i) / 2, offset);
+      double value =
+          normal ? std::fma(random::normalDouble(words, component), second,
+                            first)
+                 : std::fma(second - first,
+                            random::uniformDouble(words[2 * component],
+                                                  words[2 * component + 1]),
+                            first);
+      storeElement(out, i, value);
+    }
+  } else {
+    float first = loadElement<float>(scalar(0), 0);
+    float second = loadElement<float>(scalar(1), 0);
+    visitElemKind(*getElemKind(element), [&](auto tag) {
+      constexpr ElemKind K = decltype(tag)::kind;
+      if constexpr (K == ElemKind::F32 || isHalfKind<K>) {
+        for (int64_t i = 0; i < count; ++i) {
+          uint64_t component = uint64_t(i) % 4;
+          random::PhiloxWords words =
+              random::philox(seed, uint64_t(i) / 4, offset);
+          StorageOf<K> value;
+          if (normal) {
+            uint64_t pair = component / 2 * 2;
+            value = Elem<K>::store(std::fma(
+                random::normalFloat(words[pair], words[pair + 1], component),
+                second, first));
+          } else if constexpr (K == ElemKind::F32) {
+            value = std::fma(second - first,
+                             random::uniformFloat(words[component]), first);
+          } else {
+            // f16/bf16: from the unmapped (0, 1] value; `high` becomes
+            // `low`.
+            value = Elem<K>::store(
+                std::fma(second - first,
+                         random::rawUniformFloat(words[component]), first));
+            if (Elem<K>::load(value) == Elem<K>::load(Elem<K>::store(second)))
+              value = Elem<K>::store(first);
+          }
+          storeElement(out, i, value);
+        }
+      }
+    });
+  }
+  bind(op->getResult(0), std::move(*result));
   return success();
 }
 

@@ -992,6 +992,25 @@ private:
     broadcastAt(iota, inserted);
   }
 
+  /// A uniform or normal of a pool tensor's shape, with constant
+  /// parameters, seed and offset.
+  void buildRandom() {
+    SmallVector<int64_t> shape(tensorType(pickTensor()).getShape());
+    Type type = rng.pick<Type>({f16, bf16, f32, f64});
+    Type parameter = type == f64 ? f64 : f32;
+    Value first = scalarConstant(parameter);
+    Value second = scalarConstant(parameter);
+    Value seed = scalarConstant(i64);
+    Value offset = scalarConstant(i64);
+    auto resultType = RankedTensorType::get(shape, type);
+    if (rng.percent(50))
+      record(UniformOp::create(builder, loc, resultType, first, second, seed,
+                               offset));
+    else
+      record(NormalOp::create(builder, loc, resultType, first, second, seed,
+                              offset));
+  }
+
   //===--- results --------------------------------------------------------===//
 
   /// Every unused tensor (up to a limit), plus sometimes a value that is
@@ -1074,8 +1093,10 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
     case 8:
       if (rng.percent(50))
         buildFull();
-      else
+      else if (rng.percent(50))
         buildIota();
+      else
+        buildRandom();
       break;
     case 9:
       buildReductionRoundTrip();

@@ -175,6 +175,36 @@ class Ops:
                 None if start is None else build.operand(start),
                 None if step is None else build.operand(step), dtype_text))
 
+    def _random(self, name, first, second, shape, rng_seed, rng_offset, dtype):
+        if rng_seed is None or rng_offset is None:
+            # nvFuser draws from its CUDA generator's state here, advancing
+            # its offset on every run; fuser_mlir has no generator state.
+            raise FusionNotImplementedError(
+                "%s without rng_seed and rng_offset needs a generator state, which "
+                "fuser_mlir does not keep: pass both (as Thunder's uniform_philox does)"
+                % name)
+        shape = self._extents_arg(shape, "%s's shape" % name)
+        first = self._operand(first, "%s's first parameter" % name)
+        second = self._operand(second, "%s's second parameter" % name)
+        rng_seed = self._operand(rng_seed, "%s's rng_seed" % name)
+        rng_offset = self._operand(rng_offset, "%s's rng_offset" % name)
+        dtype_text = dtype_name(dtype, "%s's dtype" % name)
+        return self._tensor_op(
+            name, (first, second, shape),
+            {"rng_seed": rng_seed, "rng_offset": rng_offset, "dtype": dtype},
+            lambda build: build.call(
+                build.native.random, name == "normal", build.extents(shape, "%s's shape" % name),
+                build.operand(first), build.operand(second), build.operand(rng_seed),
+                build.operand(rng_offset), dtype_text))
+
+    def uniform(self, minval, maxval, shape, *, rng_seed=None, rng_offset=None,
+                dtype=DataType.Float):
+        return self._random("uniform", minval, maxval, shape, rng_seed, rng_offset, dtype)
+
+    def normal(self, mean, std, shape, *, rng_seed=None, rng_offset=None,
+               dtype=DataType.Float):
+        return self._random("normal", mean, std, shape, rng_seed, rng_offset, dtype)
+
     def triu(self, arg, diagonal=0):
         arg = self._tensor(arg, "triu's operand")
         if isinstance(diagonal, bool) or not isinstance(diagonal, int):

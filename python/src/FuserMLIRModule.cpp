@@ -288,6 +288,16 @@ public:
       return getBuilder().iota(length, startOperand, stepOperand, type);
     });
   }
+  int64_t random(bool normal, std::vector<int64_t> shape, nb::handle first,
+                 nb::handle second, nb::handle seed, nb::handle offset,
+                 const std::string &dtype) {
+    Operand a = toOperand(first), b = toOperand(second);
+    Operand s = toOperand(seed), o = toOperand(offset);
+    Type type = parseDType(dtype);
+    return build([&] {
+      return getBuilder().random(normal, shape, a, b, s, o, type);
+    });
+  }
   int64_t triu(int64_t id, int64_t diagonal) {
     return build([&] { return getBuilder().triu(lookUp(id), diagonal); });
   }
@@ -703,6 +713,7 @@ NB_MODULE(_fuser_mlir, m) {
       .def("iota", &Fusion::iota, nb::arg("length"), nb::arg("start").none(),
            nb::arg("step").none(), nb::arg("dtype"))
       .def("triu", &Fusion::triu)
+      .def("random", &Fusion::random)
       .def("reshape", &Fusion::reshape)
       .def("squeeze", &Fusion::squeeze)
       .def("broadcast", &Fusion::broadcast)

@@ -67,15 +67,15 @@ def every_op(fd, n):
         fd.add_output(t)
 
 
-# Ops with a case in every_op (or, for iota and triu, which the translation
-# to nvFuser's text does not model yet, in
+# Ops with a case in every_op (or, for iota, triu, uniform and normal, which
+# the translation to nvFuser's text does not model yet, in
 # test_untranslated_ops_print_the_recorded_calls), beyond the generated
 # elementwise ones.
 COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "expand",
            "broadcast_in_dim", "permute", "stride_order", "size", "shape", "tensor_sizes",
            "set", "segment_set", "slice", "pad", "cat", "sum", "prod", "max", "min",
            "var", "var_mean", "welford", "addcmul", "complex", "real", "imag", "iota",
-           "triu"}
+           "triu", "uniform", "normal"}
 
 
 def test_every_op_has_a_case():
@@ -88,9 +88,13 @@ def test_untranslated_ops_print_the_recorded_calls():
         a = fd.define_tensor(shape=[-1, -1], dtype=DataType.Float)
         fd.add_output(fd.ops.triu(a, 1))
         fd.add_output(fd.ops.iota(fd.ops.size(a, 1), 0.5, 0.25, DataType.Float))
+        fd.add_output(fd.ops.uniform(0.0, 1.0, [3, 5], rng_seed=7, rng_offset=1))
+        fd.add_output(fd.ops.normal(0.0, 1.0, [6], rng_seed=7, rng_offset=1,
+                                    dtype=DataType.Double))
     text = repr(fd)
     assert text == fd._recorded_text()
-    assert "fd.ops.triu(" in text and "fd.ops.iota(" in text
+    for name in ("triu", "iota", "uniform", "normal"):
+        assert "fd.ops.%s(" % name in text
     again = rebuilt(text, nvfuser_direct)
     x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(4, 3)
     for mine, theirs in zip(fd.execute([x]), again.execute([x])):

@@ -190,6 +190,7 @@ enum Excuse : int {
   kDiscontinuity,
   kDomain,
   kComplex,
+  kRandom,
   kUnanalysed,
 };
 
@@ -206,6 +207,8 @@ const char *describeExcuse(int reason) {
     return "an operand within its bound of a pole or the edge of the domain";
   case kComplex:
     return "complex values (not analysed)";
+  case kRandom:
+    return "random numbers (the widened op draws an f64 stream of its own)";
   default:
     return "an op the analysis does not model";
   }
@@ -840,6 +843,10 @@ LogicalResult ErrorAnalysis::visit(Operation *op, Operation *wideOp) {
   if (isa<ViewOp, SqueezeOp, BroadcastOp, ExpandOp, SetOp, SegmentSetOp,
           PermuteOp, SliceOp, PadOp, CatOp, FullOp>(op))
     return moveBounds(wideOp);
+  if (isa<UniformOp, NormalOp>(op)) {
+    excuseAll(wideOp, kRandom);
+    return success();
+  }
   if (auto iota = dyn_cast<IotaOp>(op)) {
     iotaBounds(iota, wideOp);
     return success();

@@ -18,6 +18,8 @@
 //                reduced dim, ranging over its extent
 //   full         the scalar, at every index
 //   iota         start and step, at every index
+//   uniform,     their four scalars, at every index
+//   normal
 //
 // The kernel emitter evaluates indices through these maps and derives its
 // lane analysis from them; the kernel templates compare meta-op chains by

@@ -168,6 +168,15 @@ public:
   /// are cast to it.
   FailureOr<Value> iota(int64_t length, std::optional<Operand> start,
                         std::optional<Operand> step, Type elementType);
+  /// nvFuser's uniform(minval, maxval, shape, rng_seed, rng_offset, dtype)
+  /// (`normal` false) or normal(mean, std, ...) (`normal` true): `fuser.
+  /// uniform` or `fuser.normal` of `shape` in `elementType` (f16, bf16, f32
+  /// or f64), the parameters cast to f64 for f64 and to f32 otherwise, the
+  /// seed and the offset to i64.
+  FailureOr<Value> random(bool normal, ArrayRef<int64_t> shape,
+                          const Operand &first, const Operand &second,
+                          const Operand &seed, const Operand &offset,
+                          Type elementType);
   /// nvFuser's triu (csrc/ops/composite.cpp): `source` where the column
   /// index minus the row index of its last two dims is at least `diagonal`,
   /// else 0: iotas of the rows and of the columns (shifted by -diagonal),

@@ -194,6 +194,8 @@ FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at,
   }
   if (auto iota = dyn_cast<IotaOp>(op))
     return evalIota(iota, at);
+  if (isa<UniformOp, NormalOp>(op))
+    return evalRandom(op, at);
   if (!isa<PadOp, CatOp, ReductionOp>(op))
     return op->emitError("the kernel lowering does not support '")
            << op->getName() << "'";

@@ -287,6 +287,8 @@ protected:
                                  const RowStep *rowStep);
   /// Iota's elements at lanes `at`, computed from their index.
   FailureOr<Value> evalIota(IotaOp op, const Lanes &at);
+  /// A random op's elements at lanes `at` (RandomNumbers.cpp).
+  FailureOr<Value> evalRandom(Operation *op, const Lanes &at);
   /// A load of `memref` at lanes `at`, from the row's shared buffer where
   /// it is staged and `at` are the lanes of `rowStep`.
   Value load(Value memref, const Lanes &at, const RowStep *rowStep);

@@ -152,6 +152,9 @@ llvm::StringRef mlir::fuser::getOperandClassName(OperandClass operands) {
 }
 
 bool mlir::fuser::isTranscendentalOp(Operation *op) {
+  // Box-Muller: log, sqrt, sin and cos.
+  if (isa<NormalOp>(op))
+    return true;
   const ArithmeticOpInfo *info = nullptr;
   std::optional<UnaryKind> unary = getUnaryKind(op);
   if (unary)

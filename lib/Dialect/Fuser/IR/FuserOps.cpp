@@ -527,6 +527,31 @@ LogicalResult FullOp::verify() {
   return success();
 }
 
+/// The result of a random op is f16, bf16, f32 or f64, its two parameters
+/// f64 for an f64 result and f32 otherwise.
+static LogicalResult verifyRandomOp(Operation *op, Type parameterType,
+                                    RankedTensorType resultType) {
+  Type element = resultType.getElementType();
+  if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element))
+    return op->emitOpError("result element type must be f16, bf16, f32 or "
+                           "f64, got ")
+           << element;
+  Type expected = element.isF64() ? element : Float32Type::get(op->getContext());
+  if (parameterType != expected)
+    return op->emitOpError("parameters of ")
+           << element << " results must be " << expected << ", got "
+           << parameterType;
+  return success();
+}
+
+LogicalResult UniformOp::verify() {
+  return verifyRandomOp(*this, getLow().getType(), getType());
+}
+
+LogicalResult NormalOp::verify() {
+  return verifyRandomOp(*this, getMean().getType(), getType());
+}
+
 LogicalResult IotaOp::verify() {
   if (getType().getRank() != 1)
     return emitOpError("result must be 1-D, got ") << getType();

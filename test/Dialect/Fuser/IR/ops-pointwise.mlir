@@ -1,5 +1,5 @@
 // Round trip of the pointwise ops: unary, binary (with size-1 broadcasting
-// and scalar operands), compare, where, full and iota.
+// and scalar operands), compare, where, full, iota, uniform and normal.
 // RUN: fuser-opt %s | FileCheck %s
 // RUN: fuser-opt %s | fuser-opt | FileCheck %s
 // RUN: fuser-opt %s --mlir-print-op-generic | fuser-opt | FileCheck %s
@@ -267,5 +267,15 @@ func.func @full(%s: bf16) {
 func.func @iota(%start: i64, %step: i64, %h: bf16) {
   %0 = fuser.iota %start, %step : i64 -> tensor<8xi64>
   %1 = fuser.iota %h, %h : bf16 -> tensor<3xbf16>
+  return
+}
+
+// CHECK-LABEL: func.func @random
+// CHECK-SAME: (%[[A:.*]]: f32, %[[B:.*]]: f64, %[[S:.*]]: i64, %[[O:.*]]: i64)
+// CHECK-NEXT: fuser.uniform %[[A]], %[[A]] seed %[[S]] offset %[[O]] : f32 -> tensor<4x8xbf16>
+// CHECK-NEXT: fuser.normal %[[B]], %[[B]] seed %[[S]] offset %[[O]] : f64 -> tensor<16xf64>
+func.func @random(%a: f32, %b: f64, %s: i64, %o: i64) {
+  %0 = fuser.uniform %a, %a seed %s offset %o : f32 -> tensor<4x8xbf16>
+  %1 = fuser.normal %b, %b seed %s offset %o : f64 -> tensor<16xf64>
   return
 }

@@ -165,8 +165,8 @@ std::optional<TernaryKind> symbolizeTernaryKind(llvm::StringRef mnemonic);
 std::optional<CompareKind> symbolizeCompareKind(llvm::StringRef mnemonic);
 
 /// True when `op` is a table op whose float results come from the math
-/// library (exp, ..., and pow on floats): results of such ops may differ
-/// between correct backends by a few ulp.
+/// library (exp, ..., and pow on floats), or fuser.normal (Box-Muller):
+/// results of such ops may differ between correct backends by a few ulp.
 bool isTranscendentalOp(Operation *op);
 
 /// Builds the op of `kind`. Result types are inferred, so the operands must

@@ -397,6 +397,69 @@ def Fuser_IotaOp : Fuser_Op<"iota", [Pure, AllTypesMatch<["start", "step"]>]> {
   let hasVerifier = 1;
 }
 
+def Fuser_UniformOp : Fuser_Op<"uniform", [Pure, AllTypesMatch<["low", "high"]>]> {
+  let summary = "uniform random numbers in [low, high), nvFuser's Philox";
+  let description = [{
+    nvFuser's `uniform(low, high, shape, rng_seed, rng_offset, dtype)`. The
+    element at row-major index `i` of the result (f16, bf16, f32 or f64)
+    comes from one Philox4x32-10 call per 4 elements (2 for f64): key =
+    `seed`, counter = (`offset`, `i / 4`) as two 64-bit halves, the element
+    taking word `i % 4` (words 2(i % 2) and 2(i % 2) + 1 for f64), then
+    nvFuser's transform: a uniform `u` in [0, 1) from the word(s) and
+    `fma(high - low, u, low)` (nvFuser compiles with --fmad=true); for f16
+    and bf16, computed in f32 from the unmapped (0, 1] value and rounded,
+    a result equal to `high` becoming `low`. The values depend only on the
+    seed, the offset and the index (RandomSemantics.h), never on the
+    schedule, the backend or the vector width. `low` and `high` are f64 for
+    f64 results and f32 otherwise.
+
+    ```mlir
+    %r = fuser.uniform %low, %high seed %seed offset %offset : f32 -> tensor<4x8xbf16>
+    ```
+
+    Index maps: the four scalars at every index; it reads no tensor.
+  }];
+  let arguments = (ins AnyTypeOf<[F32, F64]>:$low, AnyTypeOf<[F32, F64]>:$high,
+                       I64:$seed, I64:$offset);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat = [{
+    $low `,` $high `seed` $seed `offset` $offset attr-dict `:` type($low)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Fuser_NormalOp : Fuser_Op<"normal", [Pure, AllTypesMatch<["mean", "std"]>]> {
+  let summary = "normal random numbers, nvFuser's Philox and Box-Muller";
+  let description = [{
+    nvFuser's `normal(mean, std, shape, rng_seed, rng_offset, dtype)`: the
+    Philox words of `fuser.uniform` (the same key, counter and call per 4
+    elements, 2 for f64), then Box-Muller as nvFuser's runtime computes it:
+    for f16, bf16 and f32, component `c = i % 4` takes words `c / 2 * 2` and
+    `c / 2 * 2 + 1` as uniforms `u` and `v`, and gives
+    `sqrt(-2 log u) * sin(2 pi v)` for even `c`, `cos` for odd `c`, in f32;
+    for f64, all four words make `u` and `v` in f64 and `c = i % 2` picks
+    sin or cos. Then `fma(normal, std, mean)`, rounded to the element type.
+    log, sqrt, sin and cos are the math library's (libdevice on the GPU:
+    ulp bounds, docs/Interpreter.md). `mean` and `std` are f64 for f64
+    results and f32 otherwise.
+
+    ```mlir
+    %r = fuser.normal %mean, %std seed %seed offset %offset : f32 -> tensor<1024xf32>
+    ```
+
+    Index maps: the four scalars at every index; it reads no tensor.
+  }];
+  let arguments = (ins AnyTypeOf<[F32, F64]>:$mean, AnyTypeOf<[F32, F64]>:$std,
+                       I64:$seed, I64:$offset);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat = [{
+    $mean `,` $std `seed` $seed `offset` $offset attr-dict `:` type($mean)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Segments
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,160 @@
+"""nvFuser's uniform and normal with explicit rng_seed and rng_offset (issue
+45, random numbers) through the direct API, against an independent numpy
+implementation of nvFuser's runtime/random_numbers.cu written here from its
+formulas (Philox4x32-10, the uniform transforms, Box-Muller), on every host
+backend; the values depend only on the seed, the offset and the index."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from fuser_mlir import DataType, FusionDefinition, FusionTypeError
+from fuser_mlir._errors import FusionNotImplementedError
+
+BACKENDS = ["interp", "cpu", "simt"]
+M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
+MASK = np.uint64(0xFFFFFFFF)
+
+
+def philox(seed, subsequence, offset):
+    """Philox4x32-10 on arrays of subsequences; returns 4 uint32 arrays."""
+    sub = subsequence.astype(np.uint64)
+    offset, seed = np.uint64(offset % 2**64), np.uint64(seed % 2**64)
+    c = [np.full(sub.shape, offset & MASK), np.full(sub.shape, offset >> np.uint64(32)),
+         sub & MASK, sub >> np.uint64(32)]
+    k0, k1 = int(seed & MASK), int(seed >> np.uint64(32))
+    for _ in range(10):
+        p0 = np.uint64(M0) * c[0]
+        p1 = np.uint64(M1) * c[2]
+        c = [(p1 >> np.uint64(32)) ^ c[1] ^ np.uint64(k0), p1 & MASK,
+             (p0 >> np.uint64(32)) ^ c[3] ^ np.uint64(k1), p0 & MASK]
+        k0, k1 = (k0 + W0) % 2**32, (k1 + W1) % 2**32
+    return [w.astype(np.uint32) for w in c]
+
+
+def uniform01_f32(word, mapped=True):
+    scale = np.float32(2.0**-32)
+    r = word.astype(np.float32) * scale + np.float32(0.5) * scale
+    return np.where(r == np.float32(1), np.float32(0), r) if mapped else r
+
+
+def uniform01_f64(x, y):
+    z = x.astype(np.uint64) ^ (y.astype(np.uint64) << np.uint64(21))
+    r = z.astype(np.float64) * 2.0**-53 + 0.5 * 2.0**-53
+    return np.where(r == 1.0, 0.0, r)
+
+
+def fma(a, b, c, dtype):
+    """a * b + c rounded once: exactly for float64; for float32 the product
+    is exact in float64 and the sum rounds to float64 and then float32 (a
+    double rounding, off only where the float64 sum lands on a float32
+    midpoint)."""
+    if dtype == np.float32:
+        return (np.float64(a) * b.astype(np.float64) + np.float64(c)).astype(np.float32)
+    exact = [Fraction(float(a)) * Fraction(float(v)) + Fraction(float(c)) for v in np.ravel(b)]
+    return np.array([float(x) for x in exact]).reshape(np.shape(b))
+
+
+def reference(kind, first, second, shape, seed, offset, dtype):
+    n = int(np.prod(shape))
+    i = np.arange(n, dtype=np.uint64)
+    if dtype == np.float64:
+        w = philox(seed, i // np.uint64(2), offset)
+        comp = (i % np.uint64(2)).astype(np.int64)
+        if kind == "uniform":
+            x = np.where(comp == 0, w[0], w[2])
+            y = np.where(comp == 0, w[1], w[3])
+            out = fma(second - first, uniform01_f64(x, y), first, np.float64)
+        else:
+            u = uniform01_f64(w[0], w[1])
+            v = uniform01_f64(w[2], w[3]) * 6.2831853071795860
+            n01 = np.sqrt(-2.0 * np.log(u)) * np.where(comp % 2 == 0, np.sin(v), np.cos(v))
+            out = fma(second, n01, first, np.float64)
+        return out.reshape(shape)
+    w = philox(seed, i // np.uint64(4), offset)
+    comp = (i % np.uint64(4)).astype(np.int64)
+    words = np.stack(w)
+    f32 = np.float32
+    if kind == "uniform":
+        word = words[comp, np.arange(n)]
+        if dtype == np.float32:
+            out = fma(f32(second) - f32(first), uniform01_f32(word), f32(first), np.float32)
+        else:
+            value = fma(f32(second) - f32(first), uniform01_f32(word, mapped=False),
+                        f32(first), np.float32)
+            out = cast_half(value, dtype)
+            high = cast_half(np.array([f32(second)]), dtype)[0]
+            out = np.where(out == high, cast_half(np.array([f32(first)]), dtype)[0], out)
+        return out.reshape(shape)
+    pair = comp // 2 * 2
+    u = uniform01_f32(words[pair, np.arange(n)])
+    v = uniform01_f32(words[pair + 1, np.arange(n)]) * f32(6.2831855)
+    n01 = (np.sqrt(f32(-2.0) * np.log(u)) *
+           np.where(comp % 2 == 0, np.sin(v), np.cos(v))).astype(np.float32)
+    value = fma(f32(second), n01, f32(first), np.float32)
+    out = value if dtype == np.float32 else cast_half(value, dtype)
+    return out.reshape(shape)
+
+
+def cast_half(values, dtype):
+    """float32 -> float16 (np.float16) or bfloat16 ("bf16"), rounded to
+    nearest even, as float32."""
+    values = np.asarray(values, np.float32)
+    if dtype == np.float16:
+        return values.astype(np.float16).astype(np.float32)
+    bits = values.view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> np.uint64(16)) & np.uint64(1))) >> np.uint64(16) << np.uint64(16)
+    return rounded.astype(np.uint32).view(np.float32)
+
+
+CASES = [
+    ("uniform", -1.5, 2.0, [3, 7], 1234567, 8, DataType.Float, np.float32),
+    ("uniform", 0.0, 1.0, [5, 3], 99, 0, DataType.BFloat16, "bf16"),
+    ("uniform", 0.0, 1.0, [9], 99, 12, DataType.Half, np.float16),
+    ("uniform", 0.0, 10.0, [7], 2**40 + 3, 2**33, DataType.Double, np.float64),
+    ("normal", 0.5, 2.0, [6, 5], 7, 4294967300, DataType.Float, np.float32),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "%s-%s" % (c[0], c[6]))
+def test_against_nvfusers_formulas(backend, case):
+    kind, first, second, shape, seed, offset, dtype, np_dtype = case
+    with FusionDefinition() as fd:
+        s = fd.define_scalar(dtype=DataType.Int)
+        o = fd.define_scalar(dtype=DataType.Int)
+        op = getattr(fd.ops, kind)
+        fd.add_output(op(first, second, shape, rng_seed=s, rng_offset=o, dtype=dtype))
+    (out,) = fd.execute([seed, offset], backend=backend)
+    expected = reference(kind, first, second, shape, seed, offset, np_dtype)
+    actual = np.asarray(out, np.float64)
+    if kind == "normal":
+        # numpy's float32 log/sin/cos (and libdevice's, under simt) are not
+        # the C library's: a few ulp apart (the backends' own agreement is
+        # test/ExecutionEngine/random.mlir).
+        np.testing.assert_allclose(actual, expected, rtol=4e-6, atol=1e-6)
+    else:
+        np.testing.assert_array_equal(actual, np.asarray(expected, np.float64))
+
+
+def test_values_depend_only_on_seed_offset_and_index():
+    # The same draws whatever the tensor's shape (row-major index), and
+    # other draws for another seed or offset.
+    def draw(shape, seed, offset):
+        with FusionDefinition() as fd:
+            fd.add_output(fd.ops.uniform(0.0, 1.0, shape, rng_seed=seed, rng_offset=offset))
+        return fd.execute([], backend="cpu")[0].ravel()
+    a = draw([4, 6], 5, 0)
+    np.testing.assert_array_equal(a, draw([24], 5, 0))
+    np.testing.assert_array_equal(a[:12], draw([3, 4], 5, 0))
+    assert not np.array_equal(a, draw([24], 6, 0))
+    assert not np.array_equal(a, draw([24], 5, 1))
+
+
+def test_errors():
+    with pytest.raises(FusionNotImplementedError, match="rng_seed and rng_offset"):
+        with FusionDefinition() as fd:
+            fd.ops.uniform(0.0, 1.0, [4])
+    with pytest.raises(FusionTypeError, match="floating dtype"):
+        with FusionDefinition() as fd:
+            fd.ops.normal(0.0, 1.0, [4], rng_seed=1, rng_offset=0, dtype=DataType.Int)
