@@ -147,6 +147,18 @@ SmallVector<OperandIndexMap> getReductionMaps(ReductionOp reduction) {
   return {source};
 }
 
+SmallVector<OperandIndexMap> getGatherMaps(GatherOp gather) {
+  MLIRContext *context = gather.getContext();
+  int64_t rank = gather.getType().getRank();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, context);
+  SmallVector<AffineExpr> exprs(identity.getResults());
+  exprs[gather.getDim()] = getAffineSymbolExpr(0, context);
+  OperandIndexMap source;
+  source.pieces.push_back({AffineMap::get(rank, 1, exprs, context), {}});
+  source.runtimeSymbols.push_back({/*operand=*/1, identity});
+  return {source, getWholeMap(identity)};
+}
+
 } // namespace
 
 FailureOr<SmallVector<OperandIndexMap>>
@@ -165,6 +177,7 @@ mlir::fuser::getOperandIndexMaps(Operation *op) {
       .Case([](FullOp full) {
         return SmallVector<OperandIndexMap>{getScalarMap(full)};
       })
+      .Case([](GatherOp gather) { return getGatherMaps(gather); })
       .Case([](IotaOp iota) {
         return SmallVector<OperandIndexMap>{getScalarMap(iota),
                                             getScalarMap(iota)};

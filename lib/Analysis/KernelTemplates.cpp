@@ -150,7 +150,7 @@ public:
         kPointwiseKinds, true);
     add<SegmentSetOp>(kPointwiseKinds, false);
     // Evaluated from their own structure (evalUnchained).
-    add<FullOp, IotaOp, PadOp, CatOp>(kPointwiseKinds, true);
+    add<FullOp, IotaOp, PadOp, CatOp, GatherOp>(kPointwiseKinds, true);
     // A random op is computed where it is defined only: recomputing it in
     // each reader would draw its numbers again in every kernel.
     add<UniformOp, NormalOp>(kPointwiseKinds, false);

@@ -747,6 +747,31 @@ FailureOr<Value> FusionBuilder::random(bool normal, ArrayRef<int64_t> shape,
   return buildVerified<UniformOp>(type, *a, *b, *s, *o);
 }
 
+FailureOr<Value> FusionBuilder::gather(Value source, Value index,
+                                       int64_t dim) {
+  auto sourceType = dyn_cast<RankedTensorType>(source.getType());
+  auto indexType = dyn_cast<RankedTensorType>(index.getType());
+  if (!sourceType || !indexType)
+    return typeError() << "'gather' takes tensors";
+  int64_t rank = sourceType.getRank();
+  if (indexType.getRank() != rank)
+    return valueError() << "Tensor arguments have different dimensions "
+                        << rank << " and " << indexType.getRank();
+  if (dim < -rank || dim >= rank)
+    return valueError() << "Tensor arguments have dimension " << rank
+                        << " so dim argument must satisfy " << -rank
+                        << " <= dim < " << rank << ", but received " << dim;
+  if (dim < 0)
+    dim += rank;
+  Type indexElement = indexType.getElementType();
+  if (!indexElement.isInteger(32) && !indexElement.isInteger(64))
+    return typeError() << "the index of 'gather' must be an integer tensor, "
+                          "got "
+                       << typeText(indexElement);
+  return buildVerified<GatherOp>(indexType.clone(sourceType.getElementType()),
+                                 source, index, dim);
+}
+
 FailureOr<Value> FusionBuilder::triu(Value source, int64_t diagonal) {
   auto type = dyn_cast<RankedTensorType>(source.getType());
   if (!type)

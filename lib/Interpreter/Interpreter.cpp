@@ -195,6 +195,7 @@ private:
   LogicalResult evalFull(FullOp op);
   LogicalResult evalIota(IotaOp op);
   LogicalResult evalRandom(Operation *op, bool normal);
+  LogicalResult evalGather(GatherOp op);
   LogicalResult evalCast(Operation *op, Value source);
   LogicalResult evalReduction(ReductionOp op);
   LogicalResult evalUnary(Operation *op, UnaryKind kind);
@@ -316,6 +317,7 @@ LogicalResult Evaluator::evaluate(Operation *op) {
       .Case([&](CatOp op) { return evalCat(op); })
       .Case([&](FullOp op) { return evalFull(op); })
       .Case([&](IotaOp op) { return evalIota(op); })
+      .Case([&](GatherOp op) { return evalGather(op); })
       .Case([&](UniformOp op) { return evalRandom(op, /*normal=*/false); })
       .Case([&](NormalOp op) { return evalRandom(op, /*normal=*/true); })
       .Case<CastOp, arith::ExtFOp, arith::SIToFPOp, arith::FPToSIOp>(
@@ -454,6 +456,47 @@ LogicalResult Evaluator::evalIota(IotaOp op) {
                          first + static_cast<Unsigned>(i) * stride)));
     }
   });
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalGather(GatherOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  const Buffer &source = get(op.getSource());
+  const Buffer &index = get(op.getIndex());
+  StridedView sourceLayout = getLayout(source);
+  StridedView indexLayout = getLayout(index);
+  int64_t dim = op.getDim();
+  int64_t extent = source.shape[dim];
+  bool wide = index.elementType.isInteger(64);
+  int64_t count = getSaturatedNumElements(result->shape);
+  size_t width = result->bytes.size() / std::max<int64_t>(count, 1);
+  SmallVector<int64_t> at(result->shape.size(), 0);
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t indexOffset = indexLayout.offset;
+    for (auto [d, value] : llvm::enumerate(at))
+      indexOffset += value * indexLayout.strides[d];
+    int64_t position =
+        wide ? loadElement<int64_t>(index.getBytes().data(), indexOffset)
+             : loadElement<int32_t>(index.getBytes().data(), indexOffset);
+    if (position < 0 || position >= extent)
+      return op.emitError("index ")
+             << position << " is out of range [0, " << extent
+             << ") along dim " << dim << " at result element " << i;
+    int64_t sourceOffset = sourceLayout.offset;
+    for (auto [d, value] : llvm::enumerate(at))
+      sourceOffset += (int64_t(d) == dim ? position : value) *
+                      sourceLayout.strides[d];
+    std::memcpy(result->bytes.data() + i * width,
+                source.getBytes().data() + sourceOffset * width, width);
+    for (int64_t d = at.size() - 1; d >= 0; --d) {
+      if (++at[d] < result->shape[d])
+        break;
+      at[d] = 0;
+    }
+  }
   bind(op.getResult(), std::move(*result));
   return success();
 }

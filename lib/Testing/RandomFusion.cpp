@@ -992,6 +992,41 @@ private:
     broadcastAt(iota, inserted);
   }
 
+  /// A gather from a pool tensor along one dim, its indices computed in the
+  /// fusion (an iota broadcast to the index shape, mod the extent: in
+  /// range, repeated and out of order).
+  void buildGather() {
+    Value source = pickTensor();
+    RankedTensorType type = tensorType(source);
+    int64_t rank = type.getRank();
+    if (rank == 0 || type.getNumElements() == 0)
+      return;
+    int64_t dim = rng.below(rank);
+    SmallVector<int64_t> indexShape(type.getShape());
+    indexShape[dim] = rng.inRange(1, 6);
+    if (!fits(indexShape))
+      return;
+    Value start = scalarConstant(i64);
+    Value step = scalarConstant(i64);
+    Value iota = record(IotaOp::create(
+        builder, loc, RankedTensorType::get({indexShape[dim]}, i64), start,
+        step));
+    SmallVector<int64_t> inserted;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim)
+        inserted.push_back(d);
+    Value index = inserted.empty() ? iota : broadcastAt(iota, inserted);
+    auto indexType = RankedTensorType::get(indexShape, i64);
+    if (tensorType(index) != indexType)
+      index = record(ExpandOp::create(builder, loc, indexType, index));
+    Value extent = record(arith::ConstantOp::create(
+        builder, loc, builder.getI64IntegerAttr(type.getDimSize(dim))));
+    index = record(
+        RemainderOp::create(builder, loc, indexType, index, extent));
+    record(GatherOp::create(builder, loc, indexType.clone(type.getElementType()),
+                            source, index, dim));
+  }
+
   /// A uniform or normal of a pool tensor's shape, with constant
   /// parameters, seed and offset.
   void buildRandom() {
@@ -1093,10 +1128,12 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
     case 8:
       if (rng.percent(50))
         buildFull();
-      else if (rng.percent(50))
+      else if (rng.percent(40))
         buildIota();
-      else
+      else if (rng.percent(50))
         buildRandom();
+      else
+        buildGather();
       break;
     case 9:
       buildReductionRoundTrip();

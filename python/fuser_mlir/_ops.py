@@ -175,6 +175,117 @@ class Ops:
                 None if start is None else build.operand(start),
                 None if step is None else build.operand(step), dtype_text))
 
+    # Indexing ---------------------------------------------------------------
+
+    def _dim_arg(self, dim, what):
+        if isinstance(dim, bool) or not isinstance(dim, int):
+            raise FusionTypeError("%s must be an int, got %r" % (what, dim))
+        return dim
+
+    @staticmethod
+    def _normalized_dim(dim, rank):
+        if not -rank <= dim < rank:
+            raise FusionValueError(
+                "Tensor arguments have dimension %d so dim argument must satisfy "
+                "%d <= dim < %d, but received %d" % (rank, -rank, rank, dim))
+        return dim % rank
+
+    def _indexing_op(self, name, arg, index, dim, build_fn):
+        """An op reading `arg` at the tensor `index` along `dim`:
+        build_fn(build, source_id, index_id, source_shape, index_shape)."""
+        arg = self._tensor(arg, "%s's operand" % name)
+        index = self._tensor(index, "%s's index" % name)
+        dim = self._dim_arg(dim, "%s's dim" % name)
+
+        def build_native(build):
+            source, indices = build.native_id(arg), build.native_id(index)
+            return build_fn(build, source, indices, build.native.value_type(source)[0],
+                            build.native.value_type(indices)[0], dim)
+        return self._tensor_op(name, (arg, index, dim), {}, build_native)
+
+    def gather(self, arg, index, dim):
+        return self._indexing_op("gather", arg, index, dim, lambda build, source, indices,
+                                 source_shape, index_shape, dim: build.call(
+                                     build.native.gather, source, indices, dim))
+
+    def take_along_axis(self, arg, index, dim):
+        def build_fn(build, source, indices, source_shape, index_shape, dim):
+            if len(source_shape) == len(index_shape):
+                d = self._normalized_dim(dim, len(source_shape))
+                for k, (a, b) in enumerate(zip(source_shape, index_shape)):
+                    if k != d and a != b:
+                        raise FusionValueError(
+                            "take_along_axis: the extents of arg and index differ in dim "
+                            "%d (%d and %d); only dim %d may differ" % (k, a, b, d))
+            return build.call(build.native.gather, source, indices, dim)
+        return self._indexing_op("take_along_axis", arg, index, dim, build_fn)
+
+    def index_select(self, arg, index, dim):
+        def build_fn(build, source, indices, source_shape, index_shape, dim):
+            if len(index_shape) != 1:
+                raise FusionValueError("index_select's index must be 1-D, got %d dims"
+                                       % len(index_shape))
+            if not source_shape:
+                raise FusionValueError("lookup_tv argument for indexSelect cannot be a "
+                                       "0-D tensor.")
+            d = self._normalized_dim(dim, len(source_shape))
+            shape = list(source_shape)
+            shape[d] = index_shape[0]
+            flags = [k != d for k in range(len(shape))]
+            spread = build.call(build.native.expand,
+                                build.call(build.native.broadcast, indices, flags), shape)
+            return build.call(build.native.gather, source, spread, d)
+        return self._indexing_op("index_select", arg, index, dim, build_fn)
+
+    def select(self, arg, index, dim):
+        arg = self._tensor(arg, "select's operand")
+        index = self._operand(index, "select's index")
+        dim = self._dim_arg(dim, "select's dim")
+
+        def build_fn(build):
+            source = build.native_id(arg)
+            source_shape = build.native.value_type(source)[0]
+            if not source_shape:
+                raise FusionValueError("select can not be applied to 0d tensor.")
+            d = self._normalized_dim(dim, len(source_shape))
+            shape = list(source_shape)
+            shape[d] = 1
+            indices = build.call(build.native.full, shape, build.operand(index), "int64")
+            picked = build.call(build.native.gather, source, indices, d)
+            return build.call(build.native.squeeze, picked, [d])
+        return self._tensor_op("select", (arg, index, dim), {}, build_fn)
+
+    def embedding_fwd(self, input, weight, padding_idx=None, max_norm=None, norm_type=None,
+                      scale_grad_by_freq=None, sparse=None):
+        input = self._tensor(input, "embedding_fwd's input")
+        weight = self._tensor(weight, "embedding_fwd's weight")
+        if max_norm is not None:
+            # nvFuser renormalizes the rows it reads to max_norm (in place, as
+            # torch.embedding does); fuser_mlir does not model that write.
+            raise FusionNotImplementedError("embedding_fwd with max_norm is not supported")
+        # padding_idx, scale_grad_by_freq and sparse change only the backward.
+
+        def build_fn(build):
+            indices, table = build.native_id(input), build.native_id(weight)
+            index_shape = build.native.value_type(indices)[0]
+            table_shape = build.native.value_type(table)[0]
+            if len(table_shape) != 2:
+                raise FusionValueError("embedding_fwd's weight must be 2-D, got %d dims"
+                                       % len(table_shape))
+            count = 1
+            for extent in index_shape:
+                count *= extent
+            flat = build.call(build.native.reshape, indices, [count])
+            rows = build.call(build.native.expand,
+                              build.call(build.native.broadcast, flat, [False, True]),
+                              [count, table_shape[1]])
+            picked = build.call(build.native.gather, table, rows, 0)
+            return build.call(build.native.reshape, picked, list(index_shape) + [table_shape[1]])
+        return self._tensor_op(
+            "embedding_fwd", (input, weight),
+            {"padding_idx": padding_idx, "max_norm": max_norm, "norm_type": norm_type,
+             "scale_grad_by_freq": scale_grad_by_freq, "sparse": sparse}, build_fn)
+
     def _random(self, name, first, second, shape, rng_seed, rng_offset, dtype):
         if rng_seed is None or rng_offset is None:
             # nvFuser draws from its CUDA generator's state here, advancing

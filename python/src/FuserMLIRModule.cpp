@@ -298,6 +298,10 @@ public:
       return getBuilder().random(normal, shape, a, b, s, o, type);
     });
   }
+  int64_t gather(int64_t source, int64_t index, int64_t dim) {
+    return build(
+        [&] { return getBuilder().gather(lookUp(source), lookUp(index), dim); });
+  }
   int64_t triu(int64_t id, int64_t diagonal) {
     return build([&] { return getBuilder().triu(lookUp(id), diagonal); });
   }
@@ -713,6 +717,7 @@ NB_MODULE(_fuser_mlir, m) {
       .def("iota", &Fusion::iota, nb::arg("length"), nb::arg("start").none(),
            nb::arg("step").none(), nb::arg("dtype"))
       .def("triu", &Fusion::triu)
+      .def("gather", &Fusion::gather)
       .def("random", &Fusion::random)
       .def("reshape", &Fusion::reshape)
       .def("squeeze", &Fusion::squeeze)

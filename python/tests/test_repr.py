@@ -67,15 +67,17 @@ def every_op(fd, n):
         fd.add_output(t)
 
 
-# Ops with a case in every_op (or, for iota, triu, uniform and normal, which
-# the translation to nvFuser's text does not model yet, in
+# Ops with a case in every_op (or, for iota, triu, uniform, normal and the
+# indexing ops, which the translation to nvFuser's text does not model yet,
+# in
 # test_untranslated_ops_print_the_recorded_calls), beyond the generated
 # elementwise ones.
 COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "expand",
            "broadcast_in_dim", "permute", "stride_order", "size", "shape", "tensor_sizes",
            "set", "segment_set", "slice", "pad", "cat", "sum", "prod", "max", "min",
            "var", "var_mean", "welford", "addcmul", "complex", "real", "imag", "iota",
-           "triu", "uniform", "normal"}
+           "triu", "uniform", "normal", "gather", "take_along_axis", "index_select",
+           "select", "embedding_fwd"}
 
 
 def test_every_op_has_a_case():
@@ -91,13 +93,22 @@ def test_untranslated_ops_print_the_recorded_calls():
         fd.add_output(fd.ops.uniform(0.0, 1.0, [3, 5], rng_seed=7, rng_offset=1))
         fd.add_output(fd.ops.normal(0.0, 1.0, [6], rng_seed=7, rng_offset=1,
                                     dtype=DataType.Double))
+        i = fd.define_tensor(shape=[-1], dtype=DataType.Int)
+        j = fd.define_tensor(shape=[-1, -1], dtype=DataType.Int)
+        fd.add_output(fd.ops.index_select(a, i, 0))
+        fd.add_output(fd.ops.take_along_axis(a, j, 1))
+        fd.add_output(fd.ops.gather(a, j, 1))
+        fd.add_output(fd.ops.select(a, 1, 1))
+        fd.add_output(fd.ops.embedding_fwd(i, a))
     text = repr(fd)
     assert text == fd._recorded_text()
-    for name in ("triu", "iota", "uniform", "normal"):
+    for name in ("triu", "iota", "uniform", "normal", "index_select", "take_along_axis",
+                 "gather", "select", "embedding_fwd"):
         assert "fd.ops.%s(" % name in text
     again = rebuilt(text, nvfuser_direct)
     x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(4, 3)
-    for mine, theirs in zip(fd.execute([x]), again.execute([x])):
+    inputs = [x, np.array([3, 0, 1]), np.array([[2, 0], [1, 1], [0, 2], [1, 0]])]
+    for mine, theirs in zip(fd.execute(inputs), again.execute(inputs)):
         np.testing.assert_array_equal(mine, theirs)
 
 

@@ -10,4 +10,4 @@
 // RUN: not fuser-opt %t.201.mlir --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=isa" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEEP
 // CHECK: check 0: {{.*}} ok
 // INTERP: result 0: tensor<209xf32>
-// DEEP: .201.mlir:4:{{[0-9]+}}: error: the kernel lowering nests pad, cat and reduction evaluations at most 200 deep in one kernel; split the fusion here (fuser.segment_set)
+// DEEP: .201.mlir:4:{{[0-9]+}}: error: the kernel lowering nests pad, cat, gather and reduction evaluations at most 200 deep in one kernel; split the fusion here (fuser.segment_set)

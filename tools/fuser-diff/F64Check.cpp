@@ -794,9 +794,14 @@ LogicalResult ErrorAnalysis::moveBounds(Operation *wideOp) {
   };
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   OpBuilder builder = OpBuilder::atBlockEnd(module->getBody());
+  // A gather's index is data, not a value with a bound: it moves the
+  // bounds at the indices the run read.
+  auto isIndex = [&](unsigned operand) {
+    return isa<GatherOp>(wideOp) && operand == 1;
+  };
   SmallVector<Type> argumentTypes, resultTypes;
-  for (Type type : wideOp->getOperandTypes())
-    argumentTypes.push_back(toF64(type));
+  for (auto [i, type] : llvm::enumerate(wideOp->getOperandTypes()))
+    argumentTypes.push_back(isIndex(i) ? type : toF64(type));
   for (Type type : wideOp->getResultTypes())
     resultTypes.push_back(toF64(type));
   auto function =
@@ -811,8 +816,9 @@ LogicalResult ErrorAnalysis::moveBounds(Operation *wideOp) {
     result.setType(type);
   func::ReturnOp::create(builder, loc, clone->getResults());
   SmallVector<Buffer> inputs;
-  for (Value operand : wideOp->getOperands())
-    inputs.push_back(bounds.find(operand)->second);
+  for (auto [i, operand] : llvm::enumerate(wideOp->getOperands()))
+    inputs.push_back(isIndex(i) ? values.find(operand)->second
+                                : bounds.find(operand)->second);
   FailureOr<SmallVector<Buffer>> moved = interpret(function, inputs);
   if (failed(moved))
     return failure();
@@ -841,7 +847,7 @@ LogicalResult ErrorAnalysis::visit(Operation *op, Operation *wideOp) {
     return success();
   }
   if (isa<ViewOp, SqueezeOp, BroadcastOp, ExpandOp, SetOp, SegmentSetOp,
-          PermuteOp, SliceOp, PadOp, CatOp, FullOp>(op))
+          PermuteOp, SliceOp, PadOp, CatOp, FullOp, GatherOp>(op))
     return moveBounds(wideOp);
   if (isa<UniformOp, NormalOp>(op)) {
     excuseAll(wideOp, kRandom);

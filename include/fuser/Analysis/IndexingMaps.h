@@ -17,6 +17,8 @@
 //   reduction    (kept dims)[reduced dims] -> source index: one symbol per
 //                reduced dim, ranging over its extent
 //   full         the scalar, at every index
+//   gather       index: the result index; source: the result index with
+//                `dim` a runtime symbol, the index's element there
 //   iota         start and step, at every index
 //   uniform,     their four scalars, at every index
 //   normal
@@ -60,13 +62,15 @@ struct OperandIndexMap {
   /// reduced dims of a reduction, in order). Empty for the other ops.
   SmallVector<int64_t> symbolExtents;
 
-  // Room for a runtime operand (gather; not built): an op such as
-  // index_select reads its source at an index that is itself an element of
-  // another operand. As XLA's RTVar does, that index will enter the
-  // source's map as one more symbol whose value is loaded at run time: a
-  // list here, one entry per such symbol, giving the index operand's number
-  // and the map (of this op's result index) at which it is read, with the
-  // source's extent as the symbol's range. No op has one today.
+  /// An index that is itself an element of another operand (gather, after
+  /// XLA's RTVar): the map's symbols after those of symbolExtents, one per
+  /// entry, each the element of operand `operand` at `map` of the result
+  /// index.
+  struct RuntimeSymbol {
+    unsigned operand;
+    AffineMap map;
+  };
+  SmallVector<RuntimeSymbol, 1> runtimeSymbols;
 };
 
 /// The index map of each operand of `op`, in operand order, or failure for

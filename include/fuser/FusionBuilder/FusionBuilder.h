@@ -177,6 +177,9 @@ public:
                           const Operand &first, const Operand &second,
                           const Operand &seed, const Operand &offset,
                           Type elementType);
+  /// `fuser.gather` of `source` at `index` along `dim` (negative counts
+  /// from the end), checked as nvFuser's gather binding checks it.
+  FailureOr<Value> gather(Value source, Value index, int64_t dim);
   /// nvFuser's triu (csrc/ops/composite.cpp): `source` where the column
   /// index minus the row index of its last two dims is at least `diagonal`,
   /// else 0: iotas of the rows and of the columns (shifted by -diagonal),

@@ -196,14 +196,14 @@ FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at,
     return evalIota(iota, at);
   if (isa<UniformOp, NormalOp>(op))
     return evalRandom(op, at);
-  if (!isa<PadOp, CatOp, ReductionOp>(op))
+  if (!isa<PadOp, CatOp, ReductionOp, GatherOp>(op))
     return op->emitError("the kernel lowering does not support '")
            << op->getName() << "'";
   // These evaluate their operands from inside their own structure (loops,
   // selects between operands), recursively.
   if (nestedEvaluations == kMaxNestedEvaluations)
-    return op->emitError("the kernel lowering nests pad, cat and reduction "
-                         "evaluations at most ")
+    return op->emitError("the kernel lowering nests pad, cat, gather and "
+                         "reduction evaluations at most ")
            << kMaxNestedEvaluations
            << " deep in one kernel; split the fusion here (fuser.segment_set)";
   ++nestedEvaluations;
@@ -211,6 +211,9 @@ FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at,
       llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
           .Case([&](PadOp pad) { return evalPad(pad, at, rowStep); })
           .Case([&](CatOp cat) { return evalCat(cat, at, rowStep); })
+          .Case([&](GatherOp gather) {
+            return evalGather(gather, at, rowStep);
+          })
           .Case([&](ReductionOp reduction) {
             return evalReduction(reduction, at, rowStep);
           });
@@ -305,6 +308,40 @@ FailureOr<Value> EmitterBase::evalCat(CatOp cat, const Lanes &at,
     result = arith::SelectOp::create(b, loc, reached, *value, result);
   }
   return result;
+}
+
+FailureOr<Value> EmitterBase::evalGather(GatherOp op, const Lanes &at,
+                                         const RowStep *rowStep) {
+  // The index at the result's lanes, then the source at each lane's index
+  // with `dim` replaced by the index read there, clamped into the source
+  // (the interpreter reports an index out of range; a kernel reads in
+  // bounds).
+  FailureOr<Value> index = eval(op.getIndex(), at, rowStep);
+  if (failed(index))
+    return failure();
+  int64_t dim = op.getDim();
+  int64_t last = shapeOf(op.getSource())[dim] - 1;
+  auto position = [&](int64_t lane) {
+    Value element = extractLane(*index, lane);
+    return clamp(arith::IndexCastOp::create(b, loc, b.getIndexType(), element),
+                 0, last);
+  };
+  Lanes source;
+  source.width = at.width;
+  if (at.kind == LaneKind::Uniform) {
+    source.base = at.base;
+    source.base[dim] = position(0);
+  } else {
+    Lanes lanes = toGather(at);
+    source.kind = LaneKind::Gather;
+    for (auto [lane, laneIndex] : llvm::enumerate(lanes.perLane)) {
+      SmallVector<Value> read(laneIndex);
+      read[dim] = position(lane);
+      source.perLane.push_back(read);
+    }
+    source.base = source.perLane.front();
+  }
+  return eval(op.getSource(), source, rowStep);
 }
 
 FailureOr<Value> EmitterBase::evalIota(IotaOp op, const Lanes &at) {

@@ -285,6 +285,8 @@ protected:
   FailureOr<Value> evalCat(CatOp op, const Lanes &at, const RowStep *rowStep);
   FailureOr<Value> evalReduction(ReductionOp op, const Lanes &at,
                                  const RowStep *rowStep);
+  FailureOr<Value> evalGather(GatherOp op, const Lanes &at,
+                              const RowStep *rowStep);
   /// Iota's elements at lanes `at`, computed from their index.
   FailureOr<Value> evalIota(IotaOp op, const Lanes &at);
   /// A random op's elements at lanes `at` (RandomNumbers.cpp).

@@ -527,6 +527,26 @@ LogicalResult FullOp::verify() {
   return success();
 }
 
+LogicalResult GatherOp::verify() {
+  RankedTensorType source = getSource().getType(), index = getIndex().getType();
+  RankedTensorType result = getType();
+  int64_t rank = source.getRank(), dim = getDim();
+  if (index.getRank() != rank)
+    return emitOpError("source and index ranks differ: ")
+           << rank << " and " << index.getRank();
+  if (dim < 0 || dim >= rank)
+    return emitOpError("dim ") << dim << " is out of range for rank " << rank;
+  if (result != index.clone(source.getElementType()))
+    return emitOpError("result type must be ")
+           << index.clone(source.getElementType()) << ", got " << result;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim && index.getDimSize(d) > source.getDimSize(d))
+      return emitOpError("index extent ")
+             << index.getDimSize(d) << " exceeds the source's "
+             << source.getDimSize(d) << " in dim " << d;
+  return success();
+}
+
 /// The result of a random op is f16, bf16, f32 or f64, its two parameters
 /// f64 for an f64 result and f32 otherwise.
 static LogicalResult verifyRandomOp(Operation *op, Type parameterType,

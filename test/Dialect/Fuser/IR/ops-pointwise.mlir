@@ -1,5 +1,6 @@
 // Round trip of the pointwise ops: unary, binary (with size-1 broadcasting
-// and scalar operands), compare, where, full, iota, uniform and normal.
+// and scalar operands), compare, where, full, iota, uniform, normal and
+// gather.
 // RUN: fuser-opt %s | FileCheck %s
 // RUN: fuser-opt %s | fuser-opt | FileCheck %s
 // RUN: fuser-opt %s --mlir-print-op-generic | fuser-opt | FileCheck %s
@@ -277,5 +278,12 @@ func.func @iota(%start: i64, %step: i64, %h: bf16) {
 func.func @random(%a: f32, %b: f64, %s: i64, %o: i64) {
   %0 = fuser.uniform %a, %a seed %s offset %o : f32 -> tensor<4x8xbf16>
   %1 = fuser.normal %b, %b seed %s offset %o : f64 -> tensor<16xf64>
+  return
+}
+
+// CHECK-LABEL: func.func @gather
+// CHECK-NEXT: fuser.gather %{{.*}}[%{{.*}}] dim 0 : tensor<16x4xbf16>, tensor<3x4xi32> -> tensor<3x4xbf16>
+func.func @gather(%w: tensor<16x4xbf16>, %i: tensor<3x4xi32>) {
+  %0 = fuser.gather %w[%i] dim 0 : tensor<16x4xbf16>, tensor<3x4xi32> -> tensor<3x4xbf16>
   return
 }

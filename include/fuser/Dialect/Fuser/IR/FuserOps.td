@@ -397,6 +397,37 @@ def Fuser_IotaOp : Fuser_Op<"iota", [Pure, AllTypesMatch<["start", "step"]>]> {
   let hasVerifier = 1;
 }
 
+def Fuser_GatherOp : Fuser_Op<"gather", [Pure]> {
+  let summary = "elements of a tensor at indices read from another";
+  let description = [{
+    nvFuser's `gather(arg, index, dim)` (torch.gather): the result has the
+    index tensor's shape and the source's element type, and
+    `result[i] = source[i with dim replaced by index[i]]`. Both have the
+    same rank; along the other dims the index's extents are at most the
+    source's. nvFuser's `take_along_axis`, `index_select`, `select` and
+    `embedding_fwd` are built from it (docs/Python.md). An index outside
+    `[0, extent)` along `dim` is an error the interpreter reports, naming
+    the op, the index and the element; kernels read such an element at the
+    index clamped into range (nvFuser does not check on the GPU either).
+
+    ```mlir
+    %r = fuser.gather %x[%i] dim 1 : tensor<4x8xf32>, tensor<4x3xi64> -> tensor<4x3xf32>
+    ```
+
+    Index maps: `index` at the result index; `source` at the result index
+    with `dim` replaced by a runtime value, the element of `index` there
+    (IndexingMaps.h, "runtime symbols").
+  }];
+  let arguments = (ins Fuser_Tensor:$source, Fuser_IntegerTensor:$index,
+                       I64Attr:$dim);
+  let results = (outs Fuser_Tensor:$result);
+  let assemblyFormat = [{
+    $source `[` $index `]` `dim` $dim attr-dict `:` type($source) `,`
+    type($index) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Fuser_UniformOp : Fuser_Op<"uniform", [Pure, AllTypesMatch<["low", "high"]>]> {
   let summary = "uniform random numbers in [low, high), nvFuser's Philox";
   let description = [{
