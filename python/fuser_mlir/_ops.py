@@ -6,6 +6,8 @@ apply function (_build.py). Elementwise ops come from the dialect's op table
 (ElementwiseOps.def, through the native module), as nvFuser's Python names.
 """
 
+import math
+
 from . import _fuser_mlir as _native
 from ._build import PYTHON_SCALAR_OPS
 from ._errors import (FusionNotImplementedError, FusionTypeError, FusionValueError,
@@ -164,6 +166,19 @@ class Ops:
                                    build.operand(fill_value), dtype_text))
 
     def iota(self, length, start=None, step=None, dtype=DataType.Int):
+        # nvFuser's checks (csrc/ops/arith.cpp) on the Python numbers given.
+        if isinstance(length, (float, complex)) and not isinstance(length, bool):
+            raise FusionTypeError("length must be integer, but get dtype %s"
+                                  % type(length).__name__)
+        for name, value in (("start", start), ("step", step)):
+            if isinstance(value, complex):
+                raise FusionTypeError(
+                    "iota: %s dtype does not match specified dtype argument, should be %s "
+                    "but get complex" % (name, dtype_name(dtype, "iota's dtype")))
+        if any(isinstance(value, float) and not math.isfinite(value) for value in (start, step)):
+            raise FusionValueError("iota: length, start, step must be finite numbers.")
+        if isinstance(step, (int, float)) and not isinstance(step, bool) and step == 0:
+            raise FusionValueError("iota: step value must not equal zero.")
         length = self._extents_arg(length, "iota's length")
         start = None if start is None else self._operand(start, "iota's start")
         step = None if step is None else self._operand(step, "iota's step")
@@ -209,19 +224,35 @@ class Ops:
                                      build.native.gather, source, indices, dim))
 
     def take_along_axis(self, arg, index, dim):
+        # The dims but `dim` must agree, an extent 1 of either broadcasting
+        # against the other's (torch.take_along_dim; nvFuser's broadcast
+        # domains).
         def build_fn(build, source, indices, source_shape, index_shape, dim):
-            if len(source_shape) == len(index_shape):
-                d = self._normalized_dim(dim, len(source_shape))
-                for k, (a, b) in enumerate(zip(source_shape, index_shape)):
-                    if k != d and a != b:
-                        raise FusionValueError(
-                            "take_along_axis: the extents of arg and index differ in dim "
-                            "%d (%d and %d); only dim %d may differ" % (k, a, b, d))
-            return build.call(build.native.gather, source, indices, dim)
+            if len(source_shape) != len(index_shape):
+                return build.call(build.native.gather, source, indices, dim)
+            d = self._normalized_dim(dim, len(source_shape))
+            source_target, index_target = list(source_shape), list(index_shape)
+            for k, (a, b) in enumerate(zip(source_shape, index_shape)):
+                if k == d or a == b:
+                    continue
+                if a != 1 and b != 1:
+                    raise FusionValueError(
+                        "take_along_axis: the extents of arg and index differ in dim "
+                        "%d (%d and %d); only dim %d may differ" % (k, a, b, d))
+                source_target[k] = index_target[k] = max(a, b)
+            if source_target != list(source_shape):
+                source = build.call(build.native.expand, source, source_target)
+            if index_target != list(index_shape):
+                indices = build.call(build.native.expand, indices, index_target)
+            return build.call(build.native.gather, source, indices, d)
         return self._indexing_op("take_along_axis", arg, index, dim, build_fn)
 
     def index_select(self, arg, index, dim):
         def build_fn(build, source, indices, source_shape, index_shape, dim):
+            if not index_shape:
+                # A 0-D index selects one position, kept as a dim of extent 1.
+                indices = build.call(build.native.reshape, indices, [1])
+                index_shape = [1]
             if len(index_shape) != 1:
                 raise FusionValueError("index_select's index must be 1-D, got %d dims"
                                        % len(index_shape))

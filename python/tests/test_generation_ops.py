@@ -102,6 +102,19 @@ def test_construction_errors_as_nvfuser_raises_them():
     with pytest.raises(FusionTypeError):
         with FusionDefinition() as fd:
             fd.ops.iota(4, dtype=DataType.Bool)
+    # nvFuser's checks on numbers given to iota (its opinfo error samples).
+    with pytest.raises(FusionTypeError, match="length must be integer"):
+        with FusionDefinition() as fd:
+            fd.ops.iota(2.5)
+    with pytest.raises(FusionTypeError, match="iota: start dtype does not match"):
+        with FusionDefinition() as fd:
+            fd.ops.iota(4, 1 + 2j, 1.0, DataType.Double)
+    with pytest.raises(FusionValueError, match="must be finite numbers"):
+        with FusionDefinition() as fd:
+            fd.ops.iota(4, float("inf"), 1.0, DataType.Float)
+    with pytest.raises(FusionValueError, match="step value must not equal zero"):
+        with FusionDefinition() as fd:
+            fd.ops.iota(4, 1, 0)
     # triu needs two dims (csrc/ops/composite.cpp).
     with pytest.raises(FusionValueError, match="must have 2 or more dims"):
         with FusionDefinition() as fd:

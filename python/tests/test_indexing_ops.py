@@ -111,3 +111,27 @@ def test_construction_errors():
             w = fd.define_tensor(shape=[4, 5], dtype=DataType.Float)
             i = fd.define_tensor(shape=[3], dtype=DataType.Int)
             fd.ops.embedding_fwd(i, w, max_norm=1.0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_take_along_axis_broadcasts_extent_one(backend):
+    # torch.take_along_dim: an extent 1 of either side broadcasts against
+    # the other's (nvFuser's opinfo take_along_dim samples).
+    x = RNG.standard_normal((4, 5, 3)).astype(np.float32)
+    index = RNG.integers(0, 4, (2, 5, 1)).astype(np.int64)
+    with FusionDefinition() as fd:
+        a, i = tensor(fd, x), tensor(fd, index)
+        fd.add_output(fd.ops.take_along_axis(a, i, 0))
+    (out,) = fd.execute([x, index], backend=backend)
+    np.testing.assert_array_equal(out, np.take_along_axis(x, np.broadcast_to(index, (2, 5, 3)), 0))
+
+
+def test_index_select_of_a_0d_index_keeps_the_dim():
+    x = RNG.standard_normal((4, 3)).astype(np.float32)
+    with FusionDefinition() as fd:
+        a = tensor(fd, x)
+        i = fd.define_tensor(shape=[], dtype=DataType.Int)
+        fd.add_output(fd.ops.index_select(a, i, 0))
+    (out,) = fd.execute([x, np.array(2)])
+    np.testing.assert_array_equal(out, x[[2]])
+
