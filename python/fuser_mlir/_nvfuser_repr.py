@@ -636,6 +636,8 @@ class Translator:
         dims = record.kwargs.get("dims")
         if dims is None:
             dims = list(range(len(v.logical())))
+        if isinstance(dims, (int, State)):
+            dims = [dims]
         if any(isinstance(d, State) for d in dims):
             raise Unsupported("symbolic dims")
         dtype = record.kwargs.get("dtype", DataType.Null)

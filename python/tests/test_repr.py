@@ -379,3 +379,18 @@ def test_nvfuser_text_runs_again():
     w = np.linspace(0.5, 1.5, 6, dtype=np.float32).astype(ml_dtypes.bfloat16)
     for mine, theirs in zip(fd.execute([x, w, 1e-5]), again.execute([x, w, 1e-5])):
         np.testing.assert_array_equal(mine, theirs)
+
+
+def test_reduction_over_one_int_dim():
+    # fd.ops.prod(t0, 1, False, dtype), as nvFuser's test_prod writes it.
+    with nvfuser_direct.FusionDefinition() as fd:
+        t0 = fd.define_tensor(shape=[2, 4, 8], dtype=DataType.Float)
+        fd.add_output(fd.ops.prod(t0, 1, False, DataType.Float))
+        fd.add_output(fd.ops.sum(t0, -1, True))
+    text = repr(fd)
+    assert "fd.ops.prod(" in text and "fd.ops.sum(" in text
+    x = np.linspace(0.5, 1.5, 64, dtype=np.float32).reshape(2, 4, 8)
+    again = rebuilt(text, nvfuser_direct)
+    for mine, theirs in zip(fd.execute([x]), again.execute([x])):
+        np.testing.assert_array_equal(mine, theirs)
+
