@@ -78,11 +78,14 @@ config.substitutions.append(
         os.path.join(config.fuser_obj_root, "python_packages"), config.fuser_python)))
 if config.fuser_python:
     config.available_features.add("fuser-python")
-# bench/segment_scaling.py --instructions counts under callgrind.
-if shutil.which("valgrind"):
-    config.available_features.add("valgrind")
 # A sanitizer build's libraries need the sanitizer runtime loaded first:
 # they cannot be loaded into the stock mlir-opt or linked by an
 # uninstrumented consumer, so the plugin and package tests do not run there.
-if cmake_cache.get("FUSER_ENABLE_SANITIZERS", "OFF").upper() in ("ON", "1", "TRUE", "YES"):
+sanitizers = cmake_cache.get("FUSER_ENABLE_SANITIZERS", "OFF").upper() in (
+    "ON", "1", "TRUE", "YES")
+if sanitizers:
     config.available_features.add("fuser-sanitizers")
+# bench/segment_scaling.py --instructions counts under callgrind, which
+# cannot run a sanitizer build (ASan's runtime must come first).
+if shutil.which("valgrind") and not sanitizers:
+    config.available_features.add("valgrind")
