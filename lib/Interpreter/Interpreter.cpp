@@ -466,37 +466,39 @@ LogicalResult Evaluator::evalGather(GatherOp op) {
     return failure();
   const Buffer &source = get(op.getSource());
   const Buffer &index = get(op.getIndex());
-  StridedView sourceLayout = getLayout(source);
-  StridedView indexLayout = getLayout(index);
   int64_t dim = op.getDim();
   int64_t extent = source.shape[dim];
   bool wide = index.elementType.isInteger(64);
-  int64_t count = getSaturatedNumElements(result->shape);
-  size_t width = result->bytes.size() / std::max<int64_t>(count, 1);
-  SmallVector<int64_t> at(result->shape.size(), 0);
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t indexOffset = indexLayout.offset;
-    for (auto [d, value] : llvm::enumerate(at))
-      indexOffset += value * indexLayout.strides[d];
-    int64_t position =
-        wide ? loadElement<int64_t>(index.getBytes().data(), indexOffset)
-             : loadElement<int32_t>(index.getBytes().data(), indexOffset);
-    if (position < 0 || position >= extent)
-      return op.emitError("index ")
-             << position << " is out of range [0, " << extent
-             << ") along dim " << dim << " at result element " << i;
-    int64_t sourceOffset = sourceLayout.offset;
-    for (auto [d, value] : llvm::enumerate(at))
-      sourceOffset += (int64_t(d) == dim ? position : value) *
-                      sourceLayout.strides[d];
-    std::memcpy(result->bytes.data() + i * width,
-                source.getBytes().data() + sourceOffset * width, width);
-    for (int64_t d = at.size() - 1; d >= 0; --d) {
-      if (++at[d] < result->shape[d])
-        break;
-      at[d] = 0;
-    }
-  }
+  unsigned width = *getElementByteWidth(result->elementType);
+  // Offsets of the result element, its index element, and the source
+  // element less the gathered dim's term (added per element).
+  SmallVector<int64_t> rowMajor = getRowMajorStrides(result->shape);
+  SmallVector<int64_t> sourceStrides = getRowMajorStrides(source.shape);
+  int64_t gatheredStride = sourceStrides[dim];
+  sourceStrides[dim] = 0;
+  std::optional<std::pair<int64_t, int64_t>> outOfRange;
+  forEachIndex<2>(result->shape, {rowMajor, sourceStrides}, {0, 0},
+                  [&](const std::array<int64_t, 2> &at) {
+                    if (outOfRange)
+                      return;
+                    const uint8_t *indices = index.getBytes().data();
+                    int64_t position =
+                        wide ? loadElement<int64_t>(indices, at[0])
+                             : loadElement<int32_t>(indices, at[0]);
+                    if (position < 0 || position >= extent) {
+                      outOfRange = {position, at[0]};
+                      return;
+                    }
+                    std::memcpy(result->bytes.data() + at[0] * width,
+                                source.getBytes().data() +
+                                    (at[1] + position * gatheredStride) * width,
+                                width);
+                  });
+  if (outOfRange)
+    return op.emitError("index ")
+           << outOfRange->first << " is out of range [0, " << extent
+           << ") along dim " << dim << " at result element "
+           << outOfRange->second;
   bind(op.getResult(), std::move(*result));
   return success();
 }

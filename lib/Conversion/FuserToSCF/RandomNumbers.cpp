@@ -162,8 +162,7 @@ FailureOr<Value> EmitterBase::evalRandom(Operation *op, const Lanes &at) {
     flat =
         vector::FromElementsOp::create(b, loc, random.vectorType(i64), lanes);
   } else {
-    flat = vector::BroadcastOp::create(b, loc, random.vectorType(i64),
-                                       flatIndex(at.base));
+    flat = splat(flatIndex(at.base), width);
     if (at.kind == LaneKind::Unit) {
       int64_t stride = getRowMajorStrides(type.getShape())[at.dim];
       SmallVector<int64_t> steps;
@@ -181,16 +180,10 @@ FailureOr<Value> EmitterBase::evalRandom(Operation *op, const Lanes &at) {
   int64_t perCall = random::elementsPerCall(isF64);
   Value component = arith::RemUIOp::create(b, loc, flat, random.i64(perCall));
   Value subsequence = arith::DivUIOp::create(b, loc, flat, random.i64(perCall));
-  auto splatI64 = [&](Value scalar) -> Value {
-    return vector::BroadcastOp::create(b, loc, random.vectorType(i64), scalar);
-  };
-  std::array<Value, 4> words =
-      random.philox(splatI64(scalars[2]), subsequence, splatI64(scalars[3]));
-  Type parameter = scalars[0].getType();
-  Value first = vector::BroadcastOp::create(
-      b, loc, random.vectorType(parameter), scalars[0]);
-  Value second = vector::BroadcastOp::create(
-      b, loc, random.vectorType(parameter), scalars[1]);
+  std::array<Value, 4> words = random.philox(
+      splat(scalars[2], width), subsequence, splat(scalars[3], width));
+  Value first = splat(scalars[0], width);
+  Value second = splat(scalars[1], width);
   bool normal = isa<NormalOp>(op);
 
   Value result;
