@@ -80,6 +80,7 @@ mlir::fuser::lowerFusionToKernelLoops(func::FuncOp func,
   }
   KernelLoopsOptions loops;
   loops.splitReductions = options.splitReductions;
+  loops.checkIndices = true;
   buildLowerToKernelLoopsPipeline(pm, loops);
   if (failed(pm.run(*module)))
     return func.emitError("the CPU backend could not lower '")

@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/ExecutionEngine/CPUBackend.h"
+#include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/ElementSemantics.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "fuser/ExecutionEngine/Elements.h"
@@ -185,6 +186,25 @@ const std::pair<const char *, void *> kDeviceLibraryHostSymbols[] = {
     {"__nv_fmod", reinterpret_cast<void *>(
                       static_cast<double (*)(double, double)>(&::fmod))},
 };
+
+/// The gather index out of range reported on this thread by the run in
+/// progress (convert-fuser-to-scf{check-indices}): the one at the smallest
+/// result element, so that the error names the same index whatever order
+/// the kernel's loops run in.
+struct IndexOutOfRange {
+  bool reported = false;
+  int64_t check, index, extent, dim, element;
+};
+thread_local IndexOutOfRange indexOutOfRange;
+
+void reportIndexOutOfRange(int64_t check, int64_t index, int64_t extent,
+                           int64_t dim, int64_t element) {
+  IndexOutOfRange &first = indexOutOfRange;
+  if (first.reported &&
+      std::make_pair(first.element, first.check) <= std::make_pair(element, check))
+    return;
+  first = {true, check, index, extent, dim, element};
+}
 
 /// One registered helper: its symbol, address and MLIR signature.
 struct HostHelper {
@@ -972,6 +992,9 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
     for (const auto &[name, address] : extra)
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
+    symbols[interner(kIndexOutOfRangeFunction)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&reportIndexOutOfRange),
+        llvm::JITSymbolFlags::Exported};
     for (const auto &[name, address] : libraryFunctions)
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
@@ -992,6 +1015,9 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
   std::unique_ptr<CPUKernelModule> result(
       new CPUKernelModule(std::move(*engine), options, module.getLoc()));
   result->functions = std::move(functions);
+  if (auto checks = module->getAttrOfType<ArrayAttr>(kIndexChecksAttr))
+    for (auto check : checks.getAsRange<LocationAttr>())
+      result->indexChecks.push_back(check);
   return result;
 }
 
@@ -1113,10 +1139,21 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
       packedArgs[i] = argData[i];
     }
   }
+  indexOutOfRange = {};
   if (llvm::Error error =
           engine->invokePacked(getJITSymbolName(name), packedArgs))
     return emitError(loc, "could not run function '")
            << name << "': " << errorMessage(std::move(error));
+  if (IndexOutOfRange error = std::exchange(indexOutOfRange, {});
+      error.reported) {
+    Location where = size_t(error.check) < indexChecks.size()
+                         ? indexChecks[error.check]
+                         : loc;
+    return emitError(where, "index ")
+           << error.index << " is out of range [0, " << error.extent
+           << ") along dim " << error.dim << " at result element "
+           << error.element;
+  }
 
   for (auto [i, output] : llvm::enumerate(outputs)) {
     void *written = argData[inputs.size() + i];

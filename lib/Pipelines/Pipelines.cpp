@@ -103,7 +103,9 @@ void mlir::fuser::buildLowerToKernelLoopsPipeline(
   schedule.smCount = options.smCount;
   schedule.splitReductions = options.splitReductions;
   pm.nest<func::FuncOp>().addPass(createFuserSchedule(schedule));
-  pm.addPass(createConvertFuserToSCF());
+  ConvertFuserToSCFOptions toSCF;
+  toSCF.checkIndices = options.checkIndices;
+  pm.addPass(createConvertFuserToSCF(toSCF));
   // Shares the index arithmetic of a kernel. (Not canonicalize: it would
   // rewrite the mapped scf.parallel nests and drop their GPU mapping.)
   pm.addPass(createCSEPass());

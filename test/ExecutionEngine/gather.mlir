@@ -3,13 +3,21 @@
 // the values against numpy's take_along_axis (computed independently), the
 // CPU backend and the SIMT emulator bit for bit against the interpreter, the
 // gather fused with its producers and readers into one kernel, cubin for
-// sm_90; an index out of range is the interpreter's located error.
+// sm_90. An index out of range is a located error of the interpreter and of
+// the CPU backend (whose kernels check the indices they read: the smallest
+// result element that reads one out of range is named); GPU kernels read
+// at the index as nvFuser's do, and the SIMT emulator reports the read past
+// the source.
 // RUN: fuser-run %s --entry take --backend interp --print-values | FileCheck %s
 // RUN: fuser-run %s --entry take --backend cpu --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
 // RUN: fuser-run %s --entry take --backend simt --check-against interp | FileCheck %s --check-prefix=EXACT --implicit-check-not='{{max_ulp=[1-9]|FAILED}}'
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment | FileCheck %s --check-prefix=SEGMENT
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
 // RUN: not fuser-run %s --entry out_of_range --backend interp 2>&1 | FileCheck %s --check-prefix=RANGE
+// RUN: not fuser-run %s --entry out_of_range --backend cpu 2>&1 | FileCheck %s --check-prefix=RANGE
+// RUN: not fuser-run %s --entry out_of_range --backend simt 2>&1 | FileCheck %s --check-prefix=SIMT-RANGE
+// RUN: not fuser-run %s --entry negative --backend interp 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not fuser-run %s --entry negative --backend cpu 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
 // x = arange(32).reshape(4, 8) * 0.5 + 1, idx[r, c] = (r + 5 * c + 3) % 8:
 // numpy: np.take_along_axis(x, idx, 1).
@@ -25,7 +33,10 @@
 // BIN: gpu.binary
 // BIN-SAME: bin = "\7FELF
 
-// RANGE: gather.mlir:{{[0-9]+}}:{{[0-9]+}}: error: index 8 is out of range [0, 8) along dim 1 at result element 0
+// RANGE: gather.mlir:[[@LINE+30]]:8: error: index 8 is out of range [0, 8) along dim 1 at result element 0
+// SIMT-RANGE: simt: error: Invalid read of size 4 bytes
+// SIMT-RANGE: is out of bounds: 0 bytes after the end of an allocation of 128 bytes
+// NEGATIVE: gather.mlir:[[@LINE+34]]:8: error: index -1 is out of range [0, 5) along dim 0 at result element 0
 func.func @take() -> tensor<4x3xf32> {
   %zero = arith.constant 0 : i64
   %one = arith.constant 1 : i64
@@ -54,4 +65,11 @@ func.func @out_of_range(%x: tensor<4x8xf32>) -> tensor<4x3xf32> {
   %idx = fuser.full %eight : i64 -> tensor<4x3xi64>
   %g = fuser.gather %x[%idx] dim 1 : tensor<4x8xf32>, tensor<4x3xi64> -> tensor<4x3xf32>
   return %g : tensor<4x3xf32>
+}
+
+func.func @negative(%x: tensor<5x2xf16>) -> tensor<3x2xf16> {
+  %minus = arith.constant -1 : i32
+  %idx = fuser.full %minus : i32 -> tensor<3x2xi32>
+  %g = fuser.gather %x[%idx] dim 0 : tensor<5x2xf16>, tensor<3x2xi32> -> tensor<3x2xf16>
+  return %g : tensor<3x2xf16>
 }

@@ -18,6 +18,14 @@ namespace mlir::fuser {
 #define GEN_PASS_DECL
 #include "fuser/Conversion/Passes.h.inc"
 
+/// convert-fuser-to-scf{check-indices}: the function a kernel calls on a
+/// gather index out of range, `void(i64 check, i64 index, i64 extent, i64
+/// dim, i64 element)`, and the module attribute whose element `check` is
+/// the location of that gather.
+constexpr llvm::StringLiteral kIndexOutOfRangeFunction =
+    "__fuser_index_out_of_range";
+constexpr llvm::StringLiteral kIndexChecksAttr = "fuser.index_checks";
+
 #define GEN_PASS_REGISTRATION
 #include "fuser/Conversion/Passes.h.inc"
 

@@ -20,7 +20,22 @@ def ConvertFuserToSCF : Pass<"convert-fuser-to-scf", "ModuleOp"> {
     host function; alias segments become copies of strided views.
     Unsegmented fusions, segments without a schedule and ops the lowering
     does not support are located errors.
+
+    Gathers read the source at a data-dependent index. With
+    `check-indices` (the CPU backend), a kernel reads there clamped in
+    bounds and reports an index out of range by calling
+    `__fuser_index_out_of_range(check, index, extent, dim, element)`, where
+    `check` numbers the module's `fuser.index_checks` array of the gathers'
+    locations; the caller of the kernels turns the call into a located
+    error. Without it (GPU kernels, as nvFuser's) the index is used as read:
+    an index out of range reads out of bounds, which the SIMT emulator
+    reports and a GPU does not.
   }];
+  let options = [
+    Option<"checkIndices", "check-indices", "bool", /*default=*/"false",
+           "Report gather indices out of range through "
+           "__fuser_index_out_of_range (reads stay in bounds)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::complex::ComplexDialect",
     "::mlir::gpu::GPUDialect", "::mlir::math::MathDialect",

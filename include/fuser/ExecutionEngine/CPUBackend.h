@@ -140,6 +140,10 @@ private:
   BackendOptions options;
   Location moduleLoc;
   llvm::StringMap<FunctionInfo> functions;
+  /// The gathers whose indices the kernels check, by check number
+  /// (kIndexChecksAttr): where a run's error on an index out of range is
+  /// located.
+  SmallVector<Location> indexChecks;
 };
 
 /// Compiles `module` and runs its function `name` once (CPUKernelModule).

@@ -60,6 +60,9 @@ struct KernelLoopsOptions {
   /// Whether threads may split reductions (fuser-schedule's
   /// split-reductions).
   bool splitReductions = true;
+  /// Whether gathers report indices out of range (convert-fuser-to-scf's
+  /// check-indices: the CPU backend; GPU kernels read as nvFuser's do).
+  bool checkIndices = false;
 };
 void buildLowerToKernelLoopsPipeline(OpPassManager &pm,
                                      const KernelLoopsOptions &options = {});

@@ -13,9 +13,11 @@
 #include "KernelEmitter.h"
 
 #include "fuser/Conversion/FuserToArith/FuserToArith.h"
+#include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -313,35 +315,87 @@ FailureOr<Value> EmitterBase::evalCat(CatOp cat, const Lanes &at,
 FailureOr<Value> EmitterBase::evalGather(GatherOp op, const Lanes &at,
                                          const RowStep *rowStep) {
   // The index at the result's lanes, then the source at each lane's index
-  // with `dim` replaced by the index read there, clamped into the source
-  // (the interpreter reports an index out of range; a kernel reads in
-  // bounds).
+  // with `dim` replaced by the index read there.
   FailureOr<Value> index = eval(op.getIndex(), at, rowStep);
   if (failed(index))
     return failure();
   int64_t dim = op.getDim();
-  int64_t last = shapeOf(op.getSource())[dim] - 1;
-  auto position = [&](int64_t lane) {
-    Value element = extractLane(*index, lane);
-    return clamp(arith::IndexCastOp::create(b, loc, b.getIndexType(), element),
-                 0, last);
+  auto position = [&](int64_t lane, ArrayRef<Value> element) {
+    Value read = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                            extractLane(*index, lane));
+    return checkGatherIndex(op, read, element);
   };
   Lanes source;
   source.width = at.width;
   if (at.kind == LaneKind::Uniform) {
     source.base = at.base;
-    source.base[dim] = position(0);
+    source.base[dim] = position(0, at.base);
   } else {
     Lanes lanes = toGather(at);
     source.kind = LaneKind::Gather;
     for (auto [lane, laneIndex] : llvm::enumerate(lanes.perLane)) {
       SmallVector<Value> read(laneIndex);
-      read[dim] = position(lane);
+      read[dim] = position(lane, laneIndex);
       source.perLane.push_back(read);
     }
     source.base = source.perLane.front();
   }
   return eval(op.getSource(), source, rowStep);
+}
+
+Value EmitterBase::checkGatherIndex(GatherOp op, Value position,
+                                    ArrayRef<Value> element) {
+  if (!checkIndices)
+    return position;
+  int64_t dim = op.getDim();
+  int64_t extent = shapeOf(op.getSource())[dim];
+  // The check's number: the gather's location in the module's list.
+  auto module = segment->getParentOfType<ModuleOp>();
+  MLIRContext *context = b.getContext();
+  SmallVector<Attribute> checks;
+  if (auto list = module->getAttrOfType<ArrayAttr>(kIndexChecksAttr))
+    checks.assign(list.begin(), list.end());
+  int64_t check = llvm::find(checks, op.getLoc()) - checks.begin();
+  if (check == int64_t(checks.size())) {
+    checks.push_back(op.getLoc());
+    module->setAttr(kIndexChecksAttr, ArrayAttr::get(context, checks));
+  }
+  Type i64 = b.getI64Type();
+  auto report = module.lookupSymbol<func::FuncOp>(kIndexOutOfRangeFunction);
+  if (!report) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    report = func::FuncOp::create(
+        b, module.getLoc(), kIndexOutOfRangeFunction,
+        FunctionType::get(context, SmallVector<Type>(5, i64), {}));
+    report.setPrivate();
+  }
+  // Unsigned: a negative index is out of range too.
+  Value outOfRange = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::uge, position, constant(extent));
+  auto ifOp = scf::IfOp::create(b, loc, outOfRange, /*withElseRegion=*/false);
+  {
+    // Index values built in the branch stay in it.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    pushScope();
+    ArrayRef<int64_t> shape = shapeOf(op.getResult());
+    Value flat = element.empty() ? constant(0) : element.front();
+    for (int64_t d = 1; d < int64_t(element.size()); ++d)
+      flat = add(mul(flat, constant(shape[d])), element[d]);
+    auto toI64 = [&](Value value) -> Value {
+      return arith::IndexCastOp::create(b, loc, i64, value);
+    };
+    auto i64Constant = [&](int64_t value) -> Value {
+      return arith::ConstantIntOp::create(b, loc, i64, value);
+    };
+    func::CallOp::create(b, loc, report,
+                         ValueRange{i64Constant(check), toI64(position),
+                                    i64Constant(extent), i64Constant(dim),
+                                    toI64(flat)});
+    popScope();
+  }
+  return clamp(position, 0, extent - 1);
 }
 
 FailureOr<Value> EmitterBase::evalIota(IotaOp op, const Lanes &at) {

@@ -129,6 +129,9 @@ struct KernelQuery {
   /// Normalization schedules: analyzeNormalization of the segment's body
   /// (a normalization; null for other schedules).
   const NormalizationStructure *normalization = nullptr;
+  /// convert-fuser-to-scf's check-indices: gathers report indices out of
+  /// range and read clamped in bounds.
+  bool checkIndices = false;
 };
 
 /// Which dim of an operand of shape `shape` Unit lanes along result dim
@@ -157,7 +160,8 @@ public:
               RowStaging *staging = nullptr)
       : b(builder), loc(query.segment->getLoc()), segment(query.segment),
         schedule(query.schedule), inputs(bindInputs(query.inputs)),
-        outputs(query.outputs.begin(), query.outputs.end()), staging(staging) {}
+        outputs(query.outputs.begin(), query.outputs.end()),
+        checkIndices(query.checkIndices), staging(staging) {}
   virtual ~EmitterBase() = default;
 
   /// Emits the kernel's skeleton (emitSkeleton) at the builder's insertion
@@ -287,6 +291,11 @@ protected:
                                  const RowStep *rowStep);
   FailureOr<Value> evalGather(GatherOp op, const Lanes &at,
                               const RowStep *rowStep);
+  /// `position`, an index read by `op` for its result element `element`,
+  /// clamped in bounds after a call of kIndexOutOfRangeFunction where it is
+  /// out of them (checkIndices), or as read.
+  Value checkGatherIndex(GatherOp op, Value position,
+                         ArrayRef<Value> element);
   /// Iota's elements at lanes `at`, computed from their index.
   FailureOr<Value> evalIota(IotaOp op, const Lanes &at);
   /// A random op's elements at lanes `at` (RandomNumbers.cpp).
@@ -382,6 +391,7 @@ protected:
   /// each squeeze of one (bindInputs).
   const SmallVector<Value> inputs;
   const SmallVector<Value> outputs;
+  const bool checkIndices;
   /// Where scalars are computed: just before the kernel nest.
   OpBuilder::InsertPoint scalarPoint;
   /// In split schedules: the block's value of the reduction, per reduction.

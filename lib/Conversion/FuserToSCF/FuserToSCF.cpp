@@ -116,7 +116,7 @@ createAliasView(OpBuilder &b, SegmentOp segment, Value yielded,
       .getResult();
 }
 
-static LogicalResult convertFusion(func::FuncOp func) {
+static LogicalResult convertFusion(func::FuncOp func, bool checkIndices) {
   if (failed(checkSegmented(func)))
     return failure();
   OpBuilder b(func);
@@ -202,7 +202,7 @@ static LogicalResult convertFusion(func::FuncOp func) {
       outputs.push_back(output);
       mapping.map(result, output);
     }
-    if (failed(emitKernel(b, segment, inputs, outputs)))
+    if (failed(emitKernel(b, segment, inputs, outputs, checkIndices)))
       return failure();
     for (Value freed : freeAfter.lookup(segment))
       memref::DeallocOp::create(b, segment.getLoc(), freed);
@@ -228,13 +228,14 @@ static LogicalResult convertFusion(func::FuncOp func) {
 namespace {
 struct ConvertFuserToSCFPass
     : public fuser::impl::ConvertFuserToSCFBase<ConvertFuserToSCFPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<func::FuncOp> fusions;
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (isFusion(func))
         fusions.push_back(func);
     for (func::FuncOp func : fusions)
-      if (failed(convertFusion(func)))
+      if (failed(convertFusion(func, checkIndices)))
         return signalPassFailure();
     if (failed(expandComplexArithmetic(getOperation())))
       return signalPassFailure();

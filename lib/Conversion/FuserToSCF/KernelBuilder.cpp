@@ -441,7 +441,8 @@ ArrayRef<KernelTableRow> kernels::getKernelKinds() {
 }
 
 LogicalResult mlir::fuser::emitKernel(OpBuilder &builder, SegmentOp segment,
-                                      ValueRange inputs, ValueRange outputs) {
+                                      ValueRange inputs, ValueRange outputs,
+                                      bool checkIndices) {
   ScheduleAttr schedule = segment.getScheduleAttr();
   if (!schedule)
     return segment.emitError("kernel segment has no schedule; run "
@@ -467,6 +468,7 @@ LogicalResult mlir::fuser::emitKernel(OpBuilder &builder, SegmentOp segment,
     return success();
 
   KernelQuery query{segment, schedule, inputs, outputs};
+  query.checkIndices = checkIndices;
   std::optional<NormalizationStructure> normalization;
   if (schedule.getKind() == ScheduleKind::Normalization) {
     normalization = analyzeNormalization(segment.getBody().front());

@@ -18,8 +18,10 @@ namespace mlir::fuser {
 /// threads. `inputs` are the values bound to the segment's inputs (memrefs
 /// for tensors, scalars as they are), `outputs` the memrefs its results are
 /// written to. Ops the lowering cannot handle are reported on the op.
+/// `checkIndices`: convert-fuser-to-scf's check-indices.
 LogicalResult emitKernel(OpBuilder &builder, SegmentOp segment,
-                         ValueRange inputs, ValueRange outputs);
+                         ValueRange inputs, ValueRange outputs,
+                         bool checkIndices);
 
 /// Emits scalar op `op` of a fusion (arith, or a fuser elementwise op on
 /// scalars) on `operands` at the builder's insertion point.
