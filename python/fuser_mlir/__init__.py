@@ -11,8 +11,10 @@ from ._errors import (FusionError, FusionMemoryError, FusionTypeError, FusionVal
                       UnsupportedOpError)
 from ._fuser_mlir import fnv1a64
 from ._fusion import FusionDefinition, Segment
+from ._generator import get_rng_state, initial_seed, manual_seed, set_rng_state
 from ._states import DataType, Scalar, Tensor, Vector
 
 __all__ = ["DataType", "FusionCache", "FusionDefinition", "FusionError", "FusionMemoryError",
            "FusionTypeError", "FusionValueError", "Scalar", "Segment", "Tensor",
-           "UnsupportedOpError", "Vector", "fnv1a64"]
+           "UnsupportedOpError", "Vector", "fnv1a64", "get_rng_state", "initial_seed",
+           "manual_seed", "set_rng_state"]

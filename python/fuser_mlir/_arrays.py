@@ -181,6 +181,12 @@ _NVFUSER_TYPE_NAMES = {
     "float8_e4m3fn": "__e4m3", "float8_e5m2": "__e5m2", "int64": "int64_t", "int32": "int",
     "bool": "bool", "complex64": "std::complex<float>", "complex128": "std::complex<double>"}
 
+
+def nvfuser_type_name(dtype):
+    """nvFuser's name of a dtype in its messages ("int64_t")."""
+    return _NVFUSER_TYPE_NAMES.get(dtype, dtype)
+
+
 # The kinds in the message.
 _KIND_NAMES = {"b": "a bool", "i": "an int", "f": "a float", "c": "a complex"}
 

@@ -87,6 +87,12 @@ class Build:
         self.lazy = {}     # state index -> (python_fn, native_fn, location)
         self.vectors = {}  # state index -> list of elements (ints or Scalars)
         self.location = ("<unknown>", 0)  # of the record being built
+        # The generator's seed and offset inputs (random ops without
+        # rng_seed/rng_offset): their native ids, their position among the
+        # native inputs, and how many ops draw from them.
+        self.generator_ids = None
+        self.generator_position = None
+        self.generator_draws = 0
 
     # Calls into the native builder -----------------------------------------
 
@@ -152,6 +158,23 @@ class Build:
                         % (self.location + (name, dim, operand.name, result[offset + dim])))
 
     # Scalars ------------------------------------------------------------------
+
+    def generator_operands(self):
+        """The seed and Philox offset of the next random op without
+        rng_seed and rng_offset: two int64 scalar inputs of the function,
+        added at the first such op (the generator's state, which execute
+        passes: _generator.py), the k-th op's offset being the offset input
+        plus k."""
+        if self.generator_ids is None:
+            self.generator_position = len(self.native.input_types())
+            self.generator_ids = (self.call(self.native.define_input, None, "int64"),
+                                  self.call(self.native.define_input, None, "int64"))
+        seed, offset = self.generator_ids
+        if self.generator_draws:
+            offset = self.call(self.native.binary, "add", ("value", offset),
+                               self.generator_draws)
+        self.generator_draws += 1
+        return ("value", seed), ("value", offset)
 
     def define_scalar_input(self, scalar, position):
         self.ids[scalar.index] = self.call(self.native.define_input, None,

@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 
-from . import _arrays, _tolerances
+from . import _arrays, _generator, _tolerances
 from ._build import PLACEHOLDER_EXTENT, Build, int64_list
 from ._cache import FusionCache, definition_key, measured_compile, text_key
 from ._errors import (FusionError, FusionMemoryError, FusionNotImplementedError,
@@ -708,6 +708,12 @@ class FusionDefinition:
                 continue
             native_inputs.append(native)
             input_bytes += native[2].nbytes
+        if build.generator_ids is not None:
+            # Random ops without rng_seed/rng_offset: the generator's seed
+            # and offset, advanced for this run (_generator.py).
+            native_inputs[build.generator_position:build.generator_position] = [
+                _arrays.to_native(value, "int64", None)
+                for value in _generator.draw(build.generator_draws)]
         budget = max_total_bytes()
         results = [_arrays.from_native(r) for r in
                    _call(compiled.run, native_inputs, run_budget(budget, input_bytes))]
@@ -803,10 +809,19 @@ class FusionDefinition:
         outputs = None
         if reference_outputs is None:
             originals = _copies(inputs)
+            # The reference run draws the same random numbers (the
+            # generator's state before the run), then the state goes on
+            # from the run's.
+            state = _generator.get_rng_state()
             outputs = self.execute(inputs, **options)
+            after = _generator.get_rng_state()
             backend = options.get("backend") or self._default_backend(originals)
-            reference_outputs = self.execute(
-                originals, backend="cpu" if backend == "interp" else "interp")
+            _generator.set_rng_state(state)
+            try:
+                reference_outputs = self.execute(
+                    originals, backend="cpu" if backend == "interp" else "interp")
+            finally:
+                _generator.set_rng_state(after)
         else:
             outputs = self.execute(inputs, **options)
         if len(outputs) != len(reference_outputs):

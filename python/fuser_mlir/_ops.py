@@ -9,6 +9,7 @@ apply function (_build.py). Elementwise ops come from the dialect's op table
 import math
 
 from . import _fuser_mlir as _native
+from ._arrays import nvfuser_type_name
 from ._build import PYTHON_SCALAR_OPS
 from ._errors import (FusionNotImplementedError, FusionTypeError, FusionValueError,
                       UnsupportedOpError)
@@ -165,20 +166,36 @@ class Ops:
                                    build.native.full, build.extents(shape, "full's shape"),
                                    build.operand(fill_value), dtype_text))
 
+    def _constant(self, value):
+        """A Python number, or the value of a Scalar that define_scalar made
+        a constant (nvFuser's Val::isConst: a value and no definition);
+        None for any other Scalar."""
+        if isinstance(value, Scalar) and value.fd is self._fd:
+            record = self._fd._records[value.index]
+            if record.call == "define_scalar" and record.args and record.args[0] is not None:
+                return record.args[0]
+            return None
+        return value
+
     def iota(self, length, start=None, step=None, dtype=DataType.Int):
-        # nvFuser's checks (csrc/ops/arith.cpp) on the Python numbers given.
+        # nvFuser's checks (csrc/ops/arith.cpp) on the numbers given, as
+        # Python numbers or constant Scalars (it checks those at the call;
+        # a Scalar computed or given at execute is not checked).
         if isinstance(length, (float, complex)) and not isinstance(length, bool):
             raise FusionTypeError("length must be integer, but get dtype %s"
                                   % type(length).__name__)
+        start_value, step_value = self._constant(start), self._constant(step)
+        if any(isinstance(value, float) and not math.isfinite(value)
+               for value in (start_value, step_value)):
+            raise FusionValueError("iota: length, start, step must be finite numbers.")
+        if isinstance(step_value, (int, float)) and not isinstance(step_value, bool) \
+                and step_value == 0:
+            raise FusionValueError("iota: step value must not equal zero.")
         for name, value in (("start", start), ("step", step)):
             if isinstance(value, complex):
                 raise FusionTypeError(
                     "iota: %s dtype does not match specified dtype argument, should be %s "
                     "but get complex" % (name, dtype_name(dtype, "iota's dtype")))
-        if any(isinstance(value, float) and not math.isfinite(value) for value in (start, step)):
-            raise FusionValueError("iota: length, start, step must be finite numbers.")
-        if isinstance(step, (int, float)) and not isinstance(step, bool) and step == 0:
-            raise FusionValueError("iota: step value must not equal zero.")
         length = self._extents_arg(length, "iota's length")
         start = None if start is None else self._operand(start, "iota's start")
         step = None if step is None else self._operand(step, "iota's step")
@@ -317,27 +334,32 @@ class Ops:
             {"padding_idx": padding_idx, "max_norm": max_norm, "norm_type": norm_type,
              "scale_grad_by_freq": scale_grad_by_freq, "sparse": sparse}, build_fn)
 
+    def _rng_operands(self, name, rng_seed, rng_offset):
+        """The record's seed and offset, and build_fn(build) -> their
+        operands: the ones given, or (neither given) the generator's
+        (_generator.py, as nvFuser draws from torch's CUDA generator)."""
+        if (rng_seed is None) != (rng_offset is None):
+            raise FusionValueError("If either philox_seed or philox_offset is provided, the "
+                                   "other must be also (%s)" % name)
+        if rng_seed is None:
+            return None, None, lambda build: build.generator_operands()
+        rng_seed = self._operand(rng_seed, "%s's rng_seed" % name)
+        rng_offset = self._operand(rng_offset, "%s's rng_offset" % name)
+        return rng_seed, rng_offset, lambda build: (build.operand(rng_seed),
+                                                    build.operand(rng_offset))
+
     def _random(self, name, first, second, shape, rng_seed, rng_offset, dtype):
-        if rng_seed is None or rng_offset is None:
-            # nvFuser draws from its CUDA generator's state here, advancing
-            # its offset on every run; fuser_mlir has no generator state.
-            raise FusionNotImplementedError(
-                "%s without rng_seed and rng_offset needs a generator state, which "
-                "fuser_mlir does not keep: pass both (as Thunder's uniform_philox does)"
-                % name)
         shape = self._extents_arg(shape, "%s's shape" % name)
         first = self._operand(first, "%s's first parameter" % name)
         second = self._operand(second, "%s's second parameter" % name)
-        rng_seed = self._operand(rng_seed, "%s's rng_seed" % name)
-        rng_offset = self._operand(rng_offset, "%s's rng_offset" % name)
+        rng_seed, rng_offset, rng = self._rng_operands(name, rng_seed, rng_offset)
         dtype_text = dtype_name(dtype, "%s's dtype" % name)
         return self._tensor_op(
             name, (first, second, shape),
             {"rng_seed": rng_seed, "rng_offset": rng_offset, "dtype": dtype},
             lambda build: build.call(
                 build.native.random, name == "normal", build.extents(shape, "%s's shape" % name),
-                build.operand(first), build.operand(second), build.operand(rng_seed),
-                build.operand(rng_offset), dtype_text))
+                build.operand(first), build.operand(second), *rng(build), dtype_text))
 
     def uniform(self, minval, maxval, shape, *, rng_seed=None, rng_offset=None,
                 dtype=DataType.Float):
@@ -346,6 +368,29 @@ class Ops:
     def normal(self, mean, std, shape, *, rng_seed=None, rng_offset=None,
                dtype=DataType.Float):
         return self._random("normal", mean, std, shape, rng_seed, rng_offset, dtype)
+
+    def _random_like(self, name, arg, rng_seed, rng_offset):
+        """rand_like/randn_like: uniform in [0, 1) or standard normal values
+        of arg's shape and dtype (nvFuser's RNGOp Uniform/NormalStandard,
+        the same numbers as uniform(0, 1)/normal(0, 1))."""
+        arg = self._tensor(arg, "%s's operand" % name)
+        rng_seed, rng_offset, rng = self._rng_operands(name, rng_seed, rng_offset)
+
+        def build_fn(build):
+            shape, dtype = build.tensor_type(arg)
+            if dtype not in ("float64", "float32", "float16", "bfloat16"):
+                raise FusionTypeError("input must have floating point type, but got %s"
+                                      % nvfuser_type_name(dtype))
+            return build.call(build.native.random, name == "randn_like", list(shape), 0.0, 1.0,
+                              *rng(build), dtype)
+        kwargs = {} if rng_seed is None else {"rng_seed": rng_seed, "rng_offset": rng_offset}
+        return self._tensor_op(name, (arg,), kwargs, build_fn)
+
+    def rand_like(self, arg, *, rng_seed=None, rng_offset=None):
+        return self._random_like("rand_like", arg, rng_seed, rng_offset)
+
+    def randn_like(self, arg, *, rng_seed=None, rng_offset=None):
+        return self._random_like("randn_like", arg, rng_seed, rng_offset)
 
     def triu(self, arg, diagonal=0):
         arg = self._tensor(arg, "triu's operand")

@@ -115,6 +115,25 @@ def test_construction_errors_as_nvfuser_raises_them():
     with pytest.raises(FusionValueError, match="step value must not equal zero"):
         with FusionDefinition() as fd:
             fd.ops.iota(4, 1, 0)
+    # The same checks on constant Scalars (nvFuser's opinfo error samples
+    # define their numbers with fd.define_scalar); a scalar input is not
+    # checked (nvFuser checks constants only).
+    with pytest.raises(FusionValueError, match="must be finite numbers"):
+        with FusionDefinition() as fd:
+            fd.ops.iota(fd.define_scalar(8), fd.define_scalar(float("inf")),
+                        fd.define_scalar(float("inf")), DataType.Double)
+    with pytest.raises(FusionValueError, match="step value must not equal zero"):
+        with FusionDefinition() as fd:
+            fd.ops.iota(fd.define_scalar(10), fd.define_scalar(-4.0), fd.define_scalar(0.0),
+                        DataType.Double)
+    with pytest.raises(FusionValueError, match="step value must not equal zero"):
+        with FusionDefinition() as fd:
+            fd.ops.iota(fd.define_scalar(10), fd.define_scalar(1), fd.define_scalar(0),
+                        DataType.Int)
+    with FusionDefinition() as fd:
+        step = fd.define_scalar(DataType.Int)
+        fd.add_output(fd.ops.iota(3, 2, step, DataType.Int))
+    np.testing.assert_array_equal(fd.execute([3])[0], [2, 5, 8])
     # triu needs two dims (csrc/ops/composite.cpp).
     with pytest.raises(FusionValueError, match="must have 2 or more dims"):
         with FusionDefinition() as fd:

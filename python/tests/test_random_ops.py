@@ -8,8 +8,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from fuser_mlir import DataType, FusionDefinition, FusionTypeError
-from fuser_mlir._errors import FusionNotImplementedError
+import fuser_mlir
+from fuser_mlir import DataType, FusionDefinition, FusionTypeError, FusionValueError
+from fuser_mlir import _generator
 
 BACKENDS = ["interp", "cpu", "simt"]
 M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
@@ -152,9 +153,156 @@ def test_values_depend_only_on_seed_offset_and_index():
 
 
 def test_errors():
-    with pytest.raises(FusionNotImplementedError, match="rng_seed and rng_offset"):
-        with FusionDefinition() as fd:
-            fd.ops.uniform(0.0, 1.0, [4])
     with pytest.raises(FusionTypeError, match="floating dtype"):
         with FusionDefinition() as fd:
             fd.ops.normal(0.0, 1.0, [4], rng_seed=1, rng_offset=0, dtype=DataType.Int)
+    # nvFuser's RNGOp takes both or neither.
+    with pytest.raises(FusionValueError, match="the other must be also"):
+        with FusionDefinition() as fd:
+            fd.ops.uniform(0.0, 1.0, [4], rng_seed=1)
+    with pytest.raises(FusionValueError, match="the other must be also"):
+        with FusionDefinition() as fd:
+            fd.ops.rand_like(fd.define_tensor(shape=[2]), rng_offset=1)
+    # rand_like/randn_like: a floating-point tensor (nvFuser's message).
+    with pytest.raises(FusionTypeError, match="input must have floating point type, but got "
+                                              "int64_t"):
+        with FusionDefinition() as fd:
+            fd.ops.randn_like(fd.define_tensor(shape=[-1], dtype=DataType.Int))
+    with pytest.raises(FusionTypeError):
+        with FusionDefinition() as fd:
+            fd.ops.rand_like(fd.define_scalar(1.0))
+
+
+# Without rng_seed and rng_offset: the generator (fuser_mlir._generator) ----
+
+
+def explicit(kind, first, second, shape, seed, offset, dtype=DataType.Float):
+    with FusionDefinition() as fd:
+        fd.add_output(getattr(fd.ops, kind)(first, second, shape, rng_seed=seed,
+                                            rng_offset=offset, dtype=dtype))
+    return fd.execute([])[0]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_unseeded_draws_from_the_generator(backend):
+    # nvFuser's contract (csrc/rng.cpp): a run takes the generator's seed
+    # and offset and advances the offset by 4 per random op; the op draws
+    # with Philox offset offset / 4 (test_deterministic_random).
+    with FusionDefinition() as fd:
+        fd.add_output(fd.ops.uniform(0.3, 1.7, [5, 9]))
+    fuser_mlir.manual_seed(123456789)
+    runs = [fd.execute([], backend=backend)[0] for _ in range(4)]
+    assert fuser_mlir.get_rng_state() == (123456789, 16)
+    for offset, run in enumerate(runs):
+        np.testing.assert_array_equal(run, explicit("uniform", 0.3, 1.7, [5, 9], 123456789,
+                                                    offset))
+        np.testing.assert_array_equal(run, reference("uniform", 0.3, 1.7, [5, 9], 123456789,
+                                                     offset, np.float32))
+    assert not np.array_equal(runs[0], runs[1])
+    # The same seed and the same runs reproduce them.
+    fuser_mlir.manual_seed(123456789)
+    np.testing.assert_array_equal(fd.execute([], backend=backend)[0], runs[0])
+
+
+def test_unseeded_ops_of_one_definition_take_consecutive_offsets():
+    with FusionDefinition() as fd:
+        t0 = fd.define_tensor(shape=[-1, -1], dtype=DataType.Double)
+        fd.add_output(fd.ops.rand_like(t0))
+        fd.add_output(fd.ops.normal(2.0, 0.5, [7], dtype=DataType.Float))
+        s = fd.define_scalar(dtype=DataType.Int)
+        fd.add_output(fd.ops.uniform(0.0, 1.0, [3], rng_seed=s, rng_offset=s))
+        fd.add_output(fd.ops.randn_like(t0))
+    x = np.zeros((3, 5))
+    fuser_mlir.set_rng_state((2**64 - 5, 40))  # a seed beyond int64: its bits
+    a, b, c, d = fd.execute([x, 9])
+    assert fuser_mlir.get_rng_state() == (2**64 - 5, 52)
+    np.testing.assert_array_equal(a, reference("uniform", 0.0, 1.0, [3, 5], 2**64 - 5, 10,
+                                               np.float64))
+    np.testing.assert_allclose(b, reference("normal", 2.0, 0.5, [7], 2**64 - 5, 11,
+                                            np.float32), rtol=4e-6, atol=1e-6)
+    np.testing.assert_array_equal(c, explicit("uniform", 0.0, 1.0, [3], 9, 9))
+    np.testing.assert_allclose(d, reference("normal", 0.0, 1.0, [3, 5], 2**64 - 5, 12,
+                                            np.float64), rtol=1e-12, atol=1e-12)
+    # The generator's inputs come after the inputs defined before the first
+    # such op: the scalar input defined after it still takes inputs[1].
+    assert fd.mlir([x, 9]).count(": i64") >= 2
+
+
+@pytest.mark.parametrize("dtype,np_dtype", [(DataType.Float, np.float32),
+                                            (DataType.Half, np.float16),
+                                            (DataType.BFloat16, "bf16"),
+                                            (DataType.Double, np.float64)])
+def test_rand_like_and_randn_like(dtype, np_dtype):
+    # uniform(0, 1) / normal(0, 1) of the operand's shape and dtype, seeded
+    # (the legacy frontend's keywords) or from the generator.
+    with FusionDefinition() as fd:
+        t0 = fd.define_tensor(shape=[-1, -1], dtype=dtype)
+        s = fd.define_scalar(dtype=DataType.Int)
+        o = fd.define_scalar(dtype=DataType.Int)
+        fd.add_output(fd.ops.rand_like(t0, rng_seed=s, rng_offset=o))
+        fd.add_output(fd.ops.randn_like(t0, rng_seed=s, rng_offset=o))
+    x = np.zeros((4, 3), _numpy_of(dtype))
+    u, n = fd.execute([x, 31, 6])
+    np.testing.assert_array_equal(np.asarray(u, np.float64),
+                                  reference("uniform", 0.0, 1.0, [4, 3], 31, 6, np_dtype))
+    tolerance = 1e-12 if np_dtype == np.float64 else 4e-6 if np_dtype == np.float32 else 1e-2
+    np.testing.assert_allclose(np.asarray(n, np.float64),
+                               reference("normal", 0.0, 1.0, [4, 3], 31, 6, np_dtype),
+                               rtol=tolerance, atol=tolerance)
+    with FusionDefinition() as fd:
+        fd.add_output(fd.ops.rand_like(fd.define_tensor(shape=[-1, -1], dtype=dtype)))
+    fuser_mlir.manual_seed(31)
+    fd.execute([x])
+    np.testing.assert_array_equal(np.asarray(fd.execute([x])[0], np.float64),
+                                  reference("uniform", 0.0, 1.0, [4, 3], 31, 1, np_dtype))
+
+
+def _numpy_of(dtype):
+    import ml_dtypes
+    return {DataType.Float: np.float32, DataType.Half: np.float16,
+            DataType.BFloat16: ml_dtypes.bfloat16, DataType.Double: np.float64}[dtype]
+
+
+def test_validate_compares_the_same_draws():
+    with FusionDefinition() as fd:
+        t0 = fd.define_tensor(shape=[-1], dtype=DataType.Float)
+        fd.add_output(fd.ops.mul(t0, fd.ops.rand_like(t0)))
+    fuser_mlir.manual_seed(5)
+    fd.validate([np.ones(37, np.float32)])
+    assert fuser_mlir.get_rng_state() == (5, 4)
+
+
+class _FakeTorch:
+    """What the generator reads of torch: initial_seed() and the callback
+    torch.manual_seed queues for the CUDA generators."""
+
+    def __init__(self):
+        self.cuda = type("cuda", (), {})()
+        self.cuda._lazy_seed_tracker = type("tracker", (), {})()
+        self.manual_seed(67280421310721)
+
+    def manual_seed(self, seed):
+        self.seed = seed
+        self.cuda._lazy_seed_tracker.manual_seed_all_cb = (lambda: None, [])
+
+    def initial_seed(self):
+        return self.seed
+
+
+def test_torch_seeds_the_generator(monkeypatch):
+    fake = _FakeTorch()
+    monkeypatch.setattr(_generator._GENERATOR, "torch", fake)
+    monkeypatch.setattr(_generator._GENERATOR, "torch_marker", None)
+    with FusionDefinition() as fd:
+        fd.add_output(fd.ops.uniform(0.0, 1.0, [6]))
+    first = fd.execute([])[0]  # torch's default seed, offset 0
+    np.testing.assert_array_equal(first, explicit("uniform", 0.0, 1.0, [6], 67280421310721, 0))
+    fake.manual_seed(77)
+    a = fd.execute([])[0]
+    b = fd.execute([])[0]
+    np.testing.assert_array_equal(a, explicit("uniform", 0.0, 1.0, [6], 77, 0))
+    np.testing.assert_array_equal(b, explicit("uniform", 0.0, 1.0, [6], 77, 1))
+    # torch.manual_seed with the same seed starts the offset again.
+    fake.manual_seed(77)
+    np.testing.assert_array_equal(fd.execute([])[0], a)
+    assert fuser_mlir.initial_seed() == 77

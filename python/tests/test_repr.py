@@ -79,6 +79,8 @@ COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "
            "triu", "uniform", "normal", "gather", "take_along_axis", "index_select",
            "select", "embedding_fwd"}
 
+COVERED |= {"rand_like", "randn_like"}
+
 
 def test_every_op_has_a_case():
     public = {name for name in dir(Ops) if not name.startswith("_")}
@@ -100,6 +102,8 @@ def test_untranslated_ops_print_the_recorded_calls():
         fd.add_output(fd.ops.gather(a, j, 1))
         fd.add_output(fd.ops.select(a, 1, 1))
         fd.add_output(fd.ops.embedding_fwd(i, a))
+        fd.add_output(fd.ops.rand_like(a, rng_seed=7, rng_offset=2))
+        fd.add_output(fd.ops.randn_like(a, rng_seed=7, rng_offset=2))
     text = repr(fd)
     assert text == fd._recorded_text()
     for name in ("triu", "iota", "uniform", "normal", "index_select", "take_along_axis",
