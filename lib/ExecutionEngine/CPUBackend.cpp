@@ -67,7 +67,8 @@ private:
 
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::fuser::lowerFusionToKernelLoops(func::FuncOp func,
-                                      const BackendOptions &options) {
+                                      const BackendOptions &options,
+                                      bool checkIndices) {
   // The fusion alone, in a module of its own: the lowering rewrites it.
   MLIRContext *context = func.getContext();
   OwningOpRef<ModuleOp> module = ModuleOp::create(func.getLoc());
@@ -80,7 +81,7 @@ mlir::fuser::lowerFusionToKernelLoops(func::FuncOp func,
   }
   KernelLoopsOptions loops;
   loops.splitReductions = options.splitReductions;
-  loops.checkIndices = true;
+  loops.checkIndices = checkIndices;
   buildLowerToKernelLoopsPipeline(pm, loops);
   if (failed(pm.run(*module)))
     return func.emitError("the CPU backend could not lower '")

@@ -19,8 +19,10 @@
 //    the recording function registered as a symbol; the records are then
 //    grouped into warp-wide instructions and summarized.
 // 5. The GPU half of the lowering (buildKernelLoopsToNVVMPipeline,
-//    format=isa) makes PTX of the same kernel loops; ptxas -v on each
-//    kernel's PTX gives registers, spills, local and shared memory.
+//    format=isa) makes PTX of the same kernel loops, lowered again without
+//    the CPU backend's gather index checks (which make the same accesses);
+//    ptxas -v on each kernel's PTX gives registers, spills, local and
+//    shared memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -776,7 +778,7 @@ mlir::fuser::measureMemory(func::FuncOp func, ArrayRef<Buffer> inputs,
       (unionLength(inputReads) + unionLength(outputWrites)) * sampled +
       2 * report.memcpyBytes;
 
-  // ptxas on the PTX of the same kernel loops.
+  // ptxas on the PTX of the same kernels.
   std::string ptxas;
   if (!options.toolkit.empty()) {
     SmallString<128> path(options.toolkit);
@@ -792,9 +794,14 @@ mlir::fuser::measureMemory(func::FuncOp func, ArrayRef<Buffer> inputs,
   }
   report.ptxasPath = ptxas;
   if (!ptxas.empty()) {
+    // The GPU's kernels: without the index checks of the CPU backend's.
+    FailureOr<OwningOpRef<ModuleOp>> gpuLoops =
+        lowerFusionToKernelLoops(func, options.backend, /*checkIndices=*/false);
+    if (failed(gpuLoops))
+      return failure();
     std::string why;
     FailureOr<std::vector<std::pair<std::string, std::string>>> ptx =
-        makePTX(kernelLoops, func.getSymName(), options.toolkit,
+        makePTX(**gpuLoops, func.getSymName(), options.toolkit,
                 options.limits.chip, why);
     if (failed(ptx)) {
       report.ptxasNote = why;

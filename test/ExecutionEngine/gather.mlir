@@ -18,6 +18,10 @@
 // RUN: not fuser-run %s --entry out_of_range --backend simt 2>&1 | FileCheck %s --check-prefix=SIMT-RANGE
 // RUN: not fuser-run %s --entry negative --backend interp 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not fuser-run %s --entry negative --backend cpu 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// The memory report records the CPU backend's kernel (which checks the
+// indices) and runs ptxas on the GPU's (which does not call the CPU's check):
+// RUN: fuser-run %s --entry last_column --backend cpu --memory-report | FileCheck %s --check-prefix=REPORT
+// REPORT: ptxas: {{[0-9]+}} registers, 0 bytes spill stores
 
 // x = arange(32).reshape(4, 8) * 0.5 + 1, idx[r, c] = (r + 5 * c + 3) % 8:
 // numpy: np.take_along_axis(x, idx, 1).
@@ -72,4 +76,11 @@ func.func @negative(%x: tensor<5x2xf16>) -> tensor<3x2xf16> {
   %idx = fuser.full %minus : i32 -> tensor<3x2xi32>
   %g = fuser.gather %x[%idx] dim 0 : tensor<5x2xf16>, tensor<3x2xi32> -> tensor<3x2xf16>
   return %g : tensor<3x2xf16>
+}
+
+func.func @last_column(%x: tensor<4x8xf32>) -> tensor<4x3xf32> {
+  %seven = arith.constant 7 : i64
+  %idx = fuser.full %seven : i64 -> tensor<4x3xi64>
+  %g = fuser.gather %x[%idx] dim 1 : tensor<4x8xf32>, tensor<4x3xi64> -> tensor<4x3xf32>
+  return %g : tensor<4x3xf32>
 }

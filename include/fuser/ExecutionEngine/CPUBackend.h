@@ -154,9 +154,12 @@ FailureOr<SmallVector<Buffer>> runKernelModule(ModuleOp module, StringRef name,
 /// The front half of the `cpu` backend: `func` cloned into a module of its
 /// own, segmented first (fuser-preseg, fuser-segment) when it is not, then
 /// buildLowerToKernelLoopsPipeline. Errors are diagnostics, as the backend
-/// reports them.
+/// reports them. `checkIndices`: KernelLoopsOptions::checkIndices (the CPU
+/// backend's kernels check; GPU kernels, as the memory report compiles them
+/// for ptxas, do not).
 FailureOr<OwningOpRef<ModuleOp>>
-lowerFusionToKernelLoops(func::FuncOp func, const BackendOptions &options);
+lowerFusionToKernelLoops(func::FuncOp func, const BackendOptions &options,
+                         bool checkIndices = true);
 
 /// The `cpu` backend.
 std::unique_ptr<Backend> createCPUBackend(const BackendOptions &options);
