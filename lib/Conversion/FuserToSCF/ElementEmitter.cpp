@@ -327,7 +327,14 @@ FailureOr<Value> EmitterBase::evalGather(GatherOp op, const Lanes &at,
   };
   Lanes source;
   source.width = at.width;
-  if (at.kind == LaneKind::Uniform) {
+  // Where the index is one for all lanes (an embedding's row index
+  // broadcast along the row), the source is read at the lanes' other
+  // index: Unit lanes stay Unit (one vector load of a gathered row).
+  if (at.kind == LaneKind::Uniform ||
+      (at.kind == LaneKind::Unit && at.dim != dim &&
+       isUniformAlong(op.getIndex(), at.dim, at.width))) {
+    source.kind = at.kind;
+    source.dim = at.dim;
     source.base = at.base;
     source.base[dim] = position(0, at.base);
   } else {

@@ -231,6 +231,10 @@ protected:
   Lanes transform(const Lanes &at,
                   function_ref<SmallVector<Value>(ArrayRef<Value>)> map,
                   std::optional<int64_t> unitDim);
+  /// Whether `value` is equal at `width` Unit lanes along `dim` (aligned):
+  /// whether every value it is computed from is read at one index for all
+  /// of them, or is a fill.
+  bool isUniformAlong(Value value, int64_t dim, int64_t width);
   /// A condition (i1, or vector of i1 for Gather lanes) computed per index.
   Value laneCondition(const Lanes &at,
                       function_ref<Value(ArrayRef<Value>)> condition);

@@ -153,3 +153,48 @@ Value EmitterBase::laneCondition(
   return vector::FromElementsOp::create(
       b, loc, cast<VectorType>(vectorOf(b.getI1Type(), at.width)), bits);
 }
+
+bool EmitterBase::isUniformAlong(Value value, int64_t dim, int64_t width) {
+  // Every (value, dim) reached must not vary along dim: through the index
+  // maps of elementwise and meta ops, a gather's index and source, and
+  // fills; anything else (an input, iota, a random op, a reduction) may.
+  SmallVector<std::pair<Value, int64_t>> work = {{value, dim}};
+  DenseSet<std::pair<Value, int64_t>> seen;
+  while (!work.empty()) {
+    auto [current, currentDim] = work.pop_back_val();
+    if (!isa<RankedTensorType>(current.getType()) ||
+        !seen.insert({current, currentDim}).second)
+      continue;
+    Operation *op = current.getDefiningOp();
+    if (op && isa<FullOp>(op) && !bindings.contains(current))
+      continue;
+    if (auto gather = dyn_cast_if_present<GatherOp>(op);
+        gather && !bindings.contains(current)) {
+      if (currentDim == gather.getDim())
+        return false;
+      work.push_back({gather.getIndex(), currentDim});
+      work.push_back({gather.getSource(), currentDim});
+      continue;
+    }
+    if (!getChainedOp(current))
+      return false;
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      Value operand = op->getOperand(i);
+      if (!isa<RankedTensorType>(operand.getType()))
+        continue;
+      AffineMap map = isa<MetaOpInterface>(op)
+                          ? cast<MetaOpInterface>(op).getSourceIndexMap()
+                          : getBroadcastIndexMap(b.getContext(),
+                                                 shapeOf(operand),
+                                                 shapeOf(current));
+      std::optional<int64_t> operandDim =
+          getOperandLaneDim(map, shapeOf(operand), currentDim, width);
+      if (!operandDim)
+        continue;
+      if (*operandDim < 0)
+        return false;
+      work.push_back({operand, *operandDim});
+    }
+  }
+  return true;
+}
