@@ -183,6 +183,63 @@ def test_broadcast_in_dim_minus_one_at_a_new_dim_is_refused():
         fd.add_output(t0)
 
 
+@pytest.mark.parametrize("backend", ["interp", "cpu", "simt"])
+def test_indexing_ops_take_a_float_index(backend):
+    """nvFuser takes an index tensor of any dtype and converts each index it
+    reads to its index type (a float truncated toward zero); so does
+    fuser_mlir, for take_along_axis, gather and index_select."""
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    along = np.array([[0.0, 5.0], [2.9, 1.0], [3.0, 4.5], [-0.5, 2.0]], np.float32)
+    rows = np.array([3.0, 0.7, 2.0], np.float32)
+    with FusionDefinition() as fd:
+        a = fd.define_tensor(shape=[-1, -1], dtype=DataType.Float)
+        i = fd.define_tensor(shape=[-1, -1], dtype=DataType.Float)
+        r = fd.define_tensor(shape=[-1], dtype=DataType.Float)
+        fd.add_output(fd.ops.take_along_axis(a, i, 1))
+        fd.add_output(fd.ops.gather(a, i, 1))
+        fd.add_output(fd.ops.index_select(a, r, 0))
+    took, gathered, selected = fd.execute([x, along, rows], backend=backend)
+    expected = np.take_along_axis(x, np.trunc(along).astype(np.int64), 1)
+    np.testing.assert_array_equal(took, expected)
+    np.testing.assert_array_equal(gathered, expected)
+    np.testing.assert_array_equal(selected, x[np.trunc(rows).astype(np.int64)])
+
+
+@pytest.mark.parametrize("backend", ["interp", "cpu"])
+def test_thunder_cross_entropy_forward(backend):
+    """The nvFuser program of Thunder's nv_cross_entropy_fwd (mean
+    reduction): the target, an int tensor, goes through where() with a
+    float 0 (so the index of take_along_axis is a float tensor, as in
+    nvFuser), then a log-softmax at the targets, ignore_index masked out."""
+    logits = np.random.default_rng(3).standard_normal((6, 10)).astype(np.float32)
+    target = np.array([1, 9, -100, 0, 4, 4], np.int64)
+    with FusionDefinition() as fd:
+        a = fd.define_tensor(shape=[-1, -1], dtype=DataType.Float)
+        t = fd.define_tensor(shape=[-1], dtype=DataType.Int)
+        ignore = fd.define_scalar(-100, dtype=DataType.Int)
+        zero = fd.define_scalar(0, dtype=DataType.Float)
+        valid = fd.ops.ne(t, ignore)
+        safe = fd.ops.where(valid, t, zero)
+        assert safe.dtype() == DataType.Float
+        picked = fd.ops.take_along_axis(
+            a, fd.ops.broadcast_in_dim(safe, shape=[t.shape()[-1], 1], broadcast_dims=[0]), dim=1)
+        picked = fd.ops.reshape(picked, new_shape=[t.shape()[-1]])
+        row_max = fd.ops.max(a, 1)
+        shifted = fd.ops.sub(a, fd.ops.broadcast_in_dim(row_max, shape=[t.shape()[-1], 1],
+                                                        broadcast_dims=[0]))
+        log_sum = fd.ops.log(fd.ops.sum(fd.ops.exp(shifted), 1))
+        losses = fd.ops.where(valid, fd.ops.neg(fd.ops.sub(fd.ops.sub(picked, row_max),
+                                                           log_sum)), zero)
+        count = fd.ops.cast(fd.ops.sum(valid), dtype=DataType.Float)
+        fd.add_output(fd.ops.div(fd.ops.sum(losses), count))
+    (loss,) = fd.execute([logits, target], backend=backend)
+    shifted = logits.astype(np.float64) - logits.max(1, keepdims=True)
+    log_softmax = shifted - np.log(np.exp(shifted).sum(1, keepdims=True))
+    kept = target != -100
+    expected = -log_softmax[np.arange(6)[kept], target[kept]].mean()
+    np.testing.assert_allclose(float(np.asarray(loss)), expected, rtol=1e-6)
+
+
 def test_install_makes_nvfuser_imports_fuser_mlir():
     """nvfuser_compat.install(): how Thunder is pointed at fuser_mlir."""
     import importlib
