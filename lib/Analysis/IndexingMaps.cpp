@@ -159,6 +159,75 @@ SmallVector<OperandIndexMap> getGatherMaps(GatherOp gather) {
   return {source, getWholeMap(identity)};
 }
 
+/// An operand of a contraction read at `exprs` (result dims and the
+/// contraction symbol s0, over `k` elements).
+OperandIndexMap getContractionMap(Operation *op, ArrayRef<AffineExpr> exprs,
+                                  int64_t k) {
+  OperandIndexMap map = getWholeMap(
+      AffineMap::get(getResultRank(op), 1, exprs, op->getContext()));
+  map.symbolExtents.push_back(k);
+  return map;
+}
+
+/// A matmul operand's batch dims: the result's batch dims aligned from the
+/// right, 0 where the operand broadcasts.
+SmallVector<AffineExpr> getBatchExprs(MLIRContext *context,
+                                      ArrayRef<int64_t> operandBatch,
+                                      ArrayRef<int64_t> resultBatch) {
+  SmallVector<AffineExpr> exprs;
+  int64_t offset = resultBatch.size() - operandBatch.size();
+  for (auto [dim, extent] : llvm::enumerate(operandBatch))
+    exprs.push_back(extent == resultBatch[offset + dim]
+                        ? getAffineDimExpr(offset + dim, context)
+                        : getAffineConstantExpr(0, context));
+  return exprs;
+}
+
+SmallVector<OperandIndexMap> getMatmulMaps(MatmulOp matmul) {
+  MLIRContext *context = matmul.getContext();
+  ArrayRef<int64_t> lhs = shapeOf(matmul.getLhs());
+  ArrayRef<int64_t> rhs = shapeOf(matmul.getRhs());
+  ArrayRef<int64_t> result = shapeOf(matmul.getResult());
+  int64_t batchRank =
+      result.size() - (lhs.size() >= 2 ? 1 : 0) - (rhs.size() >= 2 ? 1 : 0);
+  ArrayRef<int64_t> resultBatch = result.take_front(batchRank);
+  AffineExpr k = getAffineSymbolExpr(0, context);
+  // The result's m and n dims, where the operands have them.
+  int64_t nextDim = batchRank;
+  SmallVector<AffineExpr> lhsExprs =
+      getBatchExprs(context, lhs.drop_back(std::min<size_t>(lhs.size(), 2)),
+                    resultBatch);
+  if (lhs.size() >= 2)
+    lhsExprs.push_back(getAffineDimExpr(nextDim++, context));
+  lhsExprs.push_back(k);
+  SmallVector<AffineExpr> rhsExprs =
+      getBatchExprs(context, rhs.drop_back(std::min<size_t>(rhs.size(), 2)),
+                    resultBatch);
+  rhsExprs.push_back(k);
+  if (rhs.size() >= 2)
+    rhsExprs.push_back(getAffineDimExpr(nextDim, context));
+  return {getContractionMap(matmul, lhsExprs, lhs.back()),
+          getContractionMap(matmul, rhsExprs, lhs.back())};
+}
+
+SmallVector<OperandIndexMap> getLinearMaps(LinearOp linear) {
+  MLIRContext *context = linear.getContext();
+  int64_t rank = getResultRank(linear);
+  int64_t k = shapeOf(linear.getInput()).back();
+  AffineExpr n = getAffineDimExpr(rank - 1, context);
+  AffineExpr s0 = getAffineSymbolExpr(0, context);
+  SmallVector<AffineExpr> inputExprs;
+  for (int64_t dim = 0; dim < rank - 1; ++dim)
+    inputExprs.push_back(getAffineDimExpr(dim, context));
+  inputExprs.push_back(s0);
+  SmallVector<OperandIndexMap> maps = {
+      getContractionMap(linear, inputExprs, k),
+      getContractionMap(linear, {n, s0}, k)};
+  if (linear.getBias())
+    maps.push_back(getWholeMap(AffineMap::get(rank, 0, {n}, context)));
+  return maps;
+}
+
 } // namespace
 
 FailureOr<SmallVector<OperandIndexMap>>
@@ -178,6 +247,8 @@ mlir::fuser::getOperandIndexMaps(Operation *op) {
         return SmallVector<OperandIndexMap>{getScalarMap(full)};
       })
       .Case([](GatherOp gather) { return getGatherMaps(gather); })
+      .Case([](MatmulOp matmul) { return getMatmulMaps(matmul); })
+      .Case([](LinearOp linear) { return getLinearMaps(linear); })
       .Case([](IotaOp iota) {
         return SmallVector<OperandIndexMap>{getScalarMap(iota),
                                             getScalarMap(iota)};

@@ -772,6 +772,35 @@ FailureOr<Value> FusionBuilder::gather(Value source, Value index,
                                  source, index, dim);
 }
 
+LogicalResult FusionBuilder::checkLibraryOperands(StringRef name,
+                                                  ValueRange operands) {
+  for (Value operand : operands) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    Type element = type ? type.getElementType() : Type();
+    if (!isa_and_present<Float16Type, BFloat16Type, Float32Type, Float64Type>(
+            element))
+      return typeError() << "'" << name
+                         << "' takes f16, bf16, f32 or f64 tensors, got "
+                         << typeText(operand.getType());
+  }
+  return success();
+}
+
+FailureOr<Value> FusionBuilder::matmul(Value lhs, Value rhs) {
+  if (failed(checkLibraryOperands("matmul", {lhs, rhs})))
+    return failure();
+  return buildInferred<MatmulOp>(lhs, rhs);
+}
+
+FailureOr<Value> FusionBuilder::linear(Value input, Value weight, Value bias) {
+  SmallVector<Value, 3> operands = {input, weight};
+  if (bias)
+    operands.push_back(bias);
+  if (failed(checkLibraryOperands("linear", operands)))
+    return failure();
+  return buildInferred<LinearOp>(input, weight, bias);
+}
+
 FailureOr<Value> FusionBuilder::triu(Value source, int64_t diagonal) {
   auto type = dyn_cast<RankedTensorType>(source.getType());
   if (!type)

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Interpreter/Interpreter.h"
+#include "fuser/Dialect/Fuser/IR/Contraction.h"
 #include "fuser/Dialect/Fuser/IR/ElementSemantics.h"
 #include "fuser/Dialect/Fuser/IR/RandomSemantics.h"
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
@@ -196,6 +197,8 @@ private:
   LogicalResult evalIota(IotaOp op);
   LogicalResult evalRandom(Operation *op, bool normal);
   LogicalResult evalGather(GatherOp op);
+  /// matmul and linear (LibraryOpInterface).
+  LogicalResult evalContraction(Operation *op);
   LogicalResult evalCast(Operation *op, Value source);
   LogicalResult evalReduction(ReductionOp op);
   LogicalResult evalUnary(Operation *op, UnaryKind kind);
@@ -318,6 +321,9 @@ LogicalResult Evaluator::evaluate(Operation *op) {
       .Case([&](FullOp op) { return evalFull(op); })
       .Case([&](IotaOp op) { return evalIota(op); })
       .Case([&](GatherOp op) { return evalGather(op); })
+      .Case<MatmulOp, LinearOp>([&](Operation *op) {
+        return evalContraction(op);
+      })
       .Case([&](UniformOp op) { return evalRandom(op, /*normal=*/false); })
       .Case([&](NormalOp op) { return evalRandom(op, /*normal=*/true); })
       .Case<CastOp, arith::ExtFOp, arith::SIToFPOp, arith::FPToSIOp>(
@@ -500,6 +506,58 @@ LogicalResult Evaluator::evalGather(GatherOp op) {
            << ") along dim " << dim << " at result element "
            << outOfRange->second;
   bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalContraction(Operation *op) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  FailureOr<Buffer> result = allocate(op, type);
+  if (failed(result))
+    return failure();
+  Contraction contraction = getContraction(op);
+  const uint8_t *lhs = get(op->getOperand(0)).getBytes().data();
+  const uint8_t *rhs = get(op->getOperand(1)).getBytes().data();
+  const uint8_t *bias = contraction.hasBias
+                            ? get(op->getOperand(2)).getBytes().data()
+                            : nullptr;
+  uint8_t *out = result->bytes.data();
+  auto [m, n, k] = std::make_tuple(contraction.m, contraction.n, contraction.k);
+  // B(kk, j) of the rhs: K x N, or N x K transposed.
+  int64_t rhsRowStride = contraction.rhsTransposed ? 1 : n;
+  int64_t rhsColumnStride = contraction.rhsTransposed ? k : 1;
+  visitElemKind(*getElemKind(type.getElementType()), [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    if constexpr (isFloatKind<K> && !isFloat8Kind<K>) {
+      // The compute type is the accumulation type: f32 for f16 and bf16.
+      using T = ComputeOf<K>;
+      using Storage = StorageOf<K>;
+      auto load = [](const uint8_t *base, int64_t offset) {
+        return Elem<K>::load(loadElement<Storage>(base, offset));
+      };
+      for (int64_t batch = 0, count = contraction.getBatchCount();
+           batch < count; ++batch) {
+        auto [lhsOffset, rhsOffset] = contraction.getOperandOffsets(batch);
+        int64_t outOffset = batch * m * n;
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < n; ++j) {
+            // In increasing k from -0.0, the IEEE identity (so K = 1 is
+            // the product itself, as the preseg rule needs), each product
+            // and sum rounded to T (no fused multiply-add:
+            // -ffp-contract=off); over K = 0, +0.0 as torch's zeros.
+            T acc = k == 0 ? T(0) : -T(0);
+            for (int64_t kk = 0; kk < k; ++kk)
+              acc += load(lhs, lhsOffset + i * k + kk) *
+                     load(rhs, rhsOffset + kk * rhsRowStride +
+                                   j * rhsColumnStride);
+            if (bias)
+              acc += load(bias, j);
+            storeElement(out, outOffset + i * n + j, Elem<K>::store(acc));
+          }
+        }
+      }
+    }
+  });
+  bind(op->getResult(0), std::move(*result));
   return success();
 }
 

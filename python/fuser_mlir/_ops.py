@@ -231,16 +231,8 @@ class Ops:
 
         def build_native(build):
             source, indices = build.native_id(arg), build.native_id(index)
-            index_shape, index_dtype = build.native.value_type(indices)
-            if not index_dtype.startswith("int"):
-                # nvFuser takes an index tensor of any dtype and converts
-                # each index read to its index type (IndexLowering's
-                # maybeCastExpr(DataType::Index, ...)): a float index is
-                # truncated toward zero. Thunder's cross-entropy passes a
-                # float one (where(ne, target, 0.0) promotes the int target).
-                indices = build.call(build.native.cast, indices, "int64")
             return build_fn(build, source, indices, build.native.value_type(source)[0],
-                            index_shape, dim)
+                            build.native.value_type(indices)[0], dim)
         return self._tensor_op(name, (arg, index, dim), {}, build_native)
 
     def gather(self, arg, index, dim):
@@ -701,11 +693,57 @@ class Ops:
                 build.ids[out.index] = native_id
         return self._record("welford", (arg,), {"dims": dims}, apply, extra_outs=2)
 
+    # Library ops: each runs as a segment of its own, computed by a BLAS call
+    # (nvFuser's ExprEval segments; docs/Segmentation.md).
+
+    def _library_op(self, name, operands):
+        """matmul or linear of `operands` (tensors of this definition)."""
+        def build_fn(build):
+            ids = [build.native_id(x) for x in operands]
+            try:
+                return build.call(getattr(build.native, name), *ids)
+            except FusionValueError:
+                if not build.tolerates_placeholders():
+                    raise
+                # Placeholder extents against static ones: a stand-in of the
+                # result's shape and dtype.
+                shapes = [build.native.value_type(i)[0] for i in ids]
+                return build.stand_in(_library_result_shape(name, shapes),
+                                      build.native.value_type(ids[0])[1])
+        return self._tensor_op(name, tuple(operands), {}, build_fn)
+
+    def matmul(self, arg1, arg2):
+        """torch.matmul: 1-D, 2-D and batched operands, batch dims
+        broadcast."""
+        return self._library_op("matmul", [self._tensor(arg1, "matmul's arg1"),
+                                           self._tensor(arg2, "matmul's arg2")])
+
+    def linear(self, arg1, arg2, bias=None):
+        """arg1 @ arg2^T + bias (F.linear): arg2 is [N, K], bias [N]."""
+        operands = [self._tensor(arg1, "linear's arg1"), self._tensor(arg2, "linear's arg2")]
+        if bias is not None:
+            operands.append(self._tensor(bias, "linear's bias"))
+        return self._library_op("linear", operands)
+
     # Composites of elementwise ops, as nvFuser builds them.
 
     def addcmul(self, arg, tensor1, tensor2, value):
         """arg + tensor1 * (tensor2 * value) (nvFuser's addcmul)."""
         return self.add(arg, self.mul(tensor1, self.mul(tensor2, value)))
+
+
+def _library_result_shape(name, shapes):
+    """The result shape of matmul or linear of operands of `shapes`, the
+    larger extent where two that must agree differ (placeholders)."""
+    if name == "linear":
+        return list(shapes[0][:-1]) + [shapes[1][0]]
+    lhs, rhs = shapes
+    lhs_batch, rhs_batch = list(lhs[:-2]), list(rhs[:-2])
+    rank = max(len(lhs_batch), len(rhs_batch))
+    lhs_batch = [1] * (rank - len(lhs_batch)) + lhs_batch
+    rhs_batch = [1] * (rank - len(rhs_batch)) + rhs_batch
+    return [max(x, y) for x, y in zip(lhs_batch, rhs_batch)] + list(lhs[-2:-1]) + \
+        (list(rhs[-1:]) if len(rhs) >= 2 else [])
 
 
 def _keep_operand_extents(build, arg, extents, dims):

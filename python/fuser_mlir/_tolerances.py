@@ -46,11 +46,15 @@ def tolerance(dtype, reduction_size):
 
 _REDUCTIONS = ("ops.sum", "ops.prod", "ops.max", "ops.min", "ops.var", "ops.var_mean",
                "ops.welford")
+# Ops whose output sums over the last extent of their first operand (K), as
+# nvFuser's matmul and linear outputs hold a reduction domain of extent K.
+_CONTRACTIONS = ("ops.matmul", "ops.linear")
 
 
 def reduction_sizes(records, build):
-    """State index -> how many elements the reductions a tensor depends on
-    combine (products along a chain, the largest over operands)."""
+    """State index -> how many elements the reductions and contractions a
+    tensor depends on combine (products along a chain, the largest over
+    operands)."""
     from ._states import Tensor
     sizes = {}
     for record in records:
@@ -63,5 +67,7 @@ def reduction_sizes(records, build):
             shape = build.tensor_type(operands[0])[0]
             for dim in build.extents(record.kwargs["dims"], "the reduction's dims"):
                 size *= shape[dim]
+        elif record.call in _CONTRACTIONS:
+            size *= build.tensor_type(operands[0])[0][-1]
         sizes[record.out.index] = size
     return sizes

@@ -302,6 +302,15 @@ public:
     return build(
         [&] { return getBuilder().gather(lookUp(source), lookUp(index), dim); });
   }
+  int64_t matmul(int64_t lhs, int64_t rhs) {
+    return build([&] { return getBuilder().matmul(lookUp(lhs), lookUp(rhs)); });
+  }
+  int64_t linear(int64_t input, int64_t weight, std::optional<int64_t> bias) {
+    return build([&] {
+      return getBuilder().linear(lookUp(input), lookUp(weight),
+                                 bias ? lookUp(*bias) : Value());
+    });
+  }
   int64_t triu(int64_t id, int64_t diagonal) {
     return build([&] { return getBuilder().triu(lookUp(id), diagonal); });
   }
@@ -718,6 +727,9 @@ NB_MODULE(_fuser_mlir, m) {
            nb::arg("step").none(), nb::arg("dtype"))
       .def("triu", &Fusion::triu)
       .def("gather", &Fusion::gather)
+      .def("matmul", &Fusion::matmul)
+      .def("linear", &Fusion::linear, nb::arg("input"), nb::arg("weight"),
+           nb::arg("bias").none() = nb::none())
       .def("random", &Fusion::random)
       .def("reshape", &Fusion::reshape)
       .def("squeeze", &Fusion::squeeze)

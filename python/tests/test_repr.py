@@ -67,9 +67,9 @@ def every_op(fd, n):
         fd.add_output(t)
 
 
-# Ops with a case in every_op (or, for iota, triu, uniform, normal and the
-# indexing ops, which the translation to nvFuser's text does not model yet,
-# in
+# Ops with a case in every_op (or, for iota, triu, uniform, normal, the
+# indexing ops and the library ops, which the translation to nvFuser's text
+# does not model yet, in
 # test_untranslated_ops_print_the_recorded_calls), beyond the generated
 # elementwise ones.
 COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "expand",
@@ -77,7 +77,7 @@ COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "
            "set", "segment_set", "slice", "pad", "cat", "sum", "prod", "max", "min",
            "var", "var_mean", "welford", "addcmul", "complex", "real", "imag", "iota",
            "triu", "uniform", "normal", "gather", "take_along_axis", "index_select",
-           "select", "embedding_fwd"}
+           "select", "embedding_fwd", "matmul", "linear"}
 
 COVERED |= {"rand_like", "randn_like"}
 
@@ -104,10 +104,12 @@ def test_untranslated_ops_print_the_recorded_calls():
         fd.add_output(fd.ops.embedding_fwd(i, a))
         fd.add_output(fd.ops.rand_like(a, rng_seed=7, rng_offset=2))
         fd.add_output(fd.ops.randn_like(a, rng_seed=7, rng_offset=2))
+        fd.add_output(fd.ops.matmul(a, fd.ops.permute(a, [1, 0])))
+        fd.add_output(fd.ops.linear(a, a, fd.ops.sum(a, [1])))
     text = repr(fd)
     assert text == fd._recorded_text()
     for name in ("triu", "iota", "uniform", "normal", "index_select", "take_along_axis",
-                 "gather", "select", "embedding_fwd"):
+                 "gather", "select", "embedding_fwd", "matmul", "linear"):
         assert "fd.ops.%s(" % name in text
     again = rebuilt(text, nvfuser_direct)
     x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(4, 3)

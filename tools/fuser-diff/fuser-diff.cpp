@@ -680,11 +680,17 @@ bool printOpCoverage(MLIRContext &context, const SeedChecker &checker) {
                                            RealOp::getOperationName(),
                                            ImagOp::getOperationName()},
                                           name.getStringRef());
+    // The generator does not make library ops yet: their results differ
+    // from the interpreter's within a tolerance on the BLAS backends, which
+    // fuser-diff's bitwise comparison does not take (issue 47).
+    bool notGenerated = name.hasInterface<LibraryOpInterface>();
     llvm::outs() << "op " << name.getStringRef() << ": " << count << " fusions"
                  << (complexOnly && !makesComplex ? " (--family types only)"
-                                                  : "")
+                     : notGenerated             ? " (not generated yet)"
+                                                : "")
                  << "\n";
-    opUncovered |= count == 0 && (makesComplex || !complexOnly);
+    opUncovered |=
+        count == 0 && !notGenerated && (makesComplex || !complexOnly);
   }
   return opUncovered;
 }

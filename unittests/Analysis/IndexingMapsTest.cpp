@@ -332,6 +332,33 @@ func.func @f(%a: tensor<1x4xf32>, %b: tensor<3x1xf32>, %c: tensor<3x4xf32>,
       }));
 }
 
+// Matmul and linear read their operands with the contraction dim as a
+// symbol over K: torch.matmul's 1-D operands have no m (n) dim, a batch dim
+// an operand broadcasts reads 0, linear's bias is read at n.
+TEST_F(IndexingMapsTest, ContractionSymbol) {
+  EXPECT_EQ(
+      printMaps(R"mlir(
+func.func @f(%a: tensor<2x1x3x4xf32>, %b: tensor<5x4x6xf32>, %v: tensor<4xf32>,
+             %x: tensor<2x3x4xf32>, %w: tensor<5x4xf32>, %c: tensor<5xf32>) {
+  %0 = fuser.matmul %a, %b : tensor<2x1x3x4xf32>, tensor<5x4x6xf32> -> tensor<2x5x3x6xf32>
+  %1 = fuser.matmul %v, %b : tensor<4xf32>, tensor<5x4x6xf32> -> tensor<5x6xf32>
+  %2 = fuser.matmul %x, %v : tensor<2x3x4xf32>, tensor<4xf32> -> tensor<2x3xf32>
+  %3 = fuser.linear %x, %w bias %c : tensor<2x3x4xf32>, tensor<5x4xf32>, tensor<5xf32> -> tensor<2x3x5xf32>
+  return
+})mlir"),
+      (SmallVector<std::string>{
+          "(d0, d1, d2, d3)[s0] -> (d0, 0, d2, s0) over [4]",
+          "(d0, d1, d2, d3)[s0] -> (d1, s0, d3) over [4]",
+          "(d0, d1)[s0] -> (s0) over [4]",
+          "(d0, d1)[s0] -> (d0, s0, d1) over [4]",
+          "(d0, d1)[s0] -> (d0, d1, s0) over [4]",
+          "(d0, d1)[s0] -> (s0) over [4]",
+          "(d0, d1, d2)[s0] -> (d0, d1, s0) over [4]",
+          "(d0, d1, d2)[s0] -> (d2, s0) over [4]",
+          "(d0, d1, d2) -> (d2)",
+      }));
+}
+
 TEST_F(IndexingMapsTest, ReductionKeptDimsAndSymbols) {
   EXPECT_EQ(
       printMaps(R"mlir(

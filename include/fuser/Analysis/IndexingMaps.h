@@ -20,6 +20,10 @@
 //   gather       index: the result index; source: the result index with
 //                `dim` a runtime symbol, the index's element there
 //   iota         start and step, at every index
+//   matmul,      (result dims)[k] -> operand index: the operands' rows and
+//   linear       columns with one symbol, the contraction dim over K; a
+//                matmul's batch dims as an elementwise op broadcasts them,
+//                linear's bias at the result's last dim
 //   uniform,     their four scalars, at every index
 //   normal
 //
@@ -59,7 +63,8 @@ struct OperandIndexMap {
   SmallVector<IndexMapPiece, 1> pieces;
   /// Symbol `k` of the maps ranges over `[0, symbolExtents[k])`, and the
   /// result element combines the operand elements at all of them (the
-  /// reduced dims of a reduction, in order). Empty for the other ops.
+  /// reduced dims of a reduction, in order, or the contraction dim of a
+  /// matmul or linear). Empty for the other ops.
   SmallVector<int64_t> symbolExtents;
 
   /// An index that is itself an element of another operand (gather, after

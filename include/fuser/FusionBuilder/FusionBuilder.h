@@ -180,6 +180,13 @@ public:
   /// `fuser.gather` of `source` at `index` along `dim` (negative counts
   /// from the end), checked as nvFuser's gather binding checks it.
   FailureOr<Value> gather(Value source, Value index, int64_t dim);
+  /// nvFuser's matmul(a, b) (torch.matmul's shapes): `fuser.matmul`. Both
+  /// must be f16, bf16, f32 or f64 tensors of one dtype (nvFuser defines an
+  /// integer matmul, which ATen cannot run on a GPU).
+  FailureOr<Value> matmul(Value lhs, Value rhs);
+  /// nvFuser's linear(input, weight, bias) (F.linear's shapes, a 2-D
+  /// weight; `bias` may be null): `fuser.linear`, dtypes as for matmul.
+  FailureOr<Value> linear(Value input, Value weight, Value bias);
   /// nvFuser's triu (csrc/ops/composite.cpp): `source` where the column
   /// index minus the row index of its last two dims is at least `diagonal`,
   /// else 0: iotas of the rows and of the columns (shifted by -diagonal),
@@ -254,6 +261,9 @@ private:
                          int64_t &count, SmallVectorImpl<int64_t> &reducedDims);
   InFlightDiagnostic typeError();
   InFlightDiagnostic valueError();
+  /// A type error unless every operand of library op `name` is an f16,
+  /// bf16, f32 or f64 tensor.
+  LogicalResult checkLibraryOperands(StringRef name, ValueRange operands);
   /// Wraps negative dims and checks the range; sorted unless `keepOrder`.
   FailureOr<SmallVector<int64_t>> normalizeDims(ArrayRef<int64_t> dims,
                                                 int64_t rank, StringRef what,

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/IR/Contraction.h"
 #include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
@@ -580,6 +581,109 @@ LogicalResult IotaOp::verify() {
            << getStart().getType() << " differs from the element type "
            << getType().getElementType();
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Library ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  auto lhs = getTensorOperand<MatmulOp>(loc, adaptor.getLhs());
+  auto rhs = getTensorOperand<MatmulOp>(loc, adaptor.getRhs());
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  ArrayRef<int64_t> a = lhs->getShape(), b = rhs->getShape();
+  if (a.empty() || b.empty())
+    return opError<MatmulOp>(loc, "operands must be at least 1-D, got ranks ",
+                             a.size(), " and ", b.size());
+  if (lhs->getElementType() != rhs->getElementType())
+    return opError<MatmulOp>(loc, "operand element types differ: ",
+                             lhs->getElementType(), " and ",
+                             rhs->getElementType());
+  // torch.matmul: a 1-D lhs is a row, a 1-D rhs a column.
+  int64_t rhsK = b.size() == 1 ? 0 : b.size() - 2;
+  if (a.back() != b[rhsK])
+    return opError<MatmulOp>(loc, "contraction extents differ: ", a.back(),
+                             " in lhs dim ", a.size() - 1, ", ", b[rhsK],
+                             " in rhs dim ", rhsK);
+  ArrayRef<int64_t> lhsBatch = a.drop_back(std::min<size_t>(a.size(), 2));
+  ArrayRef<int64_t> rhsBatch = b.drop_back(std::min<size_t>(b.size(), 2));
+  size_t rank = std::max(lhsBatch.size(), rhsBatch.size());
+  SmallVector<int64_t> shape;
+  for (size_t dim = 0; dim < rank; ++dim) {
+    // Aligned from the right; a missing dim broadcasts as an extent 1.
+    int64_t lhsDim = dim + lhsBatch.size() - rank;
+    int64_t rhsDim = dim + rhsBatch.size() - rank;
+    int64_t x = lhsDim >= 0 ? lhsBatch[lhsDim] : 1;
+    int64_t y = rhsDim >= 0 ? rhsBatch[rhsDim] : 1;
+    if (x != y && x != 1 && y != 1)
+      return opError<MatmulOp>(loc, "batch extents ", x, " and ", y,
+                               " do not broadcast (lhs dim ", lhsDim,
+                               ", rhs dim ", rhsDim, ")");
+    shape.push_back(x == 1 ? y : x);
+  }
+  if (a.size() >= 2)
+    shape.push_back(a[a.size() - 2]);
+  if (b.size() >= 2)
+    shape.push_back(b.back());
+  results.push_back(lhs->clone(shape));
+  return success();
+}
+
+LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  auto input = getTensorOperand<LinearOp>(loc, adaptor.getInput());
+  auto weight = getTensorOperand<LinearOp>(loc, adaptor.getWeight());
+  if (failed(input) || failed(weight))
+    return failure();
+  if (input->getRank() < 1)
+    return opError<LinearOp>(loc, "input must be at least 1-D");
+  if (weight->getRank() != 2)
+    return opError<LinearOp>(loc, "weight must be 2-D (N x K), got ",
+                             *weight);
+  Type element = input->getElementType();
+  if (weight->getElementType() != element)
+    return opError<LinearOp>(loc, "input and weight element types differ: ",
+                             element, " and ", weight->getElementType());
+  int64_t k = input->getShape().back(), n = weight->getDimSize(0);
+  if (weight->getDimSize(1) != k)
+    return opError<LinearOp>(loc, "contraction extents differ: ", k,
+                             " in the input's last dim, ",
+                             weight->getDimSize(1), " in the weight's dim 1");
+  if (Value biasValue = adaptor.getBias()) {
+    auto bias = getTensorOperand<LinearOp>(loc, biasValue);
+    if (failed(bias))
+      return failure();
+    if (bias->getElementType() != element)
+      return opError<LinearOp>(loc, "bias element type ",
+                               bias->getElementType(),
+                               " differs from the input's ", element);
+    auto expected = RankedTensorType::get({n}, element);
+    if (*bias != expected)
+      return opError<LinearOp>(loc, "bias must be ", expected,
+                               " (the weight's N), got ", *bias);
+  }
+  SmallVector<int64_t> shape(input->getShape().drop_back());
+  shape.push_back(n);
+  results.push_back(input->clone(shape));
+  return success();
+}
+
+int64_t MatmulOp::getFlopCount() {
+  Contraction contraction = getContraction(*this);
+  return 2 * contraction.getBatchCount() * contraction.m * contraction.n *
+         contraction.k;
+}
+
+int64_t LinearOp::getFlopCount() {
+  Contraction contraction = getContraction(*this);
+  int64_t outputs = contraction.m * contraction.n;
+  return outputs * (2 * contraction.k + (contraction.hasBias ? 1 : 0));
 }
 
 //===----------------------------------------------------------------------===//

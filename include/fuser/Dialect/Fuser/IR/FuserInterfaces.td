@@ -56,4 +56,21 @@ def Fuser_ElementwiseOpInterface : OpInterface<"ElementwiseOpInterface"> {
   let methods = [];
 }
 
+def Fuser_LibraryOpInterface : OpInterface<"LibraryOpInterface"> {
+  let cppNamespace = "::mlir::fuser";
+  let description = [{
+    An op that a library call computes (a BLAS gemm), never a generated
+    kernel: segmentation gives each one a `library` segment of its own, as
+    nvFuser's ExprEval scheduler does (docs/Segmentation.md). Its operands
+    are read through index maps with a contraction symbol
+    (docs/IndexMaps.md).
+  }];
+  let methods = [
+    InterfaceMethod<[{
+      The floating-point operations it performs: 2 per multiply-add of its
+      contraction (a bias adds one per result element).
+    }], "int64_t", "getFlopCount">,
+  ];
+}
+
 #endif // FUSER_DIALECT_FUSER_IR_FUSERINTERFACES_TD

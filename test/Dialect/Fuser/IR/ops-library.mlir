@@ -1,0 +1,40 @@
+// Round trip of the library ops: matmul (1-D, 2-D and batched operands with
+// broadcast batch dims; each float type) and linear (with and without bias,
+// 1-D and batched inputs).
+// RUN: fuser-opt %s | FileCheck %s
+// RUN: fuser-opt %s | fuser-opt | FileCheck %s
+// RUN: fuser-opt %s --mlir-print-op-generic | fuser-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @matmul
+// CHECK-NEXT: fuser.matmul %{{.*}}, %{{.*}} : tensor<3x4xf32>, tensor<4x5xf32> -> tensor<3x5xf32>
+// CHECK-NEXT: fuser.matmul %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32> -> tensor<f32>
+// CHECK-NEXT: fuser.matmul %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4x5xf32> -> tensor<5xf32>
+// CHECK-NEXT: fuser.matmul %{{.*}}, %{{.*}} : tensor<3x4xf32>, tensor<4xf32> -> tensor<3xf32>
+// CHECK-NEXT: fuser.matmul %{{.*}}, %{{.*}} : tensor<2x1x3x4xbf16>, tensor<5x4x6xbf16> -> tensor<2x5x3x6xbf16>
+// CHECK-NEXT: fuser.matmul %{{.*}}, %{{.*}} : tensor<3x4xf16>, tensor<4x5xf16> -> tensor<3x5xf16>
+// CHECK-NEXT: fuser.matmul %{{.*}}, %{{.*}} : tensor<3x0xf64>, tensor<0x5xf64> -> tensor<3x5xf64>
+func.func @matmul(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>, %v: tensor<4xf32>,
+                  %c: tensor<2x1x3x4xbf16>, %d: tensor<5x4x6xbf16>,
+                  %e: tensor<3x4xf16>, %f: tensor<4x5xf16>,
+                  %g: tensor<3x0xf64>, %h: tensor<0x5xf64>) {
+  %0 = fuser.matmul %a, %b : tensor<3x4xf32>, tensor<4x5xf32> -> tensor<3x5xf32>
+  %1 = fuser.matmul %v, %v : tensor<4xf32>, tensor<4xf32> -> tensor<f32>
+  %2 = fuser.matmul %v, %b : tensor<4xf32>, tensor<4x5xf32> -> tensor<5xf32>
+  %3 = fuser.matmul %a, %v : tensor<3x4xf32>, tensor<4xf32> -> tensor<3xf32>
+  %4 = fuser.matmul %c, %d : tensor<2x1x3x4xbf16>, tensor<5x4x6xbf16> -> tensor<2x5x3x6xbf16>
+  %5 = fuser.matmul %e, %f : tensor<3x4xf16>, tensor<4x5xf16> -> tensor<3x5xf16>
+  %6 = fuser.matmul %g, %h : tensor<3x0xf64>, tensor<0x5xf64> -> tensor<3x5xf64>
+  return
+}
+
+// CHECK-LABEL: func.func @linear
+// CHECK-NEXT: fuser.linear %{{.*}}, %{{.*}} bias %{{.*}} : tensor<2x3x4xf32>, tensor<5x4xf32>, tensor<5xf32> -> tensor<2x3x5xf32>
+// CHECK-NEXT: fuser.linear %{{.*}}, %{{.*}} : tensor<2x3x4xf32>, tensor<5x4xf32> -> tensor<2x3x5xf32>
+// CHECK-NEXT: fuser.linear %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<5x4xf32> -> tensor<5xf32>
+func.func @linear(%x: tensor<2x3x4xf32>, %w: tensor<5x4xf32>, %b: tensor<5xf32>,
+                  %v: tensor<4xf32>) {
+  %0 = fuser.linear %x, %w bias %b : tensor<2x3x4xf32>, tensor<5x4xf32>, tensor<5xf32> -> tensor<2x3x5xf32>
+  %1 = fuser.linear %x, %w : tensor<2x3x4xf32>, tensor<5x4xf32> -> tensor<2x3x5xf32>
+  %2 = fuser.linear %v, %w : tensor<4xf32>, tensor<5x4xf32> -> tensor<5xf32>
+  return
+}
