@@ -231,8 +231,16 @@ class Ops:
 
         def build_native(build):
             source, indices = build.native_id(arg), build.native_id(index)
+            index_shape, index_dtype = build.native.value_type(indices)
+            if not index_dtype.startswith("int"):
+                # nvFuser takes an index tensor of any dtype and converts
+                # each index read to its index type (IndexLowering's
+                # maybeCastExpr(DataType::Index, ...)): a float index is
+                # truncated toward zero. Thunder's cross-entropy passes a
+                # float one (where(ne, target, 0.0) promotes the int target).
+                indices = build.call(build.native.cast, indices, "int64")
             return build_fn(build, source, indices, build.native.value_type(source)[0],
-                            build.native.value_type(indices)[0], dim)
+                            index_shape, dim)
         return self._tensor_op(name, (arg, index, dim), {}, build_native)
 
     def gather(self, arg, index, dim):
