@@ -1002,6 +1002,167 @@ class Translator:
         Expr("full", [fill], [out], {"shape": extents})
         return out
 
+    # Generation, random numbers, indexing (csrc/ops/arith.cpp, indexing.cpp,
+    # composite.cpp) -------------------------------------------------------
+
+    def factory(self, dtype, extents):
+        """factoryOutput: a dim per extent, a constant 1 a broadcast; an
+        extent not of Index type is cast to it (one more value)."""
+        return self.ir.tv(dtype, [Dim(e, "b" if e.is_const and e.value == 1 else "i")
+                                  for e in extents],
+                          cost=1 + sum(1 if e.dtype == "Index" else 2 for e in extents))
+
+    def rng(self, record, kind, params, extents, dtype):
+        seed, offset = record.kwargs.get("rng_seed"), record.kwargs.get("rng_offset")
+        seed = None if seed is None else self.val(seed, "Int")
+        offset = None if offset is None else self.val(offset, "Int")
+        # uniform(0, 1) and normal(0, 1) of constants are nvFuser's
+        # parameterless forms (valEqualsInt).
+        if params is not None and all(p.known is not None and not isinstance(p.known, bool)
+                                      for p in params) and \
+                [params[0].known, params[1].known] == [0, 1]:
+            params = None
+        out = self.factory(dtype, extents) if extents is not None else None
+        return out, seed, offset, params
+
+    def random_expr(self, kind, out, params, seed, offset, extents):
+        inputs = list(extents) + list(params or []) + [v for v in (seed, offset) if v]
+        Expr("rng", inputs, [out], {"kind": kind, "params": params, "seed": seed,
+                                    "offset": offset, "extents": extents})
+        return out
+
+    def random_op(self, record, kind):
+        first, second, shape = record.args[:3]
+        dtype = record.kwargs.get("dtype", DataType.Float).name
+        # The binding makes Index values of the shape's ints.
+        extents = [self.ir.scalar("Index", e, is_const=True) if isinstance(e, int)
+                   else self.val(e) for e in shape]
+        params = [self.val(first), self.val(second)]
+        out, seed, offset, params = self.rng(record, kind, params, extents, dtype)
+        return self.random_expr(kind, out, params, seed, offset, extents)
+
+    def r_op_uniform(self, record):
+        return self.random_op(record, "uniform")
+
+    def r_op_normal(self, record):
+        return self.random_op(record, "normal")
+
+    def random_like(self, record, kind):
+        v = self.val(record.args[0])
+        if not v.is_tv or not _is_float(v.dtype):
+            raise Unsupported("%s of %s" % (record.call, v.dtype))
+        _, seed, offset, _ = self.rng(record, kind, None, None, v.dtype)
+        out = self.ir.tv(v.dtype, [Dim(d.extent, d.kind, d.expanded) for d in v.logical()])
+        return self.random_expr(kind, out, None, seed, offset,
+                                [d.maybe_expanded for d in v.logical()])
+
+    def r_op_rand_like(self, record):
+        return self.random_like(record, "uniform")
+
+    def r_op_randn_like(self, record):
+        return self.random_like(record, "normal")
+
+    def iota(self, length, start, step, dtype):
+        ir = self.ir
+        start = ir.maybe_cast(dtype, start)
+        step = ir.maybe_cast(dtype, step)
+        out = self.factory(dtype, [length])
+        Expr("iota", [length, start, step], [out], {"dtype": dtype})
+        return out
+
+    def r_op_iota(self, record):
+        ir = self.ir
+        dtype = self.arg(record, 3, "dtype", DataType.Int).name
+        length = self.extent(record.args[0])
+        values = []
+        for index, name, default in ((1, "start", 0), (2, "step", 1)):
+            value = self.arg(record, index, name)
+            # None and Python numbers: one constant of the dtype.
+            values.append(self.val(value) if isinstance(value, State) else ir.scalar(
+                dtype, _convert(default if value is None else value, dtype), is_const=True))
+        return self.iota(length, values[0], values[1], dtype)
+
+    def r_op_triu(self, record):
+        ir = self.ir
+        v = self.val(record.args[0])
+        diagonal = self.arg(record, 1, "diagonal", 0)
+        logical = v.logical()
+        rows, cols = logical[-2].maybe_expanded, logical[-1].maybe_expanded
+        # The fusion's zero and one of Index type (no new values) and the
+        # negated diagonal (one, measured on nvFuser 0.2.36).
+        ir.charge(1)
+        row = self.iota(rows, ir.scalar("Index", 0, is_const=True, cost=0),
+                        ir.scalar("Index", 1, is_const=True, cost=0), "Index")
+        col = self.iota(cols, ir.scalar("Index", -diagonal, is_const=True, cost=0),
+                        ir.scalar("Index", 1, is_const=True, cost=0), "Index")
+        mask = ir.binary("le", self.broadcast_flags(row, [False, True]),
+                         self.broadcast_flags(col, [True, False]), {}, "Bool")
+        if len(logical) > 2:
+            mask = self.broadcast_flags(mask, [True] * (len(logical) - 2) + [False, False])
+        zero = ir.scalar(v.dtype, False if v.dtype == "Bool" else 0 if _is_int(v.dtype)
+                         else 0.0, is_const=True)
+        return ir.where(mask, v, zero)
+
+    def indexed(self, op, v, index, dim, dims, cost):
+        out = self.ir.tv(v.dtype, dims, cost=cost)
+        Expr(op, [v, index], [out], {"dim": dim})
+        return out
+
+    def r_op_gather(self, record):
+        v, index = self.val(record.args[0]), self.val(record.args[1])
+        dim = record.args[2] % len(v.logical())
+        return self.indexed("gather", v, index, dim,
+                            [Dim(d.extent, "i") for d in index.logical()], cost=2)
+
+    def r_op_take_along_axis(self, record):
+        v, index = self.val(record.args[0]), self.val(record.args[1])
+        dim = record.args[2] % len(v.logical())
+        return self.indexed("take_along_axis", v, index, dim, [
+            Dim((i if k == dim else d).extent, "i")
+            for k, (d, i) in enumerate(zip(v.logical(), index.logical()))], cost=2)
+
+    def r_op_index_select(self, record):
+        v, index = self.val(record.args[0]), self.val(record.args[1])
+        n = len(v.logical())
+        dim = record.args[2] % n
+        if len(index.logical()) == 1:
+            index = self.broadcast_flags(index, [k != dim for k in range(n)])
+        elif len(index.logical()) != n:
+            raise Unsupported("index_select index rank")
+        extent = index.logical()[dim].extent
+        return self.indexed("index_select", v, index, dim, [
+            Dim(extent if k == dim else d.extent, "i") for k, d in enumerate(v.logical())],
+            cost=1)
+
+    def r_op_select(self, record):
+        v, index = self.val(record.args[0]), self.val(record.args[1], "Int")
+        dim = record.args[2] % len(v.logical())
+        out = self.ir.tv(v.dtype, [Dim(d.extent, d.kind, d.expanded)
+                                   for k, d in enumerate(v.logical()) if k != dim], cost=1)
+        Expr("select", [v, index], [out], {"dim": dim})
+        return out
+
+    def r_op_embedding_fwd(self, record):
+        ir = self.ir
+        indices, weight = self.val(record.args[0]), self.val(record.args[1])
+        kw = record.kwargs
+        if kw.get("max_norm") is not None:
+            raise Unsupported("embedding_fwd max_norm")
+        # nvFuser's binding gives norm_type 2.0, scale_grad_by_freq and
+        # sparse false where they are None.
+        options = []
+        if kw.get("padding_idx") is not None:
+            options.append(("padding_idx", self.val(kw["padding_idx"])))
+        options.append(("norm_type", self.val(2.0 if kw.get("norm_type") is None
+                                              else kw["norm_type"])))
+        options.append(("scale_grad_by_freq", self.val(bool(kw.get("scale_grad_by_freq")))))
+        options.append(("sparse", self.val(bool(kw.get("sparse")))))
+        out = ir.tv(weight.dtype, [Dim(d.extent, "i") for d in indices.logical()] +
+                    [Dim(weight.logical()[-1].extent, "i")])
+        Expr("embedding_fwd", [indices, weight] + [v for _, v in options], [out],
+             {"options": options})
+        return out
+
 
 def _convert(value, dtype):
     if dtype == "Bool":
@@ -1272,6 +1433,30 @@ class Printer:
         elif op == "full":
             self.emit("%s = fd.ops.full(shape=%s, fill_value=%s, dtype=DataType.%s)" % (
                 outs, self.shape(e), ins[0], e.outputs[0].dtype))
+        elif op == "rng":
+            a = e.attrs
+            params = "0, 1" if a["params"] is None else ", ".join(self.name(v) for v in
+                                                                 a["params"])
+            text = "%s = fd.ops.%s(%s, [%s]" % (outs, a["kind"], params, ", ".join(
+                self.name(v) for v in a["extents"]))
+            if a["seed"] is not None:
+                text += ", rng_seed=%s, rng_offset=%s" % (self.name(a["seed"]),
+                                                         self.name(a["offset"]))
+            if e.outputs[0].dtype != "Float":
+                text += ", dtype=DataType.%s" % e.outputs[0].dtype
+            self.emit(text + ")")
+        elif op == "iota":
+            text = "%s = fd.ops.iota(length=%s, start=%s, step=%s" % ((outs,) + tuple(ins))
+            if e.attrs["dtype"] != "Int":
+                text += ", dtype=DataType.%s" % e.attrs["dtype"]
+            self.emit(text + ")")
+        elif op in ("gather", "take_along_axis", "index_select", "select"):
+            self.emit("%s = fd.ops.%s(%s, %s, dim=%d)" % (outs, op, ins[0], ins[1],
+                                                         e.attrs["dim"]))
+        elif op == "embedding_fwd":
+            self.emit("%s = fd.ops.embedding_fwd(%s, %s, %s)" % (
+                outs, ins[0], ins[1], ", ".join("%s=%s" % (k, self.name(v))
+                                                for k, v in e.attrs["options"])))
         else:
             self.emit("%s = fd.ops.%s(%s)" % (outs, op, ", ".join(ins)))
 

@@ -278,6 +278,14 @@ class Ops:
                 # A 0-D index selects one position, kept as a dim of extent 1.
                 indices = build.call(build.native.reshape, indices, [1])
                 index_shape = [1]
+            elif source_shape and len(index_shape) == len(source_shape) > 1 and all(
+                    extent == 1 for k, extent in enumerate(index_shape)
+                    if k != self._normalized_dim(dim, len(source_shape))):
+                # The index broadcast to the source's rank, as nvFuser's
+                # repr(fd) prints it (extent 1 but along dim).
+                d = self._normalized_dim(dim, len(source_shape))
+                indices = build.call(build.native.reshape, indices, [index_shape[d]])
+                index_shape = [index_shape[d]]
             if len(index_shape) != 1:
                 raise FusionValueError("index_select's index must be 1-D, got %d dims"
                                        % len(index_shape))

@@ -23,6 +23,9 @@ class DataType(enum.Enum):
     Float8_e4m3fn = "float8_e4m3fn"
     Float8_e5m2 = "float8_e5m2"
     Int = "int64"
+    # nvFuser's index type (64-bit here); its repr(fd) prints it for the
+    # iotas of triu. An alias of Int.
+    Index = "int64"
     Int32 = "int32"
     Bool = "bool"
     ComplexFloat = "complex64"
