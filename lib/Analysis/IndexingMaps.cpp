@@ -147,6 +147,24 @@ SmallVector<OperandIndexMap> getReductionMaps(ReductionOp reduction) {
   return {source};
 }
 
+/// Result element i reads the source along the scan dim at every s0 <= i.
+SmallVector<OperandIndexMap> getScanMaps(ScanOp scan) {
+  MLIRContext *context = scan.getContext();
+  ArrayRef<int64_t> shape = shapeOf(scan.getSource());
+  unsigned rank = shape.size(), dim = scan.getDim();
+  SmallVector<AffineExpr> exprs;
+  for (unsigned d = 0; d < rank; ++d)
+    exprs.push_back(d == dim ? getAffineSymbolExpr(0, context)
+                             : getAffineDimExpr(d, context));
+  AffineExpr notAfter =
+      getAffineDimExpr(dim, context) - getAffineSymbolExpr(0, context);
+  OperandIndexMap source;
+  source.symbolExtents.push_back(shape[dim]);
+  source.pieces.push_back({AffineMap::get(rank, 1, exprs, context),
+                           IntegerSet::get(rank, 1, notAfter, {false})});
+  return {source};
+}
+
 SmallVector<OperandIndexMap> getGatherMaps(GatherOp gather) {
   MLIRContext *context = gather.getContext();
   int64_t rank = gather.getType().getRank();
@@ -243,6 +261,7 @@ mlir::fuser::getOperandIndexMaps(Operation *op) {
       .Case([](PadOp pad) { return getPadMaps(pad); })
       .Case([](CatOp cat) { return getCatMaps(cat); })
       .Case([](ReductionOp reduction) { return getReductionMaps(reduction); })
+      .Case([](ScanOp scan) { return getScanMaps(scan); })
       .Case([](FullOp full) {
         return SmallVector<OperandIndexMap>{getScalarMap(full)};
       })

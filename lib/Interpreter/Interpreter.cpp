@@ -201,6 +201,7 @@ private:
   LogicalResult evalContraction(Operation *op);
   LogicalResult evalCast(Operation *op, Value source);
   LogicalResult evalReduction(ReductionOp op);
+  LogicalResult evalScan(ScanOp op);
   LogicalResult evalUnary(Operation *op, UnaryKind kind);
   LogicalResult evalBinary(Operation *op, BinaryKind kind);
   LogicalResult evalTernary(Operation *op, TernaryKind kind);
@@ -336,6 +337,7 @@ LogicalResult Evaluator::evaluate(Operation *op) {
         return evalCast(op, op.getIn());
       })
       .Case([&](ReductionOp op) { return evalReduction(op); })
+      .Case([&](ScanOp op) { return evalScan(op); })
       // arith ops evaluated like their fuser counterparts.
       .Case([&](arith::NegFOp op) { return evalUnary(op, UnaryKind::Neg); })
       .Case<arith::AddFOp, arith::AddIOp>(
@@ -863,6 +865,79 @@ LogicalResult Evaluator::evalReduction(ReductionOp op) {
           [&](int64_t offset) { return loadElement<StorageOf<K>>(in, offset); },
           [&](int64_t index, T value) { storeElement(out, index, value); },
           /*pairwise=*/true);
+    }
+  });
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalScan(ScanOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  const Buffer &source = get(op.getSource());
+  ArrayRef<int64_t> shape = source.shape;
+  int64_t dim = op.getDim();
+  // Element (outer, i, inner) of the row-major source, i along `dim`.
+  int64_t outer = 1, extent = shape[dim], inner = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= shape[d];
+  for (int64_t d = dim + 1; d < int64_t(shape.size()); ++d)
+    inner *= shape[d];
+  // Each row in order from the identity, every prefix stored.
+  auto scan = [&](auto identity, auto combine, auto load, auto store) {
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t n = 0; n < inner; ++n) {
+        auto acc = identity;
+        for (int64_t i = 0; i < extent; ++i) {
+          int64_t offset = (o * extent + i) * inner + n;
+          acc = combine(acc, load(offset));
+          store(offset, acc);
+        }
+      }
+  };
+  const uint8_t *in = source.getBytes().data();
+  uint8_t *out = result->bytes.data();
+  ReductionKind kind = op.getKind();
+  visitElemKind(*getElemKind(source.elementType), [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    using T = ComputeOf<K>;
+    if constexpr (isNumericKind<K>) {
+      auto load = [&](int64_t offset) {
+        return Elem<K>::load(loadElement<StorageOf<K>>(in, offset));
+      };
+      auto store = [&](int64_t offset, T value) {
+        storeElement(out, offset, Elem<K>::store(value));
+      };
+      auto with = [&](auto binaryKind) {
+        constexpr BinaryKind B = decltype(binaryKind)::value;
+        scan(
+            reductionIdentity<T>(kind),
+            [](T acc, T value) { return applyBinary<B>(acc, value); }, load,
+            store);
+      };
+      switch (kind) {
+      case ReductionKind::Add:
+        return with(std::integral_constant<BinaryKind, BinaryKind::Add>{});
+      case ReductionKind::Mul:
+        return with(std::integral_constant<BinaryKind, BinaryKind::Mul>{});
+      case ReductionKind::Max:
+        return with(
+            std::integral_constant<BinaryKind, BinaryKind::Maximum>{});
+      case ReductionKind::Min:
+        return with(
+            std::integral_constant<BinaryKind, BinaryKind::Minimum>{});
+      }
+    } else if constexpr (isComplexKind<K>) {
+      // add only (the verifier): part by part from (-0.0, -0.0).
+      using Part = typename T::Component;
+      scan(
+          T{-Part(0), -Part(0)},
+          [](T acc, T value) {
+            return applyBinary<BinaryKind::Add>(acc, value);
+          },
+          [&](int64_t offset) { return loadElement<StorageOf<K>>(in, offset); },
+          [&](int64_t offset, T value) { storeElement(out, offset, value); });
     }
   });
   bind(op.getResult(), std::move(*result));

@@ -375,6 +375,23 @@ func.func @f(%x: tensor<2x3x4x5xf32>) {
       }));
 }
 
+// A scan reads the prefix along its dim: the symbol over the dim's extent,
+// where it is not after the result's index.
+TEST_F(IndexingMapsTest, ScanPrefix) {
+  EXPECT_EQ(printMaps(R"mlir(
+func.func @f(%x: tensor<2x3xf32>) {
+  %0 = fuser.scan add %x [1] : tensor<2x3xf32>
+  %1 = fuser.scan max %x [0] : tensor<2x3xf32>
+  return
+})mlir"),
+            (SmallVector<std::string>{
+                "(d0, d1)[s0] -> (d0, s0) if (d0, d1)[s0] : (d1 - s0 >= 0) "
+                "over [3]",
+                "(d0, d1)[s0] -> (s0, d1) if (d0, d1)[s0] : (d0 - s0 >= 0) "
+                "over [2]",
+            }));
+}
+
 TEST_F(IndexingMapsTest, MetaOpsFullAndOtherOps) {
   EXPECT_EQ(printMaps(R"mlir(
 func.func @f(%x: tensor<2x3xf32>, %v: f32) {

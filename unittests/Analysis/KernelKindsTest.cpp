@@ -80,8 +80,8 @@ constexpr SegmentKind kKinds[] = {SegmentKind::Pointwise,
                                      SegmentKind::Reduction,
                                      SegmentKind::Normalization};
 
-// Every op of the fuser dialect but the segment structure and the library
-// ops is emitted by some kind: the pointwise kind emits all but reductions, which the reduction and
+// Every op of the fuser dialect but the segment structure, the library ops
+// and scans is emitted by some kind: the pointwise kind emits all but reductions, which the reduction and
 // normalization kinds emit; all but reductions, segment_set and the random
 // ops are recomputed. A new op fails here until it is listed (or added below as one
 // that no kernel emits).
@@ -96,8 +96,8 @@ TEST_F(KernelKindsTest, EveryFuserOpIsListed) {
                                       nullptr, {}, /*numRegions=*/0);
     StringRef mnemonic = name.getStringRef();
     // Library ops (matmul, linear) are no kernel's: a BLAS call computes
-    // each.
-    if (isa<SegmentOp, YieldOp, LibraryOpInterface>(op)) {
+    // each. No kernel kind emits scans yet (issue 46).
+    if (isa<SegmentOp, YieldOp, LibraryOpInterface, ScanOp>(op)) {
       EXPECT_FALSE(canEmitInAnyKernel(op)) << mnemonic.str();
       EXPECT_FALSE(isRecomputableInKernel(op)) << mnemonic.str();
     } else {

@@ -548,6 +548,18 @@ LogicalResult GatherOp::verify() {
   return success();
 }
 
+LogicalResult ScanOp::verify() {
+  RankedTensorType type = getType();
+  int64_t rank = type.getRank(), dim = getDim();
+  if (dim < 0 || dim >= rank)
+    return emitOpError("dim ") << dim << " is out of range for rank " << rank;
+  if (isa<ComplexType>(type.getElementType()) &&
+      getKind() != ReductionKind::Add)
+    return emitOpError("complex elements scan with add only, not ")
+           << stringifyReductionKind(getKind());
+  return success();
+}
+
 /// The result of a random op is f16, bf16, f32 or f64, its two parameters
 /// f64 for an f64 result and f32 otherwise.
 static LogicalResult verifyRandomOp(Operation *op, Type parameterType,

@@ -352,6 +352,7 @@ def Fuser_ReductionOp : Fuser_Op<"reduction",
 include "fuser/Dialect/Fuser/IR/FuserElementwiseOps.td"
 include "fuser/Dialect/Fuser/IR/FuserComplexOps.td"
 include "fuser/Dialect/Fuser/IR/FuserLibraryOps.td"
+include "fuser/Dialect/Fuser/IR/FuserScanOps.td"
 
 def Fuser_FullOp : Fuser_Op<"full", [Pure]> {
   let summary = "tensor filled with a scalar";
