@@ -775,6 +775,60 @@ T reducePairwise(const ReducedElements &elements, int64_t base, int64_t first,
   return combine(lhs, rhs);
 }
 
+/// Calls `visit(identity, combine, load, store, reorders)` with how kind
+/// `kind` combines elements of `elementType` read from `in` and written to
+/// `out` (load(offset) and store(offset, value) in the compute type),
+/// starting from the kind's identity; `reorders` says whether the result
+/// depends on the order (float and complex sums and products).
+template <typename Visit>
+static void visitCombiner(Type elementType, ReductionKind kind,
+                          const uint8_t *in, uint8_t *out, Visit &&visit) {
+  visitElemKind(*getElemKind(elementType), [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    using T = ComputeOf<K>;
+    if constexpr (isNumericKind<K>) {
+      auto load = [&](int64_t offset) {
+        return Elem<K>::load(loadElement<StorageOf<K>>(in, offset));
+      };
+      auto store = [&](int64_t offset, T value) {
+        storeElement(out, offset, Elem<K>::store(value));
+      };
+      auto with = [&](auto binaryKind) {
+        constexpr BinaryKind B = decltype(binaryKind)::value;
+        bool reorders = std::is_floating_point_v<T> &&
+                        (B == BinaryKind::Add || B == BinaryKind::Mul);
+        visit(
+            reductionIdentity<T>(kind),
+            [](T acc, T value) { return applyBinary<B>(acc, value); }, load,
+            store, reorders);
+      };
+      switch (kind) {
+      case ReductionKind::Add:
+        return with(std::integral_constant<BinaryKind, BinaryKind::Add>{});
+      case ReductionKind::Mul:
+        return with(std::integral_constant<BinaryKind, BinaryKind::Mul>{});
+      case ReductionKind::Max:
+        return with(
+            std::integral_constant<BinaryKind, BinaryKind::Maximum>{});
+      case ReductionKind::Min:
+        return with(
+            std::integral_constant<BinaryKind, BinaryKind::Minimum>{});
+      }
+    } else if constexpr (isComplexKind<K>) {
+      // add only (the verifiers): part by part from (-0.0, -0.0).
+      using Part = typename T::Component;
+      visit(
+          T{-Part(0), -Part(0)},
+          [](T acc, T value) {
+            return applyBinary<BinaryKind::Add>(acc, value);
+          },
+          [&](int64_t offset) { return loadElement<StorageOf<K>>(in, offset); },
+          [&](int64_t offset, T value) { storeElement(out, offset, value); },
+          /*reorders=*/true);
+    }
+  });
+}
+
 LogicalResult Evaluator::evalReduction(ReductionOp op) {
   FailureOr<Buffer> result = allocate(op, op.getType());
   if (failed(result))
@@ -821,52 +875,8 @@ LogicalResult Evaluator::evalReduction(ReductionOp op) {
     for (int64_t i = 0; i < count; ++i)
       store(i, accumulators[i]);
   };
-  const uint8_t *in = source.getBytes().data();
-  uint8_t *out = result->bytes.data();
-  visitElemKind(*getElemKind(source.elementType), [&](auto tag) {
-    constexpr ElemKind K = decltype(tag)::kind;
-    using T = ComputeOf<K>;
-    if constexpr (isNumericKind<K>) {
-      auto load = [&](int64_t offset) {
-        return Elem<K>::load(loadElement<StorageOf<K>>(in, offset));
-      };
-      auto store = [&](int64_t index, T value) {
-        storeElement(out, index, Elem<K>::store(value));
-      };
-      auto with = [&](auto binaryKind) {
-        constexpr BinaryKind B = decltype(binaryKind)::value;
-        bool reorders = std::is_floating_point_v<T> &&
-                        (B == BinaryKind::Add || B == BinaryKind::Mul);
-        reduce(
-            reductionIdentity<T>(kind),
-            [](T acc, T value) { return applyBinary<B>(acc, value); }, load,
-            store, reorders);
-      };
-      switch (kind) {
-      case ReductionKind::Add:
-        return with(std::integral_constant<BinaryKind, BinaryKind::Add>{});
-      case ReductionKind::Mul:
-        return with(std::integral_constant<BinaryKind, BinaryKind::Mul>{});
-      case ReductionKind::Max:
-        return with(
-            std::integral_constant<BinaryKind, BinaryKind::Maximum>{});
-      case ReductionKind::Min:
-        return with(
-            std::integral_constant<BinaryKind, BinaryKind::Minimum>{});
-      }
-    } else if constexpr (isComplexKind<K>) {
-      // add only (the verifier): part by part from (-0.0, -0.0).
-      using Part = typename T::Component;
-      reduce(
-          T{-Part(0), -Part(0)},
-          [](T acc, T value) {
-            return applyBinary<BinaryKind::Add>(acc, value);
-          },
-          [&](int64_t offset) { return loadElement<StorageOf<K>>(in, offset); },
-          [&](int64_t index, T value) { storeElement(out, index, value); },
-          /*pairwise=*/true);
-    }
-  });
+  visitCombiner(source.elementType, kind, source.getBytes().data(),
+                result->bytes.data(), reduce);
   bind(op.getResult(), std::move(*result));
   return success();
 }
@@ -896,50 +906,10 @@ LogicalResult Evaluator::evalScan(ScanOp op) {
         }
       }
   };
-  const uint8_t *in = source.getBytes().data();
-  uint8_t *out = result->bytes.data();
-  ReductionKind kind = op.getKind();
-  visitElemKind(*getElemKind(source.elementType), [&](auto tag) {
-    constexpr ElemKind K = decltype(tag)::kind;
-    using T = ComputeOf<K>;
-    if constexpr (isNumericKind<K>) {
-      auto load = [&](int64_t offset) {
-        return Elem<K>::load(loadElement<StorageOf<K>>(in, offset));
-      };
-      auto store = [&](int64_t offset, T value) {
-        storeElement(out, offset, Elem<K>::store(value));
-      };
-      auto with = [&](auto binaryKind) {
-        constexpr BinaryKind B = decltype(binaryKind)::value;
-        scan(
-            reductionIdentity<T>(kind),
-            [](T acc, T value) { return applyBinary<B>(acc, value); }, load,
-            store);
-      };
-      switch (kind) {
-      case ReductionKind::Add:
-        return with(std::integral_constant<BinaryKind, BinaryKind::Add>{});
-      case ReductionKind::Mul:
-        return with(std::integral_constant<BinaryKind, BinaryKind::Mul>{});
-      case ReductionKind::Max:
-        return with(
-            std::integral_constant<BinaryKind, BinaryKind::Maximum>{});
-      case ReductionKind::Min:
-        return with(
-            std::integral_constant<BinaryKind, BinaryKind::Minimum>{});
-      }
-    } else if constexpr (isComplexKind<K>) {
-      // add only (the verifier): part by part from (-0.0, -0.0).
-      using Part = typename T::Component;
-      scan(
-          T{-Part(0), -Part(0)},
-          [](T acc, T value) {
-            return applyBinary<BinaryKind::Add>(acc, value);
-          },
-          [&](int64_t offset) { return loadElement<StorageOf<K>>(in, offset); },
-          [&](int64_t offset, T value) { storeElement(out, offset, value); });
-    }
-  });
+  visitCombiner(source.elementType, op.getKind(), source.getBytes().data(),
+                result->bytes.data(),
+                [&](auto identity, auto combine, auto load, auto store,
+                    bool /*reorders*/) { scan(identity, combine, load, store); });
   bind(op.getResult(), std::move(*result));
   return success();
 }
