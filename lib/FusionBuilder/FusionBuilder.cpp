@@ -1139,6 +1139,39 @@ FailureOr<Value> FusionBuilder::reduction(ReductionKind kind, Value source,
   return buildInferred<ReductionOp>(kind, source, *normalized, keepdim);
 }
 
+FailureOr<Value> FusionBuilder::scan(ReductionKind kind, Value source,
+                                     int64_t dim) {
+  FailureOr<RankedTensorType> type = getTensorType(source, "the scan operand");
+  if (failed(type))
+    return failure();
+  FailureOr<SmallVector<int64_t>> normalized =
+      normalizeDims({dim}, type->getRank(), "the scan");
+  if (failed(normalized))
+    return failure();
+  Type element = type->getElementType();
+  if (isa<ComplexType>(element) && kind != ReductionKind::Add)
+    return typeError() << "a " << stringifyReductionKind(kind) << " scan of "
+                       << typeText(element)
+                       << ": complex elements scan with cumsum only";
+  if (!element.isInteger(1))
+    return buildVerified<ScanOp>(*type, kind, source, normalized->front());
+  // A bool stays true once a true (add, max) or a false (mul, min) is seen:
+  // the max or min of the values as integers.
+  ReductionKind integerKind =
+      kind == ReductionKind::Add || kind == ReductionKind::Max
+          ? ReductionKind::Max
+          : ReductionKind::Min;
+  FailureOr<Value> integers = cast(source, builder.getI32Type());
+  if (failed(integers))
+    return failure();
+  FailureOr<Value> scanned = buildVerified<ScanOp>(
+      type->clone(builder.getI32Type()), integerKind, *integers,
+      normalized->front());
+  if (failed(scanned))
+    return failure();
+  return cast(*scanned, element);
+}
+
 //===----------------------------------------------------------------------===//
 // Statistics
 //===----------------------------------------------------------------------===//

@@ -662,6 +662,35 @@ class Ops:
     def min(self, arg, dims=None, keepdim=False, dtype=DataType.Null, *, axes=None):
         return self._reduction("min", "min", arg, dims, keepdim, dtype, axes)
 
+    # Scans: nvFuser's scan along one dim, the result of the operand's type.
+
+    def _scan(self, name, kind, arg, dim):
+        arg = self._tensor(arg, "the operand of %s" % name)
+        dim = self._extents_arg(dim, "%s's dim" % name)
+        # nvFuser checks at the call (csrc/ops/arith.cpp scan).
+        shape, dtype = self._fd._type_of(arg)[:2]
+        if isinstance(dim, int) and not -len(shape) <= dim < len(shape):
+            raise FusionValueError("%s: dim %d is out of range for a tensor of rank %d"
+                                   % (name, dim, len(shape)))
+        if dtype.startswith("complex") and kind != "add":
+            raise FusionTypeError("a %s scan of %s: complex elements scan with cumsum only"
+                                  % (kind, dtype))
+        return self._tensor_op(name, (arg,), {"dim": dim}, lambda build: build.call(
+            build.native.scan, kind, build.native_id(arg),
+            build.extents(dim, "%s's dim" % name)[0]))
+
+    def cumsum(self, arg, dim):
+        return self._scan("cumsum", "add", arg, dim)
+
+    def cumprod(self, arg, dim):
+        return self._scan("cumprod", "mul", arg, dim)
+
+    def cummax(self, arg, dim):
+        return self._scan("cummax", "max", arg, dim)
+
+    def cummin(self, arg, dim):
+        return self._scan("cummin", "min", arg, dim)
+
 
     # Statistics: nvFuser's composites, built by the native FusionBuilder in
     # the dialect's two-pass form (docs/Python.md).

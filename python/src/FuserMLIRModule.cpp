@@ -373,6 +373,13 @@ public:
     });
   }
 
+  int64_t scan(const std::string &kindName, int64_t id, int64_t dim) {
+    std::optional<ReductionKind> kind = symbolizeReductionKind(kindName);
+    if (!kind)
+      throw nb::value_error(("unknown scan '" + kindName + "'").c_str());
+    return build([&] { return getBuilder().scan(*kind, lookUp(id), dim); });
+  }
+
   /// nvFuser's var_mean: the ids of (var, mean).
   std::vector<int64_t> varMean(int64_t id, std::vector<int64_t> dims,
                                int64_t correction, bool keepdim) {
@@ -743,6 +750,8 @@ NB_MODULE(_fuser_mlir, m) {
       .def("pad", &Fusion::pad, nb::arg("id"), nb::arg("widths"),
            nb::arg("value").none())
       .def("cat", &Fusion::cat)
+      .def("scan", &Fusion::scan, nb::arg("kind"), nb::arg("id"),
+           nb::arg("dim"))
       .def("reduction", &Fusion::reduction, nb::arg("kind"), nb::arg("id"),
            nb::arg("dims"), nb::arg("keepdim"), nb::arg("dtype").none())
       .def("var_mean", &Fusion::varMean)

@@ -69,16 +69,17 @@ def every_op(fd, n):
 
 
 # Ops with a case in every_op, in test_generation_random_indexing_texts (the
-# generation, random and indexing ops) or, for the library ops, which the
-# translation to nvFuser's text does not model yet, in
-# test_untranslated_ops_print_the_recorded_calls, beyond the generated
-# elementwise ones.
+# generation, random and indexing ops), in test_scan_ops.py (the scans) or,
+# for the library ops, which the translation to nvFuser's text does not
+# model yet, in test_untranslated_ops_print_the_recorded_calls, beyond the
+# generated elementwise ones.
 COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "expand",
            "broadcast_in_dim", "permute", "stride_order", "size", "shape", "tensor_sizes",
            "set", "segment_set", "slice", "pad", "cat", "sum", "prod", "max", "min",
            "var", "var_mean", "welford", "addcmul", "complex", "real", "imag", "iota",
            "triu", "uniform", "normal", "gather", "take_along_axis", "index_select",
-           "select", "embedding_fwd", "rand_like", "randn_like", "matmul", "linear"}
+           "select", "embedding_fwd", "rand_like", "randn_like", "matmul", "linear",
+           "cumsum", "cumprod", "cummax", "cummin"}
 
 
 def test_every_op_has_a_case():

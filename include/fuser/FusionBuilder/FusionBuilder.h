@@ -234,6 +234,11 @@ public:
                              ArrayRef<int64_t> dims, bool keepdim,
                              Type dtype = {});
 
+  /// nvFuser's scan along `dim` (negative wraps): cumsum, cumprod, cummax,
+  /// cummin; the result keeps the source's type. Bools scan as nvFuser's do
+  /// (add and max: any so far; mul and min: all so far).
+  FailureOr<Value> scan(ReductionKind kind, Value source, int64_t dim);
+
   //--- Statistics (nvFuser's composites) ------------------------------------//
 
   /// The results of welford: per reduced row, the mean, the sum of squared
