@@ -281,13 +281,30 @@ bool isNaNIgnoringName(llvm::StringRef name) {
   return name == "fmax" || name == "fmin";
 }
 
+/// nvFuser's RNGOp as it prints each RNGOpType.
+bool isRandomOpName(llvm::StringRef name) {
+  return llvm::is_contained({"rng_uniform", "rng_uniform_range",
+                             "rng_normal_standard", "rng_normal_general"},
+                            name);
+}
+
+/// GatherOp as it prints a gather or, with exact sizes, a take-along-axis,
+/// today and before nvFuser PR #3204 (2024-10-17).
+bool isGatherOpName(llvm::StringRef name) {
+  return llvm::is_contained(
+      {"torchGather", "torch_gather", "takeAlongAxis", "take_along_axis"},
+      name);
+}
+
 /// Operations that define a tensor from the printed result type; they must be
 /// the whole right-hand side of a statement.
 bool isTensorOpName(llvm::StringRef name) {
-  return llvm::is_contained({"view", "reshape", "squeeze", "broadcast",
-                             "expand", "reduction", "Set", "SegmenterSet",
-                             "pad", "slice", "cat", "full", "iota"},
-                            name);
+  return llvm::is_contained(
+             {"view", "reshape", "squeeze", "broadcast", "expand", "reduction",
+              "Set", "SegmenterSet", "pad", "slice", "cat", "full", "iota",
+              "indexSelect", "index_select", "select", "embedding", "scan"},
+             name) ||
+         isRandomOpName(name) || isGatherOpName(name);
 }
 
 /// Finds the dims of `longer` that are missing from `shorter`, where every
@@ -490,6 +507,31 @@ private:
   FailureOr<Value> parseCat(TensorDecl &out, Location loc);
   FailureOr<Value> parseFull(TensorDecl &out, Location loc);
   FailureOr<Value> parseIota(TensorDecl &out, Location loc);
+  FailureOr<Value> parseRandom(TensorDecl &out, Location loc,
+                               llvm::StringRef opName);
+  FailureOr<Value> parseGather(TensorDecl &out, Location loc,
+                               llvm::StringRef opName);
+  FailureOr<Value> parseIndexSelect(TensorDecl &out, Location loc,
+                                    llvm::StringRef opName);
+  FailureOr<Value> parseSelect(TensorDecl &out, Location loc);
+  FailureOr<Value> parseEmbedding(TensorDecl &out, Location loc);
+  FailureOr<Value> parseScan(TensorDecl &out, Location loc);
+  FailureOr<ReductionKind> parseCombinerKind(llvm::StringRef opName);
+  LogicalResult parseIdentity(ReductionKind kind, Type elementType,
+                              llvm::StringRef opName);
+  /// `opName(` and the tensor operand after it.
+  FailureOr<TensorRef> parseFirstOperand(llvm::StringRef opName);
+  /// `keyword =` among the arguments of `opName` (`dim = 1`, `op_type=add`).
+  LogicalResult expectArgumentName(llvm::StringRef keyword,
+                                   llvm::StringRef opName);
+  /// `dim = 1` in the indexing ops, `dim=1` in scan.
+  FailureOr<int64_t> parseDimArgument(llvm::StringRef opName);
+  /// The index tensor as fuser.gather reads it: nvFuser converts each index
+  /// it reads to its index type (IndexLowering, not printed), truncating a
+  /// float toward zero; integer indices are read as they are.
+  FailureOr<Value> castIndex(Value index);
+  /// Appends an i64 argument named `name` to the function being imported.
+  FailureOr<Value> addScalarArgument(llvm::StringRef name, Location loc);
   FailureOr<SmallVector<int64_t>> parseFlags(size_t rank,
                                              llvm::StringRef construct);
   FailureOr<SmallVector<int64_t>> parseIntegerList(llvm::StringRef context);
@@ -553,6 +595,11 @@ private:
   /// The function being imported and its values by printed name ("T38").
   func::FuncOp function;
   llvm::StringMap<Value> values;
+  /// The seed and offset arguments of the function's random ops printed
+  /// without a seed (added at the first such op), and how many such ops
+  /// were read.
+  Value generatorSeed, generatorOffset;
+  int64_t generatorDraws = 0;
   /// How many functions were named after each base name (`fusion`,
   /// `preseg`, ...).
   llvm::StringMap<unsigned> functionNames;
@@ -978,6 +1025,8 @@ func::FuncOp Importer::createFunction(llvm::SMLoc loc, llvm::StringRef name,
                            builder.getFunctionType(argTypes, resultTypes));
   Block *body = func.addEntryBlock();
   values.clear();
+  generatorSeed = generatorOffset = nullptr;
+  generatorDraws = 0;
   for (auto [decl, arg] : llvm::zip_equal(inputs, body->getArguments())) {
     arg.setLoc(
         NameLoc::get(builder.getStringAttr(decl.name), getLoc(decl.loc)));
@@ -1155,6 +1204,9 @@ LogicalResult Importer::parseStatement() {
     def = {tensor->name, tensor->loc, tensor->type, *tensor};
     if (tok.is(Kind::LParen))
       return parseWelfordStatement(*tensor);
+    // EmbeddingFwdOp prints a comma after its result.
+    if (tok.is(Kind::Comma) && peek().is(Kind::Equal))
+      consume();
   } else if (tok.is(Kind::Identifier) &&
              parseScalarName(tok.spelling, context)) {
     def = {tok.spelling, tok.getLoc(), parseScalarName(tok.spelling, context),
@@ -1267,7 +1319,7 @@ LogicalResult Importer::rejectScheduledDomain(llvm::StringRef spelling) {
          << "unsupported scheduled fusion: iteration domain '"
          << printed.rtrim()
          << "' is parallelized or scheduled; only unscheduled fusions (iS, "
-            "bS, rS and ?S domains) import";
+            "bS, rS, nS and ?S domains) import";
 }
 
 /// `iS12{32}`, `bS5{1 ex 4}`, `iS158{8}rf`, `iS0{i0}`,
@@ -1291,19 +1343,20 @@ FailureOr<IterDomainDecl> Importer::parseIterDomain() {
   llvm::StringRef parallelAndNumber =
       isSymbolic ? spelling : spelling.drop_front();
   if (!tok.is(Kind::Identifier) || parallelAndNumber.empty() ||
-      (!isSymbolic && !llvm::is_contained({'i', 'b', 'r'}, spelling[0])))
+      (!isSymbolic && !llvm::is_contained({'i', 'b', 'r', 'n'}, spelling[0])))
     return emitError(id.loc)
-           << "expected an iteration domain like 'iS12{128}' (iS, bS, rS or "
-              "?S), found "
+           << "expected an iteration domain like 'iS12{128}' (iS, bS, rS, nS "
+              "or ?S), found "
            << describeCurrent();
   if (parallelAndNumber[0] != 'S')
     return rejectScheduledDomain(spelling);
   if (parallelAndNumber.drop_front().getAsInteger(10, id.number))
-    return emitError(id.loc)
-           << "unsupported iteration domain '" << spelling
-           << "': only unscheduled domains (iS, bS, rS, ?S and a number) are "
-              "supported";
-  id.iterType = isSymbolic ? '?' : spelling[0];
+    return emitError(id.loc) << "unsupported iteration domain '" << spelling
+                             << "': only unscheduled domains (iS, bS, rS, nS, "
+                                "?S and a number) are supported";
+  // `nS` (GatherScatter) is what torchGather makes of its index's
+  // iteration domains: a dim like any other.
+  id.iterType = isSymbolic ? '?' : spelling[0] == 'n' ? 'i' : spelling[0];
   consume();
   if (failed(expect(Kind::LBrace, "{", "to open the extent")))
     return failure();
@@ -1607,6 +1660,18 @@ FailureOr<Value> Importer::parseTensorOp(TensorDecl out) {
     value = parseFull(out, loc);
   else if (name == "iota")
     value = parseIota(out, loc);
+  else if (isRandomOpName(name))
+    value = parseRandom(out, loc, name);
+  else if (isGatherOpName(name))
+    value = parseGather(out, loc, name);
+  else if (name == "indexSelect" || name == "index_select")
+    value = parseIndexSelect(out, loc, name);
+  else if (name == "select")
+    value = parseSelect(out, loc);
+  else if (name == "embedding")
+    value = parseEmbedding(out, loc);
+  else if (name == "scan")
+    value = parseScan(out, loc);
   else
     value = parseLoadStore(out, loc, name);
   if (failed(value) ||
@@ -1760,19 +1825,9 @@ FailureOr<Value> Importer::parseExpand(TensorDecl &out, Location loc) {
                        "expand");
 }
 
-/// reduction( T, op = add, initial value = float(0), allreduce = false ).
-/// The reduced dims are the rS positions of the result; nvFuser drops
-/// reduction domains from a tensor's logical shape (keepdim inserts a
-/// separate broadcast), so the result has them removed.
-FailureOr<Value> Importer::parseReduction(TensorDecl &out, Location loc) {
-  if (failed(expect(Kind::LParen, "(", "after 'reduction'")))
-    return failure();
-  FailureOr<TensorRef> source = parseTensorRef();
-  if (failed(source) || failed(expect(Kind::Comma, ",", "after the operand")) ||
-      failed(expectKeyword("op", "in 'reduction'")) ||
-      failed(expect(Kind::Equal, "=", "after 'op'")))
-    return failure();
-  resolveElementType(out, source->decl.elementType);
+/// `add`, `mul`, `max` or `min`: the op of a reduction (`op = add`) or a
+/// scan (`op_type=add`), whose spelling `opName` the errors use.
+FailureOr<ReductionKind> Importer::parseCombinerKind(llvm::StringRef opName) {
   llvm::SMLoc kindLoc = tok.getLoc();
   std::optional<ReductionKind> kind;
   if (tok.is(Kind::Identifier))
@@ -1784,32 +1839,32 @@ FailureOr<Value> Importer::parseReduction(TensorDecl &out, Location loc) {
                .Default(std::nullopt);
   if (tok.is(Kind::Identifier) && isNaNIgnoringName(tok.spelling))
     return emitError(kindLoc)
-           << "unsupported reduction op '" << tok.spelling
+           << "unsupported " << opName << " op '" << tok.spelling
            << "': it ignores NaN (IEEE maxNum/minNum), which the max/min "
-              "reductions do not model";
+           << opName << "s do not model";
   if (!kind)
     return emitError(kindLoc)
-           << "unsupported reduction op " << describeCurrent()
+           << "unsupported " << opName << " op " << describeCurrent()
            << " (supported: add, mul, max, min)";
   consume();
-  if (failed(expect(Kind::Comma, ",", "after the reduction op")) ||
-      failed(expectKeyword("initial", "in 'reduction'")) ||
-      failed(expectKeyword("value", "after 'initial'")) ||
-      failed(expect(Kind::Equal, "=", "after 'initial value'")))
-    return failure();
+  return *kind;
+}
+
+/// The initial value nvFuser prints for a reduction or a scan of
+/// `elementType`; fuser.reduction and fuser.scan start from the identity of
+/// their kind, and so do nvFuser's sum, prod, max and min and its cumsum,
+/// cumprod, cummax and cummin. For max and min the identity is the lowest
+/// (highest) value of the element type: -inf for floats, the type's minimum
+/// (maximum) for integers (false and true for bool).
+LogicalResult Importer::parseIdentity(ReductionKind kind, Type elementType,
+                                      llvm::StringRef opName) {
   llvm::SMLoc initLoc = tok.getLoc();
   FailureOr<ScalarLiteral> init = parseLiteral();
   if (failed(init))
     return failure();
-  // fuser.reduction starts from the identity of its kind; nvFuser's sum,
-  // prod, max and min do too.
-  // For max and min the identity is the lowest (highest) value of the
-  // element type: -inf for floats, the type's minimum (maximum) for integers
-  // (false and true for bool).
   bool isFloatInit = init->kind == ScalarLiteral::Kind::Float;
   double initValue =
       isFloatInit ? init->floatValue : static_cast<double>(init->intValue);
-  Type elementType = source->decl.elementType;
   std::optional<std::pair<int64_t, int64_t>> intRange;
   if (elementType.isInteger(1))
     intRange = {0, 1};
@@ -1817,7 +1872,7 @@ FailureOr<Value> Importer::parseReduction(TensorDecl &out, Location loc) {
     intRange = {llvm::minIntN(intType.getWidth()),
                 llvm::maxIntN(intType.getWidth())};
   bool isIdentity = false;
-  switch (*kind) {
+  switch (kind) {
   case ReductionKind::Add:
     isIdentity = initValue == 0;
     break;
@@ -1836,10 +1891,31 @@ FailureOr<Value> Importer::parseReduction(TensorDecl &out, Location loc) {
     break;
   }
   if (!isIdentity)
-    return emitError(initLoc) << "reduction initial value is not the identity "
-                                 "of '"
-                              << stringifyReductionKind(*kind)
-                              << "'; fuser.reduction has no initial value";
+    return emitError(initLoc)
+           << opName << " initial value is not the identity of '"
+           << stringifyReductionKind(kind) << "'; fuser." << opName
+           << " has no initial value";
+  return success();
+}
+
+/// reduction( T, op = add, initial value = float(0), allreduce = false ).
+/// The reduced dims are the rS positions of the result; nvFuser drops
+/// reduction domains from a tensor's logical shape (keepdim inserts a
+/// separate broadcast), so the result has them removed.
+FailureOr<Value> Importer::parseReduction(TensorDecl &out, Location loc) {
+  FailureOr<TensorRef> source = parseFirstOperand("reduction");
+  if (failed(source) || failed(expect(Kind::Comma, ",", "after the operand")) ||
+      failed(expectArgumentName("op", "reduction")))
+    return failure();
+  resolveElementType(out, source->decl.elementType);
+  FailureOr<ReductionKind> kind = parseCombinerKind("reduction");
+  if (failed(kind) ||
+      failed(expect(Kind::Comma, ",", "after the reduction op")) ||
+      failed(expectKeyword("initial", "in 'reduction'")) ||
+      failed(expectKeyword("value", "after 'initial'")) ||
+      failed(expect(Kind::Equal, "=", "after 'initial value'")) ||
+      failed(parseIdentity(*kind, source->decl.elementType, "reduction")))
+    return failure();
   // `allreduce` is a scheduling property; the value computed is the same.
   // Old dumps print it as 0 or 1.
   if (tok.is(Kind::Comma)) {
@@ -2131,12 +2207,14 @@ FailureOr<Value> Importer::parseFull(TensorDecl &out, Location loc) {
       "full");
 }
 
-/// iota(length, start, step, dtype): the length and dtype are the declared
-/// result's.
+/// iota(length, start, step, dtype): the length is an extent (`8`, or `i1`
+/// where nvFuser's triu takes it from its operand's shape), which must be the
+/// declared result's; the dtype is the declared result's.
 FailureOr<Value> Importer::parseIota(TensorDecl &out, Location loc) {
   if (failed(expect(Kind::LParen, "(", "after 'iota'")))
     return failure();
-  FailureOr<LocatedOperand> length = parseExpression();
+  llvm::SMLoc lengthLoc = tok.getLoc();
+  FailureOr<int64_t> length = parseExtent("as the length of 'iota'");
   if (failed(length) ||
       failed(expect(Kind::Comma, ",", "after the length of 'iota'")))
     return failure();
@@ -2154,10 +2232,411 @@ FailureOr<Value> Importer::parseIota(TensorDecl &out, Location loc) {
   consume();
   if (out.shape.size() != 1)
     return emitError(tok.getLoc()) << "'iota' declares a 1-D result";
+  if (*length != out.shape[0])
+    return emitError(lengthLoc)
+           << "'iota' has length " << *length << " but '" << out.name
+           << "' is declared with extent " << out.shape[0];
   fusionBuilder.setLoc(getLoc(start->loc));
   return checkDeclared(fusionBuilder.iota(out.shape[0], start->operand,
                                           step->operand, out.elementType),
                        out, "iota");
+}
+
+FailureOr<Value> Importer::addScalarArgument(llvm::StringRef name,
+                                             Location loc) {
+  unsigned index = function.getNumArguments();
+  if (failed(function.insertArgument(
+          index, builder.getI64Type(), /*argAttrs=*/{},
+          NameLoc::get(builder.getStringAttr(name), loc))))
+    return failure();
+  return function.getArgument(index);
+}
+
+/// rng_uniform({extents}, dtype), rng_uniform_range({extents}, low, high,
+/// dtype), rng_normal_standard({extents}, dtype) and
+/// rng_normal_general({extents}, mean, std, dtype) (RNGOp::toString), each
+/// followed by `, seed` when the op was given rng_seed and rng_offset. The
+/// extents are the declared result's; the parameterless forms are
+/// uniform(0, 1) and normal(0, 1), as nvFuser's Python frontend builds them.
+///
+/// nvFuser never prints the Philox offset, so the import makes it a function
+/// argument:
+/// - with a printed seed, an i64 argument `<T>_rng_offset` of that op alone
+///   (appended after the printed inputs; the printed input that held the
+///   offset stays an argument of its own);
+/// - without one, nvFuser draws from torch's generator: at the first such op
+///   two i64 arguments `rng_seed` and `rng_offset` are appended, and the k-th
+///   such op (k from 0, in print order) draws at offset `rng_offset + k`, as
+///   nvFuser's kernel gives its k-th generator op and as fuser_mlir's Python
+///   frontend builds it (python/fuser_mlir/_generator.py).
+FailureOr<Value> Importer::parseRandom(TensorDecl &out, Location loc,
+                                       llvm::StringRef opName) {
+  bool isNormal =
+      opName == "rng_normal_standard" || opName == "rng_normal_general";
+  bool hasParameters =
+      opName == "rng_uniform_range" || opName == "rng_normal_general";
+  if (failed(expect(Kind::LParen, "(", ("after '" + opName + "'").str())) ||
+      failed(skipExtentList()) ||
+      failed(expect(Kind::Comma, ",",
+                    ("after the extents of '" + opName + "'").str())))
+    return failure();
+  fuser::Operand first = ScalarLiteral::getFloat(0);
+  fuser::Operand second = ScalarLiteral::getFloat(1);
+  if (hasParameters) {
+    FailureOr<LocatedOperand> low = parseExpression();
+    if (failed(low) ||
+        failed(expect(Kind::Comma, ",",
+                      ("after the first parameter of '" + opName + "'").str())))
+      return failure();
+    FailureOr<LocatedOperand> high = parseExpression();
+    if (failed(high) ||
+        failed(
+            expect(Kind::Comma, ",",
+                   ("after the second parameter of '" + opName + "'").str())))
+      return failure();
+    first = low->operand;
+    second = high->operand;
+  }
+  Type dtype =
+      tok.is(Kind::Identifier) ? parseDataType(tok.spelling, context) : Type();
+  if (!dtype)
+    return emitError(tok.getLoc()) << "expected the dtype of '" << opName
+                                   << "', found " << describeCurrent();
+  consume();
+  resolveElementType(out, dtype);
+
+  std::optional<fuser::Operand> seed, offset;
+  if (tok.is(Kind::Comma)) {
+    consume();
+    FailureOr<LocatedOperand> printedSeed = parseExpression();
+    if (failed(printedSeed))
+      return failure();
+    FailureOr<Value> offsetArgument =
+        addScalarArgument((out.name + "_rng_offset").str(), loc);
+    if (failed(offsetArgument))
+      return failure();
+    seed = printedSeed->operand;
+    offset = *offsetArgument;
+  } else {
+    if (!generatorSeed) {
+      FailureOr<Value> seedArgument = addScalarArgument("rng_seed", loc);
+      FailureOr<Value> offsetArgument = addScalarArgument("rng_offset", loc);
+      if (failed(seedArgument) || failed(offsetArgument))
+        return failure();
+      generatorSeed = *seedArgument;
+      generatorOffset = *offsetArgument;
+    }
+    seed = generatorSeed;
+    offset = generatorOffset;
+    if (generatorDraws > 0) {
+      fusionBuilder.setLoc(loc);
+      FailureOr<Value> drawOffset =
+          fusionBuilder.binary(BinaryKind::Add, generatorOffset,
+                               ScalarLiteral::getInt(generatorDraws));
+      if (failed(drawOffset))
+        return failure();
+      offset = *drawOffset;
+    }
+    ++generatorDraws;
+  }
+  fusionBuilder.setLoc(loc);
+  return checkDeclared(fusionBuilder.random(isNormal, out.shape, first, second,
+                                            *seed, *offset, dtype),
+                       out, opName);
+}
+
+FailureOr<Importer::TensorRef>
+Importer::parseFirstOperand(llvm::StringRef opName) {
+  if (failed(expect(Kind::LParen, "(", ("after '" + opName + "'").str())))
+    return failure();
+  return parseTensorRef();
+}
+
+LogicalResult Importer::expectArgumentName(llvm::StringRef keyword,
+                                           llvm::StringRef opName) {
+  if (failed(expectKeyword(keyword, ("in '" + opName + "'").str())))
+    return failure();
+  return expect(Kind::Equal, "=", ("after '" + keyword + "'").str());
+}
+
+FailureOr<int64_t> Importer::parseDimArgument(llvm::StringRef opName) {
+  if (failed(expectArgumentName("dim", opName)))
+    return failure();
+  return parseInteger(("as the dim of '" + opName + "'").str());
+}
+
+FailureOr<Value> Importer::castIndex(Value index) {
+  Type element = getElementTypeOrSelf(index.getType());
+  if (element.isInteger(32) || element.isInteger(64))
+    return index;
+  return fusionBuilder.cast(index, builder.getI64Type());
+}
+
+/// torchGather( T0, dim = 1, T1 ) and takeAlongAxis( T0, T1, dim = 0 )
+/// (GatherOp::toString; `torch_gather` and `take_along_axis` before nvFuser
+/// PR #3204, 2024-10-17): `fuser.gather`. takeAlongAxis's operands agree in
+/// every dim but `dim`, an extent 1 of either broadcasting against the
+/// other's (its broadcast domains), so the import expands them to each
+/// other first, as fuser_mlir's Python take_along_axis does.
+FailureOr<Value> Importer::parseGather(TensorDecl &out, Location loc,
+                                       llvm::StringRef opName) {
+  bool isTakeAlongAxis =
+      opName == "takeAlongAxis" || opName == "take_along_axis";
+  FailureOr<TensorRef> source = parseFirstOperand(opName);
+  if (failed(source) ||
+      failed(expect(Kind::Comma, ",", ("in '" + opName + "'").str())))
+    return failure();
+  FailureOr<TensorRef> index = failure();
+  FailureOr<int64_t> dim = failure();
+  if (isTakeAlongAxis) {
+    index = parseTensorRef();
+    if (failed(index) ||
+        failed(expect(Kind::Comma, ",", ("in '" + opName + "'").str())))
+      return failure();
+    dim = parseDimArgument(opName);
+  } else {
+    dim = parseDimArgument(opName);
+    if (failed(dim) ||
+        failed(expect(Kind::Comma, ",", ("in '" + opName + "'").str())))
+      return failure();
+    index = parseTensorRef();
+  }
+  if (failed(index) || failed(dim))
+    return failure();
+  resolveElementType(out, source->decl.elementType);
+  fusionBuilder.setLoc(loc);
+  FailureOr<Value> indices = castIndex(index->value);
+  if (failed(indices))
+    return failure();
+  Value lookup = source->value;
+  ArrayRef<int64_t> sourceShape = source->decl.type.getShape();
+  ArrayRef<int64_t> indexShape = index->decl.type.getShape();
+  // Operands of different ranks or a dim out of range: the gather below
+  // reports them.
+  if (isTakeAlongAxis && sourceShape.size() == indexShape.size() && *dim >= 0 &&
+      *dim < static_cast<int64_t>(sourceShape.size())) {
+    SmallVector<int64_t> sourceTarget(sourceShape), indexTarget(indexShape);
+    for (size_t k = 0; k < sourceShape.size(); ++k) {
+      int64_t a = sourceShape[k], b = indexShape[k];
+      if (static_cast<int64_t>(k) == *dim || a == b)
+        continue;
+      if (a != 1 && b != 1)
+        return mlir::emitError(loc)
+               << "'" << opName << "' operands '" << source->decl.name
+               << "' and '" << index->decl.name << "' have extents " << a
+               << " and " << b << " in dim " << k << "; only dim " << *dim
+               << " may differ";
+      sourceTarget[k] = indexTarget[k] = std::max(a, b);
+    }
+    if (ArrayRef<int64_t>(sourceTarget) != sourceShape) {
+      FailureOr<Value> expanded = fusionBuilder.expand(lookup, sourceTarget);
+      if (failed(expanded))
+        return failure();
+      lookup = *expanded;
+    }
+    if (ArrayRef<int64_t>(indexTarget) != indexShape)
+      indices = fusionBuilder.expand(*indices, indexTarget);
+    if (failed(indices))
+      return failure();
+  }
+  return checkDeclared(fusionBuilder.gather(lookup, *indices, *dim), out,
+                       opName);
+}
+
+/// indexSelect( T0, dim = 0, T2 ) (`index_select` before nvFuser PR #3161,
+/// 2024-10-17). nvFuser broadcasts a 1-D index to the operand's rank before
+/// the op (every dim but `dim` of extent 1), which is what it prints; a
+/// 1-D index (older prints) is broadcast the same way here. The index is
+/// expanded to the operand's extents but along `dim` and gathered along
+/// `dim`.
+FailureOr<Value> Importer::parseIndexSelect(TensorDecl &out, Location loc,
+                                            llvm::StringRef opName) {
+  FailureOr<TensorRef> source = parseFirstOperand(opName);
+  if (failed(source) ||
+      failed(expect(Kind::Comma, ",", ("in '" + opName + "'").str())))
+    return failure();
+  llvm::SMLoc dimLoc = tok.getLoc();
+  FailureOr<int64_t> dim = parseDimArgument(opName);
+  if (failed(dim) ||
+      failed(expect(Kind::Comma, ",", ("in '" + opName + "'").str())))
+    return failure();
+  FailureOr<TensorRef> index = parseTensorRef();
+  if (failed(index))
+    return failure();
+  resolveElementType(out, source->decl.elementType);
+  ArrayRef<int64_t> sourceShape = source->decl.type.getShape();
+  ArrayRef<int64_t> indexShape = index->decl.type.getShape();
+  int64_t rank = sourceShape.size();
+  if (*dim < 0 || *dim >= rank)
+    return emitError(dimLoc)
+           << "'" << opName << "' dim " << *dim << " is out of range for '"
+           << source->decl.name << "' of rank " << rank;
+  bool isBroadcastIndex =
+      static_cast<int64_t>(indexShape.size()) == rank &&
+      llvm::all_of(llvm::enumerate(indexShape), [&](auto entry) {
+        return static_cast<int64_t>(entry.index()) == *dim ||
+               entry.value() == 1;
+      });
+  if (indexShape.size() != 1 && !isBroadcastIndex)
+    return emitError(index->decl.loc)
+           << "'" << opName << "' index '" << index->decl.name << "' ("
+           << index->decl.type
+           << ") must be 1-D or have extent 1 in every dim but dim " << *dim;
+  fusionBuilder.setLoc(loc);
+  FailureOr<Value> indices = castIndex(index->value);
+  if (failed(indices))
+    return failure();
+  if (!isBroadcastIndex) {
+    SmallVector<bool> isBroadcastDim(rank, true);
+    isBroadcastDim[*dim] = false;
+    indices = fusionBuilder.broadcast(*indices, isBroadcastDim);
+    if (failed(indices))
+      return failure();
+  }
+  SmallVector<int64_t> shape(sourceShape);
+  shape[*dim] = indexShape.size() == 1 ? indexShape[0] : indexShape[*dim];
+  indices = fusionBuilder.expand(*indices, shape);
+  if (failed(indices))
+    return failure();
+  return checkDeclared(fusionBuilder.gather(source->value, *indices, *dim), out,
+                       opName);
+}
+
+/// select( T0, axis = iS1{8}, index = 1 ) (SelectOp::toString): the axis
+/// is printed as the operand's IterDomain, found by its number. As in
+/// fuser_mlir's Python select: a `fuser.full` index of extent 1 along the
+/// axis, gathered along it, and the axis squeezed.
+FailureOr<Value> Importer::parseSelect(TensorDecl &out, Location loc) {
+  FailureOr<TensorRef> source = parseFirstOperand("select");
+  if (failed(source) || failed(expect(Kind::Comma, ",", "in 'select'")) ||
+      failed(expectArgumentName("axis", "select")))
+    return failure();
+  FailureOr<IterDomainDecl> axis = parseIterDomain();
+  if (failed(axis) || failed(expect(Kind::Comma, ",", "in 'select'")) ||
+      failed(expectArgumentName("index", "select")))
+    return failure();
+  FailureOr<LocatedOperand> index = parseExpression();
+  if (failed(index))
+    return failure();
+  resolveElementType(out, source->decl.elementType);
+  SmallVector<IterDomainDecl> sourceDomain = source->decl.logicalDomain();
+  const auto *position =
+      llvm::find_if(sourceDomain, [&](const IterDomainDecl &id) {
+        return id.number == axis->number;
+      });
+  if (position == sourceDomain.end())
+    return emitError(axis->loc)
+           << "'select' axis is IterDomain " << axis->number
+           << ", which is not a dim of '" << source->decl.name << "'";
+  int64_t dim = position - sourceDomain.begin();
+  if (axis->extent != position->extent)
+    return emitError(axis->loc)
+           << "'select' axis has extent " << axis->extent << " but dim " << dim
+           << " of '" << source->decl.name << "' has extent "
+           << position->extent;
+  SmallVector<int64_t> shape(source->decl.type.getShape());
+  shape[dim] = 1;
+  fusionBuilder.setLoc(loc);
+  FailureOr<Value> indices =
+      fusionBuilder.full(shape, index->operand, builder.getI64Type());
+  if (failed(indices))
+    return failure();
+  FailureOr<Value> picked = fusionBuilder.gather(source->value, *indices, dim);
+  if (failed(picked))
+    return failure();
+  return checkDeclared(fusionBuilder.squeeze(*picked, {dim}), out, "select");
+}
+
+/// embedding(T0, T1, padding_idx = 0, max_norm = ..., norm_type =
+/// double(2), scale_grad_by_freq = false, sparse = false)
+/// (EmbeddingFwdOp::toString; padding_idx and max_norm only when given): the
+/// rows of the 2-D weight T1 at the indices T0. As in fuser_mlir's Python
+/// embedding_fwd: the indices flattened, broadcast and expanded along the
+/// row, `fuser.gather` along dim 0, reshaped to the indices' shape plus the
+/// row. padding_idx, scale_grad_by_freq and sparse change only the backward,
+/// and norm_type only matters with max_norm, which is refused: nvFuser
+/// renormalizes the rows it reads in place (as torch.embedding does), a
+/// write fuser IR does not model.
+FailureOr<Value> Importer::parseEmbedding(TensorDecl &out, Location loc) {
+  FailureOr<TensorRef> input = parseFirstOperand("embedding");
+  if (failed(input) || failed(expect(Kind::Comma, ",", "in 'embedding'")))
+    return failure();
+  FailureOr<TensorRef> weight = parseTensorRef();
+  if (failed(weight))
+    return failure();
+  while (tok.is(Kind::Comma)) {
+    consume();
+    llvm::SMLoc keyLoc = tok.getLoc();
+    if (!tok.is(Kind::Identifier) ||
+        !llvm::is_contained({"padding_idx", "max_norm", "norm_type",
+                             "scale_grad_by_freq", "sparse"},
+                            tok.spelling))
+      return emitError(keyLoc)
+             << "expected an 'embedding' argument (padding_idx, max_norm, "
+                "norm_type, scale_grad_by_freq, sparse), found "
+             << describeCurrent();
+    if (tok.spelling == "max_norm")
+      return emitError(keyLoc)
+             << "unsupported 'embedding' with max_norm: nvFuser renormalizes "
+                "the rows it reads in place, which fuser IR does not model";
+    if (failed(expectArgumentName(tok.spelling, "embedding")) ||
+        failed(parseExpression()))
+      return failure();
+  }
+  resolveElementType(out, weight->decl.elementType);
+  ArrayRef<int64_t> indexShape = input->decl.type.getShape();
+  ArrayRef<int64_t> tableShape = weight->decl.type.getShape();
+  if (tableShape.size() != 2)
+    return emitError(weight->decl.loc)
+           << "'embedding' weight '" << weight->decl.name
+           << "' must be 2-D, found " << weight->decl.type;
+  // The indices' declaration checked that their count fits in 64 bits.
+  int64_t count = input->decl.type.getNumElements();
+  fusionBuilder.setLoc(loc);
+  FailureOr<Value> rows = fusionBuilder.reshape(input->value, {count});
+  if (succeeded(rows))
+    rows = fusionBuilder.broadcast(*rows, {false, true});
+  if (succeeded(rows))
+    rows = fusionBuilder.expand(*rows, {count, tableShape[1]});
+  FailureOr<Value> picked = succeeded(rows)
+                                ? fusionBuilder.gather(weight->value, *rows, 0)
+                                : FailureOr<Value>(failure());
+  if (failed(picked))
+    return failure();
+  SmallVector<int64_t> shape(indexShape);
+  shape.push_back(tableShape[1]);
+  return checkDeclared(fusionBuilder.reshape(*picked, shape), out, "embedding");
+}
+
+/// scan(T0, dim=1, op_type=add, init=float(0)) (ScanOp::toString: cumsum,
+/// cumprod, cummax and cummin): `fuser.scan`, whose start is the identity of
+/// its kind, so the printed init must be that identity.
+FailureOr<Value> Importer::parseScan(TensorDecl &out, Location loc) {
+  FailureOr<TensorRef> source = parseFirstOperand("scan");
+  if (failed(source) || failed(expect(Kind::Comma, ",", "in 'scan'")))
+    return failure();
+  llvm::SMLoc dimLoc = tok.getLoc();
+  FailureOr<int64_t> dim = parseDimArgument("scan");
+  if (failed(dim) || failed(expect(Kind::Comma, ",", "in 'scan'")) ||
+      failed(expectArgumentName("op_type", "scan")))
+    return failure();
+  FailureOr<ReductionKind> kind = parseCombinerKind("scan");
+  if (failed(kind) || failed(expect(Kind::Comma, ",", "in 'scan'")) ||
+      failed(expectArgumentName("init", "scan")) ||
+      failed(parseIdentity(*kind, source->decl.elementType, "scan")))
+    return failure();
+  resolveElementType(out, source->decl.elementType);
+  int64_t rank = source->decl.type.getRank();
+  if (*dim >= rank)
+    return emitError(dimLoc)
+           << "'scan' dim " << *dim << " is out of range for '"
+           << source->decl.name << "' of rank " << rank;
+  auto scan = ScanOp::create(builder, loc, *kind, source->value, *dim);
+  if (failed(mlir::verify(scan))) {
+    scan.erase();
+    return failure();
+  }
+  return checkDeclared(scan.getResult(), out, "scan");
 }
 
 //===----------------------------------------------------------------------===//
