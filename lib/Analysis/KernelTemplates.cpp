@@ -123,6 +123,10 @@ constexpr KernelKindSet kPointwiseKinds = kindBit(SegmentKind::Pointwise) |
                                           kindBit(SegmentKind::Normalization);
 constexpr KernelKindSet kReductionKinds =
     kindBit(SegmentKind::Reduction) | kindBit(SegmentKind::Normalization);
+/// A library segment reads its operands through meta ops of its inputs (a
+/// transpose is a layout the call takes), so meta ops join its kind.
+constexpr KernelKindSet kMetaKinds =
+    kPointwiseKinds | kindBit(SegmentKind::Library);
 
 struct OpClass {
   /// The kinds that emit the op.
@@ -147,7 +151,7 @@ public:
     // Meta ops: the emitter maps the index to the source's (getChainedOp);
     // a segment_set's result is written, never recomputed.
     add<ViewOp, PermuteOp, SqueezeOp, BroadcastOp, ExpandOp, SliceOp, SetOp>(
-        kPointwiseKinds, true);
+        kMetaKinds, true);
     add<SegmentSetOp>(kPointwiseKinds, false);
     // Evaluated from their own structure (evalUnchained).
     add<FullOp, IotaOp, PadOp, CatOp, GatherOp>(kPointwiseKinds, true);
@@ -157,6 +161,12 @@ public:
     // Reductions shape reduction and normalization kernels; a value computed
     // through one is written, never recomputed.
     add<ReductionOp>(kReductionKinds, false);
+    // A scan combines a prefix per element (evalScan), or walks its rows once
+    // where the outputs allow (ScanRowKernel); expensive, never recomputed.
+    add<ScanOp>(kindBit(SegmentKind::Pointwise), false);
+    // A library call computes each library op, in a segment of its own
+    // (nvFuser's ExprEval segments); never recomputed.
+    add<MatmulOp, LinearOp>(kindBit(SegmentKind::Library), false);
   }
 
   OpClass lookup(Operation *op) const {
@@ -521,6 +531,7 @@ void KernelTemplateBuilder::addOp(Operation *op) {
     setFirst(state.whyNotEmitted, "op '" + op->getName().getStringRef() +
                                       "' cannot be emitted by any kernel kind");
   state.kinds &= kinds;
+  addLibraryRules(op);
   bool usesReduction = llvm::any_of(
       op->getOperands(), [&](Value v) { return dependent.contains(v); });
   auto reduction = dyn_cast<ReductionOp>(op);
@@ -535,7 +546,21 @@ void KernelTemplateBuilder::addOp(Operation *op) {
     addDependentOp(*op);
 }
 
+void KernelTemplateBuilder::addLibraryRules(Operation *op) {
+  if (isa<LibraryOpInterface>(op) && ++state.libraryOps > 1)
+    setFirst(state.whyNotLibrary, "it holds more than one library op");
+  for (Value operand : op->getOperands())
+    if (operand.getDefiningOp<LibraryOpInterface>())
+      setFirst(state.whyNotLibrary,
+               "'" + op->getName().getStringRef().str() +
+                   "' reads a library op's result, which the call writes "
+                   "as it computes it");
+}
+
 void KernelTemplateBuilder::addOutput(Value value, unsigned number) {
+  if (state.libraryOps != 0 && !value.getDefiningOp<LibraryOpInterface>())
+    setFirst(state.whyNotLibrary,
+             "it writes a value other than its library op's result");
   // A written value may be a row or a reduced row spelled with other
   // extent-1 axes, as fuser-segment spells results back: it is written at
   // the row's (or kept) index mapped to its axes. A written value computed
@@ -632,6 +657,10 @@ KernelTemplateBuilder::getTemplate(ArrayRef<InputTypeCount> inputs,
   };
   if (emits(SegmentKind::Pointwise) && !hasReduction())
     return SegmentKind::Pointwise;
+  if (state.libraryOps != 0)
+    return emits(SegmentKind::Library) && state.whyNotLibrary.empty()
+               ? std::optional(SegmentKind::Library)
+               : std::nullopt;
   if (emits(SegmentKind::Reduction) && hasReduction() &&
       state.whyNotReductionTemplate.empty())
     return SegmentKind::Reduction;
@@ -655,6 +684,16 @@ KernelMatch KernelTemplateBuilder::match(ArrayRef<InputTypeCount> inputs,
     return {kind, {}};
   if (hasUnemittableOp())
     return {std::nullopt, state.whyNotEmitted};
+  if (state.kinds == 0)
+    return {std::nullopt, "no kernel kind emits all of its ops (scans are "
+                          "pointwise kernels' only, reductions reduction and "
+                          "normalization kernels')"};
+  if (state.libraryOps != 0)
+    return {std::nullopt,
+            state.whyNotLibrary.empty()
+                ? "a library op runs in a segment of its own, with meta ops "
+                  "of its operands only"
+                : "not a library call: " + state.whyNotLibrary};
   if (!allowNormalization)
     return {std::nullopt, state.whyNotReductionTemplate};
   if (std::string whyNot = getWhyNotNormalization(); !whyNot.empty())
@@ -684,6 +723,9 @@ bool KernelTemplateBuilder::hasSameFirstReduction(
 bool KernelTemplateBuilder::canBeKernelWith(const KernelTemplateBuilder &other,
                                             ArrayRef<InputTypeCount> inputs,
                                             const TargetInfo &target) const {
+  // Some kind must emit the ops of both (a scan and a reduction: none).
+  if ((state.kinds & other.state.kinds) == 0)
+    return false;
   const KernelTemplateBuilder &first = hasReduction() ? *this : other;
   if (!first.hasReduction())
     return true;

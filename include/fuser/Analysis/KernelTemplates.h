@@ -39,7 +39,10 @@ struct KernelOps {
 };
 
 /// The templates are the kernel segment kinds (SegmentKind: pointwise,
-/// reduction, normalization; an alias segment is no kernel).
+/// reduction, normalization, library; an alias segment is no kernel). The
+/// library template is one library op (matmul, linear) with meta ops of its
+/// operands, writing the op's result: a library call, not a generated
+/// kernel.
 ///
 /// Whether the kernel emitter can emit `op` in a kernel of template `kind`:
 /// the allow-list of each kernel kind (KernelTemplates.cpp, "Which ops each
@@ -260,6 +263,10 @@ private:
     /// per SegmentKind, and the first op that none emits.
     unsigned kinds = ~0u;
     std::string whyNotEmitted;
+    /// The library ops added, and the first break of the library template
+    /// (one library op, meta ops of its operands, its result written).
+    unsigned libraryOps = 0;
+    std::string whyNotLibrary;
     /// The normalization so far, without its lists (the builder's
     /// `reductions` and `besideRows`) and without rowBytes, tile or
     /// sharedBytes.
@@ -276,6 +283,7 @@ private:
     std::string whyNotReductions, whyNotOps, whyNotOutputs;
   };
 
+  void addLibraryRules(Operation *op);
   void addFirstReduction(ReductionOp first);
   void addReduction(ReductionOp reduction, bool usesReduction);
   void addDependentOp(Operation &op);

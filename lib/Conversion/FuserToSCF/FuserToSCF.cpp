@@ -174,6 +174,11 @@ static LogicalResult convertFusion(func::FuncOp func, bool checkIndices) {
       }
       continue;
     }
+    // A library segment is a call into a library (a BLAS gemm), which this
+    // lowering does not make yet (issue 47); the interpreter runs it.
+    if (segment.getKind() == SegmentKind::Library)
+      return segment.emitError("library segments are not lowered to kernel "
+                               "loops yet; the interpreter runs them");
     SmallVector<Value> outputs;
     for (Value result : segment.getResults()) {
       // A returned result is written straight into its output.

@@ -404,6 +404,58 @@ struct ReductionOfSomeUnitDims : public OpRewritePattern<ReductionOp> {
   }
 };
 
+/// nvFuser's preseg rule for a matmul without a reduction: with K = 1 each
+/// result element is one product, lhs[b, m, 0] * rhs[b, 0, n], which the
+/// matmul gives exactly (it adds from -0.0; half types round the f32
+/// product once, as fuser.mul on them does). So
+///   matmul(lhs [B.., M, 1], rhs [B.., 1, N])
+///     -> mul(broadcast(lhs), broadcast(rhs)) : [B.., M, N]
+/// with each operand given the result's batch rank by leading size-1 dims
+/// (the mul broadcasts them), a 1-D operand ([1]) read as [1, 1] and the
+/// dim it adds squeezed from the product.
+struct MatmulWithoutReductionToMul : public OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MatmulOp matmul,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType lhs = matmul.getLhs().getType();
+    RankedTensorType rhs = matmul.getRhs().getType();
+    if (lhs.getShape().back() != 1)
+      return failure();
+    bool lhsVector = lhs.getRank() == 1, rhsVector = rhs.getRank() == 1;
+    ArrayRef<int64_t> resultShape = matmul.getType().getShape();
+    int64_t batchRank =
+        resultShape.size() - (lhsVector ? 0 : 1) - (rhsVector ? 0 : 1);
+    int64_t rank = batchRank + 2;
+    Location loc = matmul.getLoc();
+    auto toRank = [&](Value operand, int64_t operandRank) -> Value {
+      // A 1-D operand is [K] = [1]: all but its one dim are new.
+      int64_t kept = operandRank == 1 ? 1 : operandRank;
+      if (kept == rank)
+        return operand;
+      return BroadcastOp::create(
+          rewriter, loc, operand,
+          llvm::to_vector(llvm::seq<int64_t>(0, rank - kept)));
+    };
+    Value a = toRank(matmul.getLhs(), lhs.getRank());
+    Value b = toRank(matmul.getRhs(), rhs.getRank());
+    SmallVector<int64_t> productShape(resultShape.take_front(batchRank));
+    productShape.push_back(lhsVector ? 1 : lhs.getShape().drop_back().back());
+    productShape.push_back(rhsVector ? 1 : rhs.getShape().back());
+    Value product =
+        MulOp::create(rewriter, loc, matmul.getType().clone(productShape), a, b);
+    SmallVector<int64_t> squeezed;
+    if (lhsVector)
+      squeezed.push_back(rank - 2);
+    if (rhsVector)
+      squeezed.push_back(rank - 1);
+    if (!squeezed.empty())
+      product = SqueezeOp::create(rewriter, loc, product, squeezed);
+    rewriter.replaceOp(matmul, product);
+    return success();
+  }
+};
+
 /// The tensor in memory that a load of `value` reads: `value` seen through
 /// meta ops, up to a fusion argument, a segment_set (whose result its
 /// producer writes to memory) or a computed tensor. An argument of a
@@ -480,6 +532,7 @@ void FuserDialect::getCanonicalizationPatterns(
                ComposeReshapes<BroadcastOp>, PermuteOfUnitDimsToReshape,
                SinkSqueezeBelowPermute, SinkBroadcastBelowPermute,
                ComposePermutes, ComposeExpands, FoldExpandIntoBroadcast,
-               EraseSet, TrivialReduction, ReductionOfSomeUnitDims>(
+               EraseSet, TrivialReduction, ReductionOfSomeUnitDims,
+               MatmulWithoutReductionToMul>(
       getContext());
 }

@@ -720,6 +720,21 @@ LogicalResult SegmentOp::verify() {
   if (getSchedule() && getKind() == SegmentKind::Alias)
     return emitOpError("an alias segment launches nothing and takes no "
                        "schedule");
+  if (getKind() == SegmentKind::Library) {
+    if (getSchedule())
+      return emitOpError("a library segment is one library call and takes "
+                         "no schedule");
+    Operation *library = yield.getValues().size() == 1
+                             ? yield.getValues()[0].getDefiningOp()
+                             : nullptr;
+    bool onlyViews = llvm::all_of(body.without_terminator(), [&](Operation &op) {
+      return &op == library ||
+             (isa<MetaOpInterface>(op) && !isa<SegmentSetOp>(op));
+    });
+    if (!isa_and_present<LibraryOpInterface>(library) || !onlyViews)
+      return emitOpError("a library segment yields the result of one library "
+                         "op, computed from meta ops of its inputs");
+  }
   if (getKind() == SegmentKind::Normalization &&
       body.getOps<ReductionOp>().empty())
     return emitOpError("a normalization segment holds at least one reduction");

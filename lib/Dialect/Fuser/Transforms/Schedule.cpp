@@ -246,7 +246,8 @@ struct FuserSchedulePass
 
   void runOnOperation() override {
     getOperation().walk([&](SegmentOp segment) {
-      if (segment.getKind() == SegmentKind::Alias || segment.getSchedule())
+      if (segment.getKind() == SegmentKind::Alias ||
+          segment.getKind() == SegmentKind::Library || segment.getSchedule())
         return;
       segment.setScheduleAttr(
           chooseSchedule(segment, smCount, splitReductions));

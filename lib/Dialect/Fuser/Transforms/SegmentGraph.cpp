@@ -53,6 +53,7 @@ SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
     // Ops the pointwise kind does not emit (reductions) shape the kernel:
     // the templates track the group from them on.
     group.pointwise = canEmitInKernel(op, SegmentKind::Pointwise);
+    group.library = isa<LibraryOpInterface>(op);
     if (!group.pointwise) {
       group.templates = std::make_unique<KernelTemplateBuilder>();
       group.templates->addOp(op);
@@ -254,6 +255,11 @@ bool SegmentGraph::leavesPair(Value value, unsigned lhs,
 FailureOr<std::unique_ptr<KernelTemplateBuilder>>
 SegmentGraph::matchUnion(unsigned lhs, unsigned rhs, bool &tooLarge) {
   Group &a = groups[lhs], &b = groups[rhs];
+  // A library op is a segment of its own: what fuses around it fuses in
+  // the neighbouring kernels (its operands' views join it when the segment
+  // is built, where they read memory that exists).
+  if (a.library || b.library)
+    return failure();
   // Two groups of ops the pointwise kind emits are a pointwise kernel: the
   // templates need not see them.
   if (a.pointwise && b.pointwise)

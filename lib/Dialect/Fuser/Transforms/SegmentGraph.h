@@ -97,6 +97,8 @@ private:
     /// Whether the pointwise kind emits every member (canEmitInKernel):
     /// then the group is a pointwise kernel whatever its members.
     bool pointwise = true;
+    /// Whether the group is a library op, which merges with no other.
+    bool library = false;
     /// The kernel templates' view of the members, grown as groups merge;
     /// none while the group is pointwise and has not been grown by one
     /// that is not (the templates track nothing then), which keeps most

@@ -109,3 +109,40 @@ func.func @unknown_segment_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+func.func @library_with_schedule(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>) -> tensor<3x5xf32> {
+  // expected-error @+1 {{'fuser.segment' op a library segment is one library call and takes no schedule}}
+  %0 = fuser.segment library (%a, %b) {schedule = #fuser.schedule<pointwise, vector = 1, threads = 128, split = 1, blocks = 1>} : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32> {
+  ^bb0(%x: tensor<3x4xf32>, %y: tensor<4x5xf32>):
+    %m = fuser.matmul %x, %y : tensor<3x4xf32>, tensor<4x5xf32> -> tensor<3x5xf32>
+    fuser.yield %m : tensor<3x5xf32>
+  }
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+func.func @library_with_arithmetic(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>) -> tensor<3x5xf32> {
+  // expected-error @+1 {{'fuser.segment' op a library segment yields the result of one library op, computed from meta ops of its inputs}}
+  %0 = fuser.segment library (%a, %b) : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32> {
+  ^bb0(%x: tensor<3x4xf32>, %y: tensor<4x5xf32>):
+    %n = fuser.neg %x : tensor<3x4xf32>
+    %m = fuser.matmul %n, %y : tensor<3x4xf32>, tensor<4x5xf32> -> tensor<3x5xf32>
+    fuser.yield %m : tensor<3x5xf32>
+  }
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+func.func @library_without_call(%a: tensor<3x4xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'fuser.segment' op a library segment yields the result of one library op, computed from meta ops of its inputs}}
+  %0 = fuser.segment library (%a) : (tensor<3x4xf32>) -> tensor<4x3xf32> {
+  ^bb0(%x: tensor<3x4xf32>):
+    %t = fuser.permute %x [1, 0] : tensor<3x4xf32> -> tensor<4x3xf32>
+    fuser.yield %t : tensor<4x3xf32>
+  }
+  return %0 : tensor<4x3xf32>
+}

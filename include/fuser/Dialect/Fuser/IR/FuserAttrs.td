@@ -32,7 +32,8 @@ def Fuser_SegmentKind : I32EnumAttr<"SegmentKind", "kind of a segment", [
     I32EnumAttrCase<"Pointwise", 0, "pointwise">,
     I32EnumAttrCase<"Reduction", 1, "reduction">,
     I32EnumAttrCase<"Alias", 2, "alias">,
-    I32EnumAttrCase<"Normalization", 3, "normalization">]> {
+    I32EnumAttrCase<"Normalization", 3, "normalization">,
+    I32EnumAttrCase<"Library", 4, "library">]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::fuser";
 }

@@ -508,7 +508,10 @@ def Fuser_SegmentOp : Fuser_Op<"segment",
     segment holds reductions over the innermost axes whose results meet the
     un-reduced rows again: one persistent kernel, docs/Segmentation.md), an
     `alias` segment launches nothing (its results are views of its inputs in
-    memory). A kernel segment may
+    memory), a `library` segment is one library call (a `fuser.matmul` or
+    `fuser.linear`, its operands possibly views of the inputs through meta
+    ops; it yields the op's result and takes no schedule). A kernel segment
+    may
     carry the `schedule` that `fuser-schedule` chose for it.
 
     ```mlir
