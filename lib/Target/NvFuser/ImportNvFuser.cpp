@@ -2609,13 +2609,13 @@ FailureOr<Value> Importer::parseEmbedding(TensorDecl &out, Location loc) {
 }
 
 /// scan(T0, dim=1, op_type=add, init=float(0)) (ScanOp::toString: cumsum,
-/// cumprod, cummax and cummin): `fuser.scan`, whose start is the identity of
-/// its kind, so the printed init must be that identity.
+/// cumprod, cummax and cummin), built by the FusionBuilder as the Python
+/// frontend's cumsum and friends: `fuser.scan`, whose start is the identity
+/// of its kind, so the printed init must be that identity.
 FailureOr<Value> Importer::parseScan(TensorDecl &out, Location loc) {
   FailureOr<TensorRef> source = parseFirstOperand("scan");
   if (failed(source) || failed(expect(Kind::Comma, ",", "in 'scan'")))
     return failure();
-  llvm::SMLoc dimLoc = tok.getLoc();
   FailureOr<int64_t> dim = parseDimArgument("scan");
   if (failed(dim) || failed(expect(Kind::Comma, ",", "in 'scan'")) ||
       failed(expectArgumentName("op_type", "scan")))
@@ -2626,17 +2626,9 @@ FailureOr<Value> Importer::parseScan(TensorDecl &out, Location loc) {
       failed(parseIdentity(*kind, source->decl.elementType, "scan")))
     return failure();
   resolveElementType(out, source->decl.elementType);
-  int64_t rank = source->decl.type.getRank();
-  if (*dim >= rank)
-    return emitError(dimLoc)
-           << "'scan' dim " << *dim << " is out of range for '"
-           << source->decl.name << "' of rank " << rank;
-  auto scan = ScanOp::create(builder, loc, *kind, source->value, *dim);
-  if (failed(mlir::verify(scan))) {
-    scan.erase();
-    return failure();
-  }
-  return checkDeclared(scan.getResult(), out, "scan");
+  fusionBuilder.setLoc(loc);
+  return checkDeclared(fusionBuilder.scan(*kind, source->value, *dim), out,
+                       "scan");
 }
 
 //===----------------------------------------------------------------------===//
