@@ -3,8 +3,8 @@ direct API, against numpy's accumulate (sequential, as the dialect defines a
 scan): rows of odd lengths up to 70000, every dim, integers wrapping, half
 types accumulated in float32 with each prefix rounded once, NaN propagating
 through max and min, bools (any / all so far, as nvFuser's bool scans),
-empty dims, nvFuser's printed form and its construction errors. The
-interpreter runs them; no kernel kind emits a scan yet."""
+empty dims, nvFuser's printed form and its construction errors; on the
+interpreter, the CPU backend and the SIMT emulator."""
 import numpy as np
 import pytest
 
@@ -21,44 +21,53 @@ def scan_fusion(op, dtype, rank, dim):
     return fd
 
 
+BACKENDS = ["interp", "cpu", "simt"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("op", sorted(NUMPY))
 @pytest.mark.parametrize("length", [1, 31, 33, 1000, 70000])
-def test_rows_of_odd_lengths_float32(op, length):
+def test_rows_of_odd_lengths_float32(op, length, backend):
+    if backend == "simt" and length > 1000:
+        pytest.skip("the SIMT emulator runs 1000 elements a row in time")
     rng = np.random.default_rng(length)
     # Products of values near 1 stay finite over long rows.
     x = (rng.standard_normal((3, length)) * (0.01 if op == "cumprod" else 1) +
          (1 if op == "cumprod" else 0)).astype(np.float32)
-    (out,) = scan_fusion(op, DataType.Float, 2, 1).execute([x])
+    (out,) = scan_fusion(op, DataType.Float, 2, 1).execute([x], backend=backend)
     np.testing.assert_array_equal(out, NUMPY[op].accumulate(x, axis=1))
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("op", sorted(NUMPY))
 @pytest.mark.parametrize("dim", [0, 1, 2, -1, -3])
-def test_every_dim_float64(op, dim):
+def test_every_dim_float64(op, dim, backend):
     x = np.random.default_rng(5).standard_normal((4, 5, 6))
-    (out,) = scan_fusion(op, DataType.Double, 3, dim).execute([x])
+    (out,) = scan_fusion(op, DataType.Double, 3, dim).execute([x], backend=backend)
     np.testing.assert_array_equal(out, NUMPY[op].accumulate(x, axis=dim))
 
 
 @pytest.mark.parametrize("op", sorted(NUMPY))
 @pytest.mark.parametrize("dtype, np_dtype", [(DataType.Int32, np.int32),
                                              (DataType.Int, np.int64)])
-def test_integers_wrap(op, dtype, np_dtype):
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_integers_wrap(op, dtype, np_dtype, backend):
     info = np.iinfo(np_dtype)
     x = np.array([[info.max - 1, 3, info.max, 7], [-5, 9, info.min, 2]], np_dtype)
-    (out,) = scan_fusion(op, dtype, 2, 1).execute([x])
+    (out,) = scan_fusion(op, dtype, 2, 1).execute([x], backend=backend)
     with np.errstate(over="ignore"):
         expected = NUMPY[op].accumulate(x, axis=1, dtype=np_dtype)
     assert out.dtype == np_dtype
     np.testing.assert_array_equal(out, expected)
 
 
-def test_half_accumulates_in_float32():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_half_accumulates_in_float32(backend):
     # 2048 + 1 + 1: float16 holds 2048 and 2050 but not 2049; the prefixes
     # in float32 are 2049 (a tie, to the even 2048) and 2050, where adding in
     # float16 step by step would stay at 2048.
     x = np.array([2048, 1, 1, 0.5, -3], np.float16)
-    (out,) = scan_fusion("cumsum", DataType.Half, 1, 0).execute([x])
+    (out,) = scan_fusion("cumsum", DataType.Half, 1, 0).execute([x], backend=backend)
     expected = np.add.accumulate(x.astype(np.float32)).astype(np.float16)
     assert out.dtype == np.float16
     np.testing.assert_array_equal(out, expected)
@@ -82,14 +91,16 @@ def test_bfloat16_accumulates_in_float32():
     np.testing.assert_array_equal(out, to_bf16(np.add.accumulate(rounded, axis=1)))
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("op", ["cummax", "cummin"])
-def test_nan_propagates(op):
+def test_nan_propagates(op, backend):
     x = np.array([[1, np.nan, 3, -2], [np.inf, -np.inf, 0, np.nan]], np.float32)
-    (out,) = scan_fusion(op, DataType.Float, 2, 1).execute([x])
+    (out,) = scan_fusion(op, DataType.Float, 2, 1).execute([x], backend=backend)
     np.testing.assert_array_equal(out, NUMPY[op].accumulate(x, axis=1))
 
 
-def test_bools_scan_as_nvfuser():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_bools_scan_as_nvfuser(backend):
     # nvFuser keeps bool: add and max are "any so far", mul and min "all so
     # far".
     x = np.array([[False, True, False, True], [True, True, False, True]])
@@ -97,17 +108,18 @@ def test_bools_scan_as_nvfuser():
         t = fd.define_tensor(shape=[-1, -1], dtype=DataType.Bool)
         for op in ("cumsum", "cummax", "cumprod", "cummin"):
             fd.add_output(getattr(fd.ops, op)(t, 1))
-    out = fd.execute([x])
+    out = fd.execute([x], backend=backend)
     any_so_far, all_so_far = np.logical_or.accumulate(x, 1), np.logical_and.accumulate(x, 1)
     for got, expected in zip(out, [any_so_far, any_so_far, all_so_far, all_so_far]):
         assert got.dtype == np.bool_
         np.testing.assert_array_equal(got, expected)
 
 
-def test_empty_dims():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_empty_dims(backend):
     for shape, dim in [((3, 0), 1), ((0, 4), 1), ((0, 4), 0)]:
         x = np.zeros(shape, np.float32)
-        (out,) = scan_fusion("cumsum", DataType.Float, 2, dim).execute([x])
+        (out,) = scan_fusion("cumsum", DataType.Float, 2, dim).execute([x], backend=backend)
         assert out.shape == shape
 
 

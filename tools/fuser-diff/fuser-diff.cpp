@@ -683,7 +683,7 @@ bool printOpCoverage(MLIRContext &context, const SeedChecker &checker) {
     // The generator does not make library ops yet: their results differ
     // from the interpreter's within a tolerance on the BLAS backends, which
     // fuser-diff's bitwise comparison does not take (issue 47). Nor scans,
-    // which no kernel kind emits yet (issue 46).
+    // which the generator does not make yet (issue 46).
     bool notGenerated = name.hasInterface<LibraryOpInterface>() ||
                         name.getStringRef() == ScanOp::getOperationName();
     llvm::outs() << "op " << name.getStringRef() << ": " << count << " fusions"

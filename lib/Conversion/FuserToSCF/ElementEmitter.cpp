@@ -198,7 +198,7 @@ FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at,
     return evalIota(iota, at);
   if (isa<UniformOp, NormalOp>(op))
     return evalRandom(op, at);
-  if (!isa<PadOp, CatOp, ReductionOp, GatherOp>(op))
+  if (!isa<PadOp, CatOp, ReductionOp, ScanOp, GatherOp>(op))
     return op->emitError("the kernel lowering does not support '")
            << op->getName() << "'";
   // These evaluate their operands from inside their own structure (loops,
@@ -218,7 +218,8 @@ FailureOr<Value> EmitterBase::evalUnchained(Value value, const Lanes &at,
           })
           .Case([&](ReductionOp reduction) {
             return evalReduction(reduction, at, rowStep);
-          });
+          })
+          .Case([&](ScanOp scan) { return evalScan(scan, at, rowStep); });
   --nestedEvaluations;
   return result;
 }
@@ -513,6 +514,67 @@ FailureOr<Value> EmitterBase::evalReduction(ReductionOp op, const Lanes &at,
     combined = loops.front().getResult(0);
   }
   return emitCast(b, loc, combined, elementType);
+}
+
+FailureOr<Value> EmitterBase::evalScan(ScanOp op, const Lanes &at,
+                                       const RowStep *rowStep) {
+  int64_t dim = op.getDim();
+  // Lanes at different positions along the scan dim combine prefixes of
+  // different lengths: each is its own loop.
+  if (at.kind == LaneKind::Gather ||
+      (at.kind == LaneKind::Unit && at.dim == dim)) {
+    Lanes lanes = toGather(at);
+    SmallVector<Value> elements;
+    for (ArrayRef<Value> index : lanes.perLane) {
+      Lanes one;
+      one.base.assign(index.begin(), index.end());
+      FailureOr<Value> element = evalScan(op, one, rowStep);
+      if (failed(element))
+        return failure();
+      elements.push_back(extractLane(*element, 0));
+    }
+    Type elementType = getElementTypeOrSelf(op.getType());
+    if (!isa<VectorType>(vectorOf(elementType, at.width)))
+      return elements.front();
+    return vector::FromElementsOp::create(
+               b, loc, cast<VectorType>(vectorOf(elementType, at.width)),
+               elements)
+        .getResult();
+  }
+  // One loop over the prefix, in order from the identity, as the
+  // interpreter combines it: O(extent) per element. A segment whose outputs
+  // walk the scan's rows (ScanRowKernel) computes each prefix once instead.
+  Type elementType = getElementTypeOrSelf(op.getType());
+  Type accumulatorType = vectorOf(getComputeType(elementType), at.width);
+  Value identity = emitReductionIdentity(b, loc, op.getKind(), accumulatorType);
+  auto loop =
+      scf::ForOp::create(b, loc, constant(0), add(at.base[dim], constant(1)),
+                         constant(1), ValueRange{identity});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    pushScope();
+    Value position = loop.getInductionVar();
+    Lanes source = transform(
+        at,
+        [&](ArrayRef<Value> index) {
+          SmallVector<Value> read(index);
+          read[dim] = position;
+          return read;
+        },
+        at.kind == LaneKind::Unit ? std::optional(at.dim) : std::nullopt);
+    FailureOr<Value> element = eval(op.getSource(), source, rowStep);
+    if (failed(element)) {
+      popScope();
+      return failure();
+    }
+    Value combined = emitReductionCombine(
+        b, loc, op.getKind(), loop.getRegionIterArgs().front(),
+        emitCast(b, loc, *element, getComputeType(elementType)));
+    scf::YieldOp::create(b, loc, combined);
+    popScope();
+  }
+  return emitCast(b, loc, loop.getResult(0), elementType);
 }
 
 FailureOr<Value> mlir::fuser::emitScalarOp(OpBuilder &builder, Operation *op,

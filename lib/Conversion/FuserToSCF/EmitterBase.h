@@ -293,6 +293,9 @@ protected:
   FailureOr<Value> evalCat(CatOp op, const Lanes &at, const RowStep *rowStep);
   FailureOr<Value> evalReduction(ReductionOp op, const Lanes &at,
                                  const RowStep *rowStep);
+  /// A scan's elements at lanes `at`, each its prefix combined in a loop.
+  FailureOr<Value> evalScan(ScanOp op, const Lanes &at,
+                            const RowStep *rowStep);
   FailureOr<Value> evalGather(GatherOp op, const Lanes &at,
                               const RowStep *rowStep);
   /// `position`, an index read by `op` for its result element `element`,

@@ -428,6 +428,7 @@ ScopedKernelKind::~ScopedKernelKind() {
 
 ArrayRef<KernelTableRow> kernels::getKernelKinds() {
   static const KernelTableRow table[] = {
+      {ScheduleKind::Pointwise, &scanRowKernel},
       {ScheduleKind::Pointwise, &pointwiseKernel},
       {ScheduleKind::OuterReduction, &tiledSplitReductionKernel},
       {ScheduleKind::OuterReduction, &splitReductionKernel},

@@ -64,6 +64,7 @@ private:
 
 /// The kinds, one per file of kernels/.
 extern const KernelKind pointwiseKernel;
+extern const KernelKind scanRowKernel;
 extern const KernelKind splitReductionKernel;
 extern const KernelKind tiledSplitReductionKernel;
 extern const KernelKind innerNormalizationKernel;

@@ -50,9 +50,12 @@ SegmentGraph::SegmentGraph(ArrayRef<Operation *> ops,
     group.ops.push_back(op);
     group.order = index;
     group.firstPosition = index;
-    // Ops the pointwise kind does not emit (reductions) shape the kernel:
-    // the templates track the group from them on.
-    group.pointwise = canEmitInKernel(op, SegmentKind::Pointwise);
+    // Ops that not every kernel kind emits (reductions, which the pointwise
+    // kind does not; scans, which only it does) shape the kernel: the
+    // templates track the group from them on.
+    group.pointwise = canEmitInKernel(op, SegmentKind::Pointwise) &&
+                      canEmitInKernel(op, SegmentKind::Reduction) &&
+                      canEmitInKernel(op, SegmentKind::Normalization);
     group.library = isa<LibraryOpInterface>(op);
     if (!group.pointwise) {
       group.templates = std::make_unique<KernelTemplateBuilder>();

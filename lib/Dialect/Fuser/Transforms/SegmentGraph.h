@@ -94,8 +94,9 @@ private:
     /// Groups that read what this one writes, and groups it reads from.
     llvm::SmallDenseSet<unsigned, 4> successors, predecessors;
     SmallVector<Operation *, 0> segmentSets;
-    /// Whether the pointwise kind emits every member (canEmitInKernel):
-    /// then the group is a pointwise kernel whatever its members.
+    /// Whether every kernel kind (pointwise, reduction, normalization)
+    /// emits every member (canEmitInKernel): then the group is a pointwise
+    /// kernel whatever its members, and joins any kernel.
     bool pointwise = true;
     /// Whether the group is a library op, which merges with no other.
     bool library = false;
