@@ -1,12 +1,16 @@
 // Written as Thunder spells them through nvFuser (issue 45): an embedding
-// lookup + RMSNorm + dropout forward, a causal mask from iota before a
-// softmax, and a cross-entropy loss with take_along_axis. Each segments into
+// lookup + RMSNorm + dropout forward and the backward Thunder sends to
+// nvFuser for it (the RMSNorm and dropout gradients from the saved mask;
+// Thunder runs the embedding's backward in torch), a causal mask from iota
+// before a softmax, and a cross-entropy loss with take_along_axis. Each segments into
 // the fewest kernels the templates allow (docs/Segmentation.md, "Gathers,
 // iotas and random ops"), and runs on the CPU backend and under the SIMT
 // emulator against the interpreter.
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment=normalization=true --fuser-segment-report | FileCheck %s --check-prefix=SEGMENTS
 // RUN: fuser-run %s --entry embedding_rmsnorm_dropout --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry embedding_rmsnorm_dropout --backend simt --check-against interp | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry rmsnorm_dropout_backward --backend cpu --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry rmsnorm_dropout_backward --backend simt --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry causal_softmax --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry causal_softmax --backend simt --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry cross_entropy --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
@@ -18,6 +22,14 @@
 // kernel; the dropout's uniform is drawn there too.
 // SEGMENTS: fusion @embedding_rmsnorm_dropout: 1 kernel, 1 segment
 // SEGMENTS-NEXT: segment #0 normalization
+// The backward (Thunder's trace of the GPT's embedding + RMSNorm + dropout,
+// printed by repr(fd)): the weight's gradient reduces over the batch and
+// sequence dims, the input's gradient is a normalization over the rows; two
+// reductions of different dims are two kernels, the row one reading the
+// other's scaled gradient.
+// SEGMENTS: fusion @rmsnorm_dropout_backward: 2 kernels, 2 segments
+// SEGMENTS-NEXT: segment #0 reduction
+// SEGMENTS: segment #1 normalization
 // The mask's iotas fold into the softmax's normalization kernel.
 // SEGMENTS: fusion @causal_softmax: 1 kernel, 1 segment
 // SEGMENTS-NEXT: segment #0 normalization
@@ -52,6 +64,39 @@ func.func @embedding_rmsnorm_dropout(%ids: tensor<16xi64>, %table: tensor<32x64x
   %ys = fuser.mul %y, %scale : tensor<16x64xf32>, f32 -> tensor<16x64xf32>
   %out = fuser.where %keep, %ys, %zero : tensor<16x64xi1>, tensor<16x64xf32>, f32 -> tensor<16x64xf32>
   return %out : tensor<16x64xf32>
+}
+
+func.func @rmsnorm_dropout_backward(%arg0: tensor<2x8x64xf32>, %arg1: tensor<2x8x64xf32>, %arg2: tensor<64xf32>, %arg3: tensor<2x8x64xf32>, %arg4: tensor<2x8x1xf32>) -> (tensor<64xf32>, tensor<2x8x64xf32>) {
+  %0 = fuser.expand %arg4 : tensor<2x8x1xf32> -> tensor<2x8x64xf32>
+  %1 = fuser.mul %arg3, %0 : tensor<2x8x64xf32>, tensor<2x8x64xf32> -> tensor<2x8x64xf32>
+  %cst = arith.constant 1.111110e+00 : f32
+  %2 = fuser.mul %cst, %arg0 : f32, tensor<2x8x64xf32> -> tensor<2x8x64xf32>
+  %3 = fuser.mul %arg1, %2 : tensor<2x8x64xf32>, tensor<2x8x64xf32> -> tensor<2x8x64xf32>
+  %4 = fuser.mul %1, %3 : tensor<2x8x64xf32>, tensor<2x8x64xf32> -> tensor<2x8x64xf32>
+  %5 = fuser.reduction add %4 [0, 1] : tensor<2x8x64xf32> -> tensor<64xf32>
+  %6 = fuser.broadcast %arg2 [0, 1] : tensor<64xf32> -> tensor<1x1x64xf32>
+  %7 = fuser.expand %6 : tensor<1x1x64xf32> -> tensor<2x8x64xf32>
+  %8 = fuser.mul %7, %3 : tensor<2x8x64xf32>, tensor<2x8x64xf32> -> tensor<2x8x64xf32>
+  %9 = fuser.mul %0, %8 : tensor<2x8x64xf32>, tensor<2x8x64xf32> -> tensor<2x8x64xf32>
+  %10 = fuser.mul %arg3, %8 : tensor<2x8x64xf32>, tensor<2x8x64xf32> -> tensor<2x8x64xf32>
+  %11 = fuser.reduction add %10 [2] : tensor<2x8x64xf32> -> tensor<2x8xf32>
+  %12 = fuser.broadcast %11 [2] : tensor<2x8xf32> -> tensor<2x8x1xf32>
+  %cst_0 = arith.constant -5.000000e-01 : f32
+  %13 = fuser.mul %cst_0, %12 : f32, tensor<2x8x1xf32> -> tensor<2x8x1xf32>
+  %cst_1 = arith.constant 3.000000e+00 : f32
+  %14 = fuser.pow %arg4, %cst_1 : tensor<2x8x1xf32>, f32 -> tensor<2x8x1xf32>
+  %15 = fuser.mul %13, %14 : tensor<2x8x1xf32>, tensor<2x8x1xf32> -> tensor<2x8x1xf32>
+  %cst_2 = arith.constant 6.400000e+01 : f64
+  %16 = fuser.reciprocal %cst_2 : f64
+  %17 = fuser.cast %16 : f64 to f32
+  %18 = fuser.mul %15, %17 : tensor<2x8x1xf32>, f32 -> tensor<2x8x1xf32>
+  %19 = fuser.squeeze %18 [2] : tensor<2x8x1xf32> -> tensor<2x8xf32>
+  %20 = fuser.broadcast %19 [2] : tensor<2x8xf32> -> tensor<2x8x1xf32>
+  %21 = fuser.expand %20 : tensor<2x8x1xf32> -> tensor<2x8x64xf32>
+  %22 = fuser.mul %arg3, %21 : tensor<2x8x64xf32>, tensor<2x8x64xf32> -> tensor<2x8x64xf32>
+  %23 = fuser.add %9, %22 : tensor<2x8x64xf32>, tensor<2x8x64xf32> -> tensor<2x8x64xf32>
+  %24 = fuser.add %23, %22 : tensor<2x8x64xf32>, tensor<2x8x64xf32> -> tensor<2x8x64xf32>
+  return %5, %24 : tensor<64xf32>, tensor<2x8x64xf32>
 }
 
 func.func @causal_softmax(%scores: tensor<4x8x8xf32>) -> tensor<4x8x8xf32> {
