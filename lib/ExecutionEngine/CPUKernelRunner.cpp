@@ -29,11 +29,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/ExecutionEngine/CPUBackend.h"
+#include "fuser/Conversion/LibraryCall.h"
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/ElementSemantics.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "fuser/ExecutionEngine/Elements.h"
 #include "fuser/ExecutionEngine/FloatingPointEnvironment.h"
+#include "fuser/ExecutionEngine/LibraryCalls.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -907,6 +909,17 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
       failed(checkAllocations(module, options.maxBufferBytes)) ||
       failed(checkNoI1VectorAccesses(module)))
     return failure();
+  // Library segments call a BLAS, loaded now: without one, a located error
+  // before anything runs.
+  WalkResult noBlas = module.walk([](func::CallOp call) {
+    if (call.getCallee() != library::kMatmulFunction ||
+        getBlasLoadError().empty())
+      return WalkResult::advance();
+    call.emitError(getBlasLoadError());
+    return WalkResult::interrupt();
+  });
+  if (noBlas.wasInterrupted())
+    return failure();
 
   llvm::StringMap<FunctionInfo> functions;
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -994,6 +1007,9 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
                                  llvm::JITSymbolFlags::Exported};
     symbols[interner(kIndexOutOfRangeFunction)] = {
         llvm::orc::ExecutorAddr::fromPtr(&reportIndexOutOfRange),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner(library::kMatmulFunction)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&runLibraryMatmul),
         llvm::JITSymbolFlags::Exported};
     for (const auto &[name, address] : libraryFunctions)
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/ExecutionEngine/CUDALaunch.h"
+#include "fuser/Conversion/LibraryCall.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -369,6 +370,14 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
     }
     if (isa<func::ReturnOp>(op))
       continue;
+    // A library segment's call (its descriptor comes first).
+    auto call = dyn_cast<func::CallOp>(op);
+    auto global = dyn_cast<memref::GetGlobalOp>(op);
+    if ((call && call.getCallee() == library::kMatmulFunction) ||
+        (global && global.getName().starts_with(library::kMatmulFunction)))
+      return op.emitError("library segments (matmul, linear) do not run on "
+                          "the CUDA backend yet: the CPU backend calls a "
+                          "BLAS, cuBLASLt is later work (issue 47)");
     return op.emitError("the CUDA backend cannot run '")
            << op.getName() << "' in a host function";
   }

@@ -6,6 +6,7 @@
 #include "fuser/ExecutionEngine/Elements.h"
 
 #include <charconv>
+#include <functional>
 #include <string>
 
 using namespace mlir;
@@ -101,6 +102,138 @@ FailureOr<BufferDifference> mlir::fuser::compareBuffers(const Buffer &a,
 }
 
 namespace {
+// (reduction size, absolute tolerance): nvFuser's validator_utils tables,
+// measured on randn + add + sum against double precision
+// (python/fuser_mlir/_tolerances.py holds the same).
+constexpr std::pair<int64_t, double> kSumTolerancesFloat[] = {
+    {4, 1.68222e-06},     {8, 2.23704e-06},     {16, 2.95788e-06},
+    {32, 4.4778e-06},     {64, 6.75395e-06},    {128, 8.57934e-06},
+    {256, 1.30594e-05},   {512, 2.19122e-05},   {1024, 3.3451e-05},
+    {2048, 5.78476e-05},  {4096, 0.000108292},  {8192, 0.00012207},
+    {16384, 0.000136882}, {32768, 0.000248561}, {65536, 0.000407594},
+    {131072, 0.000500901}, {262144, 0.000923019}, {524288, 0.00156909},
+    {1048576, 0.00223107}, {2097152, 0.00343043}};
+constexpr std::pair<int64_t, double> kSumTolerancesHalf[] = {
+    {4, 0.00390625}, {8, 0.0078125},  {16, 0.0078125},   {32, 0.0155334},
+    {64, 0.0156269}, {128, 0.0312042}, {256, 0.0312548}, {512, 0.0619979},
+    {1024, 0.0625103}, {2048, 0.124686}, {4096, 0.12501}, {8192, 0.24945},
+    {16384, 0.250049}, {32768, 0.498946}, {65536, 0.500071},
+    {131072, 0.985087}, {262144, 1.00006}, {524288, 1.99234},
+    {1048576, 2.00032}, {2097152, 3.99073}};
+
+template <ElemKind K>
+void accumulateToleranceRatio(const Buffer &a, const Buffer &b, size_t count,
+                              AbsoluteTolerance tolerance, double &ratio);
+} // namespace
+
+AbsoluteTolerance mlir::fuser::getReductionTolerance(Type elementType,
+                                                     int64_t reductionSize) {
+  if (auto complex = dyn_cast<ComplexType>(elementType))
+    elementType = complex.getElementType();
+  ArrayRef<std::pair<int64_t, double>> table;
+  double scale = 1;
+  if (elementType.isF32() || elementType.isF64())
+    table = kSumTolerancesFloat;
+  else if (elementType.isF16())
+    table = kSumTolerancesHalf;
+  else if (elementType.isBF16())
+    table = kSumTolerancesHalf, scale = 10;
+  else
+    return {};
+  if (reductionSize <= 1)
+    return {table[0].second, table[1].second};
+  size_t entry = llvm::find_if(table, [&](auto row) {
+                   return row.first >= reductionSize;
+                 }) -
+                 table.begin();
+  double atol = entry + 1 < table.size() ? table[entry + 1].second
+                                         : table.back().second * 2;
+  return {atol * scale, atol * 0.01 * scale};
+}
+
+std::optional<int64_t> mlir::fuser::getLibraryReductionSize(func::FuncOp func,
+                                                            unsigned index) {
+  // value -> (combined elements, whether a library op computes into it).
+  DenseMap<Value, std::pair<int64_t, bool>> sizes;
+  std::function<std::pair<int64_t, bool>(Value)> sizeOf =
+      [&](Value value) -> std::pair<int64_t, bool> {
+    Operation *op = value.getDefiningOp();
+    if (!op)
+      return {1, false};
+    if (auto it = sizes.find(value); it != sizes.end())
+      return it->second;
+    std::pair<int64_t, bool> size{1, false};
+    sizes[value] = size; // Guards against cycles through regions.
+    for (Value operand : op->getOperands()) {
+      std::pair<int64_t, bool> of = sizeOf(operand);
+      size = {std::max(size.first, of.first), size.second || of.second};
+    }
+    // A segment's results: what its body yields.
+    if (auto segment = dyn_cast<SegmentOp>(op)) {
+      auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+      unsigned number = cast<OpResult>(value).getResultNumber();
+      // Body arguments stand for the inputs, whose sizes are above.
+      std::pair<int64_t, bool> body = sizeOf(yield.getValues()[number]);
+      size = {std::max(size.first, body.first), size.second || body.second};
+    }
+    if (isa<LibraryOpInterface>(op)) {
+      size.first *= cast<RankedTensorType>(op->getOperand(0).getType())
+                        .getShape()
+                        .back();
+      size.second = true;
+    } else if (auto reduction = dyn_cast<ReductionOp>(op)) {
+      ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();
+      for (int64_t dim : reduction.getDims())
+        size.first *= shape[dim];
+    }
+    sizes[value] = size;
+    return size;
+  };
+  auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  std::pair<int64_t, bool> size = sizeOf(returnOp.getOperand(index));
+  if (!size.second)
+    return std::nullopt;
+  return size.first;
+}
+
+FailureOr<double> mlir::fuser::getToleranceRatio(const Buffer &a,
+                                                 const Buffer &b,
+                                                 AbsoluteTolerance tolerance) {
+  std::optional<ElemKind> kind = getElemKind(a.elementType);
+  if (!kind || a.getType() != b.getType() || a.bytes.size() != b.bytes.size())
+    return failure();
+  double ratio = 0;
+  visitElemKind(*kind, [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    if constexpr (isComplexKind<K>) {
+      constexpr ElemKind Part = ComponentKindOf<K>;
+      accumulateToleranceRatio<Part>(
+          a, b, a.bytes.size() / sizeof(StorageOf<Part>), tolerance, ratio);
+    } else if constexpr (isFloatKind<K>) {
+      accumulateToleranceRatio<K>(a, b, a.bytes.size() / sizeof(StorageOf<K>),
+                                  tolerance, ratio);
+    } else {
+      ratio = a.bytes == b.bytes ? 0 : HUGE_VAL;
+    }
+  });
+  return ratio;
+}
+
+namespace {
+template <ElemKind K>
+void accumulateToleranceRatio(const Buffer &a, const Buffer &b, size_t count,
+                              AbsoluteTolerance tolerance, double &ratio) {
+  for (size_t i = 0; i < count; ++i) {
+    double x = static_cast<double>(Elem<K>::load(loadAt<K>(a, i)));
+    double y = static_cast<double>(Elem<K>::load(loadAt<K>(b, i)));
+    if (x == y || (std::isnan(x) && std::isnan(y)))
+      continue;
+    double allowed = tolerance.atol + tolerance.rtol * std::fabs(y);
+    double excess = std::fabs(x - y) / allowed;
+    ratio = std::max(ratio, std::isnan(excess) ? HUGE_VAL : excess);
+  }
+}
+
 /// The shortest decimal that reads back as the same value in the compute
 /// type (f32 for f16/bf16, so they print their exact value).
 template <ElemKind K> std::string formatFloat(StorageOf<K> stored, bool json) {

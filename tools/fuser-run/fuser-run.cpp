@@ -4,7 +4,7 @@
 //           [--check-against BACKEND [--against-file FILE]]
 //           [--split-reductions=false]
 //           [--print-values] [--json] [--max-bytes N] [--max-total-bytes N]
-//           [--ulp-tolerance N]
+//           [--ulp-tolerance N] [--library-tolerance-scale X]
 //           [--bench N] (with --backend cuda)
 //           [--memory-report [--cuda-toolkit DIR]]
 //
@@ -83,6 +83,14 @@ cl::opt<unsigned> ulpTolerance(
     "ulp-tolerance", cl::cat(fuserRunCategory),
     cl::desc("allowed ulp distance for --check-against (default: 0, or "
              "4 for fusions with exp/log/sin/cos/tanh/sigmoid/rsqrt/pow)"));
+
+cl::opt<double> libraryToleranceScale(
+    "library-tolerance-scale", cl::cat(fuserRunCategory),
+    cl::desc("with --check-against and no --ulp-tolerance: a result that "
+             "depends on matmul or linear is also within the check when "
+             "within this multiple of nvFuser's tolerance for its dtype and "
+             "summed elements (default 1; 0: by ulp only)"),
+    cl::init(1.0));
 
 cl::opt<bool> splitReductions(
     "split-reductions", cl::cat(fuserRunCategory),
@@ -206,6 +214,12 @@ struct CheckOutcome {
   /// Beyond the tolerance only because split reductions reassociate: the
   /// same backend without splits is within it.
   bool reassociated = false;
+  /// For a result that depends on matmul or linear: the elements its sums
+  /// combine, nvFuser's (scaled) tolerance for them and the largest
+  /// |a - b| / (atol + rtol |b|).
+  std::optional<int64_t> reductionSize;
+  AbsoluteTolerance absolute;
+  double toleranceRatio = 0;
 };
 
 StringRef getVerdict(const CheckOutcome &check) {
@@ -229,7 +243,14 @@ void printText(llvm::raw_ostream &os, ArrayRef<Buffer> results,
       os << "check " << i
          << ": max_abs_err=" << llvm::format("%g", check.difference.maxAbsError)
          << " max_ulp=" << check.difference.maxUlpDistance
-         << " tolerance=" << check.tolerance << " ulp " << getVerdict(check);
+         << " tolerance=" << check.tolerance << " ulp";
+      if (check.reductionSize)
+        os << ", atol=" << llvm::format("%g", check.absolute.atol)
+           << " rtol=" << llvm::format("%g", check.absolute.rtol)
+           << " (nvFuser's matmul tolerance for " << *check.reductionSize
+           << " summed elements) ratio="
+           << llvm::format("%.3g", check.toleranceRatio);
+      os << " " << getVerdict(check);
       if (check.reassociated)
         os << " (split reductions reassociate; within the tolerance with "
               "--split-reductions=false)";
@@ -255,7 +276,14 @@ void printJson(llvm::raw_ostream &os, ArrayRef<Buffer> results,
       os << ", \"check\": {\"max_abs_err\": "
          << llvm::format("%.17g", check.difference.maxAbsError)
          << ", \"max_ulp\": " << check.difference.maxUlpDistance
-         << ", \"tolerance_ulp\": " << check.tolerance
+         << ", \"tolerance_ulp\": " << check.tolerance;
+      if (check.reductionSize)
+        os << ", \"summed_elements\": " << *check.reductionSize
+           << ", \"atol\": " << llvm::format("%.17g", check.absolute.atol)
+           << ", \"rtol\": " << llvm::format("%.17g", check.absolute.rtol)
+           << ", \"tolerance_ratio\": "
+           << llvm::format("%.17g", check.toleranceRatio);
+      os
          << ", \"passed\": " << (check.passed ? "true" : "false")
          << ", \"verdict\": \"" << getVerdict(check) << "\"}";
     }
@@ -425,8 +453,22 @@ int runMain() {
       }
       unsigned resultTolerance =
           getResultTolerance(result.elementType, tolerance);
-      checks.push_back({*difference, resultTolerance,
-                        difference->maxUlpDistance <= resultTolerance});
+      CheckOutcome check{*difference, resultTolerance,
+                         difference->maxUlpDistance <= resultTolerance};
+      // Library results (BLAS sums in its own order): nvFuser's tolerance.
+      if (!ulpTolerance.getNumOccurrences() && libraryToleranceScale > 0)
+        check.reductionSize = getLibraryReductionSize(entry, i);
+      if (check.reductionSize) {
+        check.absolute =
+            getReductionTolerance(result.elementType, *check.reductionSize);
+        check.absolute.atol *= libraryToleranceScale;
+        check.absolute.rtol *= libraryToleranceScale;
+        FailureOr<double> ratio =
+            getToleranceRatio(result, reference, check.absolute);
+        check.toleranceRatio = succeeded(ratio) ? *ratio : HUGE_VAL;
+        check.passed |= check.toleranceRatio <= 1;
+      }
+      checks.push_back(check);
     }
     // A split reduction reassociates, which the numerics contract allows:
     // where the same backends without splits agree, say so (as fuser-diff

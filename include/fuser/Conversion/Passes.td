@@ -17,8 +17,14 @@ def ConvertFuserToSCF : Pass<"convert-fuser-to-scf", "ModuleOp"> {
     output by index arithmetic through the segment's meta ops, accumulating
     reductions in the compute type; threads that split a reduction combine
     with `scf.reduce`. Intermediates between kernels are allocated in the
-    host function; alias segments become copies of strided views.
-    Unsegmented fusions, segments without a schedule and ops the lowering
+    host function; alias segments become copies of strided views. A
+    library segment (one `fuser.matmul` or `fuser.linear`) becomes one call
+    `__fuser_matmul(descriptor, lhs, rhs, bias, out)` of the aligned
+    addresses of a constant i64 descriptor (the batched gemm's extents and
+    each buffer's offset and strides, `fuser/Conversion/LibraryCall.h`) and
+    of the buffers, the operands read through strided views of the
+    segment's inputs (a transpose is a stride, not a copy); the CPU backend
+    resolves it to a BLAS gemm. Unsegmented fusions, segments without a schedule and ops the lowering
     does not support are located errors.
 
     Gathers read the source at a data-dependent index. With

@@ -92,6 +92,33 @@ constexpr unsigned kTranscendentalUlpTolerance = 4;
 /// included) must be equal.
 unsigned getResultTolerance(Type elementType, unsigned tolerance);
 
+/// nvFuser's tolerance for a result that depends on matmul or linear
+/// (FusionDefinition.validate, its validator_utils getTolerance; the same
+/// table as python/fuser_mlir/_tolerances.py): the absolute and relative
+/// tolerance for an element of `elementType` whose value combines
+/// `reductionSize` elements (K of each contraction and the extents of each
+/// reduction along the chain that computes it). f32/f64 take the float
+/// table, f16 the half table, bf16 ten times it.
+struct AbsoluteTolerance {
+  double atol = 0, rtol = 0;
+};
+AbsoluteTolerance getReductionTolerance(Type elementType,
+                                        int64_t reductionSize);
+
+/// For result `index` of fusion `func`: how many elements the reductions
+/// and contractions it depends on combine (products along a chain, the
+/// largest over operands), when it depends on a library op (matmul,
+/// linear), whose results backends add in different orders; nullopt when
+/// it does not.
+std::optional<int64_t> getLibraryReductionSize(func::FuncOp func,
+                                               unsigned index);
+
+/// The largest |a - b| / (atol + rtol * |b|) over the elements (0 where
+/// they are equal, NaN against NaN included; infinite for NaN against a
+/// number); failure if their types or shapes differ.
+FailureOr<double> getToleranceRatio(const Buffer &a, const Buffer &b,
+                                    AbsoluteTolerance tolerance);
+
 /// How far two buffers of the same type and shape are apart.
 struct BufferDifference {
   /// Largest |a - b| over the elements; infinite where exactly one is NaN

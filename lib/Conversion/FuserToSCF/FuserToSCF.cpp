@@ -3,7 +3,8 @@
 // convert-fuser-to-scf (docs/Lowering.md): every segmented fusion becomes a
 // host function in destination-passing style whose kernels are scf.parallel
 // nests (emitKernel: one kernel kind per file in kernels/); alias segments
-// become copies of strided views.
+// become copies of strided views, library segments calls of a library
+// (emitLibraryCall, LibraryCall.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,9 +82,10 @@ static std::optional<StridedView> getLayout(MemRefType type) {
 /// through both views composed; where they compose to no strided view, the
 /// input is copied into a contiguous buffer first (appended to
 /// `contiguousCopies`, to be freed at the end).
-static FailureOr<Value>
-createAliasView(OpBuilder &b, SegmentOp segment, Value yielded,
-                ValueRange inputs, SmallVectorImpl<Value> &contiguousCopies) {
+FailureOr<Value>
+mlir::fuser::createAliasView(OpBuilder &b, SegmentOp segment, Value yielded,
+                             ValueRange inputs,
+                             SmallVectorImpl<Value> &contiguousCopies) {
   std::optional<AliasView> alias = getAliasView(yielded);
   if (!alias)
     return segment.emitError("alias result is not a strided view of an input");
@@ -174,11 +176,6 @@ static LogicalResult convertFusion(func::FuncOp func, bool checkIndices) {
       }
       continue;
     }
-    // A library segment is a call into a library (a BLAS gemm), which this
-    // lowering does not make yet (issue 47); the interpreter runs it.
-    if (segment.getKind() == SegmentKind::Library)
-      return segment.emitError("library segments are not lowered to kernel "
-                               "loops yet; the interpreter runs them");
     SmallVector<Value> outputs;
     for (Value result : segment.getResults()) {
       // A returned result is written straight into its output.
@@ -207,7 +204,11 @@ static LogicalResult convertFusion(func::FuncOp func, bool checkIndices) {
       outputs.push_back(output);
       mapping.map(result, output);
     }
-    if (failed(emitKernel(b, segment, inputs, outputs, checkIndices)))
+    // A library segment is one call into a library (a BLAS gemm).
+    if (failed(segment.getKind() == SegmentKind::Library
+                   ? emitLibraryCall(b, segment, inputs, outputs,
+                                     freeAfter[returnOp])
+                   : emitKernel(b, segment, inputs, outputs, checkIndices)))
       return failure();
     for (Value freed : freeAfter.lookup(segment))
       memref::DeallocOp::create(b, segment.getLoc(), freed);

@@ -23,6 +23,21 @@ LogicalResult emitKernel(OpBuilder &builder, SegmentOp segment,
                          ValueRange inputs, ValueRange outputs,
                          bool checkIndices);
 
+/// Emits library segment `segment` (one fuser.matmul or fuser.linear) as
+/// one call of library::kMatmulFunction (LibraryCall.cpp) writing
+/// `outputs[0]`; operands are read through strided views of `inputs`
+/// (createAliasView, whose contiguous copies are appended to
+/// `contiguousCopies`).
+LogicalResult emitLibraryCall(OpBuilder &builder, SegmentOp segment,
+                              ValueRange inputs, ValueRange outputs,
+                              SmallVectorImpl<Value> &contiguousCopies);
+
+/// The strided memref through which `yielded`, a value of `segment`'s body
+/// computed from an input by meta ops, views that input (FuserToSCF.cpp).
+FailureOr<Value> createAliasView(OpBuilder &b, SegmentOp segment,
+                                 Value yielded, ValueRange inputs,
+                                 SmallVectorImpl<Value> &contiguousCopies);
+
 /// Emits scalar op `op` of a fusion (arith, or a fuser elementwise op on
 /// scalars) on `operands` at the builder's insertion point.
 FailureOr<Value> emitScalarOp(OpBuilder &builder, Operation *op,

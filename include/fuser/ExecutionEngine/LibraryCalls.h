@@ -1,0 +1,35 @@
+//===- LibraryCalls.h - the CPU backend's library calls ----------*- C++ -*-===//
+//
+// What library segments call on the CPU backend: library::kMatmulFunction
+// (fuser/Conversion/LibraryCall.h) runs its batched gemm with the CBLAS
+// sgemm/dgemm of a BLAS loaded with dlopen at first use (never linked: the
+// project builds and runs without one; only a fusion with a library segment
+// needs it). $FUSER_BLAS names the library; otherwise OpenBLAS
+// (libopenblas.so.0, scripts/setup.sh installs libopenblas-dev), then the
+// system's libblas.so.3 (Debian's reference BLAS exports CBLAS too).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_EXECUTIONENGINE_LIBRARYCALLS_H
+#define FUSER_EXECUTIONENGINE_LIBRARYCALLS_H
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::fuser {
+
+/// Loads the BLAS once per process; the empty string when it is loaded,
+/// else why not (starts with "no BLAS found").
+const std::string &getBlasLoadError();
+
+/// The path of the BLAS library loaded (empty when none is).
+const std::string &getBlasLibraryName();
+
+/// library::kMatmulFunction: the gemm that `descriptor` states over the
+/// buffers at these addresses. The BLAS must be loaded (getBlasLoadError).
+void runLibraryMatmul(intptr_t descriptor, intptr_t lhs, intptr_t rhs,
+                      intptr_t bias, intptr_t out);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_EXECUTIONENGINE_LIBRARYCALLS_H

@@ -1,0 +1,210 @@
+//===- LibraryCall.cpp - a library segment as one host call ---------------===//
+//
+// A `library` segment (one fuser.matmul or fuser.linear, its operands views
+// of the segment's inputs) becomes one call of library::kMatmulFunction
+// with a constant descriptor of the batched gemm: the extents, and the
+// offset and strides in elements of each operand's strided view and of
+// the result (fuser/Conversion/LibraryCall.h). A transposed operand is a
+// stride, not a copy; the CPU backend's runtime picks the BLAS layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+#include "fuser/Analysis/SegmentTraffic.h"
+#include "fuser/Conversion/LibraryCall.h"
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+using namespace mlir::fuser::library;
+
+namespace {
+/// A buffer the call reads or writes: its memref and its static layout.
+struct StridedBuffer {
+  Value memref;
+  SmallVector<int64_t> sizes, strides;
+  int64_t offset = 0;
+};
+} // namespace
+
+static FailureOr<StridedBuffer> getStridedBuffer(Operation *op, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  StridedBuffer buffer{memref, llvm::to_vector(type.getShape()), {}, 0};
+  if (failed(type.getStridesAndOffset(buffer.strides, buffer.offset)) ||
+      ShapedType::isDynamic(buffer.offset) ||
+      llvm::any_of(buffer.strides, ShapedType::isDynamic))
+    return op->emitError("the library call needs static strides, not ")
+           << type;
+  return buffer;
+}
+
+/// The strided view through which the call reads `operand`, a value of the
+/// segment body computed from an input by meta ops.
+static FailureOr<StridedBuffer>
+getOperandBuffer(OpBuilder &b, SegmentOp segment, Operation *op,
+                 Value operand, ValueRange inputs,
+                 SmallVectorImpl<Value> &contiguousCopies) {
+  if (!getAliasView(operand))
+    return op->emitError("operand is not a strided view of a segment input: "
+                         "the library call cannot read it");
+  FailureOr<Value> view =
+      createAliasView(b, segment, operand, inputs, contiguousCopies);
+  if (failed(view))
+    return failure();
+  return getStridedBuffer(op, *view);
+}
+
+static std::optional<MatmulElement> getMatmulElement(Type type) {
+  if (type.isF32())
+    return MatmulElement::F32;
+  if (type.isF64())
+    return MatmulElement::F64;
+  if (type.isF16())
+    return MatmulElement::F16;
+  if (type.isBF16())
+    return MatmulElement::BF16;
+  return std::nullopt;
+}
+
+/// The descriptor of `op` over its buffers (LibraryCall.h). Dims of one
+/// element have stride 0, so that the runtime need not tell them apart.
+static SmallVector<int64_t> describe(Operation *op, const StridedBuffer &lhs,
+                                     const StridedBuffer &rhs,
+                                     const StridedBuffer *bias,
+                                     const StridedBuffer &out) {
+  SmallVector<int64_t> d(FirstBatchDim, 0);
+  d[Element] = int64_t(*getMatmulElement(
+      cast<MemRefType>(out.memref.getType()).getElementType()));
+  int64_t lhsRank = lhs.sizes.size(), rhsRank = rhs.sizes.size();
+  int64_t outRank = out.sizes.size();
+  d[LhsOffset] = lhs.offset;
+  d[RhsOffset] = rhs.offset;
+  d[OutOffset] = out.offset;
+  d[K] = lhs.sizes.back();
+  d[LhsStrideK] = lhs.strides.back();
+  bool lhsVector = lhsRank == 1;
+  d[M] = lhsVector ? 1 : lhs.sizes[lhsRank - 2];
+  d[LhsStrideM] = lhsVector ? 0 : lhs.strides[lhsRank - 2];
+  int64_t batchRank = std::max<int64_t>(lhsRank - 2, 0);
+  int64_t lhsBatchRank = batchRank, rhsBatchRank = 0;
+  bool rhsVector = false;
+  if (isa<LinearOp>(op)) {
+    // rhs(k, n) = weight[n, k].
+    d[N] = rhs.sizes[0];
+    d[RhsStrideN] = rhs.strides[0];
+    d[RhsStrideK] = rhs.strides[1];
+  } else {
+    rhsVector = rhsRank == 1;
+    d[N] = rhsVector ? 1 : rhs.sizes[rhsRank - 1];
+    d[RhsStrideN] = rhsVector ? 0 : rhs.strides[rhsRank - 1];
+    d[RhsStrideK] = rhs.strides[rhsVector ? 0 : rhsRank - 2];
+    rhsBatchRank = std::max<int64_t>(rhsRank - 2, 0);
+    batchRank = outRank - (lhsVector ? 0 : 1) - (rhsVector ? 0 : 1);
+  }
+  d[OutStrideM] = lhsVector ? 0 : out.strides[batchRank];
+  d[OutStrideN] = rhsVector ? 0 : out.strides[outRank - 1];
+  if (bias) {
+    d[HasBias] = 1;
+    d[BiasOffset] = bias->offset;
+    d[BiasStrideN] = bias->strides[0];
+  }
+  d[BatchRank] = batchRank;
+  // Batch dims align from the right; an operand without the dim, or with
+  // extent 1 against a larger one, broadcasts it.
+  auto batchStride = [&](const StridedBuffer &buffer, int64_t operandBatchRank,
+                         int64_t dim) -> int64_t {
+    int64_t own = dim - (batchRank - operandBatchRank);
+    if (own < 0 || buffer.sizes[own] != out.sizes[dim])
+      return 0;
+    return buffer.strides[own];
+  };
+  for (int64_t dim = 0; dim < batchRank; ++dim) {
+    d.push_back(out.sizes[dim]);
+    d.push_back(batchStride(lhs, lhsBatchRank, dim));
+    d.push_back(batchStride(rhs, rhsBatchRank, dim));
+    d.push_back(out.strides[dim]);
+  }
+  if (d[M] == 1)
+    d[LhsStrideM] = d[OutStrideM] = 0;
+  if (d[N] == 1)
+    d[RhsStrideN] = d[OutStrideN] = d[BiasStrideN] = 0;
+  return d;
+}
+
+/// The module's declaration of kMatmulFunction.
+static func::FuncOp getMatmulFunction(OpBuilder &b, ModuleOp module) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(kMatmulFunction))
+    return existing;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto function = func::FuncOp::create(
+      b, module.getLoc(), kMatmulFunction,
+      b.getFunctionType(SmallVector<Type>(5, b.getIndexType()), {}));
+  function.setPrivate();
+  return function;
+}
+
+LogicalResult mlir::fuser::emitLibraryCall(
+    OpBuilder &b, SegmentOp segment, ValueRange inputs, ValueRange outputs,
+    SmallVectorImpl<Value> &contiguousCopies) {
+  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+  Operation *op = yield.getValues()[0].getDefiningOp();
+  Location loc = op->getLoc();
+  if (!getMatmulElement(getElementTypeOrSelf(op->getResult(0).getType())))
+    return op->emitError("the library call takes f16, bf16, f32 or f64");
+  SmallVector<StridedBuffer> operands;
+  for (Value operand : op->getOperands()) {
+    FailureOr<StridedBuffer> buffer = getOperandBuffer(
+        b, segment, op, operand, inputs, contiguousCopies);
+    if (failed(buffer))
+      return failure();
+    operands.push_back(std::move(*buffer));
+  }
+  FailureOr<StridedBuffer> out = getStridedBuffer(op, outputs[0]);
+  if (failed(out))
+    return failure();
+  SmallVector<int64_t> descriptor =
+      describe(op, operands[0], operands[1],
+               operands.size() > 2 ? &operands[2] : nullptr, *out);
+
+  auto module = segment->getParentOfType<ModuleOp>();
+  auto descriptorType = MemRefType::get({int64_t(descriptor.size())},
+                                        b.getI64Type());
+  memref::GlobalOp global;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    // Named by their number among the module's globals, so unique.
+    auto globals = module.getOps<memref::GlobalOp>();
+    std::string name = "__fuser_matmul_descriptor_" +
+                       std::to_string(std::distance(globals.begin(),
+                                                    globals.end()));
+    global = memref::GlobalOp::create(
+        b, loc, name, b.getStringAttr("private"),
+        descriptorType,
+        DenseElementsAttr::get(
+            RankedTensorType::get(descriptorType.getShape(), b.getI64Type()),
+            ArrayRef<int64_t>(descriptor)),
+        /*constant=*/true, /*alignment=*/IntegerAttr());
+  }
+  func::FuncOp function = getMatmulFunction(b, module);
+  Value descriptorValue = memref::GetGlobalOp::create(
+      b, loc, descriptorType, global.getSymName());
+  auto address = [&](Value memref) -> Value {
+    return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  };
+  SmallVector<Value> arguments = {address(descriptorValue),
+                                  address(operands[0].memref),
+                                  address(operands[1].memref)};
+  arguments.push_back(operands.size() > 2
+                          ? address(operands[2].memref)
+                          : arith::ConstantIndexOp::create(b, loc, 0));
+  arguments.push_back(address(out->memref));
+  func::CallOp::create(b, loc, function, arguments);
+  return success();
+}
