@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 
 #include <optional>
 
@@ -77,6 +78,10 @@ constexpr unsigned kMaxRank = 6;
 constexpr unsigned kMaxArguments = 5;
 constexpr unsigned kMaxResults = 6;
 constexpr int64_t kMaxArgumentElements = 1024;
+/// Scans: the longest scanned extent, and the largest product of scanned
+/// extents along a chain of scans (FusionGenerator::scanCost).
+constexpr int64_t kMaxScanExtent = 64;
+constexpr int64_t kMaxScanCost = 64;
 
 int64_t product(ArrayRef<int64_t> shape) {
   int64_t n = 1;
@@ -708,6 +713,69 @@ private:
            rng.percent(50));
   }
 
+  //===--- scans ----------------------------------------------------------===//
+
+  /// The cost of evaluating one element of `value` by the kernels' fallback
+  /// (docs/Lowering.md, "Kernels"): a scan's element combines its prefix in
+  /// a loop of the scan dim's extent, so a chain of scans costs the product
+  /// of their extents. The largest product over the paths to `value`.
+  int64_t scanCost(Value value) {
+    auto it = scanCosts.find(value);
+    if (it != scanCosts.end())
+      return it->second;
+    int64_t cost = 1;
+    if (Operation *op = value.getDefiningOp()) {
+      for (Value operand : op->getOperands())
+        cost = std::max(cost, scanCost(operand));
+      if (auto scan = dyn_cast<ScanOp>(op))
+        cost *= std::max<int64_t>(1, scan.getType().getDimSize(scan.getDim()));
+    }
+    scanCosts[value] = cost;
+    return cost;
+  }
+
+  /// A scan (cumsum, cumprod, cummax, cummin) along one dim of a pool
+  /// tensor. The dim's extent is short, and a chain of scans stays within
+  /// kMaxScanCost (the per-element fallback is O(extent) per element and
+  /// nests); cumprod goes along dims of at most 16 elements so that float
+  /// products stay mostly finite. Sometimes the scan is read through a
+  /// meta op, whose output has another shape: the kernel computing it then
+  /// evaluates each element's prefix on its own instead of walking rows.
+  void buildScan() {
+    Value value = numeric(pickTensor());
+    auto kind = static_cast<ReductionKind>(rng.weighted({6, 2, 3, 3}));
+    kind = reductionKindFor(value, kind);
+    int64_t maxExtent = kind == ReductionKind::Mul ? 16 : kMaxScanExtent;
+    int64_t cost = scanCost(value);
+    // Now and then a longer row: two adjacent dims viewed as one.
+    ArrayRef<int64_t> shape = tensorType(value).getShape();
+    if (shape.size() >= 2 && rng.percent(25)) {
+      size_t d = rng.below(shape.size() - 1);
+      if (shape[d] * shape[d + 1] <= maxExtent) {
+        SmallVector<int64_t> merged(shape);
+        merged[d] *= merged[d + 1];
+        merged.erase(merged.begin() + d + 1);
+        value = viewTo(value, merged);
+      }
+    }
+    RankedTensorType type = tensorType(value);
+    SmallVector<int64_t> dims;
+    for (auto [d, size] : llvm::enumerate(type.getShape()))
+      if (size <= maxExtent && cost * std::max<int64_t>(size, 1) <= kMaxScanCost)
+        dims.push_back(d);
+    if (dims.empty())
+      return;
+    // Mostly a dim longer than 1: a scan along a unit dim is the identity.
+    SmallVector<int64_t> longer = llvm::filter_to_vector(
+        dims, [&](int64_t d) { return type.getDimSize(d) > 1; });
+    int64_t dim = !longer.empty() && rng.percent(90)
+                      ? longer[rng.below(longer.size())]
+                      : dims[rng.below(dims.size())];
+    Value scan = record(ScanOp::create(builder, loc, kind, value, dim));
+    if (rng.percent(30))
+      buildMetaStep(scan);
+  }
+
   //===--- pointwise ------------------------------------------------------===//
 
   /// The shapes of the tensors among `values`: scalars broadcast with
@@ -1083,6 +1151,7 @@ private:
   unsigned numArguments = 0;
   SmallVector<Value> tensors;
   SmallVector<Value> scalars;
+  DenseMap<Value, int64_t> scanCosts;
 };
 
 OwningOpRef<ModuleOp> FusionGenerator::run() {
@@ -1097,7 +1166,7 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
   // Steps may build nothing (a pattern that does not apply): bound the tries.
   for (unsigned tries = 0;
        body->getOperations().size() < numOps && tries < 20 * numOps; ++tries) {
-    switch (rng.weighted({18, 22, 8, 8, 12, 7, 4, 4, 2, 3, 2})) {
+    switch (rng.weighted({18, 22, 8, 8, 12, 7, 4, 4, 2, 3, 3, 2})) {
     case 0:
       buildCastChain();
       break;
@@ -1137,6 +1206,9 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
       break;
     case 9:
       buildReductionRoundTrip();
+      break;
+    case 10:
+      buildScan();
       break;
     default:
       if (numArguments < kMaxArguments) {

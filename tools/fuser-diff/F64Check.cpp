@@ -534,6 +534,8 @@ private:
   void elementwise(Operation *wideOp, Type resultType, Rounding rounding,
                    Rule rule);
   void reduction(ReductionOp op, Operation *wideOp);
+  /// Each prefix as a sequential reduction of its elements.
+  void scan(ScanOp op, Operation *wideOp);
   /// start + i * step: two roundings in the compute type, then the store.
   void iotaBounds(IotaOp op, Operation *wideOp);
   LogicalResult moveBounds(Operation *wideOp);
@@ -677,6 +679,70 @@ unsigned pairwiseDepth(int64_t n) {
   return 1 + pairwiseDepth(n - n / 2);
 }
 
+/// The elements a reduction, or a scan's prefix, has combined so far: what
+/// the bound of their combination needs, and the first excuse among them.
+struct Accumulator {
+  double sumBound = 0, sumAbs = 0, maxBound = 0, upper = 1, product = 1,
+         large = 1;
+  int64_t n = 0;
+  double excused = 0;
+
+  /// Combines an element `value` within `e`.
+  void add(double value, double e) {
+    double x = std::fabs(value);
+    ++n;
+    if (!std::isfinite(x) && !isExcused(e))
+      e = excuse(kNotFinite);
+    if (isExcused(e)) {
+      if (!excused)
+        excused = e;
+      return;
+    }
+    sumBound += e;
+    sumAbs += x + e;
+    maxBound = std::max(maxBound, e);
+    upper *= x + e;
+    product *= x;
+    large *= std::max(1.0, x + e);
+  }
+
+  /// The bound on `r`, the combination by `kind` of the elements so far in
+  /// `type` (f16 and bf16 accumulate in f32 and round once at the end),
+  /// `depth` roundings deep; an element's excuse passes on.
+  double bound(ReductionKind kind, Type type, double r, double depth) const {
+    std::optional<FloatFormat> format = getFormat(type);
+    if (excused)
+      return excused;
+    if (!format)
+      return 0; // Integers: exact in both runs.
+    if (!std::isfinite(r))
+      return excuse(kNotFinite);
+    FloatFormat compute = getComputeFormat(type);
+    auto gamma = [&](double u) { return depth * u / (1 - depth * u); };
+    double bound = 0;
+    switch (kind) {
+    case ReductionKind::Add:
+      bound = sumBound + gamma(compute.u) * sumAbs + gamma(kF64.u) * sumAbs;
+      if (!(sumAbs * (1 + gamma(compute.u)) < compute.maxFinite))
+        return excuse(kOverflow);
+      break;
+    case ReductionKind::Mul:
+      bound = (upper - product) + gamma(compute.u) * upper +
+              gamma(kF64.u) * upper + depth * compute.eta * large;
+      if (!(upper * (1 + gamma(compute.u)) < compute.maxFinite))
+        return excuse(kOverflow);
+      break;
+    case ReductionKind::Max:
+    case ReductionKind::Min:
+      bound = maxBound;
+      break;
+    }
+    if (!type.isF32() && !type.isF64())
+      bound += format->u * (std::fabs(r) + bound) + format->eta;
+    return withSlack(bound, r, *format);
+  }
+};
+
 void ErrorAnalysis::reduction(ReductionOp op, Operation *wideOp) {
   Value source = wideOp->getOperand(0), result = wideOp->getResult(0);
   const Buffer &sourceValue = values.find(source)->second;
@@ -696,34 +762,13 @@ void ErrorAnalysis::reduction(ReductionOp op, Operation *wideOp) {
       stride *= shape[d];
     }
   int64_t outCount = getNumElements(resultValue);
-  struct Accumulator {
-    double sumBound = 0, sumAbs = 0, maxBound = 0, upper = 1, product = 1,
-           large = 1;
-    int64_t n = 0;
-    double excused = 0;
-  };
   std::vector<Accumulator> accumulators(outCount);
   SmallVector<int64_t> index(shape.size(), 0);
   int64_t out = 0;
   int64_t count = getNumElements(sourceValue);
   for (int64_t i = 0; i < count; ++i) {
-    Accumulator &a = accumulators[out];
-    double x = std::fabs(loadDouble(sourceValue, i));
-    double e = getBound(sourceBounds, i);
-    ++a.n;
-    if (!std::isfinite(x) && !isExcused(e))
-      e = excuse(kNotFinite);
-    if (isExcused(e)) {
-      if (!a.excused)
-        a.excused = e;
-    } else {
-      a.sumBound += e;
-      a.sumAbs += x + e;
-      a.maxBound = std::max(a.maxBound, e);
-      a.upper *= x + e;
-      a.product *= x;
-      a.large *= std::max(1.0, x + e);
-    }
+    accumulators[out].add(loadDouble(sourceValue, i),
+                          getBound(sourceBounds, i));
     for (int64_t d = shape.size() - 1; d >= 0; --d) {
       out += outStrides[d];
       if (++index[d] < shape[d])
@@ -733,49 +778,48 @@ void ErrorAnalysis::reduction(ReductionOp op, Operation *wideOp) {
     }
   }
   Type type = getElementTypeOrSelf(op.getType());
-  std::optional<FloatFormat> format = getFormat(type);
   for (int64_t o = 0; o < outCount; ++o) {
-    Accumulator &a = accumulators[o];
-    double bound = 0;
-    double r = loadDouble(resultValue, o);
-    if (a.excused) {
-      bound = a.excused;
-    } else if (!format) {
-      bound = 0; // Integers: exact in both runs.
-    } else if (!std::isfinite(r)) {
-      bound = excuse(kNotFinite);
-    } else {
-      FloatFormat compute = getComputeFormat(type);
-      double depth = pairwiseDepth(a.n);
-      auto gamma = [&](double u) { return depth * u / (1 - depth * u); };
-      switch (op.getKind()) {
-      case ReductionKind::Add:
-        bound = a.sumBound + gamma(compute.u) * a.sumAbs +
-                gamma(kF64.u) * a.sumAbs;
-        if (!(a.sumAbs * (1 + gamma(compute.u)) < compute.maxFinite))
-          bound = excuse(kOverflow);
-        break;
-      case ReductionKind::Mul:
-        bound = (a.upper - a.product) + gamma(compute.u) * a.upper +
-                gamma(kF64.u) * a.upper + depth * compute.eta * a.large;
-        if (!(a.upper * (1 + gamma(compute.u)) < compute.maxFinite))
-          bound = excuse(kOverflow);
-        break;
-      case ReductionKind::Max:
-      case ReductionKind::Min:
-        bound = a.maxBound;
-        break;
-      }
-      if (!isExcused(bound)) {
-        // f16 and bf16 accumulate in f32 and round once at the end.
-        if (!type.isF32() && !type.isF64())
-          bound += format->u * (std::fabs(r) + bound) + format->eta;
-        bound = withSlack(bound, r, *format);
-      }
-      if (isExcused(bound))
-        ++origins[getOrigin(wideOp, bound)];
-    }
+    const Accumulator &a = accumulators[o];
+    double bound = a.bound(op.getKind(), type, loadDouble(resultValue, o),
+                           pairwiseDepth(a.n));
+    // Excuses of the source were counted where they started.
+    if (isExcused(bound) && !a.excused)
+      ++origins[getOrigin(wideOp, bound)];
     setBound(resultBounds, o, bound);
+  }
+  bounds[result] = std::move(resultBounds);
+}
+
+/// Element i of a row is the sequential combination of elements 0..i from
+/// the identity (docs/Interpreter.md), each step rounded in the compute
+/// type: bounded as a reduction of the prefix, its length as the depth.
+void ErrorAnalysis::scan(ScanOp op, Operation *wideOp) {
+  Value source = wideOp->getOperand(0), result = wideOp->getResult(0);
+  const Buffer &sourceValue = values.find(source)->second;
+  const Buffer &sourceBounds = bounds.find(source)->second;
+  const Buffer &resultValue = values.find(result)->second;
+  Buffer resultBounds = makeBounds(resultValue);
+  ArrayRef<int64_t> shape = sourceValue.shape;
+  int64_t dim = op.getDim();
+  int64_t extent = shape[dim], inner = 1, outer = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= shape[d];
+  for (int64_t d = dim + 1; d < static_cast<int64_t>(shape.size()); ++d)
+    inner *= shape[d];
+  Type type = getElementTypeOrSelf(op.getType());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t in = 0; in < inner; ++in) {
+      Accumulator a;
+      for (int64_t p = 0; p < extent; ++p) {
+        int64_t i = (o * extent + p) * inner + in;
+        a.add(loadDouble(sourceValue, i), getBound(sourceBounds, i));
+        double bound =
+            a.bound(op.getKind(), type, loadDouble(resultValue, i), a.n);
+        if (isExcused(bound) && !a.excused)
+          ++origins[getOrigin(wideOp, bound)];
+        setBound(resultBounds, i, bound);
+      }
+    }
   }
   bounds[result] = std::move(resultBounds);
 }
@@ -859,6 +903,10 @@ LogicalResult ErrorAnalysis::visit(Operation *op, Operation *wideOp) {
   }
   if (auto reductionOp = dyn_cast<ReductionOp>(op)) {
     reduction(reductionOp, wideOp);
+    return success();
+  }
+  if (auto scanOp = dyn_cast<ScanOp>(op)) {
+    scan(scanOp, wideOp);
     return success();
   }
 
