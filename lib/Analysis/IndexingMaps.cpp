@@ -147,22 +147,35 @@ SmallVector<OperandIndexMap> getReductionMaps(ReductionOp reduction) {
   return {source};
 }
 
-/// Result element i reads the source along the scan dim at every s0 <= i.
-SmallVector<OperandIndexMap> getScanMaps(ScanOp scan) {
-  MLIRContext *context = scan.getContext();
-  ArrayRef<int64_t> shape = shapeOf(scan.getSource());
-  unsigned rank = shape.size(), dim = scan.getDim();
+/// The source of a row op along `dim` (scan, argsort): the result index
+/// with `dim` a symbol over its extent, in the piece where `condition` holds.
+OperandIndexMap getRowMap(Value source, unsigned dim, IntegerSet condition) {
+  MLIRContext *context = source.getContext();
+  ArrayRef<int64_t> shape = shapeOf(source);
+  unsigned rank = shape.size();
   SmallVector<AffineExpr> exprs;
   for (unsigned d = 0; d < rank; ++d)
     exprs.push_back(d == dim ? getAffineSymbolExpr(0, context)
                              : getAffineDimExpr(d, context));
+  OperandIndexMap map;
+  map.symbolExtents.push_back(shape[dim]);
+  map.pieces.push_back({AffineMap::get(rank, 1, exprs, context), condition});
+  return map;
+}
+
+/// Result element i reads the source along the scan dim at every s0 <= i.
+SmallVector<OperandIndexMap> getScanMaps(ScanOp scan) {
+  MLIRContext *context = scan.getContext();
+  unsigned rank = shapeOf(scan.getSource()).size(), dim = scan.getDim();
   AffineExpr notAfter =
       getAffineDimExpr(dim, context) - getAffineSymbolExpr(0, context);
-  OperandIndexMap source;
-  source.symbolExtents.push_back(shape[dim]);
-  source.pieces.push_back({AffineMap::get(rank, 1, exprs, context),
-                           IntegerSet::get(rank, 1, notAfter, {false})});
-  return {source};
+  return {getRowMap(scan.getSource(), dim,
+                    IntegerSet::get(rank, 1, notAfter, {false}))};
+}
+
+/// Each result element reads the source's whole row along the sorted dim.
+SmallVector<OperandIndexMap> getArgsortMaps(ArgsortOp argsort) {
+  return {getRowMap(argsort.getSource(), argsort.getDim(), IntegerSet())};
 }
 
 SmallVector<OperandIndexMap> getGatherMaps(GatherOp gather) {
@@ -262,6 +275,7 @@ mlir::fuser::getOperandIndexMaps(Operation *op) {
       .Case([](CatOp cat) { return getCatMaps(cat); })
       .Case([](ReductionOp reduction) { return getReductionMaps(reduction); })
       .Case([](ScanOp scan) { return getScanMaps(scan); })
+      .Case([](ArgsortOp argsort) { return getArgsortMaps(argsort); })
       .Case([](FullOp full) {
         return SmallVector<OperandIndexMap>{getScalarMap(full)};
       })

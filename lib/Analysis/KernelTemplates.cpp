@@ -164,6 +164,8 @@ public:
     // A scan combines a prefix per element (evalScan), or walks its rows once
     // where the outputs allow (ScanRowKernel); expensive, never recomputed.
     add<ScanOp>(kindBit(SegmentKind::Pointwise), false);
+    // An argsort's rows are ranked by one thread each (SortRowKernel).
+    add<ArgsortOp>(kindBit(SegmentKind::Pointwise), false);
     // A library call computes each library op, in a segment of its own
     // (nvFuser's ExprEval segments); never recomputed.
     add<MatmulOp, LinearOp>(kindBit(SegmentKind::Library), false);
@@ -532,6 +534,9 @@ void KernelTemplateBuilder::addOp(Operation *op) {
                                       "' cannot be emitted by any kernel kind");
   state.kinds &= kinds;
   addLibraryRules(op);
+  if (auto sort = dyn_cast<ArgsortOp>(op); sort && state.sorts++ == 0)
+    state.sortShape.assign(getShape(sort.getResult()).begin(),
+                           getShape(sort.getResult()).end());
   bool usesReduction = llvm::any_of(
       op->getOperands(), [&](Value v) { return dependent.contains(v); });
   auto reduction = dyn_cast<ReductionOp>(op);
@@ -557,7 +562,25 @@ void KernelTemplateBuilder::addLibraryRules(Operation *op) {
                    "as it computes it");
 }
 
+std::string KernelTemplateBuilder::getWhyNotSortRows() const {
+  if (state.sorts == 0)
+    return {};
+  if (state.sorts > 1)
+    return "it holds more than one argsort";
+  if (state.writtenShapesDiffer ||
+      (state.writtenShape && *state.writtenShape != state.sortShape))
+    return "it writes a value of another shape than its argsort's rows";
+  return {};
+}
+
 void KernelTemplateBuilder::addOutput(Value value, unsigned number) {
+  if (auto type = dyn_cast<RankedTensorType>(value.getType())) {
+    if (!state.writtenShape)
+      state.writtenShape.emplace(type.getShape().begin(),
+                                 type.getShape().end());
+    else if (*state.writtenShape != type.getShape())
+      state.writtenShapesDiffer = true;
+  }
   if (state.libraryOps != 0 && !value.getDefiningOp<LibraryOpInterface>())
     setFirst(state.whyNotLibrary,
              "it writes a value other than its library op's result");
@@ -655,7 +678,8 @@ KernelTemplateBuilder::getTemplate(ArrayRef<InputTypeCount> inputs,
   auto emits = [&](SegmentKind kind) {
     return (state.kinds & kindBit(kind)) != 0;
   };
-  if (emits(SegmentKind::Pointwise) && !hasReduction())
+  if (emits(SegmentKind::Pointwise) && !hasReduction() &&
+      getWhyNotSortRows().empty())
     return SegmentKind::Pointwise;
   if (state.libraryOps != 0)
     return emits(SegmentKind::Library) && state.whyNotLibrary.empty()
@@ -684,6 +708,8 @@ KernelMatch KernelTemplateBuilder::match(ArrayRef<InputTypeCount> inputs,
     return {kind, {}};
   if (hasUnemittableOp())
     return {std::nullopt, state.whyNotEmitted};
+  if (std::string whyNot = getWhyNotSortRows(); !whyNot.empty())
+    return {std::nullopt, "not the rows of an argsort: " + whyNot};
   if (state.kinds == 0)
     return {std::nullopt, "no kernel kind emits all of its ops (scans are "
                           "pointwise kernels' only, reductions reduction and "

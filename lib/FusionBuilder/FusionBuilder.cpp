@@ -1139,6 +1139,37 @@ FailureOr<Value> FusionBuilder::reduction(ReductionKind kind, Value source,
   return buildInferred<ReductionOp>(kind, source, *normalized, keepdim);
 }
 
+FailureOr<Value> FusionBuilder::argsort(Value source, int64_t dim,
+                                        bool descending) {
+  FailureOr<RankedTensorType> type =
+      getTensorType(source, "the argsort operand");
+  if (failed(type))
+    return failure();
+  auto indexType = type->clone(builder.getI64Type());
+  // torch sorts a 0-D tensor along dim 0 or -1: its one element is first.
+  if (type->getRank() == 0) {
+    if (dim != 0 && dim != -1)
+      return valueError() << "the argsort dim " << dim
+                          << " is out of range for a tensor of rank 0";
+    FailureOr<Value> zero =
+        constant(ScalarLiteral::getInt(0), builder.getI64Type());
+    if (failed(zero))
+      return failure();
+    return buildVerified<FullOp>(indexType, *zero);
+  }
+  FailureOr<SmallVector<int64_t>> normalized =
+      normalizeDims({dim}, type->getRank(), "the argsort");
+  if (failed(normalized))
+    return failure();
+  Type element = type->getElementType();
+  if (!isa<IntegerType, FloatType>(element) || element.isInteger(1) ||
+      isFloat8Type(element))
+    return typeError() << "argsort sorts integers and floats, not "
+                       << typeText(element);
+  return buildVerified<ArgsortOp>(indexType, source, normalized->front(),
+                                  descending);
+}
+
 FailureOr<Value> FusionBuilder::scan(ReductionKind kind, Value source,
                                      int64_t dim) {
   FailureOr<RankedTensorType> type = getTensorType(source, "the scan operand");

@@ -27,7 +27,10 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::fuser;
@@ -202,6 +205,7 @@ private:
   LogicalResult evalCast(Operation *op, Value source);
   LogicalResult evalReduction(ReductionOp op);
   LogicalResult evalScan(ScanOp op);
+  LogicalResult evalArgsort(ArgsortOp op);
   LogicalResult evalUnary(Operation *op, UnaryKind kind);
   LogicalResult evalBinary(Operation *op, BinaryKind kind);
   LogicalResult evalTernary(Operation *op, TernaryKind kind);
@@ -338,6 +342,7 @@ LogicalResult Evaluator::evaluate(Operation *op) {
       })
       .Case([&](ReductionOp op) { return evalReduction(op); })
       .Case([&](ScanOp op) { return evalScan(op); })
+      .Case([&](ArgsortOp op) { return evalArgsort(op); })
       // arith ops evaluated like their fuser counterparts.
       .Case([&](arith::NegFOp op) { return evalUnary(op, UnaryKind::Neg); })
       .Case<arith::AddFOp, arith::AddIOp>(
@@ -881,35 +886,81 @@ LogicalResult Evaluator::evalReduction(ReductionOp op) {
   return success();
 }
 
-LogicalResult Evaluator::evalScan(ScanOp op) {
-  FailureOr<Buffer> result = allocate(op, op.getType());
-  if (failed(result))
-    return failure();
-  const Buffer &source = get(op.getSource());
-  ArrayRef<int64_t> shape = source.shape;
-  int64_t dim = op.getDim();
-  // Element (outer, i, inner) of the row-major source, i along `dim`.
+/// Calls `visit(offset)` for each row of a row-major tensor of `shape` along
+/// `dim`, where offset(i) is the position of the row's element i.
+static void forEachRow(ArrayRef<int64_t> shape, int64_t dim,
+                       function_ref<void(function_ref<int64_t(int64_t)>)> visit) {
   int64_t outer = 1, extent = shape[dim], inner = 1;
   for (int64_t d = 0; d < dim; ++d)
     outer *= shape[d];
   for (int64_t d = dim + 1; d < int64_t(shape.size()); ++d)
     inner *= shape[d];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t n = 0; n < inner; ++n)
+      visit([&](int64_t i) { return (o * extent + i) * inner + n; });
+}
+
+LogicalResult Evaluator::evalScan(ScanOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  const Buffer &source = get(op.getSource());
+  int64_t extent = source.shape[op.getDim()];
   // Each row in order from the identity, every prefix stored.
   auto scan = [&](auto identity, auto combine, auto load, auto store) {
-    for (int64_t o = 0; o < outer; ++o)
-      for (int64_t n = 0; n < inner; ++n) {
-        auto acc = identity;
-        for (int64_t i = 0; i < extent; ++i) {
-          int64_t offset = (o * extent + i) * inner + n;
-          acc = combine(acc, load(offset));
-          store(offset, acc);
-        }
+    forEachRow(source.shape, op.getDim(), [&](auto offset) {
+      auto acc = identity;
+      for (int64_t i = 0; i < extent; ++i) {
+        acc = combine(acc, load(offset(i)));
+        store(offset(i), acc);
       }
+    });
   };
   visitCombiner(source.elementType, op.getKind(), source.getBytes().data(),
                 result->bytes.data(),
                 [&](auto identity, auto combine, auto load, auto store,
                     bool /*reorders*/) { scan(identity, combine, load, store); });
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalArgsort(ArgsortOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  const Buffer &source = get(op.getSource());
+  int64_t extent = source.shape[op.getDim()];
+  bool descending = op.getDescending();
+  const uint8_t *in = source.getBytes().data();
+  uint8_t *out = result->bytes.data();
+  visitElemKind(*getElemKind(source.elementType), [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    using T = ComputeOf<K>;
+    if constexpr (isNumericKind<K>) {
+      // NaN orders above every number; equal elements keep their order.
+      auto before = [&](T x, T y) {
+        if constexpr (std::is_floating_point_v<T>) {
+          if (descending)
+            return !std::isnan(y) && (std::isnan(x) || x > y);
+          return !std::isnan(x) && (std::isnan(y) || x < y);
+        } else {
+          return descending ? x > y : x < y;
+        }
+      };
+      std::vector<T> row(extent);
+      std::vector<int64_t> order(extent);
+      forEachRow(source.shape, op.getDim(), [&](auto offset) {
+        for (int64_t i = 0; i < extent; ++i)
+          row[i] = Elem<K>::load(loadElement<StorageOf<K>>(in, offset(i)));
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+          return before(row[a], row[b]);
+        });
+        for (int64_t i = 0; i < extent; ++i)
+          storeElement(out, offset(i), order[i]);
+      });
+    }
+  });
   bind(op.getResult(), std::move(*result));
   return success();
 }

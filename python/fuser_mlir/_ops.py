@@ -691,6 +691,63 @@ class Ops:
     def cummin(self, arg, dim):
         return self._scan("cummin", "min", arg, dim)
 
+    # Sorting: argsort, and topk as a slice of an argsort and a gather of the
+    # values there.
+
+    def _sort_dim(self, name, arg, dim):
+        shape = self._fd._type_of(arg)[0]
+        rank = max(len(shape), 1)
+        if not isinstance(dim, int) or not -rank <= dim < rank:
+            # nvFuser's message (its opinfo error samples match it).
+            raise FusionValueError(
+                "%s: Tried to access out of boundary index %s. total index: %d"
+                % (name, dim, len(shape)))
+        return dim
+
+    def argsort(self, arg, dim=-1, descending=False, stable=False):
+        """The indices that sort `arg` along `dim`; always stable (nvFuser's
+        stable=False allows any order of equal elements)."""
+        arg = self._tensor(arg, "the operand of argsort")
+        dim = self._sort_dim("argsort", arg, dim)
+        return self._tensor_op(
+            "argsort", (arg,),
+            {"dim": dim, "descending": bool(descending), "stable": bool(stable)},
+            lambda build: build.call(build.native.argsort, build.native_id(arg), dim,
+                                     bool(descending)))
+
+    def topk(self, arg, k, dim=-1, largest=True, sorted=False):
+        """(values, indices) of the k largest (or smallest) elements along
+        `dim`, in order (nvFuser's sorted=False allows any order)."""
+        arg = self._tensor(arg, "the operand of topk")
+        dim = self._sort_dim("topk", arg, dim)
+        k = self._operand(k, "topk's k")
+
+        def apply(build, outs):
+            (count,) = build.extents([k], "topk's k")
+            rank = len(build.tensor_type(arg)[0])
+            extents = build.tensor_type(arg)[0]
+            axis = dim % max(rank, 1)
+            extent = extents[axis] if rank else 1
+            if count < 0:
+                raise FusionValueError("topk: Invalid resized domain extent: k is %d" % count)
+            if count > extent:
+                raise FusionValueError("topk: selected index k out of range: k is %d, the "
+                                       "dim has %d elements" % (count, extent))
+            order = build.call(build.native.argsort, build.native_id(arg), dim, bool(largest))
+            if rank == 0:
+                indices = order
+            else:
+                ends = list(extents)
+                ends[axis] = count
+                indices = build.call(build.native.slice, order, [0] * rank, ends, [])
+            values = build.call(build.native.gather, build.native_id(arg), indices, axis) \
+                if rank else build.native_id(arg)
+            build.ids[outs[0].index] = values
+            build.ids[outs[1].index] = indices
+        return self._record("topk", (arg, k),
+                            {"dim": dim, "largest": bool(largest), "sorted": bool(sorted)},
+                            apply, extra_outs=1)
+
 
     # Statistics: nvFuser's composites, built by the native FusionBuilder in
     # the dialect's two-pass form (docs/Python.md).

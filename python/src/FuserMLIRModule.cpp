@@ -380,6 +380,11 @@ public:
     return build([&] { return getBuilder().scan(*kind, lookUp(id), dim); });
   }
 
+  int64_t argsort(int64_t id, int64_t dim, bool descending) {
+    return build(
+        [&] { return getBuilder().argsort(lookUp(id), dim, descending); });
+  }
+
   /// nvFuser's var_mean: the ids of (var, mean).
   std::vector<int64_t> varMean(int64_t id, std::vector<int64_t> dims,
                                int64_t correction, bool keepdim) {
@@ -760,6 +765,8 @@ NB_MODULE(_fuser_mlir, m) {
       .def("cat", &Fusion::cat)
       .def("scan", &Fusion::scan, nb::arg("kind"), nb::arg("id"),
            nb::arg("dim"))
+      .def("argsort", &Fusion::argsort, nb::arg("id"), nb::arg("dim"),
+           nb::arg("descending"))
       .def("reduction", &Fusion::reduction, nb::arg("kind"), nb::arg("id"),
            nb::arg("dims"), nb::arg("keepdim"), nb::arg("dtype").none())
       .def("var_mean", &Fusion::varMean)

@@ -69,17 +69,18 @@ def every_op(fd, n):
 
 
 # Ops with a case in every_op, in test_generation_random_indexing_texts (the
-# generation, random and indexing ops), in test_scan_ops.py (the scans) or,
-# for the library ops, which the translation to nvFuser's text does not
-# model yet, in test_untranslated_ops_print_the_recorded_calls, beyond the
-# generated elementwise ones.
+# generation, random and indexing ops), in test_scan_ops.py and
+# test_sort_ops.py (scans and sorts) or, for the library ops and topk,
+# which the translation to nvFuser's text does not model yet, in
+# test_untranslated_ops_print_the_recorded_calls, beyond the generated
+# elementwise ones.
 COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "expand",
            "broadcast_in_dim", "permute", "stride_order", "size", "shape", "tensor_sizes",
            "set", "segment_set", "slice", "pad", "cat", "sum", "prod", "max", "min",
            "var", "var_mean", "welford", "addcmul", "complex", "real", "imag", "iota",
            "triu", "uniform", "normal", "gather", "take_along_axis", "index_select",
            "select", "embedding_fwd", "rand_like", "randn_like", "matmul", "linear",
-           "cumsum", "cumprod", "cummax", "cummin"}
+           "cumsum", "cumprod", "cummax", "cummin", "argsort", "topk"}
 
 
 def test_every_op_has_a_case():
@@ -92,9 +93,10 @@ def test_untranslated_ops_print_the_recorded_calls():
         a = fd.define_tensor(shape=[-1, -1], dtype=DataType.Float)
         fd.add_output(fd.ops.matmul(a, fd.ops.permute(a, [1, 0])))
         fd.add_output(fd.ops.linear(a, a, fd.ops.sum(a, [1])))
+        fd.add_output(fd.ops.topk(a, 2, dim=1)[1])
     text = repr(fd)
     assert text == fd._recorded_text()
-    for name in ("matmul", "linear"):
+    for name in ("matmul", "linear", "topk"):
         assert "fd.ops.%s(" % name in text
     again = rebuilt(text, nvfuser_direct)
     x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(4, 3)

@@ -392,6 +392,17 @@ func.func @f(%x: tensor<2x3xf32>) {
             }));
 }
 
+// An argsort reads its whole row: the symbol over the dim's extent, no
+// condition.
+TEST_F(IndexingMapsTest, ArgsortRow) {
+  EXPECT_EQ(printMaps(R"mlir(
+func.func @f(%x: tensor<2x3xf32>) {
+  %0 = fuser.argsort %x [0] descending : tensor<2x3xf32> -> tensor<2x3xi64>
+  return
+})mlir"),
+            (SmallVector<std::string>{"(d0, d1)[s0] -> (s0, d1) over [2]"}));
+}
+
 TEST_F(IndexingMapsTest, MetaOpsFullAndOtherOps) {
   EXPECT_EQ(printMaps(R"mlir(
 func.func @f(%x: tensor<2x3xf32>, %v: f32) {

@@ -225,6 +225,8 @@ public:
   /// Whether a written value failed the normalization template (a test
   /// that stays failed while ops are added).
   bool hasOutputFailure() const { return !state.whyNotOutputs.empty(); }
+  /// Whether an argsort was added (whose rule reads every written value).
+  bool hasArgsort() const { return state.sorts != 0; }
   /// Whether `other`'s first reduction has the same source shape and dims
   /// as this one's (so either may decide the rows).
   bool hasSameFirstReduction(const KernelTemplateBuilder &other) const;
@@ -267,6 +269,14 @@ private:
     /// (one library op, meta ops of its operands, its result written).
     unsigned libraryOps = 0;
     std::string whyNotLibrary;
+    /// The argsorts added and the first one's shape, and the shape of the
+    /// values written (unset before the first; `writtenShapesDiffer` once
+    /// two differ): a kernel with an argsort writes its rows only
+    /// (SortRowKernel).
+    unsigned sorts = 0;
+    SmallVector<int64_t> sortShape;
+    std::optional<SmallVector<int64_t>> writtenShape;
+    bool writtenShapesDiffer = false;
     /// The normalization so far, without its lists (the builder's
     /// `reductions` and `besideRows`) and without rowBytes, tile or
     /// sharedBytes.
@@ -284,6 +294,9 @@ private:
   };
 
   void addLibraryRules(Operation *op);
+  /// Why the argsort rule fails (more than one argsort, or a written value
+  /// not of its shape), or empty.
+  std::string getWhyNotSortRows() const;
   void addFirstReduction(ReductionOp first);
   void addReduction(ReductionOp reduction, bool usesReduction);
   void addDependentOp(Operation &op);

@@ -239,6 +239,10 @@ public:
   /// (add and max: any so far; mul and min: all so far).
   FailureOr<Value> scan(ReductionKind kind, Value source, int64_t dim);
 
+  /// nvFuser's argsort along `dim` (negative wraps): the i64 indices that
+  /// sort each row, ascending or `descending`, stable; a 0-D tensor's is 0.
+  FailureOr<Value> argsort(Value source, int64_t dim, bool descending);
+
   //--- Statistics (nvFuser's composites) ------------------------------------//
 
   /// The results of welford: per reduced row, the mean, the sum of squared

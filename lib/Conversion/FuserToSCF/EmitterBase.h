@@ -365,6 +365,11 @@ protected:
   /// The loop over `blocks` blocks, with the builder and a new scope inside;
   /// scalars go before it. Returns the block index.
   Value emitBlockLoop(int64_t blocks);
+  /// A thread per row along `dim` of `shape` (the row kernels): the block
+  /// and thread nest and the test that the thread has a row, with the
+  /// builder and new scopes inside; scalars go before it. Returns the row's
+  /// index, 0 along `dim`.
+  SmallVector<Value> emitRowNest(ArrayRef<int64_t> shape, int64_t dim);
   /// One block-wide combine of `reduction` for the block's output `kept`
   /// (the indices of the kept source dims): a thread loop in which each
   /// thread folds `lanes` consecutive elements of the innermost reduced axis

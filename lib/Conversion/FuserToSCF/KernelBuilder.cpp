@@ -14,6 +14,7 @@
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::fuser;
@@ -242,6 +243,35 @@ Value EmitterBase::emitBlockLoop(int64_t blocks) {
   return blockLoop.getInductionVars()[0];
 }
 
+SmallVector<Value> EmitterBase::emitRowNest(ArrayRef<int64_t> shape,
+                                            int64_t dim) {
+  SmallVector<int64_t> rowShape(shape);
+  rowShape[dim] = 1;
+  int64_t rows = 1;
+  for (int64_t size : rowShape)
+    rows *= size;
+  int64_t threads = std::min<int64_t>(
+      kThreadsPerBlock, llvm::alignTo(std::max<int64_t>(rows, 1), kWarpSize));
+  int64_t blocks = llvm::divideCeil(rows, threads);
+  scf::ParallelOp nest =
+      createMappedLoop(b, loc, {blocks, threads},
+                       {gpu::Processor::BlockX, gpu::Processor::ThreadX});
+  scalarPoint = OpBuilder::InsertPoint(nest->getBlock(), Block::iterator(nest));
+  pushScope();
+  Value row = add(mul(nest.getInductionVars()[0], constant(threads)),
+                  nest.getInductionVars()[1]);
+  if (blocks * threads != rows) {
+    auto inRange = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                              constant(rows)),
+        /*withElseRegion=*/false);
+    b.setInsertionPointToStart(inRange.thenBlock());
+    pushScope();
+  }
+  return delinearize(row, rowShape);
+}
+
 FailureOr<ReductionStructure> EmitterBase::analyzeSplitReduction() {
   ReductionStructure structure = analyzeReductions(segment);
   if (!structure.whyNotSplittable.empty())
@@ -429,6 +459,7 @@ ScopedKernelKind::~ScopedKernelKind() {
 ArrayRef<KernelTableRow> kernels::getKernelKinds() {
   static const KernelTableRow table[] = {
       {ScheduleKind::Pointwise, &scanRowKernel},
+      {ScheduleKind::Pointwise, &sortRowKernel},
       {ScheduleKind::Pointwise, &pointwiseKernel},
       {ScheduleKind::OuterReduction, &tiledSplitReductionKernel},
       {ScheduleKind::OuterReduction, &splitReductionKernel},

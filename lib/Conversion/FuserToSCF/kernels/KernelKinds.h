@@ -62,9 +62,37 @@ private:
   KernelTableRow row;
 };
 
+/// The segment's one op of type OpTy, or null where it has none or several.
+template <typename OpTy> OpTy getOnlyOp(SegmentOp segment) {
+  OpTy only;
+  for (auto op : segment.getBody().front().getOps<OpTy>()) {
+    if (only)
+      return OpTy();
+    only = op;
+  }
+  return only;
+}
+
+/// Whether a row kernel of OpTy takes the query: an unsplit schedule of a
+/// segment with one OpTy and only outputs of its result's shape (each
+/// computed at the positions the rows walk).
+template <typename OpTy> bool matchesRowsOf(const KernelQuery &query) {
+  if (query.schedule.getSplit() != 1)
+    return false;
+  OpTy op = getOnlyOp<OpTy>(query.segment);
+  if (!op)
+    return false;
+  SegmentOp segment = query.segment;
+  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+  return llvm::all_of(yield.getValues().getTypes(), [&](Type type) {
+    return cast<ShapedType>(type).getShape() == shapeOf(op->getResult(0));
+  });
+}
+
 /// The kinds, one per file of kernels/.
 extern const KernelKind pointwiseKernel;
 extern const KernelKind scanRowKernel;
+extern const KernelKind sortRowKernel;
 extern const KernelKind splitReductionKernel;
 extern const KernelKind tiledSplitReductionKernel;
 extern const KernelKind innerNormalizationKernel;

@@ -16,22 +16,10 @@
 
 #include "fuser/Conversion/FuserToArith/FuserToArith.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::fuser;
 using namespace mlir::fuser::kernels;
-
-/// The segment's one scan, or null where it has none or several.
-static ScanOp getOnlyScan(SegmentOp segment) {
-  ScanOp only;
-  for (auto scan : segment.getBody().front().getOps<ScanOp>()) {
-    if (only)
-      return ScanOp();
-    only = scan;
-  }
-  return only;
-}
 
 namespace {
 
@@ -42,16 +30,7 @@ public:
   /// Unsplit schedules of a segment with one scan and only outputs of its
   /// shape (each computed at the positions the rows walk).
   static bool matches(const KernelQuery &query) {
-    if (query.schedule.getSplit() != 1)
-      return false;
-    ScanOp scan = getOnlyScan(query.segment);
-    if (!scan)
-      return false;
-    SegmentOp segment = query.segment;
-    auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
-    return llvm::all_of(yield.getValues().getTypes(), [&](Type type) {
-      return cast<ShapedType>(type).getShape() == shapeOf(scan.getResult());
-    });
+    return matchesRowsOf<ScanOp>(query);
   }
 
 protected:
@@ -61,40 +40,15 @@ protected:
 } // namespace
 
 LogicalResult ScanRowKernel::emitSkeleton() {
-  ScanOp scan = getOnlyScan(segment);
+  ScanOp scan = getOnlyOp<ScanOp>(segment);
   int64_t dim = scan.getDim();
-  SmallVector<int64_t> rowShape(shapeOf(scan.getResult()));
-  int64_t extent = rowShape[dim];
-  rowShape[dim] = 1;
-  int64_t rows = 1;
-  for (int64_t size : rowShape)
-    rows *= size;
-  int64_t threads = std::min<int64_t>(
-      kThreadsPerBlock, llvm::alignTo(std::max<int64_t>(rows, 1), kWarpSize));
-  int64_t blocks = llvm::divideCeil(rows, threads);
-  scf::ParallelOp nest =
-      createMappedLoop(b, loc, {blocks, threads},
-                       {gpu::Processor::BlockX, gpu::Processor::ThreadX});
-  scalarPoint = OpBuilder::InsertPoint(nest->getBlock(), Block::iterator(nest));
+  int64_t extent = shapeOf(scan.getResult())[dim];
   size_t depth = scopes.size();
-  pushScope();
-  Value row = add(mul(nest.getInductionVars()[0], constant(threads)),
-                  nest.getInductionVars()[1]);
-  if (blocks * threads != rows) {
-    auto inRange = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                              constant(rows)),
-        /*withElseRegion=*/false);
-    b.setInsertionPointToStart(inRange.thenBlock());
-    pushScope();
-  }
-
+  SmallVector<Value> index = emitRowNest(shapeOf(scan.getResult()), dim);
   Type elementType = getElementTypeOrSelf(scan.getType());
   Type computeType = vectorOf(getComputeType(elementType), 1);
   Value identity =
       emitReductionIdentity(b, loc, scan.getKind(), computeType);
-  SmallVector<Value> index = delinearize(row, rowShape);
   auto loop = scf::ForOp::create(b, loc, constant(0), constant(extent),
                                  constant(1), ValueRange{identity});
   b.setInsertionPointToStart(loop.getBody());

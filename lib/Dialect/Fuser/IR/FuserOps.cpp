@@ -560,6 +560,17 @@ LogicalResult ScanOp::verify() {
   return success();
 }
 
+LogicalResult ArgsortOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  int64_t rank = source.getRank(), dim = getDim();
+  if (dim < 0 || dim >= rank)
+    return emitOpError("dim ") << dim << " is out of range for rank " << rank;
+  if (result.getShape() != source.getShape())
+    return emitOpError("result shape must be the source's, ")
+           << source.clone(result.getElementType()) << ", got " << result;
+  return success();
+}
+
 /// The result of a random op is f16, bf16, f32 or f64, its two parameters
 /// f64 for an f64 result and f32 otherwise.
 static LogicalResult verifyRandomOp(Operation *op, Type parameterType,

@@ -289,8 +289,11 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs, bool &tooLarge) {
        {std::pair(larger, smaller), std::pair(smaller, larger)}) {
     Group &into = groups[grown];
     const Group &from = groups[added];
+    // A group without templates has not recorded what it writes, which
+    // an argsort's rule reads.
     if (into.predecessors.contains(added) ||
         (into.templates && into.templates->hasOutputFailure()) ||
+        (!into.templates && from.templates && from.templates->hasArgsort()) ||
         (into.numReductions && from.firstReduction < into.firstReduction &&
          !into.templates->hasSameFirstReduction(
              from.templates ? *from.templates : kNoReduction)))
