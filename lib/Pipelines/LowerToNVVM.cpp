@@ -55,6 +55,7 @@ void addKernelLoopsToNVVMPasses(OpPassManager &pm,
   OpPassManager &hostPm = pm.nest<func::FuncOp>();
   hostPm.addPass(createConvertParallelLoopToGpuPass());
   hostPm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  hostPm.addPass(createFuserGPUSinkScalars());
   pm.addPass(createGpuKernelOutliningPass());
   // Launch bounds come out as affine.apply on constants: fold them so the
   // host function shows the launch geometry.

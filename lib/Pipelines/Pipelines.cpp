@@ -128,6 +128,7 @@ void mlir::fuser::registerFuserPipelines() {
   // twice, e.g. again through registerFuserConversionPasses, is harmless).
   registerFuserCheckNVVMLowering();
   registerFuserGPUHostMemory();
+  registerFuserGPUSinkScalars();
   registerFuserGPUPrepareKernels();
   PassPipelineRegistration<LowerToNVVMOptions>(
       "fuser-lower-to-nvvm",

@@ -204,6 +204,22 @@ def test_unseeded_draws_from_the_generator(backend):
     np.testing.assert_array_equal(fd.execute([], backend=backend)[0], runs[0])
 
 
+@pytest.mark.parametrize("backend", ["cpu", "simt"])
+def test_unseeded_ops_on_the_kernel_backends(backend):
+    # The k-th unseeded op draws at offset + k, computed from the offset
+    # argument: on the GPU path inside the kernel (fuser-gpu-sink-scalars;
+    # the CUDA backend's host function runs no arithmetic).
+    with FusionDefinition() as fd:
+        fd.add_output(fd.ops.uniform(0.0, 1.0, [5]))
+        fd.add_output(fd.ops.uniform(0.0, 1.0, [5]))
+    state = fuser_mlir.get_rng_state()
+    expected = fd.execute([], backend="interp")
+    fuser_mlir.set_rng_state(state)
+    for got, want in zip(fd.execute([], backend=backend), expected):
+        np.testing.assert_array_equal(got, want)
+    assert not np.array_equal(expected[0], expected[1])
+
+
 def test_unseeded_ops_of_one_definition_take_consecutive_offsets():
     with FusionDefinition() as fd:
         t0 = fd.define_tensor(shape=[-1, -1], dtype=DataType.Double)

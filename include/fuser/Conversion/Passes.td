@@ -106,6 +106,25 @@ def FuserGPUHostMemory : Pass<"fuser-gpu-host-memory", "::mlir::ModuleOp"> {
   ];
 }
 
+def FuserGPUSinkScalars : Pass<"fuser-gpu-sink-scalars",
+                               "::mlir::func::FuncOp"> {
+  let summary = "Computes a launch's scalar operands inside the kernel";
+  let description = [{
+    On each `gpu.launch` of a host function: the scalar arithmetic that
+    computes values the kernel reads (side-effect free ops without regions
+    on integer, index and float scalars, such as the Philox offset
+    `rng_offset + k` of a fusion's k-th random op) is cloned into the
+    launch, back to values that are no such computation (arguments,
+    loads), so that the kernel takes the function's own scalars and the
+    host function keeps only what the CUDA backend's launch plan runs
+    (buffers, copies, launches). `gpu-launch-sink-index-computations` sinks
+    only ops whose operands the launch already reads or can sink, which
+    keeps `offset + 1` of an argument on the host. Run after
+    `convert-parallel-loops-to-gpu`, before outlining.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def FuserGPUPrepareKernels : Pass<"fuser-gpu-prepare-kernels",
                                   "::mlir::gpu::GPUModuleOp"> {
   let summary = "Readies outlined kernels for convert-gpu-to-nvvm";
