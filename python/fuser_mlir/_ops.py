@@ -207,6 +207,33 @@ class Ops:
                 None if start is None else build.operand(start),
                 None if step is None else build.operand(step), dtype_text))
 
+    def arange(self, start, end=None, step=1, dtype=DataType.Int):
+        """nvFuser's arange (csrc/ops/arith.h; its direct Python API has
+        none): start, start + step, ... before end, as an iota of
+        ceil((end - start) / step) elements; `arange(n)` counts from 0."""
+        if end is None:
+            start, end = 0, start
+        for name, value in (("start", start), ("end", end), ("step", step)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise FusionTypeError("arange's %s must be a Python int or float, got %r "
+                                      "(iota takes a Scalar length)" % (name, value))
+        if step == 0:
+            raise FusionValueError("arange: step must not be zero")
+        length = max(0, math.ceil((end - start) / step))
+        if dtype_name(dtype, "arange's dtype") in ("int32", "int64"):
+            start, step = int(start), int(step)
+        else:
+            start, step = float(start), float(step)
+        return self.iota(length, start, step, dtype)
+
+    def eye(self, rows, cols=None, dtype=DataType.Float):
+        """nvFuser's eye (csrc/ops/arith.h): ones where the row index equals
+        the column index, zeros elsewhere, of `dtype`."""
+        cols = rows if cols is None else cols
+        row = self.broadcast(self.iota(rows), [False, True])
+        col = self.broadcast(self.iota(cols), [True, False])
+        return self.cast(self.eq(row, col), dtype)
+
     # Indexing ---------------------------------------------------------------
 
     def _dim_arg(self, dim, what):

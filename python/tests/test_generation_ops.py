@@ -141,3 +141,32 @@ def test_construction_errors_as_nvfuser_raises_them():
     with pytest.raises(FusionTypeError):
         with FusionDefinition() as fd:
             fd.ops.triu(fd.define_tensor(shape=[-1, -1], dtype=DataType.Float), 1.5)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_arange_and_eye(backend):
+    # nvFuser's C++ arange and eye (csrc/ops/arith.h), composed of iotas.
+    with FusionDefinition() as fd:
+        fd.add_output(fd.ops.arange(2, 11, 3))
+        fd.add_output(fd.ops.arange(5))
+        fd.add_output(fd.ops.arange(10, 1, -4))
+        fd.add_output(fd.ops.arange(0.5, 2.0, 0.25, dtype=DataType.Float))
+        fd.add_output(fd.ops.arange(3, 3))
+        fd.add_output(fd.ops.eye(3, 4))
+        fd.add_output(fd.ops.eye(2, dtype=DataType.Bool))
+    out = run(fd, [], backend)
+    expected = [np.arange(2, 11, 3), np.arange(5), np.arange(10, 1, -4),
+                np.arange(0.5, 2.0, 0.25, dtype=np.float32), np.arange(3, 3),
+                np.eye(3, 4, dtype=np.float32), np.eye(2, dtype=bool)]
+    for got, want in zip(out, expected):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+def test_arange_errors():
+    with pytest.raises(FusionValueError, match="step must not be zero"):
+        with FusionDefinition() as fd:
+            fd.ops.arange(0, 4, 0)
+    with pytest.raises(FusionTypeError, match="arange's end must be a Python int or float"):
+        with FusionDefinition() as fd:
+            fd.ops.arange(0, fd.define_scalar(dtype=DataType.Int))

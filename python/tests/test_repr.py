@@ -69,7 +69,8 @@ def every_op(fd, n):
 
 
 # Ops with a case in every_op, in test_generation_random_indexing_texts (the
-# generation, random and indexing ops), in test_scan_ops.py and
+# generation, random and indexing ops; arange and eye print as the iotas
+# they are made of, test_generation_ops.py), in test_scan_ops.py and
 # test_sort_ops.py (scans and sorts) or, for the library ops and topk,
 # which the translation to nvFuser's text does not model yet, in
 # test_untranslated_ops_print_the_recorded_calls, beyond the generated
@@ -80,7 +81,8 @@ COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "
            "var", "var_mean", "welford", "addcmul", "complex", "real", "imag", "iota",
            "triu", "uniform", "normal", "gather", "take_along_axis", "index_select",
            "select", "embedding_fwd", "rand_like", "randn_like", "matmul", "linear",
-           "cumsum", "cumprod", "cummax", "cummin", "argsort", "topk"}
+           "cumsum", "cumprod", "cummax", "cummin", "argsort", "topk",
+           "arange", "eye"}
 
 
 def test_every_op_has_a_case():
