@@ -528,7 +528,7 @@ LogicalResult Evaluator::evalContraction(Operation *op) {
                             ? get(op->getOperand(2)).getBytes().data()
                             : nullptr;
   uint8_t *out = result->bytes.data();
-  auto [m, n, k] = std::make_tuple(contraction.m, contraction.n, contraction.k);
+  int64_t m = contraction.m, n = contraction.n, k = contraction.k;
   // B(kk, j) of the rhs: K x N, or N x K transposed.
   int64_t rhsRowStride = contraction.rhsTransposed ? 1 : n;
   int64_t rhsColumnStride = contraction.rhsTransposed ? k : 1;

@@ -170,7 +170,7 @@ bool EmitterBase::isUniformAlong(Value value, int64_t dim, int64_t width) {
       continue;
     if (auto gather = dyn_cast_if_present<GatherOp>(op);
         gather && !bindings.contains(current)) {
-      if (currentDim == gather.getDim())
+      if (currentDim == int64_t(gather.getDim()))
         return false;
       work.push_back({gather.getIndex(), currentDim});
       work.push_back({gather.getSource(), currentDim});
