@@ -153,29 +153,20 @@ AbsoluteTolerance mlir::fuser::getReductionTolerance(Type elementType,
 
 std::optional<int64_t> mlir::fuser::getLibraryReductionSize(func::FuncOp func,
                                                             unsigned index) {
-  // value -> (combined elements, whether a library op computes into it).
+  // value -> (combined elements, whether a library op computes into it),
+  // in one post-order walk (a segment's body before the segment; defs
+  // before uses), so that chains of any length take no stack.
   DenseMap<Value, std::pair<int64_t, bool>> sizes;
-  std::function<std::pair<int64_t, bool>(Value)> sizeOf =
-      [&](Value value) -> std::pair<int64_t, bool> {
-    Operation *op = value.getDefiningOp();
-    if (!op)
-      return {1, false};
-    if (auto it = sizes.find(value); it != sizes.end())
-      return it->second;
+  auto sizeOf = [&](Value value) {
+    return sizes.lookup_or(value, std::pair<int64_t, bool>{1, false});
+  };
+  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
     std::pair<int64_t, bool> size{1, false};
-    sizes[value] = size; // Guards against cycles through regions.
-    for (Value operand : op->getOperands()) {
-      std::pair<int64_t, bool> of = sizeOf(operand);
+    auto combine = [&](std::pair<int64_t, bool> of) {
       size = {std::max(size.first, of.first), size.second || of.second};
-    }
-    // A segment's results: what its body yields.
-    if (auto segment = dyn_cast<SegmentOp>(op)) {
-      auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
-      unsigned number = cast<OpResult>(value).getResultNumber();
-      // Body arguments stand for the inputs, whose sizes are above.
-      std::pair<int64_t, bool> body = sizeOf(yield.getValues()[number]);
-      size = {std::max(size.first, body.first), size.second || body.second};
-    }
+    };
+    for (Value operand : op->getOperands())
+      combine(sizeOf(operand));
     if (isa<LibraryOpInterface>(op)) {
       size.first *= cast<RankedTensorType>(op->getOperand(0).getType())
                         .getShape()
@@ -186,9 +177,21 @@ std::optional<int64_t> mlir::fuser::getLibraryReductionSize(func::FuncOp func,
       for (int64_t dim : reduction.getDims())
         size.first *= shape[dim];
     }
-    sizes[value] = size;
-    return size;
-  };
+    // A segment's results: what its body yields (its arguments stand for
+    // the inputs, whose sizes are the operands').
+    auto segment = dyn_cast<SegmentOp>(op);
+    auto yield = segment ? cast<YieldOp>(segment.getBody().front().getTerminator())
+                         : YieldOp();
+    for (OpResult result : op->getResults()) {
+      std::pair<int64_t, bool> of = size;
+      if (yield) {
+        std::pair<int64_t, bool> body =
+            sizeOf(yield.getValues()[result.getResultNumber()]);
+        of = {std::max(of.first, body.first), of.second || body.second};
+      }
+      sizes[result] = of;
+    }
+  });
   auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   std::pair<int64_t, bool> size = sizeOf(returnOp.getOperand(index));
   if (!size.second)
