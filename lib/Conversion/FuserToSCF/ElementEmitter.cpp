@@ -81,16 +81,19 @@ Operation *EmitterBase::getChainedOp(Value value) {
   return nullptr;
 }
 
+AffineMap EmitterBase::getChainedOperandMap(Operation *op, Value operand) {
+  if (auto meta = dyn_cast<MetaOpInterface>(op))
+    return meta.getSourceIndexMap();
+  return getBroadcastIndexMap(b.getContext(), shapeOf(operand),
+                              shapeOf(op->getResult(0)));
+}
+
 Lanes EmitterBase::getOperandLanes(Operation *op, unsigned index,
                                    const Lanes &at) {
   Value operand = op->getOperand(index);
   if (!isa<RankedTensorType>(operand.getType()))
     return at;
-  AffineMap map = isa<MetaOpInterface>(op)
-                      ? cast<MetaOpInterface>(op).getSourceIndexMap()
-                      : getBroadcastIndexMap(b.getContext(), shapeOf(operand),
-                                             shapeOf(op->getResult(0)));
-  return mapLanes(map, shapeOf(operand), at);
+  return mapLanes(getChainedOperandMap(op, operand), shapeOf(operand), at);
 }
 
 FailureOr<Value> EmitterBase::eval(Value value, const Lanes &at,

@@ -283,6 +283,9 @@ protected:
   /// reads its source one to one, or an elementwise op) when it defines
   /// `value`, or null.
   Operation *getChainedOp(Value value);
+  /// The index map through which chained op `op` reads tensor `operand`:
+  /// a meta op's source map, an elementwise op's broadcast map.
+  AffineMap getChainedOperandMap(Operation *op, Value operand);
   /// The lanes at which chained op `op` reads operand `index` for lanes
   /// `at` of its result.
   Lanes getOperandLanes(Operation *op, unsigned index, const Lanes &at);

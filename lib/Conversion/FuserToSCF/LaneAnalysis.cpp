@@ -182,13 +182,9 @@ bool EmitterBase::isUniformAlong(Value value, int64_t dim, int64_t width) {
       Value operand = op->getOperand(i);
       if (!isa<RankedTensorType>(operand.getType()))
         continue;
-      AffineMap map = isa<MetaOpInterface>(op)
-                          ? cast<MetaOpInterface>(op).getSourceIndexMap()
-                          : getBroadcastIndexMap(b.getContext(),
-                                                 shapeOf(operand),
-                                                 shapeOf(current));
       std::optional<int64_t> operandDim =
-          getOperandLaneDim(map, shapeOf(operand), currentDim, width);
+          getOperandLaneDim(getChainedOperandMap(op, operand),
+                            shapeOf(operand), currentDim, width);
       if (!operandDim)
         continue;
       if (*operandDim < 0)
