@@ -1,10 +1,10 @@
 """Tensors in and out of a run: numpy arrays (bf16 through ml_dtypes) and
 torch tensors, without copies where the layout allows.
 
-An input crosses to the native module as a C-contiguous uint8 view of its
-elements: a row-major numpy array or torch CPU tensor is passed as it is
-(torch through `Tensor.numpy()`, which shares its memory); any other layout is
-copied to row-major once. Results come back as numpy arrays that own the
+An input crosses to the native module as a C-contiguous array, whose bytes
+the run borrows: a row-major numpy array or torch CPU tensor is passed as it
+is (torch through `Tensor.numpy()`, which shares its memory); any other layout
+is copied to row-major once. Results come back as numpy arrays that own the
 backend's buffer.
 """
 
@@ -35,14 +35,14 @@ def numpy_dtype(name):
     return dtype
 
 
-_NDARRAY = []  # [numpy.ndarray, numpy's uint8 dtype], once numpy is imported
+_NDARRAY = []  # [numpy.ndarray], once numpy is imported
 
 
 def ndarray():
     """numpy.ndarray, numpy imported on first use."""
     if not _NDARRAY:
         import numpy as np
-        _NDARRAY.extend((np.ndarray, np.dtype(np.uint8)))
+        _NDARRAY.append(np.ndarray)
     return _NDARRAY[0]
 
 
@@ -88,14 +88,15 @@ def stride_order_of(array):
 
 
 def to_native(array, dtype, shape):
-    """(dtype, shape or None, uint8 view) of one checked input."""
-    if shape is not None and type(array) is ndarray() and array.flags.c_contiguous:
-        return (dtype, shape, array.reshape(-1).view(_NDARRAY[1]))  # no copy
+    """(dtype, shape or None, C-contiguous array) of one checked input; the
+    native run borrows the array's bytes whatever its dtype (the buffer
+    protocol), so a row-major array crosses as it is."""
+    if type(array) is ndarray() and array.flags.c_contiguous:
+        return (dtype, shape, array)  # no copy
     import numpy as np
     if shape is None:
-        return (dtype, None, np.asarray(array, dtype=numpy_dtype(dtype)).reshape(1).view(np.uint8))
-    contiguous = np.ascontiguousarray(array)
-    return (dtype, list(shape), contiguous.reshape(-1).view(np.uint8))
+        return (dtype, None, np.asarray(array, dtype=numpy_dtype(dtype)))
+    return (dtype, list(shape), np.ascontiguousarray(array))
 
 
 def from_native(result):

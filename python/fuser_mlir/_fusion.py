@@ -15,6 +15,7 @@ import threading
 import time
 
 from . import _arrays, _generator, _tolerances
+from . import _fuser_mlir as _native
 from ._build import PLACEHOLDER_EXTENT, Build, int64_list
 from ._cache import FusionCache, definition_key, measured_compile, text_key
 from ._errors import (FusionError, FusionMemoryError, FusionNotImplementedError,
@@ -544,10 +545,13 @@ class FusionDefinition:
         return key
 
     def _input_plan(self):
-        """Per input, what execute checks, computed once the definition is
-        finished: (kind, dtype, numpy dtype, extents or None, True where the
-        extents are all static, else the (dim, extent) pairs of static ones); the outputs that may be views of an input
-        (_input_view); whether an output has a stride_order."""
+        """What execute checks and does per call, computed once the
+        definition is finished: per input, (kind, dtype, numpy dtype, extents
+        or None, True where the extents are all static, else the (dim, extent)
+        pairs of static ones); the outputs that may be views of an input
+        (_input_view); whether an output has a stride_order; whether the
+        outputs are the run's results as they are (none aliased, laid out or
+        possibly a view)."""
         plan = self._plan
         if plan is not None:
             return plan
@@ -573,7 +577,9 @@ class FusionDefinition:
                 views.add(handle.index)
         laid_out = any(stride_order is not None or handle.index in self._layouts
                        for handle, stride_order, _ in self._outputs)
-        plan = (tuple(inputs), frozenset(views), laid_out)
+        plain = not views and not laid_out and \
+            all(alias is None for _, _, alias in self._outputs)
+        plan = (tuple(inputs), frozenset(views), laid_out, plain)
         if self._complete:
             self._plan = plan
         return plan
@@ -584,11 +590,12 @@ class FusionDefinition:
         """The inputs as (arrays or values per position, torch device or None)."""
         _check_call(inputs, len(self._inputs), options)
         plan = self._input_plan()[0]
+        ndarray = _arrays.ndarray()
         checked, device = [], None
-        for position, (value, handle) in enumerate(zip(inputs, self._inputs)):
+        for position, value in enumerate(inputs):
             entry = plan[position]
-            if entry[0] is Tensor and type(value) is _arrays.ndarray() and \
-                    value.dtype == entry[2]:
+            if type(value) is ndarray and entry[0] is Tensor and \
+                    ((dtype := value.dtype) is entry[2] or dtype == entry[2]):
                 # The common case, checked without building the messages.
                 shape, extents = value.shape, entry[3]
                 static = entry[4]
@@ -597,6 +604,7 @@ class FusionDefinition:
                         (not static or all(shape[dim] == e for dim, e in static)):
                     checked.append(value)
                     continue
+            handle = self._inputs[position]
             what = "inputs[%d]" % position
             if isinstance(handle, Tensor):
                 value, value_device = _check_tensor_input(value, *self._input_specs[position],
@@ -695,15 +703,15 @@ class FusionDefinition:
                     self._concretized.append(build)
                     self._concretized_ids.add(id(build))
         self._last_build = build
-        plan, views, laid_out = self._input_plan()
+        plan, views, laid_out, plain = self._input_plan()
         native_inputs = []
         input_bytes = 0
-        for position, value in enumerate(checked):
-            kind, dtype = plan[position][:2]
+        for spec, value in zip(plan, checked):
+            kind = spec[0]
             if kind is Tensor:
-                native = _arrays.to_native(value, dtype, value.shape)
+                native = _arrays.to_native(value, spec[1], value.shape)
             elif kind is Scalar:
-                native = _arrays.to_native(value, dtype, None)
+                native = _arrays.to_native(value, spec[1], None)
             else:
                 continue
             native_inputs.append(native)
@@ -717,6 +725,9 @@ class FusionDefinition:
         budget = max_total_bytes()
         results = [_arrays.from_native(r) for r in
                    _call(compiled.run, native_inputs, run_budget(budget, input_bytes))]
+        if plain:
+            return [_arrays.to_torch(result, device) for result in results] \
+                if _returns_torch(inputs) else results
         # What the run holds, as the backends count it: inputs and results.
         held = input_bytes + sum(result.nbytes for result in results) if laid_out else 0
         del native_inputs
@@ -983,7 +994,7 @@ def max_total_bytes():
     """The budget of a run from $FUSER_MAX_TOTAL_BYTES (bytes), or None: the
     default, three quarters of what the process may allocate when the run
     starts (getDefaultMaxTotalBytes)."""
-    text = os.environ.get(MAX_TOTAL_BYTES_VARIABLE)
+    text = _native.getenv(MAX_TOTAL_BYTES_VARIABLE)  # os.environ's, read faster
     if text is None or not text.strip():
         return None
     try:
@@ -1018,8 +1029,7 @@ def run_budget(budget, input_bytes):
     now = time.monotonic()
     taken, default = _default_budget
     if now - taken > DEFAULT_BUDGET_REFRESH_S or input_bytes >= FRESH_BUDGET_INPUT_BYTES:
-        from . import _fuser_mlir
-        default = _fuser_mlir.default_max_total_bytes()
+        default = _native.default_max_total_bytes()
         default_budget_reads += 1
         _default_budget = (now, default)
     return default + input_bytes
@@ -1029,8 +1039,7 @@ def _check_layout_copy(result, held, budget, index):
     """Refuses to lay out output `index` anew (a copy beside the `held`
     bytes of the run's inputs and results, which the process holds already)
     when that would not fit the run's budget, before allocating it."""
-    from . import _fuser_mlir
-    limit = _fuser_mlir.default_max_total_bytes() + held if budget is None else budget
+    limit = _native.default_max_total_bytes() + held if budget is None else budget
     if result.nbytes > limit or held > limit - result.nbytes:
         raise FusionMemoryError(
             "output %d: laying it out in its stride_order takes %d bytes; with the %d bytes "

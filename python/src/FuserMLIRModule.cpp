@@ -4,9 +4,10 @@
 // the FusionBuilder rules), its IR, the pipelines, the segment report data
 // and the backends, for the Python FusionDefinition (fuser_mlir/_fusion.py),
 // which owns the nvFuser-facing API. Values cross as integer ids; tensors
-// cross as (dtype, shape, uint8 array): inputs borrowed from the caller's
-// arrays, results handed over as numpy arrays owning the backend's buffers,
-// so that numpy, ml_dtypes and torch stay on the Python side. The one
+// cross as (dtype, shape, array): inputs borrowed from the caller's
+// C-contiguous arrays of any dtype (the buffer protocol), results handed
+// over as uint8 numpy arrays owning the backend's buffers, so that numpy,
+// ml_dtypes and torch stay on the Python side. The one
 // translation unit of the bindings (nanobind).
 //
 // Errors: a builder error raises TypeError or ValueError (as
@@ -38,6 +39,7 @@
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstdlib>
 #include <limits>
 
 #include <memory>
@@ -73,20 +75,25 @@ template <typename T> std::string printToString(const T &printable) {
   return text;
 }
 
-/// The dtype names the Python side uses (DataType values) and their types.
-SmallVector<std::pair<StringRef, Type>, 11> getDTypes() {
-  Builder b(&getContext());
-  return {{"bool", b.getI1Type()},
-          {"int32", b.getI32Type()},
-          {"int64", b.getI64Type()},
-          {"float16", b.getF16Type()},
-          {"bfloat16", b.getBF16Type()},
-          {"float32", b.getF32Type()},
-          {"float64", b.getF64Type()},
-          {"float8_e4m3fn", b.getType<Float8E4M3FNType>()},
-          {"float8_e5m2", b.getType<Float8E5M2Type>()},
-          {"complex64", ComplexType::get(b.getF32Type())},
-          {"complex128", ComplexType::get(b.getF64Type())}};
+/// The dtype names the Python side uses (DataType values) and their types,
+/// made once: every run looks its inputs' and results' dtypes up here.
+ArrayRef<std::pair<StringRef, Type>> getDTypes() {
+  static const SmallVector<std::pair<StringRef, Type>, 11> dtypes = [] {
+    Builder b(&getContext());
+    return SmallVector<std::pair<StringRef, Type>, 11>{
+        {"bool", b.getI1Type()},
+        {"int32", b.getI32Type()},
+        {"int64", b.getI64Type()},
+        {"float16", b.getF16Type()},
+        {"bfloat16", b.getBF16Type()},
+        {"float32", b.getF32Type()},
+        {"float64", b.getF64Type()},
+        {"float8_e4m3fn", b.getType<Float8E4M3FNType>()},
+        {"float8_e5m2", b.getType<Float8E5M2Type>()},
+        {"complex64", ComplexType::get(b.getF32Type())},
+        {"complex128", ComplexType::get(b.getF64Type())}};
+  }();
+  return dtypes;
 }
 
 Type parseDType(const std::string &name) {
@@ -650,19 +657,45 @@ private:
   std::vector<Value> values;
 };
 
-/// Bytes of a C-contiguous array, as the Python side passes every tensor
-/// (any dtype viewed as uint8, so that ml_dtypes' bfloat16 crosses too).
-using ByteArray = nb::ndarray<const uint8_t, nb::ndim<1>, nb::c_contig,
-                              nb::device::cpu>;
+/// The bytes a run borrows from its inputs, through the buffer protocol
+/// with PyBUF_SIMPLE: any C-contiguous array of any dtype (ml_dtypes'
+/// included) as it is, and no format, shape or strides asked for, which
+/// numpy gives without building them (a non-contiguous array is refused;
+/// the Python side copies those first). Released when the run ends.
+class BorrowedInputs {
+public:
+  explicit BorrowedInputs(size_t count) { views.reserve(count); }
+  ~BorrowedInputs() {
+    for (Py_buffer &view : views)
+      PyBuffer_Release(&view);
+  }
+  BorrowedInputs(const BorrowedInputs &) = delete;
+  BorrowedInputs &operator=(const BorrowedInputs &) = delete;
 
-/// Runs `compiled` on `inputs`, (dtype, shape or None, ByteArray) each;
-/// results as (dtype, shape or None, uint8 numpy array owning the backend's
-/// bytes, no copy).
+  ArrayRef<uint8_t> borrow(nb::handle array) {
+    // Reserved: the views do not move while they are held.
+    Py_buffer &view = views.emplace_back();
+    if (PyObject_GetBuffer(array.ptr(), &view, PyBUF_SIMPLE) != 0) {
+      views.pop_back();
+      throw nb::python_error();
+    }
+    return ArrayRef<uint8_t>(static_cast<const uint8_t *>(view.buf),
+                             static_cast<size_t>(view.len));
+  }
+
+private:
+  std::vector<Py_buffer> views;
+};
+
+/// Runs `compiled` on `inputs`, (dtype, shape or None, C-contiguous array
+/// of the input's values) each; results as (dtype, shape or None, uint8
+/// numpy array owning the backend's bytes, no copy).
 std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
                                    std::vector<nb::tuple> inputs,
                                    std::optional<uint64_t> maxTotalBytes) {
   DiagnosticCollector diagnostics;
   SmallVector<Buffer> buffers;
+  BorrowedInputs borrowed(inputs.size());
   uint64_t inputBytes = 0;
   for (nb::handle input : inputs) {
     Buffer buffer;
@@ -672,10 +705,9 @@ std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
     if (!buffer.isScalar)
       for (nb::handle extent : shape)
         buffer.shape.push_back(nb::cast<int64_t>(extent));
-    // Borrowed: the caller's array lives, unchanged, through the run.
-    auto data = nb::cast<ByteArray>(input[2]);
-    buffer.borrowed = ArrayRef<uint8_t>(data.data(), data.size());
-    inputBytes += data.size();
+    // The caller's array lives, unchanged, through the run.
+    buffer.borrowed = borrowed.borrow(input[2]);
+    inputBytes += buffer.borrowed->size();
     buffers.push_back(std::move(buffer));
   }
   // The budget of this run (the backends count the borrowed inputs in it):
@@ -720,6 +752,15 @@ NB_MODULE(_fuser_mlir, m) {
 #endif
   m.def("default_max_total_bytes", &getDefaultMaxTotalBytes,
         "the default budget of a run's buffers, as the process stands now");
+  // os.environ writes its changes through to the C environment (putenv,
+  // unsetenv); reading it here costs a fraction of os.environ.get, which
+  // encodes the key and raises and catches KeyError for an unset variable:
+  // execute() reads $FUSER_MAX_TOTAL_BYTES at every call.
+  m.def("getenv", [](const char *name) -> std::optional<std::string> {
+    if (const char *value = std::getenv(name))
+      return std::string(value);
+    return std::nullopt;
+  });
   nb::class_<Fusion>(m, "Fusion")
       .def(nb::init<const std::string &>(), nb::arg("name"))
       .def("set_location", &Fusion::setLocation)
