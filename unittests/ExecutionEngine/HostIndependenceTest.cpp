@@ -417,4 +417,25 @@ TEST(FloatingPointEnvironmentTest, RestoresTheCallersEnvironment) {
   EXPECT_FALSE(std::fetestexcept(FE_DIVBYZERO));
 }
 
+// From the default modes (the guard keeps only the MXCSR there), the SSE
+// flags come back as they were and the x87 flags stay clear.
+TEST(FloatingPointEnvironmentTest, RestoresTheFlagsOfTheDefaultModes) {
+  std::fesetenv(FE_DFL_ENV);
+  volatile float zero = 0.0f;
+  volatile float quotient = 1.0f / zero; // an SSE flag: FE_DIVBYZERO
+  (void)quotient;
+  ASSERT_TRUE(std::fetestexcept(FE_DIVBYZERO));
+  {
+    ScopedDefaultFloatingPointEnvironment defaultEnvironment;
+    EXPECT_FALSE(std::fetestexcept(FE_ALL_EXCEPT));
+    volatile float three = 3.0f;
+    volatile float third = 1.0f / three; // an SSE flag: FE_INEXACT
+    (void)third;
+    std::feraiseexcept(FE_OVERFLOW);     // an x87 flag (glibc raises it there)
+  }
+  EXPECT_TRUE(std::fetestexcept(FE_DIVBYZERO));
+  EXPECT_FALSE(std::fetestexcept(FE_INEXACT | FE_OVERFLOW));
+  std::feclearexcept(FE_ALL_EXCEPT);
+}
+
 } // namespace
