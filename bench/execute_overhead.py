@@ -2,16 +2,18 @@
 
     PYTHONPATH=build/python_packages python3 bench/execute_overhead.py [--calls N]
 
-The fusion: two [4, 8] f32 inputs, out = sum((a + b) * a, dims=[1]), defined
-with static extents and with symbolic ones (-1). For the interpreter (interp)
-and the CPU backend (cpu) it prints, per call, the best
-of several timed loops (the machine may be shared: the minimum is the least
-disturbed figure):
+The fusions: sum((a + b) * a, dims=[1]) of two [4, 8] f32 inputs and
+relu(a + b) of two [16, 16] f32 inputs, each defined with static extents and
+with symbolic ones (-1). For the interpreter (interp) and the CPU backend
+(cpu) it prints, per call, the best of several timed loops (the machine may
+be shared: the minimum is the least disturbed figure):
   execute   the whole cached call, fd.execute([a, b], backend=...)
   native    the compiled fusion's own run (CompiledFusion.run with an
             explicit budget: the kernel or interpreter, and the native
             module's marshalling of inputs and results)
-  host      execute minus native: what the Python layer adds per call
+  host      execute minus native: what the Python layer adds per call (the
+            kernel's own time is a part of native, so the Python layer and
+            the crossing together cost between host and execute)
 and, as peers in the same run, numpy doing the same arithmetic and torch
 eager (where torch imports).
 """
@@ -44,44 +46,54 @@ def main():
     args = parser.parse_args()
 
     rng = np.random.default_rng(0)
-    x = rng.standard_normal((4, 8)).astype(np.float32)
-    y = rng.standard_normal((4, 8)).astype(np.float32)
-    inputs = [x, y]
+    # name: (input shape, the definition's ops, numpy's, torch's)
+    fusions = {
+        "sum((a + b) * a, dims=[1]) of [4, 8]": (
+            (4, 8), lambda fd, a, b: fd.ops.sum(fd.ops.mul(fd.ops.add(a, b), a), dims=[1]),
+            lambda a, b: ((a + b) * a).sum(axis=1), lambda a, b: ((a + b) * a).sum(dim=1)),
+        "relu(a + b) of [16, 16]": (
+            (16, 16), lambda fd, a, b: fd.ops.relu(fd.ops.add(a, b)),
+            lambda a, b: np.maximum(a + b, 0), lambda a, b: (a + b).relu()),
+    }
 
     def measure(fn):
         return best_per_call(fn, args.calls, args.repeats) * 1e6
 
-    print("cached execute of sum((a + b) * a, dims=[1]), a, b: [4, 8] f32; "
-          "us per call, best of %d loops of %d calls" % (args.repeats, args.calls))
-    print("%-8s %-8s %10s %10s %10s" % ("extents", "backend", "execute", "native", "host"))
-    for extents in ("static", "symbolic"):
-        shape = [4, 8] if extents == "static" else [-1, -1]
-        with FusionDefinition() as fd:
-            a = fd.define_tensor(shape=shape, contiguity=[True, True], dtype=DataType.Float)
-            b = fd.define_tensor(shape=shape, contiguity=[True, True], dtype=DataType.Float)
-            fd.add_output(fd.ops.sum(fd.ops.mul(fd.ops.add(a, b), a), dims=[1]))
-        key = fd._cache_key() if hasattr(fd, "_cache_key") else repr(fd)  # (before issue 48)
-        for backend in ("interp", "cpu"):
-            expected = ((x + y) * x).sum(axis=1)
-            (out,) = fd.execute(inputs, backend=backend)
-            np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
-            compiled = next(variant[0][0] for variant_key, variant in
-                            FusionCache.get()._variants.items()
-                            if variant_key[:2] == (key, backend))
-            native_inputs = [_arrays.to_native(v, "float32", v.shape) for v in inputs]
-            whole = measure(lambda: fd.execute(inputs, backend=backend))
-            native = measure(lambda: compiled.run(native_inputs, 1 << 40))
-            print("%-8s %-8s %10.2f %10.2f %10.2f"
-                  % (extents, backend, whole, native, whole - native))
-    print("peers:")
-    print("%-17s %10.2f" % ("numpy", measure(lambda: ((x + y) * x).sum(axis=1))))
     try:
         import torch
     except ImportError:
-        print("%-17s %10s" % ("torch", "(not importable)"))
-    else:
-        tx, ty = torch.from_numpy(x), torch.from_numpy(y)
-        print("%-17s %10.2f" % ("torch", measure(lambda: ((tx + ty) * tx).sum(dim=1))))
+        torch = None
+    print("cached execute, a and b f32; us per call, best of %d loops of %d calls"
+          % (args.repeats, args.calls))
+    for name, (shape, define, numpy_op, torch_op) in fusions.items():
+        x = rng.standard_normal(shape).astype(np.float32)
+        y = rng.standard_normal(shape).astype(np.float32)
+        inputs = [x, y]
+        print(name)
+        print("  %-8s %-8s %10s %10s %10s" % ("extents", "backend", "execute", "native",
+                                               "host"))
+        for extents in ("static", "symbolic"):
+            with FusionDefinition() as fd:
+                a, b = (fd.define_tensor(shape=list(shape) if extents == "static" else
+                                         [-1] * len(shape), contiguity=[True] * len(shape),
+                                         dtype=DataType.Float) for _ in range(2))
+                fd.add_output(define(fd, a, b))
+            key = fd._cache_key()
+            for backend in ("interp", "cpu"):
+                (out,) = fd.execute(inputs, backend=backend)
+                np.testing.assert_allclose(out, numpy_op(x, y), rtol=1e-5, atol=1e-5)
+                compiled = next(variant[0][0] for variant_key, variant in
+                                FusionCache.get()._variants.items()
+                                if variant_key[:2] == (key, backend))
+                native_inputs = [_arrays.to_native(v, "float32", v.shape) for v in inputs]
+                whole = measure(lambda: fd.execute(inputs, backend=backend))
+                native = measure(lambda: compiled.run(native_inputs, 1 << 40))
+                print("  %-8s %-8s %10.2f %10.2f %10.2f"
+                      % (extents, backend, whole, native, whole - native))
+        print("  peers: numpy %.2f, torch eager %s"
+              % (measure(lambda: numpy_op(x, y)),
+                 "(not importable)" if torch is None else "%.2f" % measure(
+                     lambda tx=torch.from_numpy(x), ty=torch.from_numpy(y): torch_op(tx, ty))))
 
 
 if __name__ == "__main__":

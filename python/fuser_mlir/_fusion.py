@@ -803,8 +803,12 @@ class FusionDefinition:
         interpreter unless FUSER_MLIR_HOST_BACKEND says "cpu")."""
         if "torch" not in sys.modules:
             return HOST_BACKEND  # no torch tensor can be among the inputs
-        cuda = any(_arrays.is_torch(v) and v.device.type == "cuda" for v in inputs)
-        return "cuda" if cuda else HOST_BACKEND
+        ndarray = _arrays.ndarray()
+        for value in inputs:
+            if type(value) is not ndarray and _arrays.is_torch(value) and \
+                    value.device.type == "cuda":
+                return "cuda"
+        return HOST_BACKEND
 
     def validate(self, inputs, reference_outputs=None, *, rtol=None, atol=None, **options):
         """Runs the fusion and checks every output against
@@ -1084,9 +1088,13 @@ def _returns_torch(inputs):
     the program uses torch and passes no numpy array."""
     if "torch" not in sys.modules:
         return False  # no torch tensor can be among the inputs
-    import numpy as np
-    if any(_arrays.is_torch(value) for value in inputs):
-        return True
-    return not any(isinstance(v, np.ndarray) for v in inputs)
+    ndarray = _arrays.ndarray()
+    numpy_given = False
+    for value in inputs:
+        if isinstance(value, ndarray):
+            numpy_given = True
+        elif _arrays.is_torch(value):
+            return True
+    return not numpy_given
 
 
