@@ -14,7 +14,15 @@
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Pipelines/Pipelines.h"
 
+#include "fuser/ExecutionEngine/CPUThreads.h"
+
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::fuser;
@@ -92,4 +100,90 @@ mlir::fuser::lowerFusionToKernelLoops(func::FuncOp func,
 std::unique_ptr<Backend>
 mlir::fuser::createCPUBackend(const BackendOptions &options) {
   return std::make_unique<CPUBackend>(options);
+}
+
+namespace {
+/// The median and minimum of `runs` calls of `body`, in seconds.
+template <typename Body>
+std::pair<double, double> timeRuns(unsigned runs, Body body) {
+  std::vector<double> seconds;
+  for (unsigned i = 0; i < runs; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    body();
+    seconds.push_back(std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return {seconds[seconds.size() / 2], seconds.front()};
+}
+
+/// The copy ranges: large enough to stream, enough of them to share.
+constexpr size_t kCopyRangeBytes = 1 << 20;
+} // namespace
+
+LogicalResult mlir::fuser::benchmarkOnCPU(func::FuncOp func,
+                                          ArrayRef<Buffer> inputs,
+                                          const BackendOptions &options,
+                                          unsigned runs,
+                                          llvm::raw_ostream &os) {
+  if (runs == 0)
+    return func.emitError("--bench needs at least one run");
+  llvm::Expected<unsigned> resolved = getCPUThreads(options.numThreads);
+  if (!resolved)
+    return func.emitError(llvm::toString(resolved.takeError()));
+  unsigned threads = *resolved;
+  BackendOptions fixed = options;
+  fixed.numThreads = threads;
+  FailureOr<std::unique_ptr<CompiledFusion>> compiled =
+      createCPUBackend(fixed)->compile(func);
+  if (failed(compiled))
+    return failure();
+  FailureOr<SmallVector<Buffer>> outputs = (*compiled)->run(inputs);
+  if (failed(outputs))
+    return failure();
+  uint64_t bytes = 0;
+  for (const Buffer &buffer : inputs)
+    bytes += buffer.bytes.size();
+  for (const Buffer &buffer : *outputs)
+    bytes += buffer.bytes.size();
+
+  bool failedRun = false;
+  auto [median, minimum] = timeRuns(runs, [&] {
+    failedRun |= failed((*compiled)->run(inputs));
+  });
+  if (failedRun)
+    return failure();
+
+  // The copy: half the bytes read, half written, pages touched first.
+  size_t half = std::max<size_t>(bytes / 2, 1);
+  std::vector<uint8_t> source(half, 1), destination(half, 0);
+  int64_t ranges = llvm::divideCeil(half, kCopyRangeBytes);
+  auto copy = [&] {
+    runOnThreads(threads, ranges, [&](int64_t begin, int64_t end) {
+      size_t from = begin * kCopyRangeBytes;
+      size_t to = std::min<size_t>(end * kCopyRangeBytes, half);
+      std::memcpy(destination.data() + from, source.data() + from, to - from);
+    });
+  };
+  copy();
+  auto [copyMedian, copyMinimum] = timeRuns(runs, copy);
+
+  auto gbPerSecond = [](uint64_t moved, double seconds) {
+    return double(moved) / seconds / 1e9;
+  };
+  os << "bench cpu: " << threads << " thread(s), " << runs
+     << " runs; fusion: median "
+     << llvm::format("%.3f", median * 1e3) << " ms (min "
+     << llvm::format("%.3f", minimum * 1e3) << " ms), " << bytes
+     << " bytes (inputs + results), "
+     << llvm::format("%.2f", gbPerSecond(bytes, median)) << " GB/s; copy: "
+     << "median " << llvm::format("%.3f", copyMedian * 1e3) << " ms (min "
+     << llvm::format("%.3f", copyMinimum * 1e3) << " ms), "
+     << llvm::format("%.2f", gbPerSecond(2 * half, copyMedian))
+     << " GB/s; fusion/copy "
+     << llvm::format("%.2f", gbPerSecond(bytes, median) /
+                                 gbPerSecond(2 * half, copyMedian))
+     << "\n";
+  return success();
 }

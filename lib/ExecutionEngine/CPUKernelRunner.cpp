@@ -22,6 +22,10 @@
 //   that this process does not load.
 // - a gpu.barrier at the start of a thread loop in a block loop is dropped:
 //   the host runs a block's thread loops one after another.
+// - each kernel's block loop is outlined (fuser-cpu-outline-block-loops) and
+//   called through `__fuser_run_blocks`, which runs ranges of blocks on the
+//   run's threads (CPUThreads.h, BackendOptions::numThreads); shared memory
+//   becomes a buffer per range.
 // - memref arguments with a zero extent take static strides, which the
 //   bare-pointer convention needs (docs/Lowering.md, "Tensors without
 //   elements").
@@ -33,6 +37,7 @@
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/ElementSemantics.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+#include "fuser/ExecutionEngine/CPUThreads.h"
 #include "fuser/ExecutionEngine/Elements.h"
 #include "fuser/ExecutionEngine/FloatingPointEnvironment.h"
 #include "fuser/ExecutionEngine/LibraryCalls.h"
@@ -57,6 +62,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -199,13 +205,42 @@ struct IndexOutOfRange {
 };
 thread_local IndexOutOfRange indexOutOfRange;
 
+/// Keeps in `first` whichever of the two reports comes first.
+void keepFirst(IndexOutOfRange &first, const IndexOutOfRange &other) {
+  if (!other.reported ||
+      (first.reported && std::make_pair(first.element, first.check) <=
+                             std::make_pair(other.element, other.check)))
+    return;
+  first = other;
+}
+
 void reportIndexOutOfRange(int64_t check, int64_t index, int64_t extent,
                            int64_t dim, int64_t element) {
-  IndexOutOfRange &first = indexOutOfRange;
-  if (first.reported &&
-      std::make_pair(first.element, first.check) <= std::make_pair(element, check))
-    return;
-  first = {true, check, index, extent, dim, element};
+  keepFirst(indexOutOfRange, {true, check, index, extent, dim, element});
+}
+
+/// The threads of the run in progress on this thread (CPUKernelModule::run).
+thread_local unsigned runThreads = 1;
+
+/// __fuser_run_blocks (fuser-cpu-dispatch-block-loops): the kernel's blocks
+/// [0, blocks) in ranges on the run's threads. Each range runs in the IEEE
+/// default floating-point environment, as the caller does, and its index
+/// reports are merged into the caller's by the same first-element rule.
+void runBlocks(void (*thunk)(void *, int64_t, int64_t), void *context,
+               int64_t blocks) {
+  std::mutex mutex;
+  IndexOutOfRange first = indexOutOfRange;
+  runOnThreads(runThreads, blocks, [&](int64_t begin, int64_t end) {
+    ScopedDefaultFloatingPointEnvironment environment;
+    IndexOutOfRange outer = std::exchange(indexOutOfRange, {});
+    thunk(context, begin, end);
+    IndexOutOfRange reported = std::exchange(indexOutOfRange, outer);
+    if (!reported.reported)
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    keepFirst(first, reported);
+  });
+  indexOutOfRange = first;
 }
 
 /// One registered helper: its symbol, address and MLIR signature.
@@ -781,8 +816,9 @@ const std::optional<std::string> &initializeNativeTarget() {
 
 void mlir::fuser::buildCPUKernelToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
-  // scf.parallel (with scf.reduce) becomes sequential loops; the
-  // #gpu.loop_dim_map mapping is dropped.
+  // What is left of scf.parallel (thread loops, with scf.reduce, and the
+  // block loops fuser-cpu-outline-block-loops kept) becomes sequential
+  // loops; the #gpu.loop_dim_map mapping is dropped.
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertMathToOpaqueLibraryCallsPass());
   pm.addPass(createConvertMathToLLVMPass());
@@ -803,6 +839,7 @@ void mlir::fuser::buildCPUKernelToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertComplexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createFuserCPUDispatchBlockLoops());
 }
 
 CPUKernelModule::CPUKernelModule(std::unique_ptr<ExecutionEngine> engine,
@@ -868,10 +905,16 @@ mlir::fuser::lowerKernelModuleToLLVM(ModuleOp module) {
     return failure();
   rewriteStridedCopies(*lowered);
   giveEmptyArgumentsStaticStrides(*lowered);
-  stripWorkgroupMemorySpace(*lowered);
   dropThreadLoopBarriers(*lowered);
 
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  // Before the memory spaces go: the outlining gives each thread its own
+  // copy of what is shared memory on the GPU.
+  pm.addPass(createFuserCPUOutlineBlockLoops());
+  if (failed(pm.run(*lowered)))
+    return module.emitError("could not outline the kernels' block loops");
+  stripWorkgroupMemorySpace(*lowered);
+  pm.clear();
   buildCPUKernelToLLVMPipeline(pm);
   if (failed(pm.run(*lowered)))
     return module.emitError(
@@ -1007,6 +1050,9 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
                                  llvm::JITSymbolFlags::Exported};
     symbols[interner(kIndexOutOfRangeFunction)] = {
         llvm::orc::ExecutorAddr::fromPtr(&reportIndexOutOfRange),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner(kRunBlocksFunction)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&runBlocks),
         llvm::JITSymbolFlags::Exported};
     symbols[interner(library::kMatmulFunction)] = {
         llvm::orc::ExecutorAddr::fromPtr(&runLibraryMatmul),
@@ -1155,6 +1201,10 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
       packedArgs[i] = argData[i];
     }
   }
+  llvm::Expected<unsigned> threads = getCPUThreads(options.numThreads);
+  if (!threads)
+    return emitError(loc, errorMessage(threads.takeError()));
+  llvm::SaveAndRestore<unsigned> scopedThreads(runThreads, *threads);
   indexOutOfRange = {};
   if (llvm::Error error =
           engine->invokePacked(getJITSymbolName(name), packedArgs))

@@ -753,8 +753,11 @@ mlir::fuser::measureMemory(func::FuncOp func, ArrayRef<Buffer> inputs,
   report.memcpyBytes = trace.memcpyBytes;
   std::pair<std::string, void *> symbols[] = {
       {kRecordSymbol, reinterpret_cast<void *>(&fuserMemRecord)}};
+  // One thread: the trace is appended to in the order the blocks run.
+  BackendOptions oneThread = options.backend;
+  oneThread.numThreads = 1;
   FailureOr<std::unique_ptr<CPUKernelModule>> compiled =
-      CPUKernelModule::compile(*instrumented, options.backend, symbols);
+      CPUKernelModule::compile(*instrumented, oneThread, symbols);
   if (failed(compiled))
     return failure();
   FailureOr<SmallVector<Buffer>> outputs =

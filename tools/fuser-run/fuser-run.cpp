@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/ExecutionEngine/Backends.h"
+#include "fuser/ExecutionEngine/CPUBackend.h"
 #include "fuser/ExecutionEngine/CUDABackend.h"
 #include "fuser/ExecutionEngine/MemoryReport.h"
 #include "fuser/ExecutionEngine/SimtDriver.h"
@@ -112,9 +113,17 @@ cl::opt<std::string> cudaToolkit(
     cl::init("/usr/local/cuda"));
 cl::opt<unsigned> benchRuns(
     "bench", cl::cat(fuserRunCategory),
-    cl::desc("with --backend cuda: after the run, time N runs of each kernel "
-             "and of the fusion (CUDA events, L2 flushed) against a copy of "
-             "the same bytes (docs/Lowering.md)"),
+    cl::desc("after the run, time N runs: with --backend cuda each kernel "
+             "and the fusion (CUDA events, L2 flushed) against a copy of "
+             "the same bytes (docs/Lowering.md); with --backend cpu the "
+             "compiled fusion against a copy of its input and result bytes "
+             "on as many threads (docs/Performance.md)"),
+    cl::init(0));
+cl::opt<unsigned> numThreads(
+    "num-threads", cl::cat(fuserRunCategory),
+    cl::desc("with --backend cpu: threads that run each kernel's blocks "
+             "(default 0: FUSER_MLIR_NUM_THREADS, else every hardware "
+             "thread); the results do not depend on it"),
     cl::init(0));
 
 /// The options of this run's backends.
@@ -123,6 +132,7 @@ BackendOptions getBackendOptions() {
   options.maxBufferBytes = maxBytes;
   options.maxTotalBytes = maxTotalBytes;
   options.splitReductions = splitReductions;
+  options.numThreads = numThreads;
   return options;
 }
 
@@ -331,9 +341,10 @@ int runLowered(ModuleOp module, func::FuncOp entry) {
 }
 
 int runMain() {
-  if (benchRuns.getNumOccurrences() && backendName != "cuda") {
-    llvm::errs() << "fuser-run: --bench times kernels on the GPU: it needs "
-                    "--backend cuda\n";
+  if (benchRuns.getNumOccurrences() && backendName != "cuda" &&
+      backendName != "cpu") {
+    llvm::errs() << "fuser-run: --bench times kernels: it needs --backend "
+                    "cuda or cpu\n";
     return ExitBadInput;
   }
   std::unique_ptr<Backend> backend = lookUpBackend(backendName);
@@ -507,8 +518,11 @@ int runMain() {
   else
     printText(llvm::outs(), *results, checks);
   if (benchRuns.getNumOccurrences()) {
-    if (failed(benchmarkOnCUDA(entry, inputs, getBackendOptions(), benchRuns,
-                               llvm::outs())))
+    if (failed(backendName == "cpu"
+                   ? benchmarkOnCPU(entry, inputs, getBackendOptions(),
+                                    benchRuns, llvm::outs())
+                   : benchmarkOnCUDA(entry, inputs, getBackendOptions(),
+                                     benchRuns, llvm::outs())))
       return ExitBadInput;
   }
   return allPassed ? ExitOk : ExitCheckFailed;

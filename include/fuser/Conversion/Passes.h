@@ -26,6 +26,14 @@ constexpr llvm::StringLiteral kIndexOutOfRangeFunction =
     "__fuser_index_out_of_range";
 constexpr llvm::StringLiteral kIndexChecksAttr = "fuser.index_checks";
 
+/// fuser-cpu-outline-block-loops: the attribute naming the outlined body of
+/// a block-loop declaration, and the runtime function that
+/// fuser-cpu-dispatch-block-loops calls, `void(ptr thunk, ptr context, i64
+/// blocks)`, which runs `thunk(context, begin, end)` on ranges covering
+/// blocks [0, blocks) and returns when all are done.
+constexpr llvm::StringLiteral kBlockBodyAttr = "fuser.block_body";
+constexpr llvm::StringLiteral kRunBlocksFunction = "__fuser_run_blocks";
+
 #define GEN_PASS_REGISTRATION
 #include "fuser/Conversion/Passes.h.inc"
 

@@ -149,4 +149,53 @@ def FuserGPUPrepareKernels : Pass<"fuser-gpu-prepare-kernels",
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// CPU backend: block loops on a thread pool (lib/Conversion/BlockLoopsToCPU)
+//===----------------------------------------------------------------------===//
+
+def FuserCPUOutlineBlockLoops : Pass<"fuser-cpu-outline-block-loops",
+                                     "::mlir::ModuleOp"> {
+  let summary = "Outlines each kernel's block loop so that a thread pool "
+                "runs its blocks";
+  let description = [{
+    On host functions in the shared-lowering form (the output of
+    `convert-fuser-to-scf`), for the CPU backend: each kernel nest, an
+    outermost `scf.parallel` whose first dim is mapped to `block_x`, with
+    constant bounds, at least two blocks and no reductions, is replaced by
+    a call `@<f>_blocks_<k>_run(blocks, captures...)`, a declaration whose
+    `fuser.block_body` attribute names the outlined body
+    `@<f>_blocks_<k>(begin, end, captures...)`: an `scf.for` over blocks
+    `[begin, end)` of the loop's body (the remaining dims of the nest stay
+    an `scf.parallel` inside). The captures are the values the nest reads
+    from above (constants are cloned instead); a nest that captures a
+    memref the bare-pointer convention cannot pass (a non-static stride
+    or offset) stays where it is. Shared memory (a `memref.global` in the
+    workgroup address space) becomes a `memref.alloc` of the outlined
+    body, once per call: each thread running blocks has its own, as each
+    GPU block has. `fuser-cpu-dispatch-block-loops` gives the declaration
+    its body after the lowering to the LLVM dialect (docs/Lowering.md,
+    "Blocks on every core").
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
+def FuserCPUDispatchBlockLoops : Pass<"fuser-cpu-dispatch-block-loops",
+                                      "::mlir::ModuleOp"> {
+  let summary = "Defines the block-loop calls of "
+                "fuser-cpu-outline-block-loops in the LLVM dialect";
+  let description = [{
+    After the module is in the LLVM dialect (bare-pointer calling
+    convention): each declaration with a `fuser.block_body` attribute gets
+    a body that stores its captures into a stack struct and calls
+    `__fuser_run_blocks(thunk, context, blocks)`, where the thunk
+    `void(ptr context, i64 begin, i64 end)` loads them back and calls the
+    outlined body on blocks `[begin, end)`. The runtime (the CPU backend)
+    runs the ranges on its threads and returns when every block is done.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // FUSER_CONVERSION_PASSES_TD

@@ -45,6 +45,10 @@ struct BackendOptions {
   /// sequence (one kernel thread per output), and the backends agree bit
   /// for bit.
   bool splitReductions = true;
+  /// The threads that run a kernel's blocks (the `cpu` backend); 0: the
+  /// FUSER_MLIR_NUM_THREADS environment variable at each run, else the
+  /// hardware threads (getCPUThreads). The bits do not depend on it.
+  unsigned numThreads = 0;
 };
 
 /// Within its scope, on this thread, every run takes `maxTotalBytes` as its

@@ -2,8 +2,9 @@
 //
 // The `cpu` backend runs the kernels of the shared lowering (docs/Lowering.md)
 // on the host: the same `scf.parallel` nests the GPU path outlines, lowered to
-// the LLVM dialect as sequential loops and JIT-compiled with MLIR's
-// ExecutionEngine. It has two layers:
+// the LLVM dialect and JIT-compiled with MLIR's ExecutionEngine, each
+// kernel's blocks shared among threads (CPUThreads.h) and each block's
+// threads run as sequential loops. It has two layers:
 //
 // - CPUKernelModule: a module already in the shared-lowering form (host
 //   functions on static identity-layout memrefs in destination-passing style)
@@ -59,13 +60,16 @@ getOpaqueLibrarySymbols(ModuleOp module);
 /// expand-strided-metadata, convert-vector-to-llvm, finalize-memref-to-llvm,
 /// convert-arith-to-llvm, convert-index-to-llvm, convert-ub-to-llvm,
 /// convert-func-to-llvm{use-bare-ptr-memref-call-conv=true},
-/// convert-cf-to-llvm, reconcile-unrealized-casts.
+/// convert-cf-to-llvm, reconcile-unrealized-casts,
+/// fuser-cpu-dispatch-block-loops (the calls of the block loops that
+/// lowerKernelModuleToLLVM outlined first).
 void buildCPUKernelToLLVMPipeline(OpPassManager &pm);
 
 /// The module of kernels `module` (in the shared-lowering form) lowered to
 /// the LLVM dialect as the CPU backend JIT-compiles it: cloned, rewritten so
 /// that no f16/bf16 arithmetic or conversion is left (each is the
-/// interpreter's, in integer arithmetic or a registered helper), then
+/// interpreter's, in integer arithmetic or a registered helper), its
+/// kernels' block loops outlined (fuser-cpu-outline-block-loops), then
 /// buildCPUKernelToLLVMPipeline. `module` is left unchanged; an op the
 /// passes cannot lower is a located error.
 FailureOr<OwningOpRef<ModuleOp>> lowerKernelModuleToLLVM(ModuleOp module);
@@ -163,6 +167,16 @@ lowerFusionToKernelLoops(func::FuncOp func, const BackendOptions &options,
 
 /// The `cpu` backend.
 std::unique_ptr<Backend> createCPUBackend(const BackendOptions &options);
+
+/// `fuser-run --backend cpu --bench N`: compiles `func`, runs it once on
+/// `inputs`, then times N runs and prints the median and minimum time and
+/// the bytes per second of its inputs and results together, against a copy
+/// that moves as many bytes (reads half, writes half; STREAM's copy) on as
+/// many threads (the same runOnThreads), timed the same way. Errors are
+/// diagnostics on the function.
+LogicalResult benchmarkOnCPU(func::FuncOp func, ArrayRef<Buffer> inputs,
+                             const BackendOptions &options, unsigned runs,
+                             llvm::raw_ostream &os);
 
 } // namespace fuser
 } // namespace mlir

@@ -1,0 +1,132 @@
+//===- CPUThreads.cpp - the threads that run a kernel's blocks ------------===//
+//
+// A run hands out ranges of blocks from an atomic counter; the caller takes
+// ranges too, then waits until every block is done. The caller runs the
+// first range alone and shares the rest only when they are worth waking
+// threads for (kMinSharedWork). It waits for blocks,
+// not for the pool's tasks: a task that starts after the last range was
+// taken finds none and touches nothing of the caller's, so the caller never
+// depends on a pool thread being free (another run, on another thread, may
+// hold them all).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/ExecutionEngine/CPUThreads.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+
+using namespace mlir::fuser;
+
+namespace {
+/// Ranges per thread: small enough that a thread slowed by another job on
+/// the machine leaves its share to the others, large enough that a range
+/// outweighs taking it.
+constexpr int64_t kRangesPerThread = 4;
+
+/// Below this much work left after the first range (as long as that range
+/// took, times the ranges left), the caller does it alone: waking a pool
+/// thread, and waiting for one that another job on the machine delays,
+/// costs more than small kernels (most of a test suite's) take.
+constexpr std::chrono::microseconds kMinSharedWork(100);
+
+/// One run's blocks, shared with the pool's tasks (which may outlive it).
+struct Blocks {
+  Blocks(int64_t count, int64_t rangeSize,
+         llvm::function_ref<void(int64_t, int64_t)> range)
+      : count(count), rangeSize(rangeSize), range(range) {}
+
+  /// Takes and runs ranges until none is left.
+  void work() {
+    for (;;) {
+      int64_t begin = next.fetch_add(rangeSize);
+      if (begin >= count)
+        return;
+      int64_t end = std::min(begin + rangeSize, count);
+      range(begin, end);
+      std::lock_guard<std::mutex> lock(mutex);
+      done += end - begin;
+      if (done == count)
+        finished.notify_all();
+    }
+  }
+
+  const int64_t count, rangeSize;
+  /// Called only on a range taken before `done` reaches `count`, while the
+  /// caller, whose function it is, waits.
+  const llvm::function_ref<void(int64_t, int64_t)> range;
+  std::atomic<int64_t> next{0};
+  std::mutex mutex;
+  std::condition_variable finished;
+  int64_t done = 0;
+};
+
+/// The pool of `workers` threads, made on first use and kept for the
+/// process: a run of n threads uses the pool of n - 1.
+llvm::StdThreadPool &getPool(unsigned workers) {
+  static std::mutex mutex;
+  static std::map<unsigned, std::unique_ptr<llvm::StdThreadPool>> pools;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<llvm::StdThreadPool> &pool = pools[workers];
+  if (!pool)
+    pool = std::make_unique<llvm::StdThreadPool>(
+        llvm::hardware_concurrency(workers));
+  return *pool;
+}
+} // namespace
+
+llvm::Expected<unsigned> mlir::fuser::getCPUThreads(unsigned requested) {
+  if (requested != 0)
+    return requested;
+  if (const char *value = std::getenv(kNumThreadsVariable)) {
+    unsigned threads = 0;
+    if (llvm::StringRef(value).trim().getAsInteger(10, threads) ||
+        threads == 0)
+      return llvm::createStringError(
+          llvm::Twine(kNumThreadsVariable) + "='" + value +
+          "' is not a number of threads (a positive integer)");
+    return threads;
+  }
+  return std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+}
+
+void mlir::fuser::runOnThreads(
+    unsigned threads, int64_t blocks,
+    llvm::function_ref<void(int64_t, int64_t)> range) {
+  if (threads <= 1 || blocks < 2) {
+    range(0, blocks);
+    return;
+  }
+  int64_t rangeSize =
+      std::max<int64_t>(1, blocks / (int64_t(threads) * kRangesPerThread));
+  int64_t ranges = llvm::divideCeil(blocks, rangeSize);
+  auto start = std::chrono::steady_clock::now();
+  range(0, rangeSize);
+  if ((std::chrono::steady_clock::now() - start) * (ranges - 1) <
+      kMinSharedWork) {
+    range(rangeSize, blocks);
+    return;
+  }
+  auto shared = std::make_shared<Blocks>(blocks, rangeSize, range);
+  // The first range is done.
+  shared->next = rangeSize;
+  shared->done = rangeSize;
+  int64_t helpers = std::min<int64_t>(threads - 1, ranges - 2);
+  llvm::StdThreadPool &pool = getPool(threads - 1);
+  for (int64_t i = 0; i < helpers; ++i)
+    pool.async([shared] { shared->work(); });
+  shared->work();
+  std::unique_lock<std::mutex> lock(shared->mutex);
+  shared->finished.wait(lock, [&] { return shared->done == blocks; });
+}
