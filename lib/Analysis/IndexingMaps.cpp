@@ -190,6 +190,32 @@ SmallVector<OperandIndexMap> getGatherMaps(GatherOp gather) {
   return {source, getWholeMap(identity)};
 }
 
+/// `self` at the result index; `index` and `src` along the row of the
+/// scattered dim (s0 over `index`'s extent there), where the result index
+/// is inside `index`'s other extents: the rows that can write the element.
+SmallVector<OperandIndexMap> getScatterMaps(ScatterOp scatter) {
+  MLIRContext *context = scatter.getContext();
+  ArrayRef<int64_t> indexShape = shapeOf(scatter.getIndex());
+  int64_t rank = indexShape.size(), dim = scatter.getDim();
+  SmallVector<AffineExpr> exprs, constraints;
+  for (int64_t d = 0; d < rank; ++d) {
+    exprs.push_back(d == dim ? getAffineSymbolExpr(0, context)
+                             : getAffineDimExpr(d, context));
+    if (d != dim)
+      constraints.push_back(indexShape[d] - 1 - getAffineDimExpr(d, context));
+  }
+  OperandIndexMap row;
+  row.symbolExtents.push_back(indexShape[dim]);
+  IntegerSet inside =
+      constraints.empty()
+          ? IntegerSet()
+          : IntegerSet::get(rank, 0, constraints,
+                            SmallVector<bool>(constraints.size(), false));
+  row.pieces.push_back({AffineMap::get(rank, 1, exprs, context), inside});
+  return {getWholeMap(AffineMap::getMultiDimIdentityMap(rank, context)), row,
+          row};
+}
+
 /// An operand of a contraction read at `exprs` (result dims and the
 /// contraction symbol s0, over `k` elements).
 OperandIndexMap getContractionMap(Operation *op, ArrayRef<AffineExpr> exprs,
@@ -280,6 +306,7 @@ mlir::fuser::getOperandIndexMaps(Operation *op) {
         return SmallVector<OperandIndexMap>{getScalarMap(full)};
       })
       .Case([](GatherOp gather) { return getGatherMaps(gather); })
+      .Case([](ScatterOp scatter) { return getScatterMaps(scatter); })
       .Case([](MatmulOp matmul) { return getMatmulMaps(matmul); })
       .Case([](LinearOp linear) { return getLinearMaps(linear); })
       .Case([](IotaOp iota) {

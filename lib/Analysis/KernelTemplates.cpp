@@ -166,6 +166,8 @@ public:
     add<ScanOp>(kindBit(SegmentKind::Pointwise), false);
     // An argsort's rows are ranked by one thread each (SortRowKernel).
     add<ArgsortOp>(kindBit(SegmentKind::Pointwise), false);
+    // A scatter's rows are written by one thread each (ScatterRowKernel).
+    add<ScatterOp>(kindBit(SegmentKind::Pointwise), false);
     // A library call computes each library op, in a segment of its own
     // (nvFuser's ExprEval segments); never recomputed.
     add<MatmulOp, LinearOp>(kindBit(SegmentKind::Library), false);
@@ -537,6 +539,11 @@ void KernelTemplateBuilder::addOp(Operation *op) {
   if (auto sort = dyn_cast<ArgsortOp>(op); sort && state.sorts++ == 0)
     state.sortShape.assign(getShape(sort.getResult()).begin(),
                            getShape(sort.getResult()).end());
+  if (auto scatter = dyn_cast<ScatterOp>(op); scatter && state.scatters++ == 0)
+    state.scatterResult = scatter.getResult();
+  if (state.scatterResult && llvm::is_contained(op->getOperands(),
+                                                state.scatterResult))
+    state.readsScatter = true;
   bool usesReduction = llvm::any_of(
       op->getOperands(), [&](Value v) { return dependent.contains(v); });
   auto reduction = dyn_cast<ReductionOp>(op);
@@ -562,6 +569,19 @@ void KernelTemplateBuilder::addLibraryRules(Operation *op) {
                    "as it computes it");
 }
 
+std::string KernelTemplateBuilder::getWhyNotScatterRows() const {
+  if (state.scatters == 0)
+    return {};
+  if (state.scatters > 1)
+    return "it holds more than one scatter";
+  if (state.readsScatter)
+    return "it reads its scatter's result, which is complete only at the "
+           "kernel's end";
+  if (state.writesBesideScatter)
+    return "it writes a value other than its scatter's result";
+  return {};
+}
+
 std::string KernelTemplateBuilder::getWhyNotSortRows() const {
   if (state.sorts == 0)
     return {};
@@ -574,6 +594,8 @@ std::string KernelTemplateBuilder::getWhyNotSortRows() const {
 }
 
 void KernelTemplateBuilder::addOutput(Value value, unsigned number) {
+  if (!value.getDefiningOp<ScatterOp>())
+    state.writesBesideScatter = true;
   if (auto type = dyn_cast<RankedTensorType>(value.getType())) {
     if (!state.writtenShape)
       state.writtenShape.emplace(type.getShape().begin(),
@@ -679,7 +701,7 @@ KernelTemplateBuilder::getTemplate(ArrayRef<InputTypeCount> inputs,
     return (state.kinds & kindBit(kind)) != 0;
   };
   if (emits(SegmentKind::Pointwise) && !hasReduction() &&
-      getWhyNotSortRows().empty())
+      getWhyNotSortRows().empty() && getWhyNotScatterRows().empty())
     return SegmentKind::Pointwise;
   if (state.libraryOps != 0)
     return emits(SegmentKind::Library) && state.whyNotLibrary.empty()
@@ -710,6 +732,8 @@ KernelMatch KernelTemplateBuilder::match(ArrayRef<InputTypeCount> inputs,
     return {std::nullopt, state.whyNotEmitted};
   if (std::string whyNot = getWhyNotSortRows(); !whyNot.empty())
     return {std::nullopt, "not the rows of an argsort: " + whyNot};
+  if (std::string whyNot = getWhyNotScatterRows(); !whyNot.empty())
+    return {std::nullopt, "not the rows of a scatter: " + whyNot};
   if (state.kinds == 0)
     return {std::nullopt, "no kernel kind emits all of its ops (scans are "
                           "pointwise kernels' only, reductions reduction and "

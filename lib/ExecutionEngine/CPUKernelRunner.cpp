@@ -1217,7 +1217,7 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
                          : loc;
     return emitError(where, "index ")
            << error.index << " is out of range [0, " << error.extent
-           << ") along dim " << error.dim << " at result element "
+           << ") along dim " << error.dim << " at index element "
            << error.element;
   }
 

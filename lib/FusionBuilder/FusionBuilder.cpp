@@ -757,19 +757,71 @@ FailureOr<Value> FusionBuilder::gather(Value source, Value index,
   if (indexType.getRank() != rank)
     return valueError() << "Tensor arguments have different dimensions "
                         << rank << " and " << indexType.getRank();
+  FailureOr<int64_t> normalized =
+      checkIndexing("gather", rank, dim, indexType.getElementType());
+  if (failed(normalized))
+    return failure();
+  return buildVerified<GatherOp>(indexType.clone(sourceType.getElementType()),
+                                 source, index, *normalized);
+}
+
+FailureOr<int64_t> FusionBuilder::checkIndexing(StringRef name, int64_t rank,
+                                                int64_t dim,
+                                                Type indexElement) {
   if (dim < -rank || dim >= rank)
     return valueError() << "Tensor arguments have dimension " << rank
                         << " so dim argument must satisfy " << -rank
                         << " <= dim < " << rank << ", but received " << dim;
-  if (dim < 0)
-    dim += rank;
-  Type indexElement = indexType.getElementType();
   if (!indexElement.isInteger(32) && !indexElement.isInteger(64))
-    return typeError() << "the index of 'gather' must be an integer tensor, "
-                          "got "
+    return typeError() << "the index of '" << name
+                       << "' must be an integer tensor, got "
                        << typeText(indexElement);
-  return buildVerified<GatherOp>(indexType.clone(sourceType.getElementType()),
-                                 source, index, dim);
+  return dim < 0 ? dim + rank : dim;
+}
+
+FailureOr<Value> FusionBuilder::scatter(Value self, Value index,
+                                        const Operand &src, int64_t dim,
+                                        std::optional<ReductionKind> reduce) {
+  auto selfType = dyn_cast<RankedTensorType>(self.getType());
+  auto indexType = dyn_cast<RankedTensorType>(index.getType());
+  if (!selfType || !indexType)
+    return typeError() << "'scatter' writes into a tensor at a tensor of "
+                          "indices";
+  int64_t rank = selfType.getRank();
+  auto srcType =
+      src.isTensor() ? llvm::cast<RankedTensorType>(src.getValue().getType())
+                     : RankedTensorType();
+  int64_t srcRank = srcType ? srcType.getRank() : indexType.getRank();
+  if (indexType.getRank() != rank || srcRank != rank)
+    return valueError() << "Tensor arguments have different dimensions "
+                        << rank << ", " << indexType.getRank() << " and "
+                        << srcRank;
+  FailureOr<int64_t> normalized =
+      checkIndexing("scatter", rank, dim, indexType.getElementType());
+  if (failed(normalized))
+    return failure();
+  dim = *normalized;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (srcType && indexType.getDimSize(d) > srcType.getDimSize(d))
+      return valueError() << "the index of 'scatter' has extent "
+                          << indexType.getDimSize(d) << " in dim " << d
+                          << ", more than src's " << srcType.getDimSize(d);
+    if (d != dim && indexType.getDimSize(d) > selfType.getDimSize(d))
+      return valueError() << "the index of 'scatter' has extent "
+                          << indexType.getDimSize(d) << " in dim " << d
+                          << ", more than the tensor's "
+                          << selfType.getDimSize(d);
+  }
+  Type element = selfType.getElementType();
+  FailureOr<Value> values =
+      srcType ? cast(src.getValue(), element)
+              : full(indexType.getShape(), src, element);
+  if (failed(values))
+    return failure();
+  return buildVerified<ScatterOp>(
+      selfType, self, index, *values, dim,
+      reduce ? ReductionKindAttr::get(builder.getContext(), *reduce)
+             : ReductionKindAttr());
 }
 
 LogicalResult FusionBuilder::checkLibraryOperands(StringRef name,

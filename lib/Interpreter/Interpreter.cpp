@@ -206,6 +206,7 @@ private:
   LogicalResult evalReduction(ReductionOp op);
   LogicalResult evalScan(ScanOp op);
   LogicalResult evalArgsort(ArgsortOp op);
+  LogicalResult evalScatter(ScatterOp op);
   LogicalResult evalUnary(Operation *op, UnaryKind kind);
   LogicalResult evalBinary(Operation *op, BinaryKind kind);
   LogicalResult evalTernary(Operation *op, TernaryKind kind);
@@ -343,6 +344,7 @@ LogicalResult Evaluator::evaluate(Operation *op) {
       .Case([&](ReductionOp op) { return evalReduction(op); })
       .Case([&](ScanOp op) { return evalScan(op); })
       .Case([&](ArgsortOp op) { return evalArgsort(op); })
+      .Case([&](ScatterOp op) { return evalScatter(op); })
       // arith ops evaluated like their fuser counterparts.
       .Case([&](arith::NegFOp op) { return evalUnary(op, UnaryKind::Neg); })
       .Case<arith::AddFOp, arith::AddIOp>(
@@ -473,15 +475,54 @@ LogicalResult Evaluator::evalIota(IotaOp op) {
   return success();
 }
 
+namespace {
+/// Reads the elements of an index tensor (i32 or i64) for an indexing op
+/// along a dim of `extent`, stopping at the first one outside [0, extent),
+/// which the op reports as its error.
+class IndexReader {
+public:
+  IndexReader(const Buffer &index, int64_t extent)
+      : indices(index.getBytes().data()),
+        wide(index.elementType.isInteger(64)), extent(extent) {}
+
+  /// The index at `offset`, or nullopt once one was out of range.
+  std::optional<int64_t> read(int64_t offset) {
+    if (outOfRange)
+      return std::nullopt;
+    int64_t position = wide ? loadElement<int64_t>(indices, offset)
+                            : loadElement<int32_t>(indices, offset);
+    if (position >= 0 && position < extent)
+      return position;
+    outOfRange = {position, offset};
+    return std::nullopt;
+  }
+
+  /// The error of `op` (indexing along `dim`) where an index was out of
+  /// range.
+  LogicalResult check(Operation *op, int64_t dim) const {
+    if (!outOfRange)
+      return success();
+    return op->emitError("index ")
+           << outOfRange->first << " is out of range [0, " << extent
+           << ") along dim " << dim << " at index element "
+           << outOfRange->second;
+  }
+
+private:
+  const uint8_t *indices;
+  bool wide;
+  int64_t extent;
+  std::optional<std::pair<int64_t, int64_t>> outOfRange;
+};
+} // namespace
+
 LogicalResult Evaluator::evalGather(GatherOp op) {
   FailureOr<Buffer> result = allocate(op, op.getType());
   if (failed(result))
     return failure();
   const Buffer &source = get(op.getSource());
-  const Buffer &index = get(op.getIndex());
   int64_t dim = op.getDim();
-  int64_t extent = source.shape[dim];
-  bool wide = index.elementType.isInteger(64);
+  IndexReader indices(get(op.getIndex()), source.shape[dim]);
   unsigned width = *getElementByteWidth(result->elementType);
   // Offsets of the result element, its index element, and the source
   // element less the gathered dim's term (added per element).
@@ -489,29 +530,19 @@ LogicalResult Evaluator::evalGather(GatherOp op) {
   SmallVector<int64_t> sourceStrides = getRowMajorStrides(source.shape);
   int64_t gatheredStride = sourceStrides[dim];
   sourceStrides[dim] = 0;
-  std::optional<std::pair<int64_t, int64_t>> outOfRange;
   forEachIndex<2>(result->shape, {rowMajor, sourceStrides}, {0, 0},
                   [&](const std::array<int64_t, 2> &at) {
-                    if (outOfRange)
+                    std::optional<int64_t> position = indices.read(at[0]);
+                    if (!position)
                       return;
-                    const uint8_t *indices = index.getBytes().data();
-                    int64_t position =
-                        wide ? loadElement<int64_t>(indices, at[0])
-                             : loadElement<int32_t>(indices, at[0]);
-                    if (position < 0 || position >= extent) {
-                      outOfRange = {position, at[0]};
-                      return;
-                    }
                     std::memcpy(result->bytes.data() + at[0] * width,
                                 source.getBytes().data() +
-                                    (at[1] + position * gatheredStride) * width,
+                                    (at[1] + *position * gatheredStride) *
+                                        width,
                                 width);
                   });
-  if (outOfRange)
-    return op.emitError("index ")
-           << outOfRange->first << " is out of range [0, " << extent
-           << ") along dim " << dim << " at result element "
-           << outOfRange->second;
+  if (failed(indices.check(op, dim)))
+    return failure();
   bind(op.getResult(), std::move(*result));
   return success();
 }
@@ -782,7 +813,8 @@ T reducePairwise(const ReducedElements &elements, int64_t base, int64_t first,
 
 /// Calls `visit(identity, combine, load, store, reorders)` with how kind
 /// `kind` combines elements of `elementType` read from `in` and written to
-/// `out` (load(offset) and store(offset, value) in the compute type),
+/// `out` (load(offset) and store(offset, value) in the compute type;
+/// load(offset, from) reads another buffer of the element type),
 /// starting from the kind's identity; `reorders` says whether the result
 /// depends on the order (float and complex sums and products).
 template <typename Visit>
@@ -792,8 +824,9 @@ static void visitCombiner(Type elementType, ReductionKind kind,
     constexpr ElemKind K = decltype(tag)::kind;
     using T = ComputeOf<K>;
     if constexpr (isNumericKind<K>) {
-      auto load = [&](int64_t offset) {
-        return Elem<K>::load(loadElement<StorageOf<K>>(in, offset));
+      // `from`: another buffer of the element type (a scatter's result).
+      auto load = [&](int64_t offset, const uint8_t *from = nullptr) {
+        return Elem<K>::load(loadElement<StorageOf<K>>(from ? from : in, offset));
       };
       auto store = [&](int64_t offset, T value) {
         storeElement(out, offset, Elem<K>::store(value));
@@ -827,7 +860,9 @@ static void visitCombiner(Type elementType, ReductionKind kind,
           [](T acc, T value) {
             return applyBinary<BinaryKind::Add>(acc, value);
           },
-          [&](int64_t offset) { return loadElement<StorageOf<K>>(in, offset); },
+          [&](int64_t offset, const uint8_t *from = nullptr) {
+            return loadElement<StorageOf<K>>(from ? from : in, offset);
+          },
           [&](int64_t offset, T value) { storeElement(out, offset, value); },
           /*reorders=*/true);
     }
@@ -961,6 +996,54 @@ LogicalResult Evaluator::evalArgsort(ArgsortOp op) {
       });
     }
   });
+  bind(op.getResult(), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalScatter(ScatterOp op) {
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  const Buffer &self = get(op.getSelf());
+  const Buffer &index = get(op.getIndex());
+  const Buffer &src = get(op.getSrc());
+  llvm::copy(self.getBytes(), result->bytes.begin());
+  int64_t dim = op.getDim();
+  IndexReader indices(index, self.shape[dim]);
+  // Offsets of the index element, its src element, and the result element
+  // less the scattered dim's term (added per element).
+  SmallVector<int64_t> resultStrides = getRowMajorStrides(result->shape);
+  int64_t scatteredStride = resultStrides[dim];
+  resultStrides[dim] = 0;
+  // Calls write(src offset, result offset) for the index elements in
+  // row-major order (the documented order of duplicate writes).
+  auto forEachWrite = [&](auto write) {
+    forEachIndex<3>(
+        index.shape,
+        {getRowMajorStrides(index.shape), getRowMajorStrides(src.shape),
+         resultStrides},
+        {0, 0, 0}, [&](const std::array<int64_t, 3> &at) {
+          if (std::optional<int64_t> position = indices.read(at[0]))
+            write(at[1], at[2] + *position * scatteredStride);
+        });
+  };
+  uint8_t *out = result->bytes.data();
+  if (std::optional<ReductionKind> reduce = op.getReduce()) {
+    visitCombiner(src.elementType, *reduce, src.getBytes().data(), out,
+                  [&](auto, auto combine, auto load, auto store, bool) {
+                    forEachWrite([&](int64_t from, int64_t to) {
+                      store(to, combine(load(to, out), load(from)));
+                    });
+                  });
+  } else {
+    unsigned width = *getElementByteWidth(result->elementType);
+    forEachWrite([&](int64_t from, int64_t to) {
+      std::memcpy(out + to * width, src.getBytes().data() + from * width,
+                  width);
+    });
+  }
+  if (failed(indices.check(op, dim)))
+    return failure();
   bind(op.getResult(), std::move(*result));
   return success();
 }

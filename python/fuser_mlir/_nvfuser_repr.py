@@ -1114,6 +1114,24 @@ class Translator:
         return self.indexed("gather", v, index, dim,
                             [Dim(d.extent, "i") for d in index.logical()], cost=2)
 
+    def r_op_scatter(self, record):
+        if "reduce" in record.kwargs:
+            raise Unsupported("scatter with reduce")
+        v, index = self.val(record.args[0]), self.val(record.args[1])
+        src = self.val(record.args[2])
+        dims = [Dim(d.extent, "i") for d in v.logical()]
+        # The values nvFuser 0.2.36 creates for a scatter (measured): its
+        # index arithmetic grows with a second dim, less where the extents
+        # are static.
+        if len(dims) <= 1:
+            cost = 3
+        else:
+            cost = 40 if all(d.extent.is_const for d in dims) else 42
+        out = self.ir.tv(v.dtype, dims, cost=cost)
+        Expr("scatter", [v, index, src], [out],
+             {"dim": record.kwargs["dim"] % max(len(dims), 1)})
+        return out
+
     def scan_record(self, record, op):
         # Two values more than an elementwise op's output (measured on
         # nvFuser 0.2.36): the scan's init and its output's copy of dims.
@@ -1489,6 +1507,9 @@ class Printer:
         elif op in ("gather", "take_along_axis", "index_select", "select"):
             self.emit("%s = fd.ops.%s(%s, %s, dim=%d)" % (outs, op, ins[0], ins[1],
                                                          e.attrs["dim"]))
+        elif op == "scatter":
+            self.emit("%s = fd.ops.scatter(%s, %s, %s, dim=%d)" % (outs, ins[0], ins[1], ins[2],
+                                                                 e.attrs["dim"]))
         elif op == "argsort":
             text = "%s = fd.ops.argsort(%s, dim=%d" % (outs, ins[0], e.attrs["dim"])
             for flag in ("descending", "stable"):

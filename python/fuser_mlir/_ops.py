@@ -377,6 +377,68 @@ class Ops:
             {"padding_idx": padding_idx, "max_norm": max_norm, "norm_type": norm_type,
              "scale_grad_by_freq": scale_grad_by_freq, "sparse": sparse}, build_fn)
 
+    # nvFuser's C++ scatter takes an accumulate BinaryOpType; torch's
+    # scatter_reduce names it.
+    _SCATTER_REDUCE = {"add": "add", "sum": "add", "mul": "mul", "prod": "mul",
+                       "max": "max", "amax": "max", "min": "min", "amin": "min"}
+
+    def scatter(self, arg, index, src, dim, *, reduce=None):
+        """torch.scatter: `arg` with `src` (a tensor, or a scalar written at
+        every index) written at `index` along `dim`; with `reduce` (add, mul,
+        max, min: nvFuser's accumulate op, a fuser_mlir keyword) combined
+        with the element there. Where indices repeat, the later one in
+        row-major order wins (docs/Python.md)."""
+        arg = self._tensor(arg, "scatter's arg")
+        index = self._tensor(index, "scatter's index")
+        if not isinstance(src, (Tensor, Scalar)):
+            # nvFuser's binding takes a TensorView or a Val, not a number.
+            raise FusionTypeError("scatter's src must be a Tensor or a Scalar, got %r" % (src,))
+        src = self._operand(src, "scatter's src")
+        dim = self._dim_arg(dim, "scatter's dim")
+        if reduce is not None and reduce not in self._SCATTER_REDUCE:
+            raise FusionValueError("scatter's reduce must be one of %s, got %r"
+                                   % (", ".join(sorted(self._SCATTER_REDUCE)), reduce))
+        # nvFuser checks the ranks and the dim at the call.
+        ranks = [len(self._fd._type_of(t)[0]) for t in (arg, index)]
+        ranks.append(len(self._fd._type_of(src)[0]) if isinstance(src, Tensor) else ranks[1])
+        if len(set(ranks)) != 1:
+            raise FusionValueError("Tensor arguments have different dimensions %d, %d and %d"
+                                   % tuple(ranks))
+        self._normalized_dim(dim, max(ranks[0], 1))
+        kind = None if reduce is None else self._SCATTER_REDUCE[reduce]
+        kwargs = {"dim": dim} if reduce is None else {"dim": dim, "reduce": reduce}
+        return self._tensor_op(
+            "scatter", (arg, index, src), kwargs,
+            lambda build: build.call(build.native.scatter, build.native_id(arg),
+                                     build.native_id(index), build.operand(src), dim, kind))
+
+    def index_put_accumulate(self, acc, index, value):
+        """nvFuser's indexPutAccumulate (torch's index_put_ with
+        accumulate=True on the first dim; embedding backward):
+        acc[index[i], ...] += value[i, ...], as a scatter-add of each index
+        broadcast along its row."""
+        acc = self._tensor(acc, "index_put_accumulate's acc")
+        index = self._tensor(index, "index_put_accumulate's index")
+        value = self._tensor(value, "index_put_accumulate's value")
+
+        def build_fn(build):
+            rows, values = build.native_id(index), build.native_id(value)
+            index_shape = build.native.value_type(rows)[0]
+            value_shape = build.native.value_type(values)[0]
+            acc_shape = build.native.value_type(build.native_id(acc))[0]
+            if len(index_shape) != 1 or len(value_shape) != len(acc_shape) or \
+                    not value_shape or value_shape[0] != index_shape[0]:
+                raise FusionValueError(
+                    "index_put_accumulate takes a 1-D index of the value's first extent "
+                    "and a value of acc's rank, got index %s, value %s, acc %s"
+                    % (list(index_shape), list(value_shape), list(acc_shape)))
+            spread = build.call(build.native.broadcast, rows,
+                                [False] + [True] * (len(value_shape) - 1))
+            spread = build.call(build.native.expand, spread, list(value_shape))
+            return build.call(build.native.scatter, build.native_id(acc), spread,
+                              ("value", values), 0, "add")
+        return self._tensor_op("index_put_accumulate", (acc, index, value), {}, build_fn)
+
     def _rng_operands(self, name, rng_seed, rng_offset):
         """The record's seed and offset, and build_fn(build) -> their
         operands: the ones given, or (neither given) the generator's

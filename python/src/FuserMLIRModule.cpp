@@ -387,6 +387,22 @@ public:
     return build([&] { return getBuilder().scan(*kind, lookUp(id), dim); });
   }
 
+  int64_t scatter(int64_t self, int64_t index, nb::handle src, int64_t dim,
+                  std::optional<std::string> reduce) {
+    Operand values = toOperand(src);
+    std::optional<ReductionKind> kind;
+    if (reduce) {
+      kind = symbolizeReductionKind(*reduce);
+      if (!kind)
+        throw nb::value_error(
+            ("unknown scatter reduce '" + *reduce + "'").c_str());
+    }
+    return build([&] {
+      return getBuilder().scatter(lookUp(self), lookUp(index), values, dim,
+                                  kind);
+    });
+  }
+
   int64_t argsort(int64_t id, int64_t dim, bool descending) {
     return build(
         [&] { return getBuilder().argsort(lookUp(id), dim, descending); });
@@ -806,6 +822,8 @@ NB_MODULE(_fuser_mlir, m) {
       .def("cat", &Fusion::cat)
       .def("scan", &Fusion::scan, nb::arg("kind"), nb::arg("id"),
            nb::arg("dim"))
+      .def("scatter", &Fusion::scatter, nb::arg("self"), nb::arg("index"),
+           nb::arg("src"), nb::arg("dim"), nb::arg("reduce").none())
       .def("argsort", &Fusion::argsort, nb::arg("id"), nb::arg("dim"),
            nb::arg("descending"))
       .def("reduction", &Fusion::reduction, nb::arg("kind"), nb::arg("id"),

@@ -37,10 +37,10 @@
 // BIN: gpu.binary
 // BIN-SAME: bin = "\7FELF
 
-// RANGE: gather.mlir:[[@LINE+30]]:8: error: index 8 is out of range [0, 8) along dim 1 at result element 0
+// RANGE: gather.mlir:[[@LINE+30]]:8: error: index 8 is out of range [0, 8) along dim 1 at index element 0
 // SIMT-RANGE: simt: error: Invalid read of size 4 bytes
 // SIMT-RANGE: is out of bounds: 0 bytes after the end of an allocation of 128 bytes
-// NEGATIVE: gather.mlir:[[@LINE+34]]:8: error: index -1 is out of range [0, 5) along dim 0 at result element 0
+// NEGATIVE: gather.mlir:[[@LINE+34]]:8: error: index -1 is out of range [0, 5) along dim 0 at index element 0
 func.func @take() -> tensor<4x3xf32> {
   %zero = arith.constant 0 : i64
   %one = arith.constant 1 : i64

@@ -403,6 +403,22 @@ func.func @f(%x: tensor<2x3xf32>) {
             (SmallVector<std::string>{"(d0, d1)[s0] -> (s0, d1) over [2]"}));
 }
 
+// A scatter reads self at the result index, and index and src along the
+// row of its dim, where the result index is inside the index's other
+// extents (here columns 0 and 1 of 3).
+TEST_F(IndexingMapsTest, ScatterRows) {
+  EXPECT_EQ(printMaps(R"mlir(
+func.func @f(%x: tensor<5x3xf32>, %i: tensor<4x2xi64>, %s: tensor<4x3xf32>) {
+  %0 = fuser.scatter %x[%i] = %s dim 0 : tensor<5x3xf32>, tensor<4x2xi64>, tensor<4x3xf32>
+  return
+})mlir"),
+            (SmallVector<std::string>{
+                "(d0, d1) -> (d0, d1)",
+                "(d0, d1)[s0] -> (s0, d1) if (d0, d1) : (-d1 + 1 >= 0) over [4]",
+                "(d0, d1)[s0] -> (s0, d1) if (d0, d1) : (-d1 + 1 >= 0) over [4]",
+            }));
+}
+
 TEST_F(IndexingMapsTest, MetaOpsFullAndOtherOps) {
   EXPECT_EQ(printMaps(R"mlir(
 func.func @f(%x: tensor<2x3xf32>, %v: f32) {

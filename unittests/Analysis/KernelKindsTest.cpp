@@ -83,8 +83,9 @@ constexpr SegmentKind kKinds[] = {SegmentKind::Pointwise,
 // Every op of the fuser dialect but the segment structure is emitted by
 // some kind (the library ops by the library kind only): the pointwise kind
 // emits all but reductions, which the reduction and normalization kinds
-// emit, and scans and argsorts, which only the pointwise kind emits; all but
-// reductions, scans, argsorts, segment_set and the random ops are
+// emit, and scans, argsorts and scatters, which only the pointwise kind
+// emits; all but reductions, scans, argsorts, scatters, segment_set and the
+// random ops are
 // recomputed. A new op fails here until it is listed (or added below as one
 // that no kernel emits).
 TEST_F(KernelKindsTest, EveryFuserOpIsListed) {
@@ -110,8 +111,9 @@ TEST_F(KernelKindsTest, EveryFuserOpIsListed) {
     } else {
       ++listed;
       bool reduction = isa<ReductionOp>(op);
-      // Scans and argsorts: pointwise kernels only, never recomputed.
-      bool scan = isa<ScanOp, ArgsortOp>(op);
+      // Scans, argsorts and scatters: pointwise kernels only, never
+      // recomputed.
+      bool scan = isa<ScanOp, ArgsortOp, ScatterOp>(op);
       EXPECT_TRUE(canEmitInAnyKernel(op)) << mnemonic.str();
       EXPECT_EQ(canEmitInKernel(op, SegmentKind::Pointwise), !reduction)
           << mnemonic.str();

@@ -225,8 +225,9 @@ public:
   /// Whether a written value failed the normalization template (a test
   /// that stays failed while ops are added).
   bool hasOutputFailure() const { return !state.whyNotOutputs.empty(); }
-  /// Whether an argsort was added (whose rule reads every written value).
-  bool hasArgsort() const { return state.sorts != 0; }
+  /// Whether an argsort or a scatter was added (whose rules read every
+  /// written value).
+  bool hasRowOp() const { return state.sorts != 0 || state.scatters != 0; }
   /// Whether `other`'s first reduction has the same source shape and dims
   /// as this one's (so either may decide the rows).
   bool hasSameFirstReduction(const KernelTemplateBuilder &other) const;
@@ -277,6 +278,14 @@ private:
     SmallVector<int64_t> sortShape;
     std::optional<SmallVector<int64_t>> writtenShape;
     bool writtenShapesDiffer = false;
+    /// The scatters added and the first one's result, whether an op added
+    /// reads it, and whether a value other than a scatter's result is
+    /// written: a kernel with a scatter writes its result only, which no op
+    /// of the kernel reads (ScatterRowKernel).
+    unsigned scatters = 0;
+    Value scatterResult;
+    bool readsScatter = false;
+    bool writesBesideScatter = false;
     /// The normalization so far, without its lists (the builder's
     /// `reductions` and `besideRows`) and without rowBytes, tile or
     /// sharedBytes.
@@ -297,6 +306,9 @@ private:
   /// Why the argsort rule fails (more than one argsort, or a written value
   /// not of its shape), or empty.
   std::string getWhyNotSortRows() const;
+  /// Why the scatter rule fails (more than one scatter, its result read in
+  /// the kernel, or another value written), or empty.
+  std::string getWhyNotScatterRows() const;
   void addFirstReduction(ReductionOp first);
   void addReduction(ReductionOp reduction, bool usesReduction);
   void addDependentOp(Operation &op);

@@ -180,6 +180,12 @@ public:
   /// `fuser.gather` of `source` at `index` along `dim` (negative counts
   /// from the end), checked as nvFuser's gather binding checks it.
   FailureOr<Value> gather(Value source, Value index, int64_t dim);
+  /// `fuser.scatter` of `src` (a tensor, or a scalar filled over the index's
+  /// shape) into `self` at `index` along `dim` (negative counts from the
+  /// end), combined with `reduce` where given; src is cast to self's dtype
+  /// (nvFuser casts it); checked as nvFuser's scatter binding checks it.
+  FailureOr<Value> scatter(Value self, Value index, const Operand &src,
+                           int64_t dim, std::optional<ReductionKind> reduce);
   /// nvFuser's matmul(a, b) (torch.matmul's shapes): `fuser.matmul`. Both
   /// must be f16, bf16, f32 or f64 tensors of one dtype (nvFuser defines an
   /// integer matmul, which ATen cannot run on a GPU).
@@ -288,6 +294,11 @@ private:
                                    const Operand &rhs, PromotionConfig config);
   template <typename OpTy, typename... Args>
   FailureOr<Value> buildInferred(Args &&...args);
+  /// The dim of an indexing op (gather, scatter) of operands of `rank`,
+  /// normalized, after nvFuser's checks of it and of the index's element
+  /// type.
+  FailureOr<int64_t> checkIndexing(StringRef name, int64_t rank, int64_t dim,
+                                   Type indexElement);
   template <typename OpTy, typename... Args>
   FailureOr<Value> buildVerified(Type resultType, Args &&...args);
 

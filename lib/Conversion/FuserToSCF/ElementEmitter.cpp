@@ -356,19 +356,26 @@ FailureOr<Value> EmitterBase::evalGather(GatherOp op, const Lanes &at,
 
 Value EmitterBase::checkGatherIndex(GatherOp op, Value position,
                                     ArrayRef<Value> element) {
-  if (!checkIndices)
-    return position;
   int64_t dim = op.getDim();
   int64_t extent = shapeOf(op.getSource())[dim];
-  // The check's number: the gather's location in the module's list.
+  emitIndexCheck(op, dim, extent, shapeOf(op.getIndex()), position, element);
+  return checkIndices ? clamp(position, 0, extent - 1) : position;
+}
+
+void EmitterBase::emitIndexCheck(Operation *op, int64_t dim, int64_t extent,
+                                 ArrayRef<int64_t> indexShape, Value position,
+                                 ArrayRef<Value> element) {
+  if (!checkIndices)
+    return;
+  // The check's number: the op's location in the module's list.
   auto module = segment->getParentOfType<ModuleOp>();
   MLIRContext *context = b.getContext();
   SmallVector<Attribute> checks;
   if (auto list = module->getAttrOfType<ArrayAttr>(kIndexChecksAttr))
     checks.assign(list.begin(), list.end());
-  int64_t check = llvm::find(checks, op.getLoc()) - checks.begin();
+  int64_t check = llvm::find(checks, op->getLoc()) - checks.begin();
   if (check == int64_t(checks.size())) {
-    checks.push_back(op.getLoc());
+    checks.push_back(op->getLoc());
     module->setAttr(kIndexChecksAttr, ArrayAttr::get(context, checks));
   }
   Type i64 = b.getI64Type();
@@ -390,10 +397,9 @@ Value EmitterBase::checkGatherIndex(GatherOp op, Value position,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     pushScope();
-    ArrayRef<int64_t> shape = shapeOf(op.getResult());
     Value flat = element.empty() ? constant(0) : element.front();
     for (int64_t d = 1; d < int64_t(element.size()); ++d)
-      flat = add(mul(flat, constant(shape[d])), element[d]);
+      flat = add(mul(flat, constant(indexShape[d])), element[d]);
     auto toI64 = [&](Value value) -> Value {
       return arith::IndexCastOp::create(b, loc, i64, value);
     };
@@ -406,7 +412,6 @@ Value EmitterBase::checkGatherIndex(GatherOp op, Value position,
                                     toI64(flat)});
     popScope();
   }
-  return clamp(position, 0, extent - 1);
 }
 
 FailureOr<Value> EmitterBase::evalIota(IotaOp op, const Lanes &at) {

@@ -306,6 +306,12 @@ protected:
   /// out of them (checkIndices), or as read.
   Value checkGatherIndex(GatherOp op, Value position,
                          ArrayRef<Value> element);
+  /// Where checkIndices: a call of kIndexOutOfRangeFunction where
+  /// `position`, read by `op` at `element` of its index tensor (of
+  /// `indexShape`), is outside [0, extent) along `dim`.
+  void emitIndexCheck(Operation *op, int64_t dim, int64_t extent,
+                      ArrayRef<int64_t> indexShape, Value position,
+                      ArrayRef<Value> element);
   /// Iota's elements at lanes `at`, computed from their index.
   FailureOr<Value> evalIota(IotaOp op, const Lanes &at);
   /// A random op's elements at lanes `at` (RandomNumbers.cpp).

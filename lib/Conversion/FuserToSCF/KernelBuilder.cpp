@@ -460,6 +460,7 @@ ArrayRef<KernelTableRow> kernels::getKernelKinds() {
   static const KernelTableRow table[] = {
       {ScheduleKind::Pointwise, &scanRowKernel},
       {ScheduleKind::Pointwise, &sortRowKernel},
+      {ScheduleKind::Pointwise, &scatterRowKernel},
       {ScheduleKind::Pointwise, &pointwiseKernel},
       {ScheduleKind::OuterReduction, &tiledSplitReductionKernel},
       {ScheduleKind::OuterReduction, &splitReductionKernel},

@@ -93,6 +93,7 @@ template <typename OpTy> bool matchesRowsOf(const KernelQuery &query) {
 extern const KernelKind pointwiseKernel;
 extern const KernelKind scanRowKernel;
 extern const KernelKind sortRowKernel;
+extern const KernelKind scatterRowKernel;
 extern const KernelKind splitReductionKernel;
 extern const KernelKind tiledSplitReductionKernel;
 extern const KernelKind innerNormalizationKernel;

@@ -86,6 +86,26 @@ template <typename AttrT>
 void printEnumKeyword(OpAsmPrinter &printer, Operation *, AttrT attr) {
   printer << stringifyEnum(attr.getValue());
 }
+/// A scatter's dim and optional combiner: `dim <n> [reduce <kind>]`.
+ParseResult parseScatterDim(OpAsmParser &parser, IntegerAttr &dim,
+                            ReductionKindAttr &reduce) {
+  int64_t value;
+  if (parser.parseKeyword("dim") || parser.parseInteger(value))
+    return failure();
+  dim = parser.getBuilder().getI64IntegerAttr(value);
+  if (failed(parser.parseOptionalKeyword("reduce")))
+    return success();
+  return parseEnumKeyword(parser, reduce);
+}
+
+void printScatterDim(OpAsmPrinter &printer, Operation *op, IntegerAttr dim,
+                     ReductionKindAttr reduce) {
+  printer << "dim " << dim.getInt();
+  if (!reduce)
+    return;
+  printer << " reduce ";
+  printEnumKeyword(printer, op, reduce);
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -545,6 +565,42 @@ LogicalResult GatherOp::verify() {
       return emitOpError("index extent ")
              << index.getDimSize(d) << " exceeds the source's "
              << source.getDimSize(d) << " in dim " << d;
+  return success();
+}
+
+LogicalResult ScatterOp::verify() {
+  RankedTensorType self = getSelf().getType(), index = getIndex().getType(),
+                   src = getSrc().getType();
+  int64_t rank = self.getRank(), dim = getDim();
+  if (index.getRank() != rank || src.getRank() != rank)
+    return emitOpError("self, index and src ranks differ: ")
+           << rank << ", " << index.getRank() << " and " << src.getRank();
+  if (dim < 0 || dim >= rank)
+    return emitOpError("dim ") << dim << " is out of range for rank " << rank;
+  if (src.getElementType() != self.getElementType())
+    return emitOpError("src element type must be self's, ")
+           << self.getElementType() << ", got " << src.getElementType();
+  for (int64_t d = 0; d < rank; ++d) {
+    if (index.getDimSize(d) > src.getDimSize(d))
+      return emitOpError("index extent ")
+             << index.getDimSize(d) << " exceeds src's " << src.getDimSize(d)
+             << " in dim " << d;
+    if (d != dim && index.getDimSize(d) > self.getDimSize(d))
+      return emitOpError("index extent ")
+             << index.getDimSize(d) << " exceeds self's "
+             << self.getDimSize(d) << " in dim " << d;
+  }
+  std::optional<ReductionKind> reduce = getReduce();
+  if (!reduce)
+    return success();
+  Type element = self.getElementType();
+  if (isa<ComplexType>(element) ? *reduce != ReductionKind::Add
+                                : !isa<IntegerType, Float16Type, BFloat16Type,
+                                       Float32Type, Float64Type>(element) ||
+                                      element.isInteger(1))
+    return emitOpError("cannot combine ")
+           << element << " elements with reduce "
+           << stringifyReductionKind(*reduce);
   return success();
 }
 

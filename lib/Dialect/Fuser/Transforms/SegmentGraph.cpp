@@ -290,10 +290,10 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs, bool &tooLarge) {
     Group &into = groups[grown];
     const Group &from = groups[added];
     // A group without templates has not recorded what it writes, which
-    // an argsort's rule reads.
+    // the argsort and scatter rules read.
     if (into.predecessors.contains(added) ||
         (into.templates && into.templates->hasOutputFailure()) ||
-        (!into.templates && from.templates && from.templates->hasArgsort()) ||
+        (!into.templates && from.templates && from.templates->hasRowOp()) ||
         (into.numReductions && from.firstReduction < into.firstReduction &&
          !into.templates->hasSameFirstReduction(
              from.templates ? *from.templates : kNoReduction)))

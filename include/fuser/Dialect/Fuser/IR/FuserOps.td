@@ -354,6 +354,7 @@ include "fuser/Dialect/Fuser/IR/FuserComplexOps.td"
 include "fuser/Dialect/Fuser/IR/FuserLibraryOps.td"
 include "fuser/Dialect/Fuser/IR/FuserScanOps.td"
 include "fuser/Dialect/Fuser/IR/FuserSortOps.td"
+include "fuser/Dialect/Fuser/IR/FuserScatterOps.td"
 
 def Fuser_FullOp : Fuser_Op<"full", [Pure]> {
   let summary = "tensor filled with a scalar";
