@@ -1060,9 +1060,29 @@ private:
     broadcastAt(iota, inserted);
   }
 
-  /// A gather from a pool tensor along one dim, its indices computed in the
-  /// fusion (an iota broadcast to the index shape, mod the extent: in
-  /// range, repeated and out of order).
+  /// Indices of `shape` computed in the fusion for a dim of `extent`: an
+  /// iota along `dim` broadcast to the shape, mod the extent (in range,
+  /// repeated and out of order).
+  Value buildIndexAlong(ArrayRef<int64_t> shape, int64_t dim, int64_t extent) {
+    Value start = scalarConstant(i64);
+    Value step = scalarConstant(i64);
+    Value iota = record(IotaOp::create(
+        builder, loc, RankedTensorType::get({shape[dim]}, i64), start, step));
+    SmallVector<int64_t> inserted;
+    for (int64_t d = 0, e = shape.size(); d < e; ++d)
+      if (d != dim)
+        inserted.push_back(d);
+    Value index = inserted.empty() ? iota : broadcastAt(iota, inserted);
+    auto indexType = RankedTensorType::get(shape, i64);
+    if (tensorType(index) != indexType)
+      index = record(ExpandOp::create(builder, loc, indexType, index));
+    Value divisor = record(arith::ConstantOp::create(
+        builder, loc, builder.getI64IntegerAttr(extent)));
+    return record(
+        RemainderOp::create(builder, loc, indexType, index, divisor));
+  }
+
+  /// A gather from a pool tensor along one dim (buildIndexAlong).
   void buildGather() {
     Value source = pickTensor();
     RankedTensorType type = tensorType(source);
@@ -1074,25 +1094,43 @@ private:
     indexShape[dim] = rng.inRange(1, 6);
     if (!fits(indexShape))
       return;
-    Value start = scalarConstant(i64);
-    Value step = scalarConstant(i64);
-    Value iota = record(IotaOp::create(
-        builder, loc, RankedTensorType::get({indexShape[dim]}, i64), start,
-        step));
-    SmallVector<int64_t> inserted;
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != dim)
-        inserted.push_back(d);
-    Value index = inserted.empty() ? iota : broadcastAt(iota, inserted);
-    auto indexType = RankedTensorType::get(indexShape, i64);
-    if (tensorType(index) != indexType)
-      index = record(ExpandOp::create(builder, loc, indexType, index));
-    Value extent = record(arith::ConstantOp::create(
-        builder, loc, builder.getI64IntegerAttr(type.getDimSize(dim))));
-    index = record(
-        RemainderOp::create(builder, loc, indexType, index, extent));
-    record(GatherOp::create(builder, loc, indexType.clone(type.getElementType()),
+    Value index = buildIndexAlong(indexShape, dim, type.getDimSize(dim));
+    record(GatherOp::create(builder, loc,
+                            tensorType(index).clone(type.getElementType()),
                             source, index, dim));
+  }
+
+  /// A scatter into a pool tensor along one dim (buildIndexAlong, so that
+  /// indices repeat), of values computed from another index row, with a
+  /// combiner where the element type has them.
+  void buildScatter() {
+    Value self = pickTensor();
+    RankedTensorType type = tensorType(self);
+    int64_t rank = type.getRank();
+    if (rank == 0 || type.getNumElements() == 0)
+      return;
+    int64_t dim = rng.below(rank);
+    SmallVector<int64_t> indexShape(type.getShape());
+    indexShape[dim] = rng.inRange(1, 6);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim && rng.percent(20))
+        indexShape[d] = rng.inRange(1, indexShape[d]);
+    if (!fits(indexShape))
+      return;
+    Value index = buildIndexAlong(indexShape, dim, type.getDimSize(dim));
+    Type element = type.getElementType();
+    Value src = convert(buildIndexAlong(indexShape, dim, 97), element);
+    ReductionKindAttr reduce;
+    bool combines = isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(
+                        element) ||
+                    element.isInteger(32) || element.isInteger(64);
+    if (combines && rng.percent(60))
+      reduce = ReductionKindAttr::get(
+          builder.getContext(),
+          rng.pick<ReductionKind>({ReductionKind::Add, ReductionKind::Mul,
+                                   ReductionKind::Max, ReductionKind::Min}));
+    record(ScatterOp::create(builder, loc, self, index, src,
+                             builder.getI64IntegerAttr(dim), reduce));
   }
 
   /// A uniform or normal of a pool tensor's shape, with constant
@@ -1201,8 +1239,10 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
         buildIota();
       else if (rng.percent(50))
         buildRandom();
-      else
+      else if (rng.percent(50))
         buildGather();
+      else
+        buildScatter();
       break;
     case 9:
       buildReductionRoundTrip();

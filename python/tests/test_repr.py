@@ -71,7 +71,8 @@ def every_op(fd, n):
 # Ops with a case in every_op, in test_generation_random_indexing_texts (the
 # generation, random and indexing ops; arange and eye print as the iotas
 # they are made of, test_generation_ops.py), in test_scan_ops.py and
-# test_sort_ops.py (scans and sorts) or, for the library ops and topk,
+# test_sort_ops.py (scans and sorts), test_scatter_ops.py (scatter) or, for
+# the library ops, topk and index_put_accumulate,
 # which the translation to nvFuser's text does not model yet, in
 # test_untranslated_ops_print_the_recorded_calls, beyond the generated
 # elementwise ones.
@@ -82,7 +83,7 @@ COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "
            "triu", "uniform", "normal", "gather", "take_along_axis", "index_select",
            "select", "embedding_fwd", "rand_like", "randn_like", "matmul", "linear",
            "cumsum", "cumprod", "cummax", "cummin", "argsort", "topk",
-           "arange", "eye"}
+           "arange", "eye", "scatter", "index_put_accumulate"}
 
 
 def test_every_op_has_a_case():
@@ -96,13 +97,16 @@ def test_untranslated_ops_print_the_recorded_calls():
         fd.add_output(fd.ops.matmul(a, fd.ops.permute(a, [1, 0])))
         fd.add_output(fd.ops.linear(a, a, fd.ops.sum(a, [1])))
         fd.add_output(fd.ops.topk(a, 2, dim=1)[1])
+        rows = fd.define_tensor(shape=[-1], dtype=DataType.Int)
+        fd.add_output(fd.ops.index_put_accumulate(a, rows, a))
     text = repr(fd)
     assert text == fd._recorded_text()
-    for name in ("matmul", "linear", "topk"):
+    for name in ("matmul", "linear", "topk", "index_put_accumulate"):
         assert "fd.ops.%s(" % name in text
     again = rebuilt(text, nvfuser_direct)
     x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(4, 3)
-    for mine, theirs in zip(fd.execute([x]), again.execute([x])):
+    inputs = [x, np.array([2, 0, 2, 3])]
+    for mine, theirs in zip(fd.execute(inputs), again.execute(inputs)):
         np.testing.assert_array_equal(mine, theirs)
 
 
