@@ -1063,14 +1063,16 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
     return symbols;
   });
   // Compiles the module now, so that unresolved symbols are reported here
-  // as errors (ExecutionEngine::initialize would abort on them).
-  for (const auto &entry : functions) {
+  // as errors (ExecutionEngine::initialize would abort on them), and keeps
+  // each function's entry for its runs.
+  for (auto &entry : functions) {
     llvm::Expected<void (*)(void **)> packed =
         (*engine)->lookupPacked(getJITSymbolName(entry.getKey()));
     if (!packed)
       return emitError(entry.getValue().loc,
                        "could not JIT-compile function '")
              << entry.getKey() << "': " << errorMessage(packed.takeError());
+    entry.getValue().packed = *packed;
   }
   (*engine)->initialize();
 
@@ -1206,10 +1208,7 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
     return emitError(loc, errorMessage(threads.takeError()));
   llvm::SaveAndRestore<unsigned> scopedThreads(runThreads, *threads);
   indexOutOfRange = {};
-  if (llvm::Error error =
-          engine->invokePacked(getJITSymbolName(name), packedArgs))
-    return emitError(loc, "could not run function '")
-           << name << "': " << errorMessage(std::move(error));
+  it->getValue().packed(packedArgs.data());
   if (IndexOutOfRange error = std::exchange(indexOutOfRange, {});
       error.reported) {
     Location where = size_t(error.check) < indexChecks.size()
