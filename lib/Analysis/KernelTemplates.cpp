@@ -588,7 +588,8 @@ std::string KernelTemplateBuilder::getWhyNotSortRows() const {
   if (state.sorts > 1)
     return "it holds more than one argsort";
   if (state.writtenShapesDiffer ||
-      (state.writtenShape && *state.writtenShape != state.sortShape))
+      (state.writtenShape &&
+       !isSameShapeUpToUnitDims(*state.writtenShape, state.sortShape)))
     return "it writes a value of another shape than its argsort's rows";
   return {};
 }
@@ -600,7 +601,7 @@ void KernelTemplateBuilder::addOutput(Value value, unsigned number) {
     if (!state.writtenShape)
       state.writtenShape.emplace(type.getShape().begin(),
                                  type.getShape().end());
-    else if (*state.writtenShape != type.getShape())
+    else if (!isSameShapeUpToUnitDims(*state.writtenShape, type.getShape()))
       state.writtenShapesDiffer = true;
   }
   if (state.libraryOps != 0 && !value.getDefiningOp<LibraryOpInterface>())

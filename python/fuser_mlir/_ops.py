@@ -398,13 +398,16 @@ class Ops:
         if reduce is not None and reduce not in self._SCATTER_REDUCE:
             raise FusionValueError("scatter's reduce must be one of %s, got %r"
                                    % (", ".join(sorted(self._SCATTER_REDUCE)), reduce))
-        # nvFuser checks the ranks and the dim at the call.
-        ranks = [len(self._fd._type_of(t)[0]) for t in (arg, index)]
-        ranks.append(len(self._fd._type_of(src)[0]) if isinstance(src, Tensor) else ranks[1])
-        if len(set(ranks)) != 1:
-            raise FusionValueError("Tensor arguments have different dimensions %d, %d and %d"
-                                   % tuple(ranks))
-        self._normalized_dim(dim, max(ranks[0], 1))
+        # nvFuser checks the ranks and the dim at the call (here where the
+        # provisional build knows them; else when inputs concretize it).
+        if self._fd._provisional is not None:
+            ranks = [len(self._fd._type_of(t)[0]) for t in (arg, index)]
+            ranks.append(len(self._fd._type_of(src)[0]) if isinstance(src, Tensor)
+                         else ranks[1])
+            if len(set(ranks)) != 1:
+                raise FusionValueError("Tensor arguments have different dimensions %d, %d "
+                                       "and %d" % tuple(ranks))
+            self._normalized_dim(dim, max(ranks[0], 1))
         kind = None if reduce is None else self._SCATTER_REDUCE[reduce]
         kwargs = {"dim": dim} if reduce is None else {"dim": dim, "reduce": reduce}
         return self._tensor_op(
@@ -819,7 +822,11 @@ class Ops:
             extent = extents[axis] if rank else 1
             if count < 0:
                 raise FusionValueError("topk: Invalid resized domain extent: k is %d" % count)
-            if count > extent:
+            if count > extent and build.provisional:
+                # Placeholder extents are not the inputs': k is checked when
+                # they concretize the definition.
+                count = extent
+            elif count > extent:
                 raise FusionValueError("topk: selected index k out of range: k is %d, the "
                                        "dim has %d elements" % (count, extent))
             order = build.call(build.native.argsort, build.native_id(arg), dim, bool(largest))

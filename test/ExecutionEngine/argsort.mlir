@@ -7,7 +7,10 @@
 // - @topk: nvFuser's topk as the frontend spells it (argsort, a slice of
 //   the first k, take_along_axis of the values there): the argsort's
 //   kernel writes its rows, the slice is a view of them and the gather
-//   a second kernel.
+//   a second kernel;
+// - @spellings: an argsort of rows spelled [1, 8] in a kernel that also
+//   writes them spelled [8] (as fuser-segment spells a row of one token):
+//   one kernel, each output indexed in its own spelling.
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-segment-report -o /dev/null | FileCheck %s --check-prefix=SEGMENTS
 // RUN: fuser-run %s --entry rows --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry rows --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
@@ -15,6 +18,8 @@
 // RUN: fuser-run %s --entry columns --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry topk --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry topk --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry spellings --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry spellings --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
 
 // OK-NOT: FAILED
@@ -24,9 +29,11 @@
 // SEGMENTS: fusion @columns: 1 kernel, 1 segment
 // SEGMENTS: fusion @topk: 2 kernels, 3 segments
 // SEGMENTS: not one kernel with #2: not the rows of an argsort: it writes a value of another shape than its argsort's rows
+// SEGMENTS: fusion @spellings: 1 kernel, 1 segment
 
-// The topk: its argsort, the copy of the slice view and the gather.
-// BIN-COUNT-5: gpu.binary
+// The topk: its argsort, the copy of the slice view and the gather; one
+// kernel for each other fusion.
+// BIN-COUNT-6: gpu.binary
 // BIN-NOT: gpu.binary
 
 func.func @rows(%x: tensor<5x33xf32>) -> (tensor<5x33xi64>, tensor<5x33xi64>) {
@@ -52,4 +59,12 @@ func.func @topk(%x: tensor<6x40xf32>) -> (tensor<6x5xf32>, tensor<6x5xi64>) {
   %k = fuser.slice %i starts [0, 0] limits [6, 5] strides [1, 1] : tensor<6x40xi64> -> tensor<6x5xi64>
   %v = fuser.gather %x[%k] dim 1 : tensor<6x40xf32>, tensor<6x5xi64> -> tensor<6x5xf32>
   return %v, %k : tensor<6x5xf32>, tensor<6x5xi64>
+}
+
+func.func @spellings(%x: tensor<8xf32>, %s: tensor<f32>) -> (tensor<8xf32>, tensor<1x8xi64>) {
+  %b = fuser.broadcast %s [0] : tensor<f32> -> tensor<1xf32>
+  %d = fuser.div %x, %b : tensor<8xf32>, tensor<1xf32> -> tensor<8xf32>
+  %e = fuser.broadcast %d [0] : tensor<8xf32> -> tensor<1x8xf32>
+  %a = fuser.argsort %e [1] descending : tensor<1x8xf32> -> tensor<1x8xi64>
+  return %d, %a : tensor<8xf32>, tensor<1x8xi64>
 }

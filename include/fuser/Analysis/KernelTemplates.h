@@ -272,8 +272,8 @@ private:
     std::string whyNotLibrary;
     /// The argsorts added and the first one's shape, and the shape of the
     /// values written (unset before the first; `writtenShapesDiffer` once
-    /// two differ): a kernel with an argsort writes its rows only
-    /// (SortRowKernel).
+    /// two differ other than in extent-1 dims): a kernel with an argsort
+    /// writes its rows only, in any spelling (SortRowKernel).
     unsigned sorts = 0;
     SmallVector<int64_t> sortShape;
     std::optional<SmallVector<int64_t>> writtenShape;

@@ -334,6 +334,10 @@ protected:
   /// rows, if not null).
   LogicalResult emitOutputAt(unsigned index, SmallVector<Value> base,
                              int64_t width, const RowStep *rowStep = nullptr);
+  /// One element of every output at `index` of `shape` (a row kernel's),
+  /// each output indexed in its own spelling of that shape (equal up to
+  /// extent-1 dims: the same row-major position).
+  LogicalResult emitOutputsAt(ArrayRef<Value> index, ArrayRef<int64_t> shape);
   /// Every slot of output `index` a thread owns: slot `first`, then strides
   /// of `stride` slots.
   LogicalResult emitOutputSlots(unsigned index, Value first, int64_t stride);

@@ -78,6 +78,20 @@ LogicalResult EmitterBase::emitOutputAt(unsigned index, SmallVector<Value> base,
   return success();
 }
 
+LogicalResult EmitterBase::emitOutputsAt(ArrayRef<Value> index,
+                                         ArrayRef<int64_t> shape) {
+  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+  for (auto [i, result] : llvm::enumerate(yield.getValues())) {
+    ArrayRef<int64_t> spelling = shapeOf(result);
+    SmallVector<Value> at = spelling == shape
+                                ? SmallVector<Value>(index)
+                                : reshapeIndex(index, shape, spelling);
+    if (failed(emitOutputAt(i, std::move(at), /*width=*/1)))
+      return failure();
+  }
+  return success();
+}
+
 LogicalResult EmitterBase::emitOutputSlots(unsigned index, Value first,
                                            int64_t stride) {
   auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());

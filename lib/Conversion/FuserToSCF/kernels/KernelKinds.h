@@ -74,8 +74,8 @@ template <typename OpTy> OpTy getOnlyOp(SegmentOp segment) {
 }
 
 /// Whether a row kernel of OpTy takes the query: an unsplit schedule of a
-/// segment with one OpTy and only outputs of its result's shape (each
-/// computed at the positions the rows walk).
+/// segment with one OpTy and only outputs of its result's shape, up to
+/// extent-1 dims (each computed at the positions the rows walk).
 template <typename OpTy> bool matchesRowsOf(const KernelQuery &query) {
   if (query.schedule.getSplit() != 1)
     return false;
@@ -85,7 +85,8 @@ template <typename OpTy> bool matchesRowsOf(const KernelQuery &query) {
   SegmentOp segment = query.segment;
   auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
   return llvm::all_of(yield.getValues().getTypes(), [&](Type type) {
-    return cast<ShapedType>(type).getShape() == shapeOf(op->getResult(0));
+    return isSameShapeUpToUnitDims(cast<ShapedType>(type).getShape(),
+                                   shapeOf(op->getResult(0)));
   });
 }
 

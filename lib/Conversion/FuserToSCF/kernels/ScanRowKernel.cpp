@@ -65,9 +65,8 @@ LogicalResult ScanRowKernel::emitSkeleton() {
                                                getComputeType(elementType)));
   scopes.back().values[scan.getResult()].push_back(
       {at, emitCast(b, loc, prefix, elementType)});
-  for (unsigned i = 0, e = segment.getNumResults(); i < e; ++i)
-    if (failed(emitOutputAt(i, index, /*width=*/1)))
-      return failure();
+  if (failed(emitOutputsAt(index, shapeOf(scan.getResult()))))
+    return failure();
   scf::YieldOp::create(b, loc, prefix);
   while (scopes.size() > depth)
     popScope();

@@ -132,9 +132,8 @@ LogicalResult SortRowKernel::emitSkeleton() {
   at.base = ranked;
   Value position = arith::IndexCastOp::create(b, loc, b.getI64Type(), j);
   scopes.back().values[sort.getResult()].push_back({at, splat(position, 1)});
-  for (unsigned i = 0, e = segment.getNumResults(); i < e; ++i)
-    if (failed(emitOutputAt(i, ranked, /*width=*/1)))
-      return failure();
+  if (failed(emitOutputsAt(ranked, shapeOf(sort.getResult()))))
+    return failure();
   while (scopes.size() > depth)
     popScope();
   return success();

@@ -25,6 +25,7 @@
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/IR/Reshape.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -456,6 +457,57 @@ struct MatmulWithoutReductionToMul : public OpRewritePattern<MatmulOp> {
   }
 };
 
+/// nvFuser's TranslateScatterAccumulate: the integer sum of a one-hot
+/// tensor, zeros with one element per row written by a scatter, is a
+/// scatter-add into zeros of the summed shape:
+///   sum(scatter(full(0) [M, N], index [M', 1], src [M', 1], dim 1), [0])
+///     -> scatter(full(0) [N], squeeze(index) [M'], squeeze(src), dim 0,
+///                reduce add) : [N]
+/// (either dim, keepdim broadcast back). Each summed row holds its one
+/// written element and zeros, so both add the same terms; integers only,
+/// where the order of the additions does not change the result (a float
+/// sum would reassociate). MoE routing counts tokens per expert this way.
+struct SumOfOneHotToScatterAdd : public OpRewritePattern<ReductionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReductionOp sum,
+                                PatternRewriter &rewriter) const override {
+    auto scatter = sum.getSource().getDefiningOp<ScatterOp>();
+    if (sum.getKind() != ReductionKind::Add || !scatter ||
+        !scatter->hasOneUse() || sum.getDims().size() != 1 ||
+        !isa<IntegerType>(sum.getType().getElementType()) ||
+        scatter.getType().getElementType().isInteger(1) ||
+        sum.getType().getElementType() != scatter.getType().getElementType())
+      return failure();
+    std::optional<ReductionKind> combine = scatter.getReduce();
+    if (combine && *combine != ReductionKind::Add)
+      return failure();
+    auto zeros = scatter.getSelf().getDefiningOp<FullOp>();
+    if (!zeros || !matchPattern(zeros.getValue(), m_Zero()))
+      return failure();
+    RankedTensorType self = scatter.getType();
+    int64_t dim = scatter.getDim(), summed = sum.getDims().front();
+    ArrayRef<int64_t> indexShape = scatter.getIndex().getType().getShape();
+    if (self.getRank() != 2 || summed == dim || indexShape[dim] != 1 ||
+        scatter.getSrc().getType().getShape() != indexShape)
+      return failure();
+    Location loc = sum.getLoc();
+    Value index = SqueezeOp::create(rewriter, loc, scatter.getIndex(), {dim});
+    Value src = SqueezeOp::create(rewriter, loc, scatter.getSrc(), {dim});
+    Value rowZeros = FullOp::create(
+        rewriter, loc,
+        RankedTensorType::get({self.getDimSize(dim)}, self.getElementType()),
+        zeros.getValue());
+    Value counts = ScatterOp::create(
+        rewriter, loc, rowZeros, index, src, rewriter.getI64IntegerAttr(0),
+        ReductionKindAttr::get(rewriter.getContext(), ReductionKind::Add));
+    if (sum.getKeepdim())
+      counts = BroadcastOp::create(rewriter, loc, counts, {summed});
+    rewriter.replaceOp(sum, counts);
+    return success();
+  }
+};
+
 /// The tensor in memory that a load of `value` reads: `value` seen through
 /// meta ops, up to a fusion argument, a segment_set (whose result its
 /// producer writes to memory) or a computed tensor. An argument of a
@@ -533,6 +585,6 @@ void FuserDialect::getCanonicalizationPatterns(
                SinkSqueezeBelowPermute, SinkBroadcastBelowPermute,
                ComposePermutes, ComposeExpands, FoldExpandIntoBroadcast,
                EraseSet, TrivialReduction, ReductionOfSomeUnitDims,
-               MatmulWithoutReductionToMul>(
+               MatmulWithoutReductionToMul, SumOfOneHotToScatterAdd>(
       getContext());
 }

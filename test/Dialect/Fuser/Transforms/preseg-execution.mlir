@@ -18,6 +18,9 @@
 // RUN: fuser-run --entry half_bfloat %S/Inputs/preseg-rules.mlir > %t.half_bfloat.before && fuser-run --entry half_bfloat %t.preseg.mlir > %t.half_bfloat.after && diff %t.half_bfloat.before %t.half_bfloat.after
 // RUN: fuser-run --entry double_rounding %S/Inputs/preseg-rules.mlir > %t.double_rounding.before && fuser-run --entry double_rounding %t.preseg.mlir > %t.double_rounding.after && diff %t.double_rounding.before %t.double_rounding.after
 // RUN: fuser-run --entry int_float %S/Inputs/preseg-rules.mlir > %t.int_float.before && fuser-run --entry int_float %t.preseg.mlir > %t.int_float.after && diff %t.int_float.before %t.int_float.after
+// RUN: fuser-run --entry one_hot_counts %S/Inputs/preseg-rules.mlir > %t.one_hot_counts.before && fuser-run --entry one_hot_counts %t.preseg.mlir > %t.one_hot_counts.after && diff %t.one_hot_counts.before %t.one_hot_counts.after
+// RUN: grep -c 'fuser.scatter.*reduce add' %t.preseg.mlir | FileCheck %s --check-prefix=ONEHOT
+// ONEHOT: 2
 // RUN: fuser-run --entry cast_above_squeeze %S/Inputs/preseg-rules.mlir > %t.cast_above_squeeze.before && fuser-run --entry cast_above_squeeze %t.preseg.mlir > %t.cast_above_squeeze.after && diff %t.cast_above_squeeze.before %t.cast_above_squeeze.after
 // RUN: fuser-run --entry casts_meet %S/Inputs/preseg-rules.mlir > %t.casts_meet.before && fuser-run --entry casts_meet %t.preseg.mlir > %t.casts_meet.after && diff %t.casts_meet.before %t.casts_meet.after
 // RUN: fuser-run --entry unary_above_broadcast %S/Inputs/preseg-rules.mlir > %t.unary_above_broadcast.before && fuser-run --entry unary_above_broadcast %t.preseg.mlir > %t.unary_above_broadcast.after && diff %t.unary_above_broadcast.before %t.unary_above_broadcast.after

@@ -385,3 +385,23 @@ func.func @permute_of_real_dims(%x: tensor<2x1x3xf32>) -> tensor<3x1x2xf32> {
   %0 = fuser.permute %x [2, 1, 0] : tensor<2x1x3xf32> -> tensor<3x1x2xf32>
   return %0 : tensor<3x1x2xf32>
 }
+
+// SumOfOneHotToScatterAdd: tokens per expert, as MoE routing counts them
+// (indices in range through a remainder; rows 5.. of the sum get none).
+func.func @one_hot_counts(%ids: tensor<9x1xi64>, %w: tensor<9x1xi32>) -> (tensor<7xi64>, tensor<7x1xi32>) {
+  %seven = arith.constant 7 : i64
+  %i = fuser.remainder %ids, %seven : tensor<9x1xi64>, i64 -> tensor<9x1xi64>
+  %zero = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %z = fuser.full %zero : i64 -> tensor<9x7xi64>
+  %ones = fuser.full %one : i64 -> tensor<9x1xi64>
+  %hot = fuser.scatter %z[%i] = %ones dim 1 : tensor<9x7xi64>, tensor<9x1xi64>, tensor<9x1xi64>
+  %c = fuser.reduction add %hot [0] : tensor<9x7xi64> -> tensor<7xi64>
+  %zero32 = arith.constant 0 : i32
+  %z32 = fuser.full %zero32 : i32 -> tensor<7x9xi32>
+  %t = fuser.permute %i [1, 0] : tensor<9x1xi64> -> tensor<1x9xi64>
+  %tw = fuser.permute %w [1, 0] : tensor<9x1xi32> -> tensor<1x9xi32>
+  %hot32 = fuser.scatter %z32[%t] = %tw dim 0 : tensor<7x9xi32>, tensor<1x9xi64>, tensor<1x9xi32>
+  %d = fuser.reduction add %hot32 [1] keepdim : tensor<7x9xi32> -> tensor<7x1xi32>
+  return %c, %d : tensor<7xi64>, tensor<7x1xi32>
+}
