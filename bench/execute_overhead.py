@@ -14,6 +14,8 @@ be shared: the minimum is the least disturbed figure):
   host      execute minus native: what the Python layer adds per call (the
             kernel's own time is a part of native, so the Python layer and
             the crossing together cost between host and execute)
+  torch in  the whole cached call with torch CPU tensors (sharing the numpy
+            inputs' memory) in and out, where torch imports
 and, as peers in the same run, numpy doing the same arithmetic and torch
 eager (where torch imports).
 """
@@ -69,9 +71,10 @@ def main():
         x = rng.standard_normal(shape).astype(np.float32)
         y = rng.standard_normal(shape).astype(np.float32)
         inputs = [x, y]
+        tensors = None if torch is None else [torch.from_numpy(x), torch.from_numpy(y)]
         print(name)
-        print("  %-8s %-8s %10s %10s %10s" % ("extents", "backend", "execute", "native",
-                                               "host"))
+        print("  %-8s %-8s %10s %10s %10s %10s" % ("extents", "backend", "execute", "native",
+                                                    "host", "torch in"))
         for extents in ("static", "symbolic"):
             with FusionDefinition() as fd:
                 a, b = (fd.define_tensor(shape=list(shape) if extents == "static" else
@@ -88,8 +91,10 @@ def main():
                 native_inputs = [_arrays.to_native(v, "float32", v.shape) for v in inputs]
                 whole = measure(lambda: fd.execute(inputs, backend=backend))
                 native = measure(lambda: compiled.run(native_inputs, 1 << 40))
-                print("  %-8s %-8s %10.2f %10.2f %10.2f"
-                      % (extents, backend, whole, native, whole - native))
+                with_torch = "-" if torch is None else \
+                    "%.2f" % measure(lambda: fd.execute(tensors, backend=backend))
+                print("  %-8s %-8s %10.2f %10.2f %10.2f %10s"
+                      % (extents, backend, whole, native, whole - native, with_torch))
         print("  peers: numpy %.2f, torch eager %s"
               % (measure(lambda: numpy_op(x, y)),
                  "(not importable)" if torch is None else "%.2f" % measure(

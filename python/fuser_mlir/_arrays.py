@@ -2,16 +2,20 @@
 torch tensors, without copies where the layout allows.
 
 An input crosses to the native module as a C-contiguous array, whose bytes
-the run borrows: a row-major numpy array or torch CPU tensor is passed as it
-is (torch through `Tensor.numpy()`, which shares its memory); any other layout
-is copied to row-major once. Results come back as numpy arrays that own the
-backend's buffer.
+the run borrows: a row-major numpy array is passed as it is, a row-major torch
+CPU tensor as its address (`data_ptr()`; execute's common case) or through
+`Tensor.numpy()`, which shares its memory; any other layout is copied to
+row-major once. Results come back as numpy arrays that own the backend's
+buffer, and as torch tensors sharing it.
 """
+
+import sys
 
 from ._errors import FusionTypeError, FusionValueError
 
 __all__ = ["ML_DTYPES", "numpy_dtype", "as_float64_if_ml_dtype", "is_torch", "as_numpy",
-           "to_native", "from_native", "needs_layout", "with_stride_order", "to_torch", "stride_order_of"]
+           "to_native", "from_native", "needs_layout", "with_stride_order", "to_torch",
+           "stride_order_of", "torch_tensor_types", "torch_dtype", "torch_from_native"]
 
 
 # The dtypes numpy has through ml_dtypes, and torch's.
@@ -56,6 +60,35 @@ def is_torch(value):
     return type(value).__module__.startswith("torch")
 
 
+_TORCH_TENSOR_TYPES = []  # [(torch.Tensor, torch.nn.Parameter)], once torch is imported
+
+
+def torch_tensor_types():
+    """(torch.Tensor, torch.nn.Parameter), the types of the plain tensors
+    that execute takes by address, where the program has imported torch;
+    else () (no torch tensor can be among the inputs then; fuser_mlir does
+    not import torch for this)."""
+    if _TORCH_TENSOR_TYPES:
+        return _TORCH_TENSOR_TYPES[0]
+    torch = sys.modules.get("torch")
+    parameter = getattr(getattr(torch, "nn", None), "Parameter", None)
+    if parameter is None:
+        return ()
+    _TORCH_TENSOR_TYPES.append((torch.Tensor, parameter))
+    return _TORCH_TENSOR_TYPES[0]
+
+
+_TORCH_DTYPES = {}  # dtype name -> torch dtype, as torch_dtype made it
+
+
+def torch_dtype(name):
+    """torch's dtype of a dtype name (torch imported)."""
+    dtype = _TORCH_DTYPES.get(name)
+    if dtype is None:
+        dtype = _TORCH_DTYPES[name] = getattr(sys.modules["torch"], name)
+    return dtype
+
+
 def as_numpy(tensor):
     """A torch tensor as a numpy array sharing its memory where it is on the
     CPU (bf16 and fp8 as ml_dtypes' types); a CUDA tensor is copied to the
@@ -88,11 +121,14 @@ def stride_order_of(array):
 
 
 def to_native(array, dtype, shape):
-    """(dtype, shape or None, C-contiguous array) of one checked input; the
-    native run borrows the array's bytes whatever its dtype (the buffer
-    protocol), so a row-major array crosses as it is."""
+    """(dtype, shape or None, C-contiguous array or a tensor's address) of
+    one checked input; the native run borrows the array's bytes whatever its
+    dtype (the buffer protocol), so a row-major array crosses as it is."""
     if type(array) is ndarray() and array.flags.c_contiguous:
         return (dtype, shape, array)  # no copy
+    if type(array) in torch_tensor_types():
+        # A row-major CPU tensor (execute's check): its address, no copy.
+        return (dtype, shape, array.data_ptr())
     import numpy as np
     if shape is None:
         return (dtype, None, np.asarray(array, dtype=numpy_dtype(dtype)))
@@ -121,6 +157,30 @@ def with_stride_order(array, stride_order):
     outer_first = sorted(range(rank), key=lambda d: -stride_order[d])
     laid_out = np.ascontiguousarray(array.transpose(outer_first))
     return laid_out.transpose(np.argsort(outer_first))
+
+
+# dtype name -> (the numpy dtype torch.from_numpy takes for its bytes, the
+# torch dtype that is then a view of, or None where it is the one)
+_TORCH_RESULT_VIEWS = {}
+
+
+def torch_from_native(result):
+    """A torch CPU tensor of one native result, sharing the backend's bytes
+    (from_native and to_torch in one: bf16 and fp8, which numpy has only
+    through ml_dtypes, go through integers of their width)."""
+    dtype, shape, data = result
+    views = _TORCH_RESULT_VIEWS.get(dtype)
+    if views is None:
+        import numpy as np
+        if dtype in ML_DTYPES:
+            bits = np.dtype(np.int16 if dtype == "bfloat16" else np.uint8)
+            views = (bits, torch_dtype(dtype))
+        else:
+            views = (numpy_dtype(dtype), None)
+        _TORCH_RESULT_VIEWS[dtype] = views
+    tensor = sys.modules["torch"].from_numpy(
+        data.view(views[0]).reshape(() if shape is None else shape))
+    return tensor if views[1] is None else tensor.view(views[1])
 
 
 def to_torch(array, device):

@@ -587,16 +587,24 @@ class FusionDefinition:
     # Concretization and execution --------------------------------------------
 
     def _check_inputs(self, inputs, options=()):
-        """The inputs as (arrays or values per position, torch device or None)."""
+        """The inputs as (arrays or values per position, torch device or
+        None). Where the outputs are the run's results as they are (the
+        plan's `plain`), a row-major torch CPU tensor is kept as it is (it
+        crosses by address, _arrays.to_native) and sets no device."""
         _check_call(inputs, len(self._inputs), options)
-        plan = self._input_plan()[0]
+        plan, _, _, plain = self._input_plan()
         ndarray = _arrays.ndarray()
+        tensor_types = _arrays.torch_tensor_types() if plain else ()
         checked, device = [], None
         for position, value in enumerate(inputs):
             entry = plan[position]
-            if type(value) is ndarray and entry[0] is Tensor and \
-                    ((dtype := value.dtype) is entry[2] or dtype == entry[2]):
-                # The common case, checked without building the messages.
+            if entry[0] is Tensor and (
+                    type(value) is ndarray and
+                    ((dtype := value.dtype) is entry[2] or dtype == entry[2]) or
+                    type(value) in tensor_types and
+                    value.dtype is _arrays.torch_dtype(entry[1]) and value.is_cpu and
+                    value.is_contiguous() and not value.is_neg() and not value.is_conj()):
+                # The common cases, checked without building the messages.
                 shape, extents = value.shape, entry[3]
                 static = entry[4]
                 if shape == extents if static is True else \
@@ -628,9 +636,12 @@ class FusionDefinition:
         # extents and layout (row-major, or its stride order) decide.
         signature = []
         plan = self._input_plan()[0]
+        tensor_types = _arrays.torch_tensor_types()
         for position, value in enumerate(checked):
             if plan[position][0] is Tensor:
-                signature.append((value.shape, value.flags.c_contiguous or
+                # A torch tensor is among them only where it is row-major.
+                signature.append((value.shape, type(value) in tensor_types or
+                                  value.flags.c_contiguous or
                                   tuple(_arrays.stride_order_of(value))))
             elif position in self._shape_inputs:
                 signature.append(value.item() if hasattr(value, "item") else tuple(value))
@@ -715,7 +726,7 @@ class FusionDefinition:
             else:
                 continue
             native_inputs.append(native)
-            input_bytes += native[2].nbytes
+            input_bytes += value.nbytes
         if build.generator_ids is not None:
             # Random ops without rng_seed/rng_offset: the generator's seed
             # and offset, advanced for this run (_generator.py).
@@ -723,16 +734,18 @@ class FusionDefinition:
                 _arrays.to_native(value, "int64", None)
                 for value in _generator.draw(build.generator_draws)]
         budget = max_total_bytes()
-        results = [_arrays.from_native(r) for r in
-                   _call(compiled.run, native_inputs, run_budget(budget, input_bytes))]
+        runs = _call(compiled.run, native_inputs, run_budget(budget, input_bytes))
+        as_torch = _returns_torch(inputs)
+        if plain and as_torch and (device is None or device.type == "cpu"):
+            return [_arrays.torch_from_native(run) for run in runs]
+        results = [_arrays.from_native(run) for run in runs]
         if plain:
             return [_arrays.to_torch(result, device) for result in results] \
-                if _returns_torch(inputs) else results
+                if as_torch else results
         # What the run holds, as the backends count it: inputs and results.
         held = input_bytes + sum(result.nbytes for result in results) if laid_out else 0
-        del native_inputs
+        del native_inputs, runs
         outputs = []
-        as_torch = _returns_torch(inputs)
         written = {}  # tensor state index -> the input position it was written into
         for result, (handle, _, alias) in zip(results, self._outputs):
             if alias is not None:
@@ -803,9 +816,13 @@ class FusionDefinition:
         interpreter unless FUSER_MLIR_HOST_BACKEND says "cpu")."""
         if "torch" not in sys.modules:
             return HOST_BACKEND  # no torch tensor can be among the inputs
+        tensor_types = _arrays.torch_tensor_types()
         ndarray = _arrays.ndarray()
         for value in inputs:
-            if type(value) is not ndarray and _arrays.is_torch(value) and \
+            if type(value) in tensor_types:
+                if value.is_cuda:
+                    return "cuda"
+            elif type(value) is not ndarray and _arrays.is_torch(value) and \
                     value.device.type == "cuda":
                 return "cuda"
         return HOST_BACKEND
@@ -1088,9 +1105,12 @@ def _returns_torch(inputs):
     the program uses torch and passes no numpy array."""
     if "torch" not in sys.modules:
         return False  # no torch tensor can be among the inputs
+    tensor_types = _arrays.torch_tensor_types()
     ndarray = _arrays.ndarray()
     numpy_given = False
     for value in inputs:
+        if type(value) in tensor_types:
+            return True
         if isinstance(value, ndarray):
             numpy_given = True
         elif _arrays.is_torch(value):

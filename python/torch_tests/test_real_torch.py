@@ -1,6 +1,7 @@
 """fuser_mlir with real torch (make check-torch, which installs torch into a
 virtual environment of its own; not part of make check): CPU tensors in and
-out, inputs passed without a Python-side copy, non-contiguous and
+out, inputs passed without a Python-side copy (row-major CPU tensors by
+address, where no output is made from a view of them), non-contiguous and
 channels-last inputs, bf16, in-place aliases, output stride order, and the
 runner on a script that makes CUDA tensors where no GPU exists."""
 import subprocess
@@ -44,6 +45,84 @@ def test_inputs_cross_without_a_copy():
     assert native_view.ctypes.data == x.data_ptr() and x.data_ptr() % 16 == 0
     scaled, _ = scaled_sum(x).execute([x])
     assert scaled.numpy().ctypes.data == scaled.data_ptr()
+
+
+@pytest.fixture
+def execute_by_address(monkeypatch):
+    """execute(fd, inputs, backend): fd.execute with no torch tensor going
+    through a numpy view (as_numpy; from_pytorch, before, takes one), and
+    the inputs of its native run."""
+    from fuser_mlir import _fusion
+    seen, call = [], _fusion._call
+
+    def recording(fn, *args):
+        if getattr(fn, "__name__", "") == "run":
+            seen.append(args[0])
+        return call(fn, *args)
+
+    def refused(tensor):
+        raise AssertionError("as_numpy of a row-major CPU tensor")
+
+    def execute(fd, inputs, backend):
+        with monkeypatch.context() as patch:
+            patch.setattr(_fusion, "_call", recording)
+            patch.setattr(_arrays, "as_numpy", refused)
+            outputs = fd.execute(inputs, backend=backend)
+        return outputs, seen[-1]
+    return execute
+
+
+@pytest.mark.parametrize("backend", ["interp", "cpu"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.int64])
+def test_torch_inputs_cross_by_address(execute_by_address, backend, dtype):
+    """Where the outputs are the run's results as they are, a row-major CPU
+    tensor (a Parameter, one that requires grad, bf16 included) crosses as
+    its address, and results come back as tensors sharing the backend's
+    buffer (for bf16 through int16 bits)."""
+    x = torch.arange(12).reshape(3, 4).to(dtype)
+    w = torch.nn.Parameter(torch.arange(4).to(dtype) - 2, requires_grad=dtype.is_floating_point)
+    with FusionDefinition() as fd:
+        tx, tw = fd.from_pytorch(x), fd.from_pytorch(w)
+        t = fd.ops.mul(tx, fd.ops.broadcast_in_dim(tw, shape=[3, 4], broadcast_dims=[1]))
+        fd.add_output(fd.ops.cast(t, DataType.Float))
+        fd.add_output(fd.ops.sum(t, dims=[1]))
+    (product, summed), native = execute_by_address(fd, [x, w], backend)
+    assert [data for _, _, data in native] == [x.data_ptr(), w.data_ptr()]
+    expected = x.detach() * w.detach()
+    torch.testing.assert_close(product, expected.to(product.dtype), rtol=0, atol=0)
+    assert product.dtype == torch.float32 and summed.device.type == "cpu"
+    torch.testing.assert_close(summed, expected.sum(1).to(summed.dtype), rtol=0, atol=0)
+    assert not product.requires_grad
+
+
+@pytest.mark.parametrize("backend", ["interp", "cpu"])
+@pytest.mark.parametrize("shape", [(), (0, 4), (1, 5)])
+def test_torch_inputs_by_address_of_any_extent(execute_by_address, backend, shape):
+    x = torch.ones(shape) if shape else torch.tensor(1.5)
+    with FusionDefinition() as fd:
+        fd.add_output(fd.ops.add(fd.from_pytorch(x), 1.0))
+    (out,), native = execute_by_address(fd, [x], backend)
+    assert native[0][2] == x.data_ptr()
+    torch.testing.assert_close(out, x + 1.0, rtol=0, atol=0)
+
+
+def test_torch_inputs_that_need_a_view():
+    """Not by address: a non-row-major tensor (copied), and any tensor of a
+    definition whose outputs may be input views or are laid out or aliased
+    (those outputs are made from numpy views of the inputs)."""
+    base = torch.randn(4, 6)
+    x = base.t()
+    with FusionDefinition() as fd:
+        fd.add_output(fd.ops.neg(fd.from_pytorch(x)))
+    torch.testing.assert_close(fd.execute([x])[0], -x, rtol=0, atol=0)
+    y = torch.randn(4, 6)
+    with FusionDefinition() as fd:
+        ty = fd.from_pytorch(y)
+        fd.add_output(fd.ops.reshape(ty, [24]))
+        fd.add_output(fd.ops.neg(ty))
+    flat, negated = fd.execute([y])
+    assert flat.data_ptr() == y.data_ptr()
+    torch.testing.assert_close(negated, -y, rtol=0, atol=0)
 
 
 @pytest.mark.parametrize("layout", ["transposed", "sliced", "channels_last"])
