@@ -31,7 +31,7 @@ def reference(x, axis, descending):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("length", [1, 31, 33, 200])
+@pytest.mark.parametrize("length", [1, 31, 33, 64, 200, 1000])
 @pytest.mark.parametrize("descending", [False, True])
 def test_rows_with_ties_and_nan(backend, length, descending):
     rng = np.random.default_rng(length)

@@ -8,6 +8,11 @@
 //   the first k, take_along_axis of the values there): the argsort's
 //   kernel writes its rows, the slice is a view of them and the gather
 //   a second kernel;
+// - @long_rows, @long_columns, @wide, @ints: rows of 1000 f32 with ties
+//   (and a consumer), 65 bf16 with NaN descending along dim 0, 4096 f64
+//   (the largest row whose pairs fit 48 KiB of shared memory) and 300 i32
+//   with ties: a block per row sorts them with a bitonic network in shared
+//   memory (BlockSortKernel);
 // - @spellings: an argsort of rows spelled [1, 8] in a kernel that also
 //   writes them spelled [8] (as fuser-segment spells a row of one token):
 //   one kernel, each output indexed in its own spelling.
@@ -18,6 +23,14 @@
 // RUN: fuser-run %s --entry columns --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry topk --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry topk --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry long_rows --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry long_rows --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry long_columns --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry long_columns --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry wide --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry wide --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry ints --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry ints --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry spellings --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry spellings --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
@@ -30,10 +43,11 @@
 // SEGMENTS: fusion @topk: 2 kernels, 3 segments
 // SEGMENTS: not one kernel with #2: not the rows of an argsort: it writes a value of another shape than its argsort's rows
 // SEGMENTS: fusion @spellings: 1 kernel, 1 segment
+// SEGMENTS: fusion @long_rows: 1 kernel, 1 segment
 
 // The topk: its argsort, the copy of the slice view and the gather; one
 // kernel for each other fusion.
-// BIN-COUNT-6: gpu.binary
+// BIN-COUNT-10: gpu.binary
 // BIN-NOT: gpu.binary
 
 func.func @rows(%x: tensor<5x33xf32>) -> (tensor<5x33xi64>, tensor<5x33xi64>) {
@@ -67,4 +81,33 @@ func.func @spellings(%x: tensor<8xf32>, %s: tensor<f32>) -> (tensor<8xf32>, tens
   %e = fuser.broadcast %d [0] : tensor<8xf32> -> tensor<1x8xf32>
   %a = fuser.argsort %e [1] descending : tensor<1x8xf32> -> tensor<1x8xi64>
   return %d, %a : tensor<8xf32>, tensor<1x8xi64>
+}
+
+func.func @long_rows(%x: tensor<3x1000xf32>) -> (tensor<3x1000xi64>, tensor<3x1000xi64>) {
+  %half = arith.constant 0.5 : f32
+  %h = fuser.mul %x, %half : tensor<3x1000xf32>, f32 -> tensor<3x1000xf32>
+  %r = fuser.round %h : tensor<3x1000xf32>
+  %i = fuser.argsort %r [1] : tensor<3x1000xf32> -> tensor<3x1000xi64>
+  %two = arith.constant 2 : i64
+  %d = fuser.mul %i, %two : tensor<3x1000xi64>, i64 -> tensor<3x1000xi64>
+  return %i, %d : tensor<3x1000xi64>, tensor<3x1000xi64>
+}
+
+func.func @long_columns(%x: tensor<65x3xf32>) -> tensor<65x3xi64> {
+  %l = fuser.log %x : tensor<65x3xf32>
+  %h = fuser.cast %l : tensor<65x3xf32> to tensor<65x3xbf16>
+  %i = fuser.argsort %h [0] descending : tensor<65x3xbf16> -> tensor<65x3xi64>
+  return %i : tensor<65x3xi64>
+}
+
+func.func @wide(%x: tensor<2x4096xf64>) -> tensor<2x4096xi64> {
+  %i = fuser.argsort %x [1] descending : tensor<2x4096xf64> -> tensor<2x4096xi64>
+  return %i : tensor<2x4096xi64>
+}
+
+func.func @ints(%x: tensor<2x300xi32>) -> tensor<2x300xi64> {
+  %seven = arith.constant 7 : i32
+  %m = fuser.remainder %x, %seven : tensor<2x300xi32>, i32 -> tensor<2x300xi32>
+  %i = fuser.argsort %m [1] : tensor<2x300xi32> -> tensor<2x300xi64>
+  return %i : tensor<2x300xi64>
 }

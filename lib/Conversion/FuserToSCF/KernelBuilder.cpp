@@ -473,6 +473,7 @@ ScopedKernelKind::~ScopedKernelKind() {
 ArrayRef<KernelTableRow> kernels::getKernelKinds() {
   static const KernelTableRow table[] = {
       {ScheduleKind::Pointwise, &scanRowKernel},
+      {ScheduleKind::Pointwise, &blockSortKernel},
       {ScheduleKind::Pointwise, &sortRowKernel},
       {ScheduleKind::Pointwise, &scatterRowKernel},
       {ScheduleKind::Pointwise, &pointwiseKernel},

@@ -90,9 +90,17 @@ template <typename OpTy> bool matchesRowsOf(const KernelQuery &query) {
   });
 }
 
+/// Whether scalar `x` (an element of an argsort's row, in its compute type)
+/// is ordered before `y`, or equal to it, as i1s: ascending or
+/// `descending`, NaN above every number and equal to NaN, -0.0 equal to
+/// +0.0 (the sort kinds' order; SortRowKernel.cpp).
+std::pair<Value, Value> emitSortOrder(OpBuilder &b, Location loc, Value x,
+                                      Value y, bool descending);
+
 /// The kinds, one per file of kernels/.
 extern const KernelKind pointwiseKernel;
 extern const KernelKind scanRowKernel;
+extern const KernelKind blockSortKernel;
 extern const KernelKind sortRowKernel;
 extern const KernelKind scatterRowKernel;
 extern const KernelKind splitReductionKernel;

@@ -35,16 +35,12 @@ public:
 
 protected:
   LogicalResult emitSkeleton() override;
-
-private:
-  /// Whether `x` (an element of the row) is ordered before `y`, or equal
-  /// to it (NaN above every number, NaN equal to NaN), as i1s.
-  std::pair<Value, Value> compare(Value x, Value y, bool descending);
 };
 
 } // namespace
 
-std::pair<Value, Value> SortRowKernel::compare(Value x, Value y,
+std::pair<Value, Value> kernels::emitSortOrder(OpBuilder &b, Location loc,
+                                               Value x, Value y,
                                                bool descending) {
   if (isa<IntegerType>(x.getType())) {
     auto predicate =
@@ -113,7 +109,7 @@ LogicalResult SortRowKernel::emitSkeleton() {
     FailureOr<Value> xk = elementAt(k);
     if (failed(xk))
       return failure();
-    auto [before, equal] = compare(*xk, *xj, sort.getDescending());
+    auto [before, equal] = emitSortOrder(b, loc, *xk, *xj, sort.getDescending());
     Value earlier =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k, j);
     Value counts = arith::OrIOp::create(

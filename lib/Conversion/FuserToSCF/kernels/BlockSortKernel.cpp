@@ -1,0 +1,238 @@
+//===- BlockSortKernel.cpp - a block sorts each row of an argsort ---------===//
+//
+// Pointwise schedules of a segment with an argsort (one, and only outputs
+// of its shape) whose rows are long enough that ranking them in one thread
+// each (SortRowKernel, O(extent^2)) costs more than sorting them together:
+// a block per row sorts (key, position) pairs in workgroup memory with a
+// bitonic network over the row padded to a power of two, one thread loop
+// per stage with a barrier before it, then computes every output at each
+// rank from the position sorted there. The comparison is a strict total
+// order (the sort order, then the position; padding after every element),
+// so the network gives the stable order, the interpreter's bit for bit.
+// O(extent log^2 extent) comparisons per row; rows whose pairs do not fit
+// the block's shared memory go to SortRowKernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelKinds.h"
+
+#include "fuser/Analysis/TargetInfo.h"
+#include "fuser/Conversion/FuserToArith/FuserToArith.h"
+#include "fuser/Conversion/Utils/WorkgroupBuffer.h"
+#include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+using namespace mlir::fuser::kernels;
+
+namespace {
+
+/// Rows shorter than this rank in a thread each: few comparisons, and a
+/// thread per row keeps more rows in flight than a block per row.
+constexpr int64_t kMinBlockSortExtent = 64;
+constexpr int64_t kMaxBlockSortThreads = 512;
+
+/// How a block sorts the rows of `sort`: the row padded to a power of two,
+/// the threads, and the key type; none where the pairs exceed the block's
+/// shared memory or the row is short.
+struct BlockSort {
+  int64_t extent, padded, threads;
+  Type keyType;
+
+  static std::optional<BlockSort> get(ArgsortOp sort) {
+    int64_t extent = shapeOf(sort.getResult())[sort.getDim()];
+    if (extent < kMinBlockSortExtent)
+      return std::nullopt;
+    int64_t padded = llvm::PowerOf2Ceil(extent);
+    Type keyType =
+        getComputeType(getElementTypeOrSelf(sort.getSource().getType()));
+    // A key and an i32 position per element.
+    int64_t bytes = padded * (*getElementByteWidth(keyType) + 4);
+    if (bytes > TargetInfo().sharedMemoryPerBlock)
+      return std::nullopt;
+    return BlockSort{extent, padded,
+                     std::min(kMaxBlockSortThreads, padded / 2), keyType};
+  }
+};
+
+class BlockSortKernel final : public EmitterBase {
+public:
+  BlockSortKernel(OpBuilder &builder, const KernelQuery &query)
+      : EmitterBase(builder, query) {}
+  static bool matches(const KernelQuery &query) {
+    return matchesRowsOf<ArgsortOp>(query) &&
+           BlockSort::get(getOnlyOp<ArgsortOp>(query.segment));
+  }
+
+protected:
+  LogicalResult emitSkeleton() override;
+
+private:
+  /// A thread loop of `threads` (after a barrier where `barrier`) with a
+  /// loop over `count` items striding by the threads inside, the builder
+  /// and a new scope in its body. Returns the item.
+  Value emitThreadItems(int64_t threads, int64_t count, bool barrier);
+  /// Whether the pair (aKey, aPosition) sorts before (bKey, bPosition):
+  /// padding (a position past the row) after every element, then the sort
+  /// order, then the position.
+  Value emitBefore(Value aKey, Value aPosition, Value bKey, Value bPosition,
+                   int64_t extent, bool descending);
+};
+
+} // namespace
+
+Value BlockSortKernel::emitThreadItems(int64_t threads, int64_t count,
+                                       bool barrier) {
+  scf::ParallelOp loop =
+      createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
+  if (barrier)
+    gpu::BarrierOp::create(b, loc);
+  pushScope();
+  // Memory effects stay inside the scf.for (convert-parallel-loops-to-gpu
+  // refuses them directly in a thread loop that another follows).
+  auto items = scf::ForOp::create(b, loc, loop.getInductionVars()[0],
+                                  constant(count), constant(threads));
+  b.setInsertionPointToStart(items.getBody());
+  pushScope();
+  return items.getInductionVar();
+}
+
+Value BlockSortKernel::emitBefore(Value aKey, Value aPosition, Value bKey,
+                                  Value bPosition, int64_t extent,
+                                  bool descending) {
+  auto cmp = [&](arith::CmpIPredicate predicate, Value lhs,
+                 Value rhs) -> Value {
+    return arith::CmpIOp::create(b, loc, predicate, lhs, rhs);
+  };
+  Value end = arith::ConstantIntOp::create(b, loc, b.getI32Type(), extent);
+  Value aPadding = cmp(arith::CmpIPredicate::sge, aPosition, end);
+  Value bPadding = cmp(arith::CmpIPredicate::sge, bPosition, end);
+  Value earlier = cmp(arith::CmpIPredicate::slt, aPosition, bPosition);
+  auto [ordered, equal] = emitSortOrder(b, loc, aKey, bKey, descending);
+  Value elementBefore = arith::OrIOp::create(
+      b, loc, ordered, arith::AndIOp::create(b, loc, equal, earlier));
+  return arith::SelectOp::create(
+      b, loc, aPadding, arith::AndIOp::create(b, loc, bPadding, earlier),
+      arith::OrIOp::create(b, loc, bPadding, elementBefore));
+}
+
+LogicalResult BlockSortKernel::emitSkeleton() {
+  ArgsortOp sort = getOnlyOp<ArgsortOp>(segment);
+  BlockSort shape = *BlockSort::get(sort);
+  int64_t dim = sort.getDim();
+  ArrayRef<int64_t> resultShape = shapeOf(sort.getResult());
+  SmallVector<int64_t> rowShape(resultShape);
+  rowShape[dim] = 1;
+  auto module = segment->getParentOfType<ModuleOp>();
+  Type i32 = b.getI32Type();
+  memref::GlobalOp keysBuffer = createWorkgroupBuffer(
+      b, loc, module, "__fuser_sort_keys", {shape.padded}, shape.keyType);
+  memref::GlobalOp positionsBuffer = createWorkgroupBuffer(
+      b, loc, module, "__fuser_sort_positions", {shape.padded}, i32);
+
+  size_t depth = scopes.size();
+  Value block = emitBlockLoop(getSaturatedNumElements(rowShape));
+  Value keys = memref::GetGlobalOp::create(b, loc, keysBuffer.getType(),
+                                           keysBuffer.getSymName());
+  Value positions = memref::GetGlobalOp::create(
+      b, loc, positionsBuffer.getType(), positionsBuffer.getSymName());
+  SmallVector<Value> row = delinearize(block, rowShape);
+  OpBuilder::InsertPoint blockBody = b.saveInsertionPoint();
+  auto toI32 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(b, loc, i32, index);
+  };
+  auto leaveThreadLoop = [&](size_t scopesBefore) {
+    while (scopes.size() > scopesBefore)
+      popScope();
+    b.restoreInsertionPoint(blockBody);
+  };
+
+  // The row's keys in the compute type and their positions; padding gets
+  // a zero key (every comparison with it reads the position first).
+  {
+    size_t before = scopes.size();
+    Value i = emitThreadItems(shape.threads, shape.padded, /*barrier=*/false);
+    Value inRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i,
+                                        constant(shape.extent));
+    auto key = scf::IfOp::create(b, loc, shape.keyType, inRow,
+                                 /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(key.thenBlock());
+      pushScope();
+      Lanes at;
+      at.base = row;
+      at.base[dim] = i;
+      FailureOr<Value> element = eval(sort.getSource(), at);
+      if (failed(element))
+        return failure();
+      scf::YieldOp::create(
+          b, loc,
+          extractLane(emitCast(b, loc, *element, shape.keyType), 0));
+      popScope();
+      b.setInsertionPointToStart(key.elseBlock());
+      scf::YieldOp::create(
+          b, loc,
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(shape.keyType))
+              .getResult());
+    }
+    memref::StoreOp::create(b, loc, key.getResult(0), keys, i);
+    memref::StoreOp::create(b, loc, toI32(i), positions, i);
+    leaveThreadLoop(before);
+  }
+
+  // The bitonic network: stage (k, j) compares elements j apart, in
+  // runs of k sorted alternately up and down (up throughout the last).
+  for (int64_t k = 2; k <= shape.padded; k *= 2) {
+    for (int64_t j = k / 2; j > 0; j /= 2) {
+      size_t before = scopes.size();
+      Value pair =
+          emitThreadItems(shape.threads, shape.padded / 2, /*barrier=*/true);
+      Value i = add(mul(div(pair, constant(j)), constant(2 * j)),
+                    rem(pair, constant(j)));
+      Value l = add(i, constant(j));
+      Value up = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       rem(div(i, constant(k)), constant(2)),
+                                       constant(0));
+      Value iKey = memref::LoadOp::create(b, loc, keys, i);
+      Value lKey = memref::LoadOp::create(b, loc, keys, l);
+      Value iPosition = memref::LoadOp::create(b, loc, positions, i);
+      Value lPosition = memref::LoadOp::create(b, loc, positions, l);
+      bool descending = sort.getDescending();
+      Value swap = arith::SelectOp::create(
+          b, loc, up,
+          emitBefore(lKey, lPosition, iKey, iPosition, shape.extent,
+                     descending),
+          emitBefore(iKey, iPosition, lKey, lPosition, shape.extent,
+                     descending));
+      b.setInsertionPointToStart(
+          scf::IfOp::create(b, loc, swap, /*withElseRegion=*/false)
+              .thenBlock());
+      memref::StoreOp::create(b, loc, lKey, keys, i);
+      memref::StoreOp::create(b, loc, iKey, keys, l);
+      memref::StoreOp::create(b, loc, lPosition, positions, i);
+      memref::StoreOp::create(b, loc, iPosition, positions, l);
+      leaveThreadLoop(before);
+    }
+  }
+
+  // Every output at each rank, from the position sorted there.
+  Value rank = emitThreadItems(shape.threads, shape.extent, /*barrier=*/true);
+  SmallVector<Value> ranked = row;
+  ranked[dim] = rank;
+  Value position = arith::ExtSIOp::create(
+      b, loc, b.getI64Type(), memref::LoadOp::create(b, loc, positions, rank));
+  Lanes at;
+  at.base = ranked;
+  scopes.back().values[sort.getResult()].push_back({at, splat(position, 1)});
+  if (failed(emitOutputsAt(ranked, resultShape)))
+    return failure();
+  while (scopes.size() > depth)
+    popScope();
+  return success();
+}
+
+const KernelKind kernels::blockSortKernel =
+    makeKernelKind<BlockSortKernel>("block_sort");
