@@ -60,7 +60,19 @@ def is_torch(value):
     return type(value).__module__.startswith("torch")
 
 
-_TORCH_TENSOR_TYPES = []  # [(torch.Tensor, torch.nn.Parameter)], once torch is imported
+# What execute uses of the torch module the program imported, taken from it
+# once: [that module (sys.modules'), (torch.Tensor, torch.nn.Parameter) or (),
+# dtype name -> torch dtype, dtype name -> torch_from_native's views]. Taken
+# again where sys.modules holds another one (tests put stand-ins there).
+_TORCH = [None, (), {}, {}]
+
+
+def _torch():
+    torch = sys.modules.get("torch")
+    if _TORCH[0] is not torch:
+        parameter = getattr(getattr(torch, "nn", None), "Parameter", None)
+        _TORCH[:] = [torch, () if parameter is None else (torch.Tensor, parameter), {}, {}]
+    return _TORCH
 
 
 def torch_tensor_types():
@@ -68,24 +80,15 @@ def torch_tensor_types():
     that execute takes by address, where the program has imported torch;
     else () (no torch tensor can be among the inputs then; fuser_mlir does
     not import torch for this)."""
-    if _TORCH_TENSOR_TYPES:
-        return _TORCH_TENSOR_TYPES[0]
-    torch = sys.modules.get("torch")
-    parameter = getattr(getattr(torch, "nn", None), "Parameter", None)
-    if parameter is None:
-        return ()
-    _TORCH_TENSOR_TYPES.append((torch.Tensor, parameter))
-    return _TORCH_TENSOR_TYPES[0]
-
-
-_TORCH_DTYPES = {}  # dtype name -> torch dtype, as torch_dtype made it
+    return _torch()[1]
 
 
 def torch_dtype(name):
     """torch's dtype of a dtype name (torch imported)."""
-    dtype = _TORCH_DTYPES.get(name)
+    state = _torch()
+    dtype = state[2].get(name)
     if dtype is None:
-        dtype = _TORCH_DTYPES[name] = getattr(sys.modules["torch"], name)
+        dtype = state[2][name] = getattr(state[0], name)
     return dtype
 
 
@@ -159,17 +162,15 @@ def with_stride_order(array, stride_order):
     return laid_out.transpose(np.argsort(outer_first))
 
 
-# dtype name -> (the numpy dtype torch.from_numpy takes for its bytes, the
-# torch dtype that is then a view of, or None where it is the one)
-_TORCH_RESULT_VIEWS = {}
-
-
 def torch_from_native(result):
     """A torch CPU tensor of one native result, sharing the backend's bytes
     (from_native and to_torch in one: bf16 and fp8, which numpy has only
     through ml_dtypes, go through integers of their width)."""
     dtype, shape, data = result
-    views = _TORCH_RESULT_VIEWS.get(dtype)
+    state = _torch()
+    # (the numpy dtype torch.from_numpy takes for the bytes, the torch dtype
+    # that is then a view of, or None where it is the one)
+    views = state[3].get(dtype)
     if views is None:
         import numpy as np
         if dtype in ML_DTYPES:
@@ -177,9 +178,8 @@ def torch_from_native(result):
             views = (bits, torch_dtype(dtype))
         else:
             views = (numpy_dtype(dtype), None)
-        _TORCH_RESULT_VIEWS[dtype] = views
-    tensor = sys.modules["torch"].from_numpy(
-        data.view(views[0]).reshape(() if shape is None else shape))
+        state[3][dtype] = views
+    tensor = state[0].from_numpy(data.view(views[0]).reshape(() if shape is None else shape))
     return tensor if views[1] is None else tensor.view(views[1])
 
 
