@@ -170,7 +170,8 @@ public:
     add<ScatterOp>(kindBit(SegmentKind::Pointwise), false);
     // A library call computes each library op, in a segment of its own
     // (nvFuser's ExprEval segments); never recomputed.
-    add<MatmulOp, LinearOp>(kindBit(SegmentKind::Library), false);
+    add<MatmulOp, LinearOp, SdpfaFwdOp, SdpfaBwdOp>(kindBit(SegmentKind::Library),
+                                                 false);
   }
 
   OpClass lookup(Operation *op) const {

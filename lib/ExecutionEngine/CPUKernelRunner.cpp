@@ -955,7 +955,7 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
   // Library segments call a BLAS, loaded now: without one, a located error
   // before anything runs.
   WalkResult noBlas = module.walk([](func::CallOp call) {
-    if (call.getCallee() != library::kMatmulFunction ||
+    if (!library::isLibraryFunction(call.getCallee()) ||
         getBlasLoadError().empty())
       return WalkResult::advance();
     call.emitError(getBlasLoadError());
@@ -1056,6 +1056,12 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
         llvm::JITSymbolFlags::Exported};
     symbols[interner(library::kMatmulFunction)] = {
         llvm::orc::ExecutorAddr::fromPtr(&runLibraryMatmul),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner(library::kAttentionForwardFunction)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&runLibraryAttentionForward),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner(library::kAttentionBackwardFunction)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&runLibraryAttentionBackward),
         llvm::JITSymbolFlags::Exported};
     for (const auto &[name, address] : libraryFunctions)
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),

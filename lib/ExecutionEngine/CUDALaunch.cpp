@@ -373,11 +373,12 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
     // A library segment's call (its descriptor comes first).
     auto call = dyn_cast<func::CallOp>(op);
     auto global = dyn_cast<memref::GetGlobalOp>(op);
-    if ((call && call.getCallee() == library::kMatmulFunction) ||
-        (global && global.getName().starts_with(library::kMatmulFunction)))
+    if ((call && library::isLibraryFunction(call.getCallee())) ||
+        (global && library::isLibraryFunction(global.getName())))
       return op.emitError("library segments (matmul, linear) do not run on "
-                          "the CUDA backend yet: the CPU backend calls a "
-                          "BLAS, cuBLASLt is later work (issue 47)");
+                          "the CUDA backend yet, nor attention ones (sdpfa): "
+                          "the CPU backend calls a BLAS, cuBLASLt is later "
+                          "work (issue 47)");
     return op.emitError("the CUDA backend cannot run '")
            << op.getName() << "' in a host function";
   }

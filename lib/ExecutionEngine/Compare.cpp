@@ -167,10 +167,8 @@ std::optional<int64_t> mlir::fuser::getLibraryReductionSize(func::FuncOp func,
     };
     for (Value operand : op->getOperands())
       combine(sizeOf(operand));
-    if (isa<LibraryOpInterface>(op)) {
-      size.first *= cast<RankedTensorType>(op->getOperand(0).getType())
-                        .getShape()
-                        .back();
+    if (auto library = dyn_cast<LibraryOpInterface>(op)) {
+      size.first *= library.getReductionSize();
       size.second = true;
     } else if (auto reduction = dyn_cast<ReductionOp>(op)) {
       ArrayRef<int64_t> shape = reduction.getSource().getType().getShape();

@@ -14,12 +14,27 @@
 // - the bias is preloaded into the result and the gemm adds to it (beta 1);
 // - K = 0 writes the bias, or +0.0, without a call.
 //
+// runLibraryAttentionForward/Backward compute each head of fuser.sdpfa_fwd
+// and fuser.sdpfa_bwd (the heads one after another, each gemm on BLAS's
+// threads): operands packed into row-major f32 (widened exactly), the
+// products by sgemm (the scale as its alpha) and the softmax step here,
+// results rounded once to their element type:
+// - forward: S = scale Q K^T; per row the mask, the max m, P = exp(S - m)
+//   and its sum l, logsumexp m + log(l); O = (P V) / l;
+// - backward: P = exp(scale Q K^T - logsumexp) (0 where masked),
+//   dV = P^T dO, dP = dO V^T, D = rowsum(dO * O), dS = P (dP - D),
+//   dQ = scale dS K, dK = scale dS^T Q.
+// The Philox seed and offset are zeros (only dropout_p = 0 is lowered).
+//
 //===----------------------------------------------------------------------===//
 
 #include "fuser/ExecutionEngine/LibraryCalls.h"
 #include "fuser/Conversion/LibraryCall.h"
 #include "fuser/ExecutionEngine/Elements.h"
 
+#include "llvm/ADT/bit.h"
+
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -295,6 +310,105 @@ void runBatched(const int64_t *d, const char *lhs, const char *rhs,
       return;
   }
 }
+/// C = alpha op(A) op(B), row-major and contiguous: A is m x k (k x m when
+/// transposed), B k x n (n x k), C m x n.
+void sgemmRowMajor(bool transposeA, bool transposeB, int64_t m, int64_t n,
+                   int64_t k, float alpha, const float *a, const float *b,
+                   float *c) {
+  if (m == 0 || n == 0)
+    return;
+  if (k == 0) {
+    std::fill(c, c + m * n, 0.0f);
+    return;
+  }
+  getBlas().sgemm(kRowMajor, transposeA ? kTrans : kNoTrans,
+                  transposeB ? kTrans : kNoTrans, int(m), int(n), int(k),
+                  alpha, a, int(transposeA ? m : k), b,
+                  int(transposeB ? k : n), 0.0f, c, int(n));
+}
+
+/// The buffers of an attention call and their layouts (the descriptor of
+/// LibraryCall.h's AttentionSlot).
+class AttentionCall {
+public:
+  AttentionCall(const int64_t *d, std::vector<intptr_t> addresses)
+      : d(d), addresses(std::move(addresses)), rank(d[AttentionRank]),
+        element(MatmulElement(d[AttentionElement])) {
+    for (int64_t dim = 0; dim < rank - 2; ++dim)
+      heads *= d[AttentionFirstBatchDim + dim];
+  }
+
+  int64_t l() const { return d[AttentionL]; }
+  int64_t s() const { return d[AttentionS]; }
+  int64_t e() const { return d[AttentionE]; }
+  int64_t ev() const { return d[AttentionEv]; }
+  bool masked(int64_t row, int64_t col) const {
+    return d[AttentionCausal] != 0 && col > row;
+  }
+  float scale() const {
+    return llvm::bit_cast<float>(uint32_t(d[AttentionScaleBits]));
+  }
+  int64_t getHeads() const { return heads; }
+
+  /// Reads the rows x cols matrix of buffer `i` at `head` (a logsumexp is
+  /// L x 1) into `into`, row-major f32; `f32` for the logsumexp.
+  void pack(unsigned i, int64_t head, int64_t rows, int64_t cols,
+            std::vector<float> &into, bool f32 = false) const {
+    into.resize(rows * cols);
+    const auto *base = reinterpret_cast<const char *>(addresses[i]);
+    auto [at, rowStride, colStride] = locate(i, head);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        into[r * cols + c] =
+            load<float>(f32 ? MatmulElement::F32 : element, base,
+                        at + r * rowStride + c * colStride);
+  }
+
+  /// Writes `from` into buffer `i` at `head`, as pack reads it.
+  void unpack(unsigned i, int64_t head, int64_t rows, int64_t cols,
+              const std::vector<float> &from, bool f32 = false) const {
+    auto *base = reinterpret_cast<char *>(addresses[i]);
+    auto [at, rowStride, colStride] = locate(i, head);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        store<float>(f32 ? MatmulElement::F32 : element, base,
+                     at + r * rowStride + c * colStride, from[r * cols + c]);
+  }
+
+  /// Zeros the Philox seed (buffer `seed`, 2 elements) and offset (the next).
+  void zeroPhilox(unsigned seed) const {
+    auto *seedBase = reinterpret_cast<int64_t *>(addresses[seed]);
+    const int64_t *seedSlots = slots(seed);
+    seedBase[seedSlots[0]] = 0;
+    seedBase[seedSlots[0] + seedSlots[1]] = 0;
+    reinterpret_cast<int64_t *>(addresses[seed + 1])[slots(seed + 1)[0]] = 0;
+  }
+
+private:
+  const int64_t *slots(unsigned i) const {
+    return d + AttentionFirstBatchDim + (rank - 2) +
+           i * getAttentionBufferSlots(rank);
+  }
+  /// The element offset of buffer `i` at `head` (batch dims row-major), and
+  /// its strides along the last two dims.
+  std::tuple<int64_t, int64_t, int64_t> locate(unsigned i,
+                                               int64_t head) const {
+    const int64_t *own = slots(i);
+    int64_t offset = own[0];
+    for (int64_t dim = rank - 3; dim >= 0; --dim) {
+      int64_t extent = d[AttentionFirstBatchDim + dim];
+      offset += (head % extent) * own[1 + dim];
+      head /= extent;
+    }
+    return {offset, own[rank - 1], own[rank]};
+  }
+
+  const int64_t *d;
+  std::vector<intptr_t> addresses;
+  int64_t rank;
+  MatmulElement element;
+  int64_t heads = 1;
+};
 } // namespace
 
 const std::string &mlir::fuser::getBlasLoadError() { return getBlas().error; }
@@ -315,4 +429,94 @@ void mlir::fuser::runLibraryMatmul(intptr_t descriptor, intptr_t lhs,
     runBatched<double>(d, lhsBase, rhsBase, biasBase, outBase);
   else
     runBatched<float>(d, lhsBase, rhsBase, biasBase, outBase);
+}
+
+void mlir::fuser::runLibraryAttentionForward(
+    intptr_t descriptor, intptr_t query, intptr_t key, intptr_t value,
+    intptr_t output, intptr_t logsumexp, intptr_t philoxSeed,
+    intptr_t philoxOffset) {
+  AttentionCall call(reinterpret_cast<const int64_t *>(descriptor),
+                     {query, key, value, output, logsumexp, philoxSeed,
+                      philoxOffset});
+  int64_t l = call.l(), s = call.s(), e = call.e(), ev = call.ev();
+  std::vector<float> q, k, v, p(l * s), o(l * ev), lse(l), sums(l);
+  for (int64_t head = 0; head < call.getHeads(); ++head) {
+    call.pack(0, head, l, e, q);
+    call.pack(1, head, s, e, k);
+    call.pack(2, head, s, ev, v);
+    sgemmRowMajor(false, true, l, s, e, call.scale(), q.data(), k.data(),
+                  p.data());
+    // The softmax step: p becomes exp(score - row max), 0 where masked.
+    for (int64_t i = 0; i < l; ++i) {
+      float *row = p.data() + i * s;
+      float max = -INFINITY;
+      for (int64_t j = 0; j < s; ++j)
+        if (!call.masked(i, j))
+          max = std::max(max, row[j]);
+      float sum = 0;
+      for (int64_t j = 0; j < s; ++j) {
+        row[j] = call.masked(i, j) || max == -INFINITY
+                     ? 0.0f
+                     : std::exp(row[j] - max);
+        sum += row[j];
+      }
+      sums[i] = sum;
+      lse[i] = max == -INFINITY ? -INFINITY : max + std::log(sum);
+    }
+    sgemmRowMajor(false, false, l, ev, s, 1.0f, p.data(), v.data(),
+                  o.data());
+    for (int64_t i = 0; i < l; ++i)
+      for (int64_t c = 0; c < ev; ++c)
+        o[i * ev + c] = lse[i] == -INFINITY ? 0.0f : o[i * ev + c] / sums[i];
+    call.unpack(3, head, l, ev, o);
+    call.unpack(4, head, l, 1, lse, /*f32=*/true);
+  }
+  call.zeroPhilox(5);
+}
+
+void mlir::fuser::runLibraryAttentionBackward(
+    intptr_t descriptor, intptr_t gradOutput, intptr_t query, intptr_t key,
+    intptr_t value, intptr_t output, intptr_t logsumexp, intptr_t philoxSeed,
+    intptr_t philoxOffset, intptr_t gradQuery, intptr_t gradKey,
+    intptr_t gradValue) {
+  AttentionCall call(reinterpret_cast<const int64_t *>(descriptor),
+                     {gradOutput, query, key, value, output, logsumexp,
+                      philoxSeed, philoxOffset, gradQuery, gradKey,
+                      gradValue});
+  int64_t l = call.l(), s = call.s(), e = call.e(), ev = call.ev();
+  std::vector<float> dout, q, k, v, o, lse, p(l * s), dp(l * s), dq(l * e),
+      dk(s * e), dv(s * ev);
+  for (int64_t head = 0; head < call.getHeads(); ++head) {
+    call.pack(0, head, l, ev, dout);
+    call.pack(1, head, l, e, q);
+    call.pack(2, head, s, e, k);
+    call.pack(3, head, s, ev, v);
+    call.pack(4, head, l, ev, o);
+    call.pack(5, head, l, 1, lse, /*f32=*/true);
+    sgemmRowMajor(false, true, l, s, e, call.scale(), q.data(), k.data(),
+                  p.data());
+    for (int64_t i = 0; i < l; ++i)
+      for (int64_t j = 0; j < s; ++j)
+        p[i * s + j] =
+            call.masked(i, j) ? 0.0f : std::exp(p[i * s + j] - lse[i]);
+    sgemmRowMajor(true, false, s, ev, l, 1.0f, p.data(), dout.data(),
+                  dv.data());
+    sgemmRowMajor(false, true, l, s, ev, 1.0f, dout.data(), v.data(),
+                  dp.data());
+    // dS = P (dP - rowsum(dO * O)), in place of dP.
+    for (int64_t i = 0; i < l; ++i) {
+      float d = 0;
+      for (int64_t c = 0; c < ev; ++c)
+        d += dout[i * ev + c] * o[i * ev + c];
+      for (int64_t j = 0; j < s; ++j)
+        dp[i * s + j] = p[i * s + j] * (dp[i * s + j] - d);
+    }
+    sgemmRowMajor(false, false, l, e, s, call.scale(), dp.data(), k.data(),
+                  dq.data());
+    sgemmRowMajor(true, false, s, e, l, call.scale(), dp.data(), q.data(),
+                  dk.data());
+    call.unpack(8, head, l, e, dq);
+    call.unpack(9, head, s, e, dk);
+    call.unpack(10, head, s, ev, dv);
+  }
 }

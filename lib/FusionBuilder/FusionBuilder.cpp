@@ -292,26 +292,38 @@ InFlightDiagnostic FusionBuilder::valueError() {
 }
 
 template <typename OpTy, typename... Args>
-FailureOr<Value> FusionBuilder::buildInferred(Args &&...args) {
+FailureOr<SmallVector<Value>>
+FusionBuilder::buildInferredResults(unsigned count, Args &&...args) {
   lastErrorKind = BuildErrorKind::Value;
-  // Built with a placeholder result type, which inference then replaces
+  // Built with placeholder result types, which inference then replaces
   // (the inferring builders assert on operands they reject).
-  auto op = OpTy::create(builder, loc, builder.getNoneType(),
-                         std::forward<Args>(args)...);
-  SmallVector<Type, 1> inferred;
+  auto op = OpTy::create(
+      builder, loc, TypeRange(SmallVector<Type>(count, builder.getNoneType())),
+      std::forward<Args>(args)...);
+  SmallVector<Type> inferred;
   if (failed(OpTy::inferReturnTypes(
           getContext(), loc, op->getOperands(), op->getRawDictionaryAttrs(),
           op->getPropertiesStorage(), op->getRegions(), inferred))) {
     op->erase();
     return failure();
   }
-  op->getResult(0).setType(inferred.front());
+  for (auto [result, type] : llvm::zip_equal(op->getResults(), inferred))
+    result.setType(type);
   if (failed(verify(op))) {
     op->erase();
     return failure();
   }
   lastErrorKind = BuildErrorKind::None;
-  return op->getResult(0);
+  return SmallVector<Value>(op->getResults());
+}
+
+template <typename OpTy, typename... Args>
+FailureOr<Value> FusionBuilder::buildInferred(Args &&...args) {
+  FailureOr<SmallVector<Value>> results =
+      buildInferredResults<OpTy>(1, std::forward<Args>(args)...);
+  if (failed(results))
+    return failure();
+  return results->front();
 }
 
 template <typename OpTy, typename... Args>
@@ -851,6 +863,32 @@ FailureOr<Value> FusionBuilder::linear(Value input, Value weight, Value bias) {
   if (failed(checkLibraryOperands("linear", operands)))
     return failure();
   return buildInferred<LinearOp>(input, weight, bias);
+}
+
+FailureOr<SmallVector<Value>>
+FusionBuilder::sdpfaFwd(Value query, Value key, Value value, double dropoutP,
+                        bool isCausal, std::optional<double> scale) {
+  if (failed(checkLibraryOperands("sdpfa_fwd", {query, key, value})))
+    return failure();
+  return buildInferredResults<SdpfaFwdOp>(
+      4, query, key, value, builder.getF64FloatAttr(dropoutP),
+      isCausal ? builder.getUnitAttr() : UnitAttr(),
+      scale ? builder.getF64FloatAttr(*scale) : FloatAttr());
+}
+
+FailureOr<SmallVector<Value>>
+FusionBuilder::sdpfaBwd(Value gradOutput, Value query, Value key, Value value,
+                        Value output, Value logsumexp, double dropoutP,
+                        bool isCausal, Value philoxSeed, Value philoxOffset,
+                        std::optional<double> scale) {
+  if (failed(checkLibraryOperands(
+          "sdpfa_bwd", {gradOutput, query, key, value, output, logsumexp})))
+    return failure();
+  return buildInferredResults<SdpfaBwdOp>(
+      3, gradOutput, query, key, value, output, logsumexp, philoxSeed,
+      philoxOffset, builder.getF64FloatAttr(dropoutP),
+      isCausal ? builder.getUnitAttr() : UnitAttr(),
+      scale ? builder.getF64FloatAttr(*scale) : FloatAttr());
 }
 
 FailureOr<Value> FusionBuilder::triu(Value source, int64_t diagonal) {

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Interpreter/Interpreter.h"
+#include "fuser/Dialect/Fuser/IR/Attention.h"
 #include "fuser/Dialect/Fuser/IR/Contraction.h"
 #include "fuser/Dialect/Fuser/IR/ElementSemantics.h"
 #include "fuser/Dialect/Fuser/IR/RandomSemantics.h"
@@ -202,6 +203,8 @@ private:
   LogicalResult evalGather(GatherOp op);
   /// matmul and linear (LibraryOpInterface).
   LogicalResult evalContraction(Operation *op);
+  /// sdpfa_fwd and sdpfa_bwd, per head in f32 (docs/Interpreter.md).
+  LogicalResult evalAttention(Operation *op);
   LogicalResult evalCast(Operation *op, Value source);
   LogicalResult evalReduction(ReductionOp op);
   LogicalResult evalScan(ScanOp op);
@@ -330,6 +333,8 @@ LogicalResult Evaluator::evaluate(Operation *op) {
       .Case<MatmulOp, LinearOp>([&](Operation *op) {
         return evalContraction(op);
       })
+      .Case<SdpfaFwdOp, SdpfaBwdOp>(
+          [&](Operation *op) { return evalAttention(op); })
       .Case([&](UniformOp op) { return evalRandom(op, /*normal=*/false); })
       .Case([&](NormalOp op) { return evalRandom(op, /*normal=*/true); })
       .Case<CastOp, arith::ExtFOp, arith::SIToFPOp, arith::FPToSIOp>(
@@ -596,6 +601,150 @@ LogicalResult Evaluator::evalContraction(Operation *op) {
     }
   });
   bind(op->getResult(0), std::move(*result));
+  return success();
+}
+
+namespace {
+/// The elements of a float tensor, row-major, widened to f32.
+std::vector<float> widenToF32(const Buffer &buffer) {
+  std::vector<float> values;
+  visitElemKind(*getElemKind(buffer.elementType), [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    if constexpr (std::is_same_v<ComputeOf<K>, float>) {
+      size_t count = buffer.getBytes().size() / sizeof(StorageOf<K>);
+      values.reserve(count);
+      for (size_t i = 0; i < count; ++i)
+        values.push_back(
+            Elem<K>::load(loadElement<StorageOf<K>>(buffer.getBytes().data(), i)));
+    }
+  });
+  return values;
+}
+
+/// Writes f32 `values` into `buffer`'s elements, each rounded once.
+void storeFromF32(ArrayRef<float> values, Buffer &buffer) {
+  visitElemKind(*getElemKind(buffer.elementType), [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    if constexpr (std::is_same_v<ComputeOf<K>, float>)
+      for (auto [i, value] : llvm::enumerate(values))
+        storeElement(buffer.bytes.data(), i, Elem<K>::store(value));
+  });
+}
+
+/// sum over i < n of at(i), in increasing i from +0.0, in f32.
+template <typename Fn> float sumF32(int64_t n, Fn at) {
+  float sum = 0;
+  for (int64_t i = 0; i < n; ++i)
+    sum += at(i);
+  return sum;
+}
+
+/// The scores of one head: scale * q[l] . k[s] in f32, -inf where masked.
+std::vector<float> getScores(const Attention &a, const float *q,
+                             const float *k) {
+  std::vector<float> scores(a.l * a.s);
+  for (int64_t i = 0; i < a.l; ++i)
+    for (int64_t j = 0; j < a.s; ++j)
+      scores[i * a.s + j] =
+          a.isMasked(i, j) ? -INFINITY
+                           : sumF32(a.e, [&](int64_t e) {
+                               return q[i * a.e + e] * k[j * a.e + e];
+                             }) * a.scale;
+  return scores;
+}
+} // namespace
+
+LogicalResult Evaluator::evalAttention(Operation *op) {
+  Attention a = getAttention(op);
+  if (a.dropoutP != 0)
+    return op->emitError("dropout_p = ")
+           << a.dropoutP
+           << " is not supported: only 0 runs (a dropout mask drawn as "
+              "ATen's flash kernel draws it is later work)";
+  SmallVector<Buffer> results;
+  for (Value result : op->getResults()) {
+    FailureOr<Buffer> buffer = allocate(op, result.getType());
+    if (failed(buffer))
+      return failure();
+    results.push_back(std::move(*buffer));
+  }
+  std::vector<std::vector<float>> in;
+  for (Value operand : op->getOperands())
+    if (isa<FloatType>(getElementTypeOrSelf(operand.getType())))
+      in.push_back(widenToF32(get(operand)));
+  int64_t qe = a.l * a.e, ke = a.s * a.e, vv = a.s * a.ev, ov = a.l * a.ev;
+  if (isa<SdpfaFwdOp>(op)) {
+    // The seed and offset (results 2 and 3) stay zero: no dropout.
+    std::vector<float> out(a.batch * ov), lse(a.batch * a.l);
+    for (int64_t b = 0; b < a.batch; ++b) {
+      const float *q = in[0].data() + b * qe, *k = in[1].data() + b * ke,
+                  *v = in[2].data() + b * vv;
+      std::vector<float> scores = getScores(a, q, k);
+      for (int64_t i = 0; i < a.l; ++i) {
+        const float *row = scores.data() + i * a.s;
+        float max = -INFINITY;
+        for (int64_t j = 0; j < a.s; ++j)
+          max = std::max(max, row[j]);
+        float *o = out.data() + b * ov + i * a.ev;
+        if (max == -INFINITY) {
+          // No key to attend to: logsumexp -inf, output 0.
+          lse[b * a.l + i] = -INFINITY;
+          continue;
+        }
+        std::vector<float> p(a.s);
+        for (int64_t j = 0; j < a.s; ++j)
+          p[j] = std::exp(row[j] - max);
+        float sum = sumF32(a.s, [&](int64_t j) { return p[j]; });
+        lse[b * a.l + i] = max + std::log(sum);
+        for (int64_t c = 0; c < a.ev; ++c)
+          o[c] = sumF32(a.s, [&](int64_t j) { return p[j] * v[j * a.ev + c]; }) /
+                 sum;
+      }
+    }
+    storeFromF32(out, results[0]);
+    storeFromF32(lse, results[1]);
+  } else {
+    std::vector<float> dq(a.batch * qe), dk(a.batch * ke), dv(a.batch * vv);
+    for (int64_t b = 0; b < a.batch; ++b) {
+      const float *dout = in[0].data() + b * ov, *q = in[1].data() + b * qe,
+                  *k = in[2].data() + b * ke, *v = in[3].data() + b * vv,
+                  *o = in[4].data() + b * ov, *lse = in[5].data() + b * a.l;
+      std::vector<float> p = getScores(a, q, k), ds(a.l * a.s);
+      for (int64_t i = 0; i < a.l; ++i) {
+        float d = sumF32(a.ev, [&](int64_t c) {
+          return dout[i * a.ev + c] * o[i * a.ev + c];
+        });
+        for (int64_t j = 0; j < a.s; ++j) {
+          float &pij = p[i * a.s + j];
+          pij = a.isMasked(i, j) ? 0.0f : std::exp(pij - lse[i]);
+          float dp = sumF32(a.ev, [&](int64_t c) {
+            return dout[i * a.ev + c] * v[j * a.ev + c];
+          });
+          ds[i * a.s + j] = pij * (dp - d);
+        }
+      }
+      for (int64_t j = 0; j < a.s; ++j)
+        for (int64_t c = 0; c < a.ev; ++c)
+          dv[b * vv + j * a.ev + c] = sumF32(a.l, [&](int64_t i) {
+            return p[i * a.s + j] * dout[i * a.ev + c];
+          });
+      for (int64_t i = 0; i < a.l; ++i)
+        for (int64_t e = 0; e < a.e; ++e)
+          dq[b * qe + i * a.e + e] = a.scale * sumF32(a.s, [&](int64_t j) {
+                                       return ds[i * a.s + j] * k[j * a.e + e];
+                                     });
+      for (int64_t j = 0; j < a.s; ++j)
+        for (int64_t e = 0; e < a.e; ++e)
+          dk[b * ke + j * a.e + e] = a.scale * sumF32(a.l, [&](int64_t i) {
+                                       return ds[i * a.s + j] * q[i * a.e + e];
+                                     });
+    }
+    storeFromF32(dq, results[0]);
+    storeFromF32(dk, results[1]);
+    storeFromF32(dv, results[2]);
+  }
+  for (auto [result, buffer] : llvm::zip_equal(op->getResults(), results))
+    bind(result, std::move(buffer));
   return success();
 }
 

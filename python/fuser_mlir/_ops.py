@@ -923,6 +923,92 @@ class Ops:
             operands.append(self._tensor(bias, "linear's bias"))
         return self._library_op("linear", operands)
 
+    def _attention_attribute(self, name, value, what, convert):
+        """dropout_p, is_causal or scale of an attention op: None, a Python
+        number or a constant Scalar (the op holds it as an attribute)."""
+        if value is None:
+            return None
+        constant = self._constant(value)
+        if constant is None:
+            raise FusionValueError(
+                "%s's %s must be a Python number or a constant Scalar: the op "
+                "takes it as an attribute, not a value given at execute" % (name, what))
+        return convert(constant)
+
+    def _attention(self, name, tensors, kwargs, extra_outs, build_fn, stand_ins):
+        """An attention op of `tensors` (the native build_fn's operands):
+        its several results, stand-ins of stand_ins(types) where
+        placeholder extents of a symbolic definition disagree."""
+        def apply(build, outs):
+            ids = [build.native_id(x) for x in tensors]
+            try:
+                results = build_fn(build, ids)
+            except FusionValueError:
+                if not build.tolerates_placeholders():
+                    raise
+                types = [build.native.value_type(i) for i in ids]
+                results = [build.stand_in(shape, dtype) for shape, dtype in stand_ins(types)]
+            for out, native_id in zip(outs, results):
+                build.ids[out.index] = native_id
+        return self._record(name, tuple(tensors[:3 if name == "sdpfa_fwd" else 6]), kwargs,
+                            apply, extra_outs=extra_outs)
+
+    def sdpfa_fwd(self, query, key, value, bias=None, mask=None, dropout_p=None,
+                  is_causal=None, scale=None):
+        """Scaled dot-product flash attention, forward: (output, logsumexp,
+        philox_seed, philox_offset). query [N..., H, L, E], key [N..., H, S,
+        E], value [N..., H, S, Ev]; scale defaults to 1/sqrt(E). Only
+        dropout_p 0 runs (fuser.sdpfa_fwd); bias and mask are not supported."""
+        if bias is not None or mask is not None:
+            raise FusionNotImplementedError(
+                "sdpfa_fwd's bias and mask are not supported by fuser_mlir yet")
+        tensors = [self._tensor(query, "sdpfa_fwd's query"),
+                   self._tensor(key, "sdpfa_fwd's key"),
+                   self._tensor(value, "sdpfa_fwd's value")]
+        for t in tensors:
+            if len(self._fd._type_of(t)[0]) < 4:
+                raise FusionValueError(
+                    "Expected (query_domain.size())>=(4) . Found %d vs 4."
+                    % len(self._fd._type_of(tensors[0])[0]))
+        p = self._attention_attribute("sdpfa_fwd", dropout_p, "dropout_p", float)
+        causal = self._attention_attribute("sdpfa_fwd", is_causal, "is_causal", bool)
+        scale_value = self._attention_attribute("sdpfa_fwd", scale, "scale", float)
+        kwargs = {"dropout_p": dropout_p, "is_causal": is_causal, "scale": scale}
+
+        def build_fn(build, ids):
+            return build.call(build.native.sdpfa_fwd, *ids, p or 0.0, bool(causal),
+                              scale_value)
+
+        def stand_ins(types):
+            (q_shape, dtype), _, (v_shape, _) = types
+            return [(list(q_shape[:-1]) + [v_shape[-1]], dtype),
+                    (list(q_shape[:-1]), "float32"), ([2], "int64"), ([], "int64")]
+        return self._attention("sdpfa_fwd", tensors, kwargs, 3, build_fn, stand_ins)
+
+    def sdpfa_bwd(self, grad_output, query, key, value, output, logsumexp, dropout_p,
+                  is_causal, philox_seed, philox_offset, scale):
+        """Scaled dot-product flash attention, backward: (grad_query,
+        grad_key, grad_value) from sdpfa_fwd's output, logsumexp and Philox
+        state. Only dropout_p 0 runs (fuser.sdpfa_bwd)."""
+        names = ["grad_output", "query", "key", "value", "output", "logsumexp",
+                 "philox_seed", "philox_offset"]
+        tensors = [self._tensor(t, "sdpfa_bwd's %s" % n) for t, n in zip(
+            [grad_output, query, key, value, output, logsumexp, philox_seed,
+             philox_offset], names)]
+        p = self._attention_attribute("sdpfa_bwd", dropout_p, "dropout_p", float)
+        causal = self._attention_attribute("sdpfa_bwd", is_causal, "is_causal", bool)
+        scale_value = self._attention_attribute("sdpfa_bwd", scale, "scale", float)
+        kwargs = {"dropout_p": dropout_p, "is_causal": is_causal,
+                  "philox_seed": tensors[6], "philox_offset": tensors[7], "scale": scale}
+
+        def build_fn(build, ids):
+            return build.call(build.native.sdpfa_bwd, *ids[:6], p or 0.0, bool(causal),
+                              ids[6], ids[7], scale_value)
+
+        def stand_ins(types):
+            return [tuple(t) for t in types[1:4]]
+        return self._attention("sdpfa_bwd", tensors, kwargs, 2, build_fn, stand_ins)
+
     # Composites of elementwise ops, as nvFuser builds them.
 
     def addcmul(self, arg, tensor1, tensor2, value):

@@ -49,6 +49,8 @@ _REDUCTIONS = ("ops.sum", "ops.prod", "ops.max", "ops.min", "ops.var", "ops.var_
 # Ops whose output sums over the last extent of their first operand (K), as
 # nvFuser's matmul and linear outputs hold a reduction domain of extent K.
 _CONTRACTIONS = ("ops.matmul", "ops.linear")
+# Attention ops: the position of the query among their tensor operands.
+_ATTENTION = {"ops.sdpfa_fwd": 0, "ops.sdpfa_bwd": 1}
 
 
 def reduction_sizes(records, build):
@@ -69,5 +71,11 @@ def reduction_sizes(records, build):
                 size *= shape[dim]
         elif record.call in _CONTRACTIONS:
             size *= build.tensor_type(operands[0])[0][-1]
-        sizes[record.out.index] = size
+        elif record.call in _ATTENTION:
+            # The chained sums' extents (LibraryOpInterface::getReductionSize):
+            # E + S forward, E + Ev + L + S backward.
+            q, _, v = (build.tensor_type(t)[0] for t in operands[_ATTENTION[record.call]:][:3])
+            size *= q[-1] + v[-2] + (v[-1] + q[-2] if record.call == "ops.sdpfa_bwd" else 0)
+        for out in (record.out,) + tuple(getattr(record, "extra_outs", ())):
+            sizes[out.index] = size
     return sizes

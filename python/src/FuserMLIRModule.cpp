@@ -318,6 +318,30 @@ public:
                                  bias ? lookUp(*bias) : Value());
     });
   }
+  /// nvFuser's sdpfa_fwd: the ids of (output, logsumexp, philox_seed,
+  /// philox_offset).
+  std::vector<int64_t> sdpfaFwd(int64_t query, int64_t key, int64_t value,
+                                double dropoutP, bool isCausal,
+                                std::optional<double> scale) {
+    return buildSeveral([&] {
+      return getBuilder().sdpfaFwd(lookUp(query), lookUp(key), lookUp(value),
+                                   dropoutP, isCausal, scale);
+    });
+  }
+  /// nvFuser's sdpfa_bwd: the ids of (grad_query, grad_key, grad_value).
+  std::vector<int64_t> sdpfaBwd(int64_t gradOutput, int64_t query,
+                                int64_t key, int64_t value, int64_t output,
+                                int64_t logsumexp, double dropoutP,
+                                bool isCausal, int64_t philoxSeed,
+                                int64_t philoxOffset,
+                                std::optional<double> scale) {
+    return buildSeveral([&] {
+      return getBuilder().sdpfaBwd(
+          lookUp(gradOutput), lookUp(query), lookUp(key), lookUp(value),
+          lookUp(output), lookUp(logsumexp), dropoutP, isCausal,
+          lookUp(philoxSeed), lookUp(philoxOffset), scale);
+    });
+  }
   int64_t triu(int64_t id, int64_t diagonal) {
     return build([&] { return getBuilder().triu(lookUp(id), diagonal); });
   }
@@ -823,6 +847,14 @@ NB_MODULE(_fuser_mlir, m) {
       .def("matmul", &Fusion::matmul)
       .def("linear", &Fusion::linear, nb::arg("input"), nb::arg("weight"),
            nb::arg("bias").none() = nb::none())
+      .def("sdpfa_fwd", &Fusion::sdpfaFwd, nb::arg("query"), nb::arg("key"),
+           nb::arg("value"), nb::arg("dropout_p"), nb::arg("is_causal"),
+           nb::arg("scale").none())
+      .def("sdpfa_bwd", &Fusion::sdpfaBwd, nb::arg("grad_output"),
+           nb::arg("query"), nb::arg("key"), nb::arg("value"),
+           nb::arg("output"), nb::arg("logsumexp"), nb::arg("dropout_p"),
+           nb::arg("is_causal"), nb::arg("philox_seed"),
+           nb::arg("philox_offset"), nb::arg("scale").none())
       .def("random", &Fusion::random)
       .def("reshape", &Fusion::reshape)
       .def("squeeze", &Fusion::squeeze)

@@ -72,8 +72,8 @@ def every_op(fd, n):
 # generation, random and indexing ops; arange and eye print as the iotas
 # they are made of, test_generation_ops.py), in test_scan_ops.py and
 # test_sort_ops.py (scans and sorts), test_scatter_ops.py (scatter) or, for
-# the library ops, topk and index_put_accumulate,
-# which the translation to nvFuser's text does not model yet, in
+# the library ops (sdpfa_fwd and sdpfa_bwd too), topk and
+# index_put_accumulate, which the translation to nvFuser's text does not model yet, in
 # test_untranslated_ops_print_the_recorded_calls, beyond the generated
 # elementwise ones.
 COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "expand",
@@ -83,7 +83,7 @@ COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "
            "triu", "uniform", "normal", "gather", "take_along_axis", "index_select",
            "select", "embedding_fwd", "rand_like", "randn_like", "matmul", "linear",
            "cumsum", "cumprod", "cummax", "cummin", "argsort", "topk",
-           "arange", "eye", "scatter", "index_put_accumulate"}
+           "arange", "eye", "scatter", "index_put_accumulate", "sdpfa_fwd", "sdpfa_bwd"}
 
 
 def test_every_op_has_a_case():
@@ -99,13 +99,17 @@ def test_untranslated_ops_print_the_recorded_calls():
         fd.add_output(fd.ops.topk(a, 2, dim=1)[1])
         rows = fd.define_tensor(shape=[-1], dtype=DataType.Int)
         fd.add_output(fd.ops.index_put_accumulate(a, rows, a))
+        q = fd.define_tensor(shape=[1, 2, 3, 4], dtype=DataType.Float)
+        o, lse, seed, offset = fd.ops.sdpfa_fwd(q, q, q, is_causal=True)
+        fd.add_output(o)
+        fd.add_output(fd.ops.sdpfa_bwd(q, q, q, q, o, lse, 0.0, True, seed, offset, 0.5)[0])
     text = repr(fd)
     assert text == fd._recorded_text()
-    for name in ("matmul", "linear", "topk", "index_put_accumulate"):
+    for name in ("matmul", "linear", "topk", "index_put_accumulate", "sdpfa_fwd", "sdpfa_bwd"):
         assert "fd.ops.%s(" % name in text
     again = rebuilt(text, nvfuser_direct)
     x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(4, 3)
-    inputs = [x, np.array([2, 0, 2, 3])]
+    inputs = [x, np.array([2, 0, 2, 3]), np.linspace(-1, 1, 24, dtype=np.float32).reshape(1, 2, 3, 4)]
     for mine, theirs in zip(fd.execute(inputs), again.execute(inputs)):
         np.testing.assert_array_equal(mine, theirs)
 

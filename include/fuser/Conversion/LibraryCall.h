@@ -11,6 +11,19 @@
 // every offset and stride in elements. The CPU backend resolves the symbol
 // to a BLAS call (lib/ExecutionEngine/LibraryCalls.cpp, docs/Lowering.md).
 //
+// A fuser.sdpfa_fwd segment calls kAttentionForwardFunction,
+//   void(index descriptor, index query, index key, index value, index output,
+//        index logsumexp, index philox_seed, index philox_offset),
+// a fuser.sdpfa_bwd one kAttentionBackwardFunction,
+//   void(index descriptor, index grad_output, index query, index key,
+//        index value, index output, index logsumexp, index philox_seed,
+//        index philox_offset, index grad_query, index grad_key,
+//        index grad_value),
+// with the op's operands then all its results (a result the segment does
+// not yield is written to a buffer of the call's own), and a descriptor
+// laid out as AttentionSlot: the extents, then per buffer in argument
+// order its offset and Rank strides in elements.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSER_CONVERSION_LIBRARYCALL_H
@@ -58,6 +71,36 @@ enum BatchSlot : int64_t {
   BatchOutStride,
   BatchSlots
 };
+
+constexpr llvm::StringLiteral kAttentionForwardFunction = "__fuser_sdpfa_fwd";
+constexpr llvm::StringLiteral kAttentionBackwardFunction = "__fuser_sdpfa_bwd";
+
+/// Whether `name` is one of the library functions above, or a descriptor
+/// global (named after its function).
+inline bool isLibraryFunction(llvm::StringRef name) {
+  return name.starts_with(kMatmulFunction) ||
+         name.starts_with(kAttentionForwardFunction) ||
+         name.starts_with(kAttentionBackwardFunction);
+}
+
+/// An attention call's descriptor: these slots (the element type as
+/// MatmulElement; the f32 scale's bits), then Rank - 2 batch extents, then
+/// per buffer AttentionBufferSlots: its offset, then Rank strides (a buffer
+/// of lower rank leaves the last ones 0).
+enum AttentionSlot : int64_t {
+  AttentionElement,
+  AttentionRank,
+  AttentionL,
+  AttentionS,
+  AttentionE,
+  AttentionEv,
+  AttentionCausal,
+  AttentionScaleBits,
+  AttentionFirstBatchDim
+};
+
+/// The descriptor slots of a buffer of an attention call of rank `rank`.
+constexpr int64_t getAttentionBufferSlots(int64_t rank) { return 1 + rank; }
 
 } // namespace mlir::fuser::library
 

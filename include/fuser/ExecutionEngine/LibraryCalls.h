@@ -1,7 +1,8 @@
 //===- LibraryCalls.h - the CPU backend's library calls ----------*- C++ -*-===//
 //
 // What library segments call on the CPU backend: library::kMatmulFunction
-// (fuser/Conversion/LibraryCall.h) runs its batched gemm with the CBLAS
+// (fuser/Conversion/LibraryCall.h) runs its batched gemm, and the attention
+// functions their heads (sgemm calls around a softmax step), with the CBLAS
 // sgemm/dgemm of a BLAS loaded with dlopen at first use (never linked: the
 // project builds and runs without one; only a fusion with a library segment
 // needs it). $FUSER_BLAS names the library; otherwise OpenBLAS
@@ -29,6 +30,21 @@ const std::string &getBlasLibraryName();
 /// buffers at these addresses. The BLAS must be loaded (getBlasLoadError).
 void runLibraryMatmul(intptr_t descriptor, intptr_t lhs, intptr_t rhs,
                       intptr_t bias, intptr_t out);
+
+/// library::kAttentionForwardFunction: fuser.sdpfa_fwd as `descriptor`
+/// states it over the buffers at these addresses. The BLAS must be loaded.
+void runLibraryAttentionForward(intptr_t descriptor, intptr_t query,
+                                intptr_t key, intptr_t value, intptr_t output,
+                                intptr_t logsumexp, intptr_t philoxSeed,
+                                intptr_t philoxOffset);
+
+/// library::kAttentionBackwardFunction: fuser.sdpfa_bwd likewise.
+void runLibraryAttentionBackward(intptr_t descriptor, intptr_t gradOutput,
+                                 intptr_t query, intptr_t key, intptr_t value,
+                                 intptr_t output, intptr_t logsumexp,
+                                 intptr_t philoxSeed, intptr_t philoxOffset,
+                                 intptr_t gradQuery, intptr_t gradKey,
+                                 intptr_t gradValue);
 
 } // namespace mlir::fuser
 

@@ -193,6 +193,19 @@ public:
   /// nvFuser's linear(input, weight, bias) (F.linear's shapes, a 2-D
   /// weight; `bias` may be null): `fuser.linear`, dtypes as for matmul.
   FailureOr<Value> linear(Value input, Value weight, Value bias);
+  /// nvFuser's sdpfa_fwd(query, key, value, dropout_p, is_causal, scale):
+  /// `fuser.sdpfa_fwd`, its (output, logsumexp, philox_seed,
+  /// philox_offset). The tensors must be f16, bf16 or f32 of one dtype.
+  FailureOr<SmallVector<Value>> sdpfaFwd(Value query, Value key, Value value,
+                                         double dropoutP, bool isCausal,
+                                         std::optional<double> scale);
+  /// nvFuser's sdpfa_bwd(grad_output, query, key, value, output, logsumexp,
+  /// dropout_p, is_causal, philox_seed, philox_offset, scale):
+  /// `fuser.sdpfa_bwd`, its (grad_query, grad_key, grad_value).
+  FailureOr<SmallVector<Value>>
+  sdpfaBwd(Value gradOutput, Value query, Value key, Value value, Value output,
+           Value logsumexp, double dropoutP, bool isCausal, Value philoxSeed,
+           Value philoxOffset, std::optional<double> scale);
   /// nvFuser's triu (csrc/ops/composite.cpp): `source` where the column
   /// index minus the row index of its last two dims is at least `diagonal`,
   /// else 0: iotas of the rows and of the columns (shifted by -diagonal),
@@ -294,6 +307,10 @@ private:
                                    const Operand &rhs, PromotionConfig config);
   template <typename OpTy, typename... Args>
   FailureOr<Value> buildInferred(Args &&...args);
+  /// The same for an op of `count` results.
+  template <typename OpTy, typename... Args>
+  FailureOr<SmallVector<Value>> buildInferredResults(unsigned count,
+                                                     Args &&...args);
   /// The dim of an indexing op (gather, scatter) of operands of `rank`,
   /// normalized, after nvFuser's checks of it and of the index's element
   /// type.

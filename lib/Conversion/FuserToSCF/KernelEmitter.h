@@ -23,9 +23,9 @@ LogicalResult emitKernel(OpBuilder &builder, SegmentOp segment,
                          ValueRange inputs, ValueRange outputs,
                          bool checkIndices);
 
-/// Emits library segment `segment` (one fuser.matmul or fuser.linear) as
-/// one call of library::kMatmulFunction (LibraryCall.cpp) writing
-/// `outputs[0]`; operands are read through strided views of `inputs`
+/// Emits library segment `segment` (one library op) as one call of its
+/// library function (LibraryCall.cpp) writing `outputs`, the results the
+/// segment yields; operands are read through strided views of `inputs`
 /// (createAliasView, whose contiguous copies are appended to
 /// `contiguousCopies`).
 LogicalResult emitLibraryCall(OpBuilder &builder, SegmentOp segment,

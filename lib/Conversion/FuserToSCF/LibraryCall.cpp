@@ -1,23 +1,28 @@
 //===- LibraryCall.cpp - a library segment as one host call ---------------===//
 //
-// A `library` segment (one fuser.matmul or fuser.linear, its operands views
-// of the segment's inputs) becomes one call of library::kMatmulFunction
-// with a constant descriptor of the batched gemm: the extents, and the
-// offset and strides in elements of each operand's strided view and of
-// the result (fuser/Conversion/LibraryCall.h). A transposed operand is a
-// stride, not a copy; the CPU backend's runtime picks the BLAS layout.
+// A `library` segment (one library op, its operands views of the segment's
+// inputs) becomes one call of a library function with a constant
+// descriptor: for a fuser.matmul or fuser.linear, library::kMatmulFunction
+// and its batched gemm (the extents, and the offset and strides in elements
+// of each operand's strided view and of the result); for fuser.sdpfa_fwd
+// and fuser.sdpfa_bwd, the attention functions and the offset and strides
+// of every operand and result (fuser/Conversion/LibraryCall.h). A
+// transposed operand is a stride, not a copy; the CPU backend's runtime
+// picks the BLAS layout or packs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
 #include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Conversion/LibraryCall.h"
+#include "fuser/Dialect/Fuser/IR/Attention.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/bit.h"
 
 using namespace mlir;
 using namespace mlir::fuser;
@@ -136,17 +141,74 @@ static SmallVector<int64_t> describe(Operation *op, const StridedBuffer &lhs,
   return d;
 }
 
-/// The module's declaration of kMatmulFunction.
-static func::FuncOp getMatmulFunction(OpBuilder &b, ModuleOp module) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(kMatmulFunction))
+/// The module's declaration of library function `name` of `arity` index
+/// arguments.
+static func::FuncOp getLibraryFunction(OpBuilder &b, ModuleOp module,
+                                       StringRef name, unsigned arity) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   auto function = func::FuncOp::create(
-      b, module.getLoc(), kMatmulFunction,
-      b.getFunctionType(SmallVector<Type>(5, b.getIndexType()), {}));
+      b, module.getLoc(), name,
+      b.getFunctionType(SmallVector<Type>(arity, b.getIndexType()), {}));
   function.setPrivate();
   return function;
+}
+
+/// The address of `descriptor` as a constant global of the module, named
+/// after `function` (library::isLibraryFunction knows the names).
+static Value createDescriptor(OpBuilder &b, Location loc, ModuleOp module,
+                              StringRef function,
+                              ArrayRef<int64_t> descriptor) {
+  auto descriptorType =
+      MemRefType::get({int64_t(descriptor.size())}, b.getI64Type());
+  memref::GlobalOp global;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    // Named by their number among the module's globals, so unique.
+    auto globals = module.getOps<memref::GlobalOp>();
+    std::string name = function.str() + "_descriptor_" +
+                       std::to_string(std::distance(globals.begin(),
+                                                    globals.end()));
+    global = memref::GlobalOp::create(
+        b, loc, name, b.getStringAttr("private"), descriptorType,
+        DenseElementsAttr::get(
+            RankedTensorType::get(descriptorType.getShape(), b.getI64Type()),
+            descriptor),
+        /*constant=*/true, /*alignment=*/IntegerAttr());
+  }
+  Value value = memref::GetGlobalOp::create(b, loc, descriptorType,
+                                            global.getSymName());
+  return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, value);
+}
+
+/// The descriptor of an attention call over `buffers`, the op's operands
+/// then its results (LibraryCall.h, AttentionSlot).
+static SmallVector<int64_t>
+describeAttention(Operation *op, ArrayRef<StridedBuffer> buffers) {
+  Attention attention = getAttention(op);
+  auto query = cast<RankedTensorType>(
+      op->getOperand(isa<SdpfaFwdOp>(op) ? 0 : 1).getType());
+  int64_t rank = query.getRank();
+  SmallVector<int64_t> d(AttentionFirstBatchDim, 0);
+  d[AttentionElement] = int64_t(*getMatmulElement(query.getElementType()));
+  d[AttentionRank] = rank;
+  d[AttentionL] = attention.l;
+  d[AttentionS] = attention.s;
+  d[AttentionE] = attention.e;
+  d[AttentionEv] = attention.ev;
+  d[AttentionCausal] = attention.causal;
+  d[AttentionScaleBits] = llvm::bit_cast<uint32_t>(attention.scale);
+  llvm::append_range(d, query.getShape().drop_back(2));
+  for (const StridedBuffer &buffer : buffers) {
+    d.push_back(buffer.offset);
+    SmallVector<int64_t> strides(buffer.strides);
+    strides.resize(rank, 0);
+    llvm::append_range(d, strides);
+  }
+  return d;
 }
 
 LogicalResult mlir::fuser::emitLibraryCall(
@@ -155,56 +217,73 @@ LogicalResult mlir::fuser::emitLibraryCall(
   auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
   Operation *op = yield.getValues()[0].getDefiningOp();
   Location loc = op->getLoc();
+  bool attention = isa<SdpfaFwdOp, SdpfaBwdOp>(op);
   if (!getMatmulElement(getElementTypeOrSelf(op->getResult(0).getType())))
     return op->emitError("the library call takes f16, bf16, f32 or f64");
-  SmallVector<StridedBuffer> operands;
+  if (attention && getAttention(op).dropoutP != 0)
+    return op->emitError("dropout_p = ")
+           << getAttention(op).dropoutP
+           << " is not supported: only 0 runs (a dropout mask drawn as "
+              "ATen's flash kernel draws it is later work)";
+  SmallVector<StridedBuffer> buffers;
   for (Value operand : op->getOperands()) {
     FailureOr<StridedBuffer> buffer = getOperandBuffer(
         b, segment, op, operand, inputs, contiguousCopies);
     if (failed(buffer))
       return failure();
-    operands.push_back(std::move(*buffer));
+    buffers.push_back(std::move(*buffer));
   }
-  FailureOr<StridedBuffer> out = getStridedBuffer(op, outputs[0]);
-  if (failed(out))
-    return failure();
-  SmallVector<int64_t> descriptor =
-      describe(op, operands[0], operands[1],
-               operands.size() > 2 ? &operands[2] : nullptr, *out);
+  // Every result has a buffer: the segment's output where it yields the
+  // result, else one of the call's own, freed after it.
+  SmallVector<Value> scratch;
+  for (OpResult result : op->getResults()) {
+    Value memref;
+    for (auto [yielded, output] : llvm::zip_equal(yield.getValues(), outputs))
+      if (yielded == result)
+        memref = output;
+    if (!memref) {
+      auto tensor = cast<RankedTensorType>(result.getType());
+      memref = memref::AllocOp::create(
+          b, loc, MemRefType::get(tensor.getShape(), tensor.getElementType()),
+          /*alignment=*/b.getI64IntegerAttr(16));
+      scratch.push_back(memref);
+    }
+    FailureOr<StridedBuffer> buffer = getStridedBuffer(op, memref);
+    if (failed(buffer))
+      return failure();
+    buffers.push_back(std::move(*buffer));
+  }
 
   auto module = segment->getParentOfType<ModuleOp>();
-  auto descriptorType = MemRefType::get({int64_t(descriptor.size())},
-                                        b.getI64Type());
-  memref::GlobalOp global;
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    // Named by their number among the module's globals, so unique.
-    auto globals = module.getOps<memref::GlobalOp>();
-    std::string name = "__fuser_matmul_descriptor_" +
-                       std::to_string(std::distance(globals.begin(),
-                                                    globals.end()));
-    global = memref::GlobalOp::create(
-        b, loc, name, b.getStringAttr("private"),
-        descriptorType,
-        DenseElementsAttr::get(
-            RankedTensorType::get(descriptorType.getShape(), b.getI64Type()),
-            ArrayRef<int64_t>(descriptor)),
-        /*constant=*/true, /*alignment=*/IntegerAttr());
-  }
-  func::FuncOp function = getMatmulFunction(b, module);
-  Value descriptorValue = memref::GetGlobalOp::create(
-      b, loc, descriptorType, global.getSymName());
+  StringRef name = isa<SdpfaFwdOp>(op)   ? kAttentionForwardFunction
+                   : isa<SdpfaBwdOp>(op) ? kAttentionBackwardFunction
+                                         : kMatmulFunction;
+  SmallVector<int64_t> descriptor =
+      attention ? describeAttention(op, buffers)
+                : describe(op, buffers[0], buffers[1],
+                           op->getNumOperands() > 2 ? &buffers[2] : nullptr,
+                           buffers.back());
   auto address = [&](Value memref) -> Value {
     return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   };
-  SmallVector<Value> arguments = {address(descriptorValue),
-                                  address(operands[0].memref),
-                                  address(operands[1].memref)};
-  arguments.push_back(operands.size() > 2
-                          ? address(operands[2].memref)
-                          : arith::ConstantIndexOp::create(b, loc, 0));
-  arguments.push_back(address(out->memref));
-  func::CallOp::create(b, loc, function, arguments);
+  SmallVector<Value> arguments = {
+      createDescriptor(b, loc, module, name, descriptor)};
+  if (attention) {
+    for (const StridedBuffer &buffer : buffers)
+      arguments.push_back(address(buffer.memref));
+  } else {
+    // lhs, rhs, bias (0 without one), out.
+    arguments.push_back(address(buffers[0].memref));
+    arguments.push_back(address(buffers[1].memref));
+    arguments.push_back(op->getNumOperands() > 2
+                            ? address(buffers[2].memref)
+                            : arith::ConstantIndexOp::create(b, loc, 0));
+    arguments.push_back(address(buffers.back().memref));
+  }
+  func::CallOp::create(
+      b, loc, getLibraryFunction(b, module, name, arguments.size()),
+      arguments);
+  for (Value buffer : scratch)
+    memref::DeallocOp::create(b, loc, buffer);
   return success();
 }

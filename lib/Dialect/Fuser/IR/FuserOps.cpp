@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/IR/Attention.h"
 #include "fuser/Dialect/Fuser/IR/Contraction.h"
 #include "fuser/Dialect/Fuser/IR/ElementTypes.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
@@ -753,6 +754,134 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+namespace {
+/// The forward's result types from `query`, `key` and `value` (output,
+/// logsumexp), after the checks of both attention ops.
+template <typename OpTy>
+FailureOr<std::pair<RankedTensorType, RankedTensorType>>
+inferAttention(std::optional<Location> loc, typename OpTy::Adaptor adaptor) {
+  auto query = getTensorOperand<OpTy>(loc, adaptor.getQuery());
+  auto key = getTensorOperand<OpTy>(loc, adaptor.getKey());
+  auto value = getTensorOperand<OpTy>(loc, adaptor.getValue());
+  if (failed(query) || failed(key) || failed(value))
+    return failure();
+  Type element = query->getElementType();
+  if (!isa<Float16Type, BFloat16Type, Float32Type>(element))
+    return opError<OpTy>(loc, "takes f16, bf16 or f32, got ", element);
+  if (key->getElementType() != element || value->getElementType() != element)
+    return opError<OpTy>(loc, "query, key and value element types differ: ",
+                         element, ", ", key->getElementType(), " and ",
+                         value->getElementType());
+  int64_t rank = query->getRank();
+  if (rank < 4 || key->getRank() != rank || value->getRank() != rank)
+    return opError<OpTy>(loc, "query, key and value must have one rank, 4 or "
+                              "more ([N..., H, L, E]), got ranks ",
+                         rank, ", ", key->getRank(), " and ",
+                         value->getRank());
+  ArrayRef<int64_t> q = query->getShape(), k = key->getShape(),
+                    v = value->getShape();
+  if (k.drop_back(2) != q.drop_back(2) || v.drop_back(2) != q.drop_back(2))
+    return opError<OpTy>(loc, "batch and head dims differ: [", q.drop_back(2),
+                         "], [", k.drop_back(2), "] and [", v.drop_back(2),
+                         "]");
+  if (k.back() != q.back())
+    return opError<OpTy>(loc, "key width ", k.back(),
+                         " differs from the query's ", q.back());
+  if (v[rank - 2] != k[rank - 2])
+    return opError<OpTy>(loc, "value length ", v[rank - 2],
+                         " differs from the key's ", k[rank - 2]);
+  double p = adaptor.getDropoutP().convertToDouble();
+  if (!(p >= 0 && p <= 1))
+    return opError<OpTy>(loc, "dropout_p must be in [0, 1], got ", p);
+  SmallVector<int64_t> outShape(q.drop_back());
+  outShape.push_back(v.back());
+  return std::make_pair(
+      RankedTensorType::get(outShape, element),
+      RankedTensorType::get(q.drop_back(), Float32Type::get(element.getContext())));
+}
+
+/// The Philox state types of the attention ops (nvFuser's uint64[2] seed
+/// and uint64 offset, signless here).
+std::pair<RankedTensorType, RankedTensorType> getPhiloxTypes(MLIRContext *context) {
+  auto i64 = IntegerType::get(context, 64);
+  return {RankedTensorType::get({2}, i64), RankedTensorType::get({}, i64)};
+}
+} // namespace
+
+namespace {
+/// The result types of either attention op: the forward's four; the
+/// backward's three after checking the forward's results it takes.
+template <typename OpTy>
+LogicalResult inferAttentionResults(MLIRContext *context,
+                                    std::optional<Location> loc,
+                                    typename OpTy::Adaptor adaptor,
+                                    SmallVectorImpl<Type> &results) {
+  auto types = inferAttention<OpTy>(loc, adaptor);
+  if (failed(types))
+    return failure();
+  auto [seed, offset] = getPhiloxTypes(context);
+  if constexpr (std::is_same_v<OpTy, SdpfaFwdOp>) {
+    results.append({types->first, types->second, seed, offset});
+  } else {
+    auto expect = [&](StringRef name, Value value, Type type) -> LogicalResult {
+      if (value.getType() == type)
+        return success();
+      return opError<OpTy>(loc, name, " must be ", type, ", got ",
+                           value.getType());
+    };
+    if (failed(expect("grad_output", adaptor.getGradOutput(), types->first)) ||
+        failed(expect("output", adaptor.getOutput(), types->first)) ||
+        failed(expect("logsumexp", adaptor.getLogsumexp(), types->second)) ||
+        failed(expect("philox_seed", adaptor.getPhiloxSeed(), seed)) ||
+        failed(expect("philox_offset", adaptor.getPhiloxOffset(), offset)))
+      return failure();
+    results.append({adaptor.getQuery().getType(), adaptor.getKey().getType(),
+                    adaptor.getValue().getType()});
+  }
+  return success();
+}
+} // namespace
+
+LogicalResult SdpfaFwdOp::inferReturnTypes(MLIRContext *context,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &results) {
+  return inferAttentionResults<SdpfaFwdOp>(context, loc, adaptor, results);
+}
+
+LogicalResult SdpfaBwdOp::inferReturnTypes(MLIRContext *context,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &results) {
+  return inferAttentionResults<SdpfaBwdOp>(context, loc, adaptor, results);
+}
+
+int64_t SdpfaFwdOp::getFlopCount() {
+  // QK^T and PV, masked products included (the gemms compute them).
+  Attention a = getAttention(*this);
+  return 2 * a.batch * a.l * a.s * (a.e + a.ev);
+}
+
+int64_t SdpfaBwdOp::getFlopCount() {
+  // QK^T again, dP = dO V^T, dV = P^T dO, dQ = dS K and dK = dS^T Q.
+  Attention a = getAttention(*this);
+  return 2 * a.batch * a.l * a.s * (3 * a.e + 2 * a.ev);
+}
+
+int64_t SdpfaFwdOp::getReductionSize() {
+  Attention a = getAttention(*this);
+  return a.e + a.s;
+}
+
+int64_t SdpfaBwdOp::getReductionSize() {
+  Attention a = getAttention(*this);
+  return a.e + a.ev + a.l + a.s;
+}
+
+int64_t MatmulOp::getReductionSize() { return getContraction(*this).k; }
+
+int64_t LinearOp::getReductionSize() { return getContraction(*this).k; }
+
 int64_t MatmulOp::getFlopCount() {
   Contraction contraction = getContraction(*this);
   return 2 * contraction.getBatchCount() * contraction.m * contraction.n *
@@ -791,15 +920,21 @@ LogicalResult SegmentOp::verify() {
     if (getSchedule())
       return emitOpError("a library segment is one library call and takes "
                          "no schedule");
-    Operation *library = yield.getValues().size() == 1
-                             ? yield.getValues()[0].getDefiningOp()
-                             : nullptr;
+    // Some or all of the results of one library op (the call writes the
+    // others to buffers of its own).
+    Operation *library = yield.getValues().empty()
+                             ? nullptr
+                             : yield.getValues()[0].getDefiningOp();
+    bool oneOp = llvm::all_of(yield.getValues(), [&](Value value) {
+      return value.getDefiningOp() == library;
+    });
     bool onlyViews = llvm::all_of(body.without_terminator(), [&](Operation &op) {
       return &op == library ||
              (isa<MetaOpInterface>(op) && !isa<SegmentSetOp>(op));
     });
-    if (!isa_and_present<LibraryOpInterface>(library) || !onlyViews)
-      return emitOpError("a library segment yields the result of one library "
+    if (!isa_and_present<LibraryOpInterface>(library) || !oneOp ||
+        !onlyViews)
+      return emitOpError("a library segment yields results of one library "
                          "op, computed from meta ops of its inputs");
   }
   if (getKind() == SegmentKind::Normalization &&

@@ -1,4 +1,5 @@
-// One case per verifier rule of fuser.matmul and fuser.linear.
+// One case per verifier rule of fuser.matmul, fuser.linear, fuser.sdpfa_fwd
+// and fuser.sdpfa_bwd.
 // RUN: fuser-opt %s -split-input-file -verify-diagnostics
 
 func.func @matmul_rank(%a: tensor<f32>, %b: tensor<4xf32>) -> tensor<f32> {
@@ -122,4 +123,103 @@ func.func @linear_result(%x: tensor<3x4xf32>, %w: tensor<5x4xf32>) -> tensor<3x4
   // expected-error @+1 {{'fuser.linear' op failed to infer returned types}}
   %0 = fuser.linear %x, %w : tensor<3x4xf32>, tensor<5x4xf32> -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @sdpfa_dtype(%q: tensor<1x2x5x8xf64>) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op takes f16, bf16 or f32, got 'f64'}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %q, %q : tensor<1x2x5x8xf64>, tensor<1x2x5x8xf64>, tensor<1x2x5x8xf64> -> tensor<1x2x5x8xf64>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_dtypes(%q: tensor<1x2x5x8xbf16>, %k: tensor<1x2x5x8xf16>) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op query, key and value element types differ: 'bf16', 'f16' and 'bf16'}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %k, %q : tensor<1x2x5x8xbf16>, tensor<1x2x5x8xf16>, tensor<1x2x5x8xbf16> -> tensor<1x2x5x8xbf16>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_rank(%q: tensor<2x5x8xf32>) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op query, key and value must have one rank, 4 or more ([N..., H, L, E]), got ranks 3, 3 and 3}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %q, %q : tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32> -> tensor<2x5x8xf32>, tensor<2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_heads(%q: tensor<1x2x5x8xf32>, %k: tensor<1x1x5x8xf32>) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op batch and head dims differ: [1, 2], [1, 1] and [1, 1]}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %k, %k : tensor<1x2x5x8xf32>, tensor<1x1x5x8xf32>, tensor<1x1x5x8xf32> -> tensor<1x2x5x8xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_width(%q: tensor<1x2x5x8xf32>, %k: tensor<1x2x7x6xf32>) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op key width 6 differs from the query's 8}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %k, %k : tensor<1x2x5x8xf32>, tensor<1x2x7x6xf32>, tensor<1x2x7x6xf32> -> tensor<1x2x5x6xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_length(%q: tensor<1x2x5x8xf32>, %v: tensor<1x2x6x4xf32>) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op value length 6 differs from the key's 5}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %q, %v : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x6x4xf32> -> tensor<1x2x5x4xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_dropout(%q: tensor<1x2x5x8xf32>) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op dropout_p must be in [0, 1], got 1.5}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %q, %q {dropout_p = 1.5} : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32> -> tensor<1x2x5x8xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_result(%q: tensor<1x2x5x8xf32>) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op inferred type(s) 'tensor<1x2x5x8xf32>', 'tensor<1x2x5xf32>', 'tensor<2xi64>', 'tensor<i64>' are incompatible with return type(s) of operation 'tensor<1x2x5x8xf32>', 'tensor<1x2x5xbf16>', 'tensor<2xi64>', 'tensor<i64>'}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %q, %q : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32> -> tensor<1x2x5x8xf32>, tensor<1x2x5xbf16>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_bwd_lse(%q: tensor<1x2x5x8xf32>, %lse: tensor<1x2x5xbf16>, %seed: tensor<2xi64>, %offset: tensor<i64>) {
+  // expected-error @+2 {{'fuser.sdpfa_bwd' op logsumexp must be 'tensor<1x2x5xf32>', got 'tensor<1x2x5xbf16>'}}
+  // expected-error @+1 {{'fuser.sdpfa_bwd' op failed to infer returned types}}
+  %0:3 = fuser.sdpfa_bwd %q, %q, %q, %q, %q, %lse, %seed, %offset : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5xbf16>, tensor<2xi64>, tensor<i64> -> tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>
+  return
+}
+
+// -----
+
+func.func @sdpfa_bwd_grad(%q: tensor<1x2x5x8xf32>, %go: tensor<1x2x5x4xf32>, %lse: tensor<1x2x5xf32>, %seed: tensor<2xi64>, %offset: tensor<i64>) {
+  // expected-error @+2 {{'fuser.sdpfa_bwd' op grad_output must be 'tensor<1x2x5x8xf32>', got 'tensor<1x2x5x4xf32>'}}
+  // expected-error @+1 {{'fuser.sdpfa_bwd' op failed to infer returned types}}
+  %0:3 = fuser.sdpfa_bwd %go, %q, %q, %q, %q, %lse, %seed, %offset : tensor<1x2x5x4xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64> -> tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>
+  return
+}
+
+// -----
+
+func.func @sdpfa_bwd_seed(%q: tensor<1x2x5x8xf32>, %lse: tensor<1x2x5xf32>, %seed: tensor<i64>, %offset: tensor<i64>) {
+  // expected-error @+2 {{'fuser.sdpfa_bwd' op philox_seed must be 'tensor<2xi64>', got 'tensor<i64>'}}
+  // expected-error @+1 {{'fuser.sdpfa_bwd' op failed to infer returned types}}
+  %0:3 = fuser.sdpfa_bwd %q, %q, %q, %q, %q, %lse, %seed, %offset : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5xf32>, tensor<i64>, tensor<i64> -> tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>
+  return
 }

@@ -125,7 +125,7 @@ func.func @library_with_schedule(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>) -> te
 // -----
 
 func.func @library_with_arithmetic(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>) -> tensor<3x5xf32> {
-  // expected-error @+1 {{'fuser.segment' op a library segment yields the result of one library op, computed from meta ops of its inputs}}
+  // expected-error @+1 {{'fuser.segment' op a library segment yields results of one library op, computed from meta ops of its inputs}}
   %0 = fuser.segment library (%a, %b) : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32> {
   ^bb0(%x: tensor<3x4xf32>, %y: tensor<4x5xf32>):
     %n = fuser.neg %x : tensor<3x4xf32>
@@ -138,7 +138,7 @@ func.func @library_with_arithmetic(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>) -> 
 // -----
 
 func.func @library_without_call(%a: tensor<3x4xf32>) -> tensor<4x3xf32> {
-  // expected-error @+1 {{'fuser.segment' op a library segment yields the result of one library op, computed from meta ops of its inputs}}
+  // expected-error @+1 {{'fuser.segment' op a library segment yields results of one library op, computed from meta ops of its inputs}}
   %0 = fuser.segment library (%a) : (tensor<3x4xf32>) -> tensor<4x3xf32> {
   ^bb0(%x: tensor<3x4xf32>):
     %t = fuser.permute %x [1, 0] : tensor<3x4xf32> -> tensor<4x3xf32>

@@ -59,7 +59,7 @@ def Fuser_ElementwiseOpInterface : OpInterface<"ElementwiseOpInterface"> {
 def Fuser_LibraryOpInterface : OpInterface<"LibraryOpInterface"> {
   let cppNamespace = "::mlir::fuser";
   let description = [{
-    An op that a library call computes (a BLAS gemm), never a generated
+    An op that a library call computes (BLAS gemms), never a generated
     kernel: segmentation gives each one a `library` segment of its own, as
     nvFuser's ExprEval scheduler does (docs/Segmentation.md). Its operands
     are read through index maps with a contraction symbol
@@ -68,8 +68,15 @@ def Fuser_LibraryOpInterface : OpInterface<"LibraryOpInterface"> {
   let methods = [
     InterfaceMethod<[{
       The floating-point operations it performs: 2 per multiply-add of its
-      contraction (a bias adds one per result element).
+      contractions (a bias adds one per result element).
     }], "int64_t", "getFlopCount">,
+    InterfaceMethod<[{
+      The elements a result element sums, for nvFuser's tolerance by
+      reduction size that compares library results (docs/Interpreter.md):
+      K for a matmul or linear; the extents of the chained sums for
+      attention (E + S forward, E + Ev + L + S backward), whose rounding
+      errors add up.
+    }], "int64_t", "getReductionSize">,
   ];
 }
 

@@ -1,7 +1,7 @@
 //===- FuserLibraryOps.td - ops a library call computes ----*- tablegen -*-===//
 //
-// nvFuser's matmul and linear (csrc/ops/composite.h): ops that no generated
-// kernel computes. nvFuser evaluates each in a segment of its own through
+// nvFuser's matmul, linear, sdpfa_fwd and sdpfa_bwd (csrc/ops/composite.h):
+// ops that no generated kernel computes. nvFuser evaluates each in a segment of its own through
 // ATen (its ExprEval scheduler); here a `library` segment holds one and a
 // BLAS call computes it (docs/Segmentation.md, docs/Lowering.md).
 //
@@ -76,6 +76,100 @@ def Fuser_LinearOp : Fuser_LibraryOp<"linear"> {
   let assemblyFormat = [{
     $input `,` $weight (`bias` $bias^)? attr-dict `:` type($input) `,`
     type($weight) (`,` type($bias)^)? `->` type($result)
+  }];
+}
+
+def Fuser_SdpfaFwdOp : Fuser_LibraryOp<"sdpfa_fwd"> {
+  let summary = "scaled dot-product flash attention, forward";
+  let description = [{
+    nvFuser's `sdpfa_fwd(query, key, value, dropout_p, is_causal, scale)`
+    (ATen's `_scaled_dot_product_flash_attention`): `query` is
+    `[N..., H, L, E]`, `key` `[N..., H, S, E]` and `value` `[N..., H, S,
+    Ev]`, rank 4 or more, with equal batch and head dims and one element
+    type (f16, bf16 or f32). The results are the attention `output`
+    `[N..., H, L, Ev]` in the element type, its `logsumexp` `[N..., H, L]`
+    in f32, and the Philox state of the dropout as nvFuser returns it:
+    `philox_seed` (`tensor<2xi64>`, nvFuser's `uint64[2]`) and
+    `philox_offset` (`tensor<i64>`).
+
+    Per batch and head, in f32 (docs/Interpreter.md gives the order):
+    `s[l, s] = scale * sum over e of query[l, e] * key[s, e]`, with
+    `s[l, s] = -inf` where `is_causal` and `s > l` (the upper-left causal
+    mask of torch's F.scaled_dot_product_attention), `m[l] = max over s`,
+    `logsumexp[l] = m[l] + log(sum over s of exp(s[l, s] - m[l]))`,
+    `output[l, v] = sum over s of exp(s[l, s] - logsumexp[l]) * value[s, v]`,
+    rounded once to the element type. A row without an unmasked key
+    (S = 0) has `logsumexp` -inf and `output` 0. `scale` defaults to
+    `1 / sqrt(E)`.
+
+    `dropout_p` is in [0, 1]. Only 0 runs: the interpreter and the library
+    call refuse a positive one with a located error (Philox-drawn dropout
+    masks as ATen's flash kernel draws them are later work), and with 0 the
+    seed and offset are zeros.
+
+    ```mlir
+    %o, %lse, %seed, %offset = fuser.sdpfa_fwd %q, %k, %v {is_causal}
+        : tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16>
+        -> tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64>
+    ```
+  }];
+  let arguments = (ins Fuser_FloatTensor:$query, Fuser_FloatTensor:$key,
+                       Fuser_FloatTensor:$value,
+                       DefaultValuedAttr<F64Attr, "0.0">:$dropout_p,
+                       UnitAttr:$is_causal, OptionalAttr<F64Attr>:$scale);
+  let results = (outs Fuser_FloatTensor:$output, Fuser_FloatTensor:$logsumexp,
+                      Fuser_IntegerTensor:$philox_seed,
+                      Fuser_IntegerTensor:$philox_offset);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value attr-dict `:` type($query) `,` type($key) `,`
+    type($value) `->` type(results)
+  }];
+}
+
+def Fuser_SdpfaBwdOp : Fuser_LibraryOp<"sdpfa_bwd"> {
+  let summary = "scaled dot-product flash attention, backward";
+  let description = [{
+    nvFuser's `sdpfa_bwd(grad_output, query, key, value, output, logsumexp,
+    dropout_p, is_causal, philox_seed, philox_offset, scale)`: the gradients
+    of `fuser.sdpfa_fwd`'s output with respect to `query`, `key` and `value`,
+    from the forward's `output`, `logsumexp` and Philox state. Shapes and
+    element types as `fuser.sdpfa_fwd` has them; `grad_output` is shaped as
+    `output`. The results have the shapes and element type of `query`,
+    `key` and `value`.
+
+    Per batch and head, in f32, as flash attention's backward: with `s` and
+    the mask of the forward, `p[l, s] = exp(s[l, s] - logsumexp[l])`,
+    `grad_value[s, v] = sum over l of p[l, s] * grad_output[l, v]`,
+    `dp[l, s] = sum over v of grad_output[l, v] * value[s, v]`,
+    `d[l] = sum over v of grad_output[l, v] * output[l, v]`,
+    `ds[l, s] = p[l, s] * (dp[l, s] - d[l])`,
+    `grad_query[l, e] = scale * sum over s of ds[l, s] * key[s, e]`,
+    `grad_key[s, e] = scale * sum over l of ds[l, s] * query[l, e]`,
+    each rounded once to the element type. `dropout_p` as in the forward:
+    only 0 runs.
+
+    ```mlir
+    %dq, %dk, %dv = fuser.sdpfa_bwd %go, %q, %k, %v, %o, %lse, %seed, %offset
+        : tensor<2x3x5x4xbf16>, tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>,
+          tensor<2x3x7x4xbf16>, tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>,
+          tensor<2xi64>, tensor<i64>
+        -> tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16>
+    ```
+  }];
+  let arguments = (ins Fuser_FloatTensor:$grad_output, Fuser_FloatTensor:$query,
+                       Fuser_FloatTensor:$key, Fuser_FloatTensor:$value,
+                       Fuser_FloatTensor:$output, Fuser_FloatTensor:$logsumexp,
+                       Fuser_IntegerTensor:$philox_seed,
+                       Fuser_IntegerTensor:$philox_offset,
+                       DefaultValuedAttr<F64Attr, "0.0">:$dropout_p,
+                       UnitAttr:$is_causal, OptionalAttr<F64Attr>:$scale);
+  let results = (outs Fuser_FloatTensor:$grad_query,
+                      Fuser_FloatTensor:$grad_key,
+                      Fuser_FloatTensor:$grad_value);
+  let assemblyFormat = [{
+    $grad_output `,` $query `,` $key `,` $value `,` $output `,` $logsumexp `,`
+    $philox_seed `,` $philox_offset attr-dict `:` type(operands) `->`
+    type(results)
   }];
 }
 

@@ -1,0 +1,44 @@
+//===- Attention.h - the shape of a flash attention op ----------*- C++ -*-===//
+//
+// fuser.sdpfa_fwd and fuser.sdpfa_bwd as one statement: a batch of
+// independent heads (the product of the N... and H dims), each an L x S
+// score matrix over E-wide queries and keys and Ev-wide values, with the
+// scale and causal mask applied in f32. The interpreter, the flop count and
+// the library call read this; type inference (FuserOps.cpp) checks the
+// shapes it summarizes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_DIALECT_FUSER_IR_ATTENTION_H
+#define FUSER_DIALECT_FUSER_IR_ATTENTION_H
+
+#include "mlir/IR/Operation.h"
+
+#include <cstdint>
+
+namespace mlir::fuser {
+
+struct Attention {
+  /// The heads: the product of the dims before the last two.
+  int64_t batch = 1;
+  /// Queries, keys, the query/key width and the value width.
+  int64_t l = 0, s = 0, e = 0, ev = 0;
+  /// The scale of the scores as they are computed: the op's, or
+  /// 1 / sqrt(E), rounded to f32.
+  float scale = 1;
+  bool causal = false;
+  double dropoutP = 0;
+
+  /// Whether key `col` is hidden from query `row`: torch's upper-left
+  /// causal mask, the same for L != S.
+  bool isMasked(int64_t row, int64_t col) const {
+    return causal && col > row;
+  }
+};
+
+/// The attention of a fuser.sdpfa_fwd or fuser.sdpfa_bwd; `op` must be one.
+Attention getAttention(Operation *op);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_DIALECT_FUSER_IR_ATTENTION_H
