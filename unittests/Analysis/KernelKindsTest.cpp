@@ -102,7 +102,8 @@ TEST_F(KernelKindsTest, EveryFuserOpIsListed) {
       EXPECT_FALSE(canEmitInAnyKernel(op)) << mnemonic.str();
       EXPECT_FALSE(isRecomputableInKernel(op)) << mnemonic.str();
     } else if (isa<LibraryOpInterface>(op)) {
-      // Library ops (matmul, linear): the library kind only, a call each.
+      // Library ops (matmul, linear, sdpfa_fwd, sdpfa_bwd): the library
+      // kind only, a call each.
       ++listed;
       for (SegmentKind kind : kKinds)
         EXPECT_FALSE(canEmitInKernel(op, kind)) << mnemonic.str();
