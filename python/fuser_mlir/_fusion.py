@@ -594,14 +594,13 @@ class FusionDefinition:
         _check_call(inputs, len(self._inputs), options)
         plan, _, _, plain = self._input_plan()
         ndarray = _arrays.ndarray()
-        tensor_types = _arrays.torch_tensor_types() if plain else ()
         checked, device = [], None
         for position, value in enumerate(inputs):
             entry = plan[position]
             if entry[0] is Tensor and (
                     type(value) is ndarray and
                     ((dtype := value.dtype) is entry[2] or dtype == entry[2]) or
-                    type(value) in tensor_types and
+                    plain and type(value) in _arrays.torch_tensor_types() and
                     value.dtype is _arrays.torch_dtype(entry[1]) and value.is_cpu and
                     value.is_contiguous() and not value.is_neg() and not value.is_conj()):
                 # The common cases, checked without building the messages.
@@ -636,13 +635,13 @@ class FusionDefinition:
         # extents and layout (row-major, or its stride order) decide.
         signature = []
         plan = self._input_plan()[0]
-        tensor_types = _arrays.torch_tensor_types()
+        ndarray = _arrays.ndarray()
         for position, value in enumerate(checked):
             if plan[position][0] is Tensor:
                 # A torch tensor is among them only where it is row-major.
-                signature.append((value.shape, type(value) in tensor_types or
-                                  value.flags.c_contiguous or
-                                  tuple(_arrays.stride_order_of(value))))
+                signature.append((value.shape, value.flags.c_contiguous or
+                                  tuple(_arrays.stride_order_of(value)))
+                                 if isinstance(value, ndarray) else (value.shape, True))
             elif position in self._shape_inputs:
                 signature.append(value.item() if hasattr(value, "item") else tuple(value))
             else:
@@ -816,14 +815,14 @@ class FusionDefinition:
         interpreter unless FUSER_MLIR_HOST_BACKEND says "cpu")."""
         if "torch" not in sys.modules:
             return HOST_BACKEND  # no torch tensor can be among the inputs
-        tensor_types = _arrays.torch_tensor_types()
         ndarray = _arrays.ndarray()
         for value in inputs:
-            if type(value) in tensor_types:
+            if type(value) is ndarray:
+                continue
+            if type(value) in _arrays.torch_tensor_types():
                 if value.is_cuda:
                     return "cuda"
-            elif type(value) is not ndarray and _arrays.is_torch(value) and \
-                    value.device.type == "cuda":
+            elif _arrays.is_torch(value) and value.device.type == "cuda":
                 return "cuda"
         return HOST_BACKEND
 
@@ -1105,15 +1104,12 @@ def _returns_torch(inputs):
     the program uses torch and passes no numpy array."""
     if "torch" not in sys.modules:
         return False  # no torch tensor can be among the inputs
-    tensor_types = _arrays.torch_tensor_types()
     ndarray = _arrays.ndarray()
     numpy_given = False
     for value in inputs:
-        if type(value) in tensor_types:
-            return True
         if isinstance(value, ndarray):
             numpy_given = True
-        elif _arrays.is_torch(value):
+        elif type(value) in _arrays.torch_tensor_types() or _arrays.is_torch(value):
             return True
     return not numpy_given
 
