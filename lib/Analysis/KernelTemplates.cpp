@@ -170,8 +170,8 @@ public:
     add<ScatterOp>(kindBit(SegmentKind::Pointwise), false);
     // A library call computes each library op, in a segment of its own
     // (nvFuser's ExprEval segments); never recomputed.
-    add<MatmulOp, LinearOp, SdpfaFwdOp, SdpfaBwdOp>(kindBit(SegmentKind::Library),
-                                                 false);
+    add<MatmulOp, LinearOp, SdpfaFwdOp, SdpfaBwdOp>(
+        kindBit(SegmentKind::Library), false);
   }
 
   OpClass lookup(Operation *op) const {
@@ -545,6 +545,7 @@ void KernelTemplateBuilder::addOp(Operation *op) {
   if (state.scatterResult && llvm::is_contained(op->getOperands(),
                                                 state.scatterResult))
     state.readsScatter = true;
+  addSortRules(op);
   bool usesReduction = llvm::any_of(
       op->getOperands(), [&](Value v) { return dependent.contains(v); });
   auto reduction = dyn_cast<ReductionOp>(op);
@@ -570,11 +571,42 @@ void KernelTemplateBuilder::addLibraryRules(Operation *op) {
                    "as it computes it");
 }
 
+/// Whether `op` reads its tensor operands at its result's index (up to
+/// extent-1 dims): elementwise ops of one shape, and meta ops that only
+/// drop or insert extent-1 dims.
+static bool readsElementByElement(Operation *op) {
+  if (op->getNumResults() != 1)
+    return false;
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!result || !isa<ElementwiseOpInterface, CastOp, WhereOp, SqueezeOp,
+                      BroadcastOp, ViewOp, SetOp, SegmentSetOp>(op))
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    return !type || isSameShapeUpToUnitDims(type.getShape(), result.getShape());
+  });
+}
+
+void KernelTemplateBuilder::addSortRules(Operation *op) {
+  bool readsSorted = llvm::any_of(op->getOperands(), [&](Value operand) {
+    return sortDependent.contains(operand);
+  });
+  if (!readsSorted && !isa<ArgsortOp>(op))
+    return;
+  if (readsSorted && !readsElementByElement(op))
+    state.readsSortAcross = true;
+  for (Value result : op->getResults())
+    if (sortDependent.insert(result).second)
+      sortJournal.push_back(result);
+}
+
 std::string KernelTemplateBuilder::getWhyNotScatterRows() const {
   if (state.scatters == 0)
     return {};
   if (state.scatters > 1)
     return "it holds more than one scatter";
+  if (state.sorts != 0)
+    return "it holds an argsort too (each is a kernel kind of its own)";
   if (state.readsScatter)
     return "it reads its scatter's result, which is complete only at the "
            "kernel's end";
@@ -588,6 +620,8 @@ std::string KernelTemplateBuilder::getWhyNotSortRows() const {
     return {};
   if (state.sorts > 1)
     return "it holds more than one argsort";
+  if (state.readsSortAcross)
+    return "it reads its argsort's result other than element by element";
   if (state.writtenShapesDiffer ||
       (state.writtenShape &&
        !isSameShapeUpToUnitDims(*state.writtenShape, state.sortShape)))
@@ -797,6 +831,7 @@ bool KernelTemplateBuilder::canBeKernelWith(const KernelTemplateBuilder &other,
 
 KernelTemplateBuilder::Checkpoint KernelTemplateBuilder::checkpoint() {
   journal.clear();
+  sortJournal.clear();
   return {state, reductions.size(), besideRows.size()};
 }
 
@@ -804,6 +839,9 @@ void KernelTemplateBuilder::rollback(Checkpoint checkpoint) {
   for (Value value : journal)
     dependent.erase(value);
   journal.clear();
+  for (Value value : sortJournal)
+    sortDependent.erase(value);
+  sortJournal.clear();
   state = std::move(checkpoint.state);
   reductions.truncate(checkpoint.numReductions);
   besideRows.truncate(checkpoint.numBesideRows);
@@ -815,6 +853,7 @@ void KernelTemplateBuilder::add(const KernelOps &kernel) {
   for (auto [number, value] : llvm::enumerate(kernel.outputs))
     addOutput(value, number);
   journal.clear();
+  sortJournal.clear();
 }
 
 NormalizationStructure

@@ -776,6 +776,19 @@ private:
       buildMetaStep(scan);
   }
 
+  /// An argsort along one dim of a pool tensor made numeric, ascending or
+  /// descending (rows of 64 and more sort in a block, shorter ones in a
+  /// thread each).
+  void buildArgsort() {
+    Value value = numeric(pickTensor());
+    RankedTensorType type = tensorType(value);
+    if (type.getRank() == 0 || isComplex(type.getElementType()))
+      return;
+    int64_t dim = rng.below(type.getRank());
+    record(ArgsortOp::create(builder, loc, type.clone(i64), value, dim,
+                             rng.percent(50)));
+  }
+
   //===--- pointwise ------------------------------------------------------===//
 
   /// The shapes of the tensors among `values`: scalars broadcast with
@@ -1248,7 +1261,10 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
       buildReductionRoundTrip();
       break;
     case 10:
-      buildScan();
+      if (rng.percent(75))
+        buildScan();
+      else
+        buildArgsort();
       break;
     default:
       if (numArguments < kMaxArguments) {

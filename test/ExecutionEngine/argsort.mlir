@@ -41,7 +41,7 @@
 // SEGMENTS: fusion @rows: 1 kernel, 1 segment
 // SEGMENTS: fusion @columns: 1 kernel, 1 segment
 // SEGMENTS: fusion @topk: 2 kernels, 3 segments
-// SEGMENTS: not one kernel with #2: not the rows of an argsort: it writes a value of another shape than its argsort's rows
+// SEGMENTS: not one kernel with #2: not the rows of an argsort: it reads its argsort's result other than element by element
 // SEGMENTS: fusion @spellings: 1 kernel, 1 segment
 // SEGMENTS: fusion @long_rows: 1 kernel, 1 segment
 

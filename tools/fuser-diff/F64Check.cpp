@@ -191,6 +191,7 @@ enum Excuse : int {
   kDomain,
   kComplex,
   kRandom,
+  kScatterCombine,
   kUnanalysed,
 };
 
@@ -209,6 +210,8 @@ const char *describeExcuse(int reason) {
     return "complex values (not analysed)";
   case kRandom:
     return "random numbers (the widened op draws an f64 stream of its own)";
+  case kScatterCombine:
+    return "a scatter's add or mul (its writes, max and min are bounded)";
   default:
     return "an op the analysis does not model";
   }
@@ -536,6 +539,7 @@ private:
   void reduction(ReductionOp op, Operation *wideOp);
   /// Each prefix as a sequential reduction of its elements.
   void scan(ScanOp op, Operation *wideOp);
+  void argsort(ArgsortOp op, Operation *wideOp);
   /// start + i * step: two roundings in the compute type, then the store.
   void iotaBounds(IotaOp op, Operation *wideOp);
   LogicalResult moveBounds(Operation *wideOp);
@@ -824,6 +828,42 @@ void ErrorAnalysis::scan(ScanOp op, Operation *wideOp) {
   bounds[result] = std::move(resultBounds);
 }
 
+/// An argsort's indices are exact where its row's keys are: where two keys
+/// of a row are apart by less than their bounds (or one is excused), the
+/// order may differ and the whole row is excused as a discontinuity.
+void ErrorAnalysis::argsort(ArgsortOp op, Operation *wideOp) {
+  Value source = wideOp->getOperand(0), result = wideOp->getResult(0);
+  const Buffer &keys = values.find(source)->second;
+  const Buffer &keyBounds = bounds.find(source)->second;
+  Buffer resultBounds = makeBounds(values.find(result)->second);
+  ArrayRef<int64_t> shape = keys.shape;
+  int64_t dim = op.getDim();
+  int64_t extent = shape[dim], inner = 1, outer = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= shape[d];
+  for (int64_t d = dim + 1; d < static_cast<int64_t>(shape.size()); ++d)
+    inner *= shape[d];
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t in = 0; in < inner; ++in) {
+      auto at = [&](int64_t p) { return (o * extent + p) * inner + in; };
+      bool mayReorder = false;
+      for (int64_t p = 0; p < extent && !mayReorder; ++p) {
+        double x = loadDouble(keys, at(p)), e = getBound(keyBounds, at(p));
+        for (int64_t q = p + 1; q < extent && !mayReorder; ++q) {
+          double y = loadDouble(keys, at(q)), f = getBound(keyBounds, at(q));
+          mayReorder = isExcused(e) || isExcused(f) ||
+                       ((x != y || e + f > 0) && std::abs(x - y) <= e + f);
+        }
+      }
+      if (mayReorder)
+        ++origins[getOrigin(wideOp, excuse(kDiscontinuity))];
+      for (int64_t p = 0; p < extent; ++p)
+        setBound(resultBounds, at(p), mayReorder ? excuse(kDiscontinuity) : 0);
+    }
+  }
+  bounds[result] = std::move(resultBounds);
+}
+
 /// The meta ops move elements without computing: the same op on the f64
 /// bound tensors moves the bounds (a pad's new elements get its pad
 /// value's bound, a full's its fill's).
@@ -841,7 +881,7 @@ LogicalResult ErrorAnalysis::moveBounds(Operation *wideOp) {
   // A gather's index is data, not a value with a bound: it moves the
   // bounds at the indices the run read.
   auto isIndex = [&](unsigned operand) {
-    return isa<GatherOp>(wideOp) && operand == 1;
+    return isa<GatherOp, ScatterOp>(wideOp) && operand == 1;
   };
   SmallVector<Type> argumentTypes, resultTypes;
   for (auto [i, type] : llvm::enumerate(wideOp->getOperandTypes()))
@@ -856,6 +896,10 @@ LogicalResult ErrorAnalysis::moveBounds(Operation *wideOp) {
   IRMapping mapping;
   mapping.map(wideOp->getOperands(), block->getArguments());
   Operation *clone = builder.clone(*wideOp, mapping);
+  // The bound of a min is the max of its operands' bounds.
+  if (auto scatter = dyn_cast<ScatterOp>(clone);
+      scatter && scatter.getReduce() == ReductionKind::Min)
+    scatter.setReduceAttr(ReductionKindAttr::get(context, ReductionKind::Max));
   for (auto [result, type] : llvm::zip_equal(clone->getResults(), resultTypes))
     result.setType(type);
   func::ReturnOp::create(builder, loc, clone->getResults());
@@ -893,6 +937,20 @@ LogicalResult ErrorAnalysis::visit(Operation *op, Operation *wideOp) {
   if (isa<ViewOp, SqueezeOp, BroadcastOp, ExpandOp, SetOp, SegmentSetOp,
           PermuteOp, SliceOp, PadOp, CatOp, FullOp, GatherOp>(op))
     return moveBounds(wideOp);
+  // A scatter moves its writes; the max of the bounds bounds a max or a min
+  // (each is 1-Lipschitz in every operand; moveBounds takes a min's max).
+  if (auto scatter = dyn_cast<ScatterOp>(op)) {
+    std::optional<ReductionKind> reduce = scatter.getReduce();
+    if (!reduce || *reduce == ReductionKind::Max ||
+        *reduce == ReductionKind::Min)
+      return moveBounds(wideOp);
+    excuseAll(wideOp, kScatterCombine);
+    return success();
+  }
+  if (auto sort = dyn_cast<ArgsortOp>(op)) {
+    argsort(sort, wideOp);
+    return success();
+  }
   if (isa<UniformOp, NormalOp>(op)) {
     excuseAll(wideOp, kRandom);
     return success();

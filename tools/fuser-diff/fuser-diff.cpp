@@ -682,10 +682,8 @@ bool printOpCoverage(MLIRContext &context, const SeedChecker &checker) {
                                           name.getStringRef());
     // The generator does not make library ops yet: their results differ
     // from the interpreter's within a tolerance on the BLAS backends, which
-    // fuser-diff's bitwise comparison does not take (issue 47). Nor
-    // argsorts yet (issue 46).
-    bool notGenerated = name.hasInterface<LibraryOpInterface>() ||
-                        name.getStringRef() == ArgsortOp::getOperationName();
+    // fuser-diff's bitwise comparison does not take (issue 47).
+    bool notGenerated = name.hasInterface<LibraryOpInterface>();
     llvm::outs() << "op " << name.getStringRef() << ": " << count << " fusions"
                  << (complexOnly && !makesComplex ? " (--family types only)"
                      : notGenerated             ? " (not generated yet)"

@@ -278,6 +278,10 @@ private:
     SmallVector<int64_t> sortShape;
     std::optional<SmallVector<int64_t>> writtenShape;
     bool writtenShapesDiffer = false;
+    /// Whether an op reads a value computed from the argsort other than
+    /// element by element (the sort kinds have each element only at its
+    /// rank).
+    bool readsSortAcross = false;
     /// The scatters added and the first one's result, whether an op added
     /// reads it, and whether a value other than a scatter's result is
     /// written: a kernel with a scatter writes its result only, which no op
@@ -303,6 +307,9 @@ private:
   };
 
   void addLibraryRules(Operation *op);
+  /// Records what `op` computes from an argsort, and whether it reads such
+  /// a value other than element by element.
+  void addSortRules(Operation *op);
   /// Why the argsort rule fails (more than one argsort, or a written value
   /// not of its shape), or empty.
   std::string getWhyNotSortRows() const;
@@ -338,6 +345,10 @@ private:
   DenseSet<Value> dependent;
   /// The values added to `dependent` since the last checkpoint.
   SmallVector<Value> journal;
+  /// An argsort's result and the values computed from it, and those added
+  /// since the last checkpoint.
+  DenseSet<Value> sortDependent;
+  SmallVector<Value> sortJournal;
 };
 
 struct KernelTemplateBuilder::Checkpoint {

@@ -28,9 +28,13 @@ public:
   ScanRowKernel(OpBuilder &builder, const KernelQuery &query)
       : EmitterBase(builder, query) {}
   /// Unsplit schedules of a segment with one scan and only outputs of its
-  /// shape (each computed at the positions the rows walk).
+  /// shape (each computed at the positions the rows walk), and no argsort
+  /// (which only the sort kinds evaluate; they evaluate a scan per
+  /// element).
   static bool matches(const KernelQuery &query) {
-    return matchesRowsOf<ScanOp>(query);
+    SegmentOp segment = query.segment;
+    return matchesRowsOf<ScanOp>(query) &&
+           segment.getBody().front().getOps<ArgsortOp>().empty();
   }
 
 protected:
@@ -53,7 +57,9 @@ LogicalResult ScanRowKernel::emitSkeleton() {
                                  constant(1), ValueRange{identity});
   b.setInsertionPointToStart(loop.getBody());
   pushScope();
-  index[dim] = loop.getInductionVar();
+  // An extent-1 dim is spelled as delinearize spells unit dims (constant
+  // 0): meta ops of the scan read it at that index.
+  index[dim] = extent == 1 ? constant(0) : loop.getInductionVar();
   Lanes at;
   at.base = index;
   FailureOr<Value> element = eval(scan.getSource(), at);

@@ -123,7 +123,9 @@ LogicalResult SortRowKernel::emitSkeleton() {
     popScope();
   }
   SmallVector<Value> ranked = index;
-  ranked[dim] = count.getResult(0);
+  // An extent-1 row has rank 0, spelled as delinearize spells unit dims
+  // (constant 0): meta ops of the argsort read it at that index.
+  ranked[dim] = extent == 1 ? constant(0) : count.getResult(0);
   Lanes at;
   at.base = ranked;
   Value position = arith::IndexCastOp::create(b, loc, b.getI64Type(), j);

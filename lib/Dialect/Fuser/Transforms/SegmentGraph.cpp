@@ -255,9 +255,33 @@ bool SegmentGraph::leavesPair(Value value, unsigned lhs,
          });
 }
 
+/// Whether the ops of two groups, if they hold an argsort, compute tensors
+/// of its rows' shape only (up to extent-1 dims): planning views later may
+/// make a kernel write any value it computes, and the sort kinds write
+/// their rows only.
+static bool keepsArgsortRows(ArrayRef<Operation *> a,
+                             ArrayRef<Operation *> b) {
+  auto ops = llvm::concat<Operation *const>(a, b);
+  auto sort = llvm::find_if(ops, [](Operation *op) {
+    return isa<ArgsortOp>(op);
+  });
+  if (sort == ops.end())
+    return true;
+  ArrayRef<int64_t> rows =
+      cast<ShapedType>((*sort)->getResult(0).getType()).getShape();
+  return llvm::all_of(ops, [&](Operation *op) {
+    return llvm::all_of(op->getResultTypes(), [&](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      return !tensor || isSameShapeUpToUnitDims(tensor.getShape(), rows);
+    });
+  });
+}
+
 FailureOr<std::unique_ptr<KernelTemplateBuilder>>
 SegmentGraph::matchUnion(unsigned lhs, unsigned rhs, bool &tooLarge) {
   Group &a = groups[lhs], &b = groups[rhs];
+  if (!keepsArgsortRows(a.ops, b.ops))
+    return failure();
   // A library op is a segment of its own: what fuses around it fuses in
   // the neighbouring kernels (its operands' views join it when the segment
   // is built, where they read memory that exists).
@@ -289,11 +313,13 @@ SegmentGraph::matchUnion(unsigned lhs, unsigned rhs, bool &tooLarge) {
        {std::pair(larger, smaller), std::pair(smaller, larger)}) {
     Group &into = groups[grown];
     const Group &from = groups[added];
-    // A group without templates has not recorded what it writes, which
-    // the argsort and scatter rules read.
+    // The argsort and scatter rules read every written value, which a
+    // group has not recorded (without templates, or grown from a singleton
+    // that records its op only): such a union is analysed whole.
     if (into.predecessors.contains(added) ||
         (into.templates && into.templates->hasOutputFailure()) ||
-        (!into.templates && from.templates && from.templates->hasRowOp()) ||
+        (from.templates && from.templates->hasRowOp()) ||
+        (into.templates && into.templates->hasRowOp()) ||
         (into.numReductions && from.firstReduction < into.firstReduction &&
          !into.templates->hasSameFirstReduction(
              from.templates ? *from.templates : kNoReduction)))
