@@ -797,34 +797,40 @@ void ErrorAnalysis::reduction(ReductionOp op, Operation *wideOp) {
 /// Element i of a row is the sequential combination of elements 0..i from
 /// the identity (docs/Interpreter.md), each step rounded in the compute
 /// type: bounded as a reduction of the prefix, its length as the depth.
+/// Calls visit(at) for each row of a row-major tensor of `shape` along
+/// `dim`, where at(p) is the offset of the row's element p.
+static void forEachRow(ArrayRef<int64_t> shape, int64_t dim,
+                       function_ref<void(function_ref<int64_t(int64_t)>)> visit) {
+  int64_t extent = shape[dim], inner = 1, outer = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= shape[d];
+  for (int64_t d = dim + 1; d < static_cast<int64_t>(shape.size()); ++d)
+    inner *= shape[d];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t in = 0; in < inner; ++in)
+      visit([&](int64_t p) { return (o * extent + p) * inner + in; });
+}
+
 void ErrorAnalysis::scan(ScanOp op, Operation *wideOp) {
   Value source = wideOp->getOperand(0), result = wideOp->getResult(0);
   const Buffer &sourceValue = values.find(source)->second;
   const Buffer &sourceBounds = bounds.find(source)->second;
   const Buffer &resultValue = values.find(result)->second;
   Buffer resultBounds = makeBounds(resultValue);
-  ArrayRef<int64_t> shape = sourceValue.shape;
-  int64_t dim = op.getDim();
-  int64_t extent = shape[dim], inner = 1, outer = 1;
-  for (int64_t d = 0; d < dim; ++d)
-    outer *= shape[d];
-  for (int64_t d = dim + 1; d < static_cast<int64_t>(shape.size()); ++d)
-    inner *= shape[d];
+  int64_t extent = sourceValue.shape[op.getDim()];
   Type type = getElementTypeOrSelf(op.getType());
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t in = 0; in < inner; ++in) {
-      Accumulator a;
-      for (int64_t p = 0; p < extent; ++p) {
-        int64_t i = (o * extent + p) * inner + in;
-        a.add(loadDouble(sourceValue, i), getBound(sourceBounds, i));
-        double bound =
-            a.bound(op.getKind(), type, loadDouble(resultValue, i), a.n);
-        if (isExcused(bound) && !a.excused)
-          ++origins[getOrigin(wideOp, bound)];
-        setBound(resultBounds, i, bound);
-      }
+  forEachRow(sourceValue.shape, op.getDim(), [&](auto at) {
+    Accumulator a;
+    for (int64_t p = 0; p < extent; ++p) {
+      int64_t i = at(p);
+      a.add(loadDouble(sourceValue, i), getBound(sourceBounds, i));
+      double bound =
+          a.bound(op.getKind(), type, loadDouble(resultValue, i), a.n);
+      if (isExcused(bound) && !a.excused)
+        ++origins[getOrigin(wideOp, bound)];
+      setBound(resultBounds, i, bound);
     }
-  }
+  });
   bounds[result] = std::move(resultBounds);
 }
 
@@ -836,31 +842,22 @@ void ErrorAnalysis::argsort(ArgsortOp op, Operation *wideOp) {
   const Buffer &keys = values.find(source)->second;
   const Buffer &keyBounds = bounds.find(source)->second;
   Buffer resultBounds = makeBounds(values.find(result)->second);
-  ArrayRef<int64_t> shape = keys.shape;
-  int64_t dim = op.getDim();
-  int64_t extent = shape[dim], inner = 1, outer = 1;
-  for (int64_t d = 0; d < dim; ++d)
-    outer *= shape[d];
-  for (int64_t d = dim + 1; d < static_cast<int64_t>(shape.size()); ++d)
-    inner *= shape[d];
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t in = 0; in < inner; ++in) {
-      auto at = [&](int64_t p) { return (o * extent + p) * inner + in; };
-      bool mayReorder = false;
-      for (int64_t p = 0; p < extent && !mayReorder; ++p) {
-        double x = loadDouble(keys, at(p)), e = getBound(keyBounds, at(p));
-        for (int64_t q = p + 1; q < extent && !mayReorder; ++q) {
-          double y = loadDouble(keys, at(q)), f = getBound(keyBounds, at(q));
-          mayReorder = isExcused(e) || isExcused(f) ||
-                       ((x != y || e + f > 0) && std::abs(x - y) <= e + f);
-        }
+  int64_t extent = keys.shape[op.getDim()];
+  forEachRow(keys.shape, op.getDim(), [&](auto at) {
+    bool mayReorder = false;
+    for (int64_t p = 0; p < extent && !mayReorder; ++p) {
+      double x = loadDouble(keys, at(p)), e = getBound(keyBounds, at(p));
+      for (int64_t q = p + 1; q < extent && !mayReorder; ++q) {
+        double y = loadDouble(keys, at(q)), f = getBound(keyBounds, at(q));
+        mayReorder = isExcused(e) || isExcused(f) ||
+                     ((x != y || e + f > 0) && std::abs(x - y) <= e + f);
       }
-      if (mayReorder)
-        ++origins[getOrigin(wideOp, excuse(kDiscontinuity))];
-      for (int64_t p = 0; p < extent; ++p)
-        setBound(resultBounds, at(p), mayReorder ? excuse(kDiscontinuity) : 0);
     }
-  }
+    if (mayReorder)
+      ++origins[getOrigin(wideOp, excuse(kDiscontinuity))];
+    for (int64_t p = 0; p < extent; ++p)
+      setBound(resultBounds, at(p), mayReorder ? excuse(kDiscontinuity) : 0);
+  });
   bounds[result] = std::move(resultBounds);
 }
 
