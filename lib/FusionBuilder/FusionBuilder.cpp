@@ -826,8 +826,9 @@ FailureOr<Value> FusionBuilder::scatter(Value self, Value index,
   }
   Type element = selfType.getElementType();
   FailureOr<Value> values =
-      srcType ? cast(src.getValue(), element)
-              : full(indexType.getShape(), src, element);
+      !srcType ? full(indexType.getShape(), src, element)
+      : srcType.getElementType() == element ? src.getValue()
+                                            : cast(src.getValue(), element);
   if (failed(values))
     return failure();
   return buildVerified<ScatterOp>(

@@ -302,7 +302,8 @@ bool isTensorOpName(llvm::StringRef name) {
   return llvm::is_contained(
              {"view", "reshape", "squeeze", "broadcast", "expand", "reduction",
               "Set", "SegmenterSet", "pad", "slice", "cat", "full", "iota",
-              "indexSelect", "index_select", "select", "embedding", "scan"},
+              "indexSelect", "index_select", "select", "embedding", "scan",
+              "scatter"},
              name) ||
          isRandomOpName(name) || isGatherOpName(name);
 }
@@ -516,6 +517,7 @@ private:
   FailureOr<Value> parseSelect(TensorDecl &out, Location loc);
   FailureOr<Value> parseEmbedding(TensorDecl &out, Location loc);
   FailureOr<Value> parseScan(TensorDecl &out, Location loc);
+  FailureOr<Value> parseScatter(TensorDecl &out, Location loc);
   FailureOr<ReductionKind> parseCombinerKind(llvm::StringRef opName);
   LogicalResult parseIdentity(ReductionKind kind, Type elementType,
                               llvm::StringRef opName);
@@ -1672,6 +1674,8 @@ FailureOr<Value> Importer::parseTensorOp(TensorDecl out) {
     value = parseEmbedding(out, loc);
   else if (name == "scan")
     value = parseScan(out, loc);
+  else if (name == "scatter")
+    value = parseScatter(out, loc);
   else
     value = parseLoadStore(out, loc, name);
   if (failed(value) ||
@@ -2441,6 +2445,47 @@ FailureOr<Value> Importer::parseGather(TensorDecl &out, Location loc,
   }
   return checkDeclared(fusionBuilder.gather(lookup, *indices, *dim), out,
                        opName);
+}
+
+/// scatter(in = T0, dim = 0, src = T2, idx = T1 ) (ScatterOp::toString; src
+/// a tensor or a scalar): `fuser.scatter` of src cast to the input's dtype.
+/// nvFuser prints the result with the index's extents and fuser.scatter's
+/// result has the input's, so an index of another shape than the input is
+/// refused.
+FailureOr<Value> Importer::parseScatter(TensorDecl &out, Location loc) {
+  auto comma = [&] { return expect(Kind::Comma, ",", "in 'scatter'"); };
+  if (failed(expect(Kind::LParen, "(", "after 'scatter'")) ||
+      failed(expectArgumentName("in", "scatter")))
+    return failure();
+  FailureOr<TensorRef> self = parseTensorRef();
+  if (failed(self) || failed(comma()))
+    return failure();
+  FailureOr<int64_t> dim = parseDimArgument("scatter");
+  if (failed(dim) || failed(comma()) ||
+      failed(expectArgumentName("src", "scatter")))
+    return failure();
+  FailureOr<LocatedOperand> src = parseExpression();
+  if (failed(src) || failed(comma()) ||
+      failed(expectArgumentName("idx", "scatter")))
+    return failure();
+  FailureOr<TensorRef> index = parseTensorRef();
+  if (failed(index))
+    return failure();
+  if (self->decl.type.getShape() != index->decl.type.getShape())
+    return mlir::emitError(loc)
+           << "'scatter' of '" << index->decl.name << "' into '"
+           << self->decl.name << "' of another shape: nvFuser types the "
+           << "result with the index's extents, fuser_mlir with the input's "
+           << "(an index of the input's shape imports)";
+  resolveElementType(out, self->decl.elementType);
+  fusionBuilder.setLoc(loc);
+  FailureOr<Value> indices = castIndex(index->value);
+  if (failed(indices))
+    return failure();
+  return checkDeclared(fusionBuilder.scatter(self->value, *indices,
+                                             src->operand, *dim,
+                                             std::nullopt),
+                       out, "scatter");
 }
 
 /// indexSelect( T0, dim = 0, T2 ) (`index_select` before nvFuser PR #3161,
