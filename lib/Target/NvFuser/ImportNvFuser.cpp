@@ -303,7 +303,7 @@ bool isTensorOpName(llvm::StringRef name) {
              {"view", "reshape", "squeeze", "broadcast", "expand", "reduction",
               "Set", "SegmenterSet", "pad", "slice", "cat", "full", "iota",
               "indexSelect", "index_select", "select", "embedding", "scan",
-              "scatter"},
+              "scatter", "argsort"},
              name) ||
          isRandomOpName(name) || isGatherOpName(name);
 }
@@ -518,6 +518,9 @@ private:
   FailureOr<Value> parseEmbedding(TensorDecl &out, Location loc);
   FailureOr<Value> parseScan(TensorDecl &out, Location loc);
   FailureOr<Value> parseScatter(TensorDecl &out, Location loc);
+  FailureOr<Value> parseArgsort(TensorDecl &out, Location loc);
+  FailureOr<bool> parseFlagArgument(llvm::StringRef name,
+                                    llvm::StringRef opName);
   FailureOr<ReductionKind> parseCombinerKind(llvm::StringRef opName);
   LogicalResult parseIdentity(ReductionKind kind, Type elementType,
                               llvm::StringRef opName);
@@ -1676,6 +1679,8 @@ FailureOr<Value> Importer::parseTensorOp(TensorDecl out) {
     value = parseScan(out, loc);
   else if (name == "scatter")
     value = parseScatter(out, loc);
+  else if (name == "argsort")
+    value = parseArgsort(out, loc);
   else
     value = parseLoadStore(out, loc, name);
   if (failed(value) ||
@@ -2674,6 +2679,42 @@ FailureOr<Value> Importer::parseScan(TensorDecl &out, Location loc) {
   fusionBuilder.setLoc(loc);
   return checkDeclared(fusionBuilder.scan(*kind, source->value, *dim), out,
                        "scan");
+}
+
+/// `name = True` or `name = False`, as nvFuser prints a bool attribute.
+FailureOr<bool> Importer::parseFlagArgument(llvm::StringRef name,
+                                            llvm::StringRef opName) {
+  if (failed(expectArgumentName(name, opName)))
+    return failure();
+  if (tok.is(Kind::Identifier) &&
+      (tok.spelling == "True" || tok.spelling == "False")) {
+    bool value = tok.spelling == "True";
+    consume();
+    return value;
+  }
+  return emitError(tok.getLoc())
+         << "expected True or False as '" << name << "' of '" << opName
+         << "', found " << describeCurrent();
+}
+
+/// argsort( T0, dim = 1, descending = True, stable = True ) (ArgsortOp):
+/// `fuser.argsort`, always stable (what `stable = False` allows too).
+FailureOr<Value> Importer::parseArgsort(TensorDecl &out, Location loc) {
+  auto comma = [&] { return expect(Kind::Comma, ",", "in 'argsort'"); };
+  FailureOr<TensorRef> source = parseFirstOperand("argsort");
+  if (failed(source) || failed(comma()))
+    return failure();
+  FailureOr<int64_t> dim = parseDimArgument("argsort");
+  if (failed(dim) || failed(comma()))
+    return failure();
+  FailureOr<bool> descending = parseFlagArgument("descending", "argsort");
+  if (failed(descending) || failed(comma()) ||
+      failed(parseFlagArgument("stable", "argsort")))
+    return failure();
+  resolveElementType(out, builder.getI64Type());
+  fusionBuilder.setLoc(loc);
+  return checkDeclared(fusionBuilder.argsort(source->value, *dim, *descending),
+                       out, "argsort");
 }
 
 //===----------------------------------------------------------------------===//
