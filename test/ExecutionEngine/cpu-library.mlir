@@ -6,7 +6,9 @@
 // scales it). Odd shapes, operands transposed by permutes (a BLAS transpose
 // flag, no copy), a sliced operand (an offset), broadcast batch dims, 1-D
 // operands, empty dims (M = 0, K = 0 with and without bias), the four
-// dtypes, and linears between pointwise producers and consumers.
+// dtypes, linears between pointwise producers and consumers, and an operand
+// no strided view spells (a reshape of a permuted input, nvFuser repro
+// issue 2317), which a pointwise kernel writes first through a segment_set.
 // RUN: fuser-run %s --entry odd --backend cpu --check-against interp | FileCheck %s --check-prefix=ODD
 // RUN: fuser-run %s --entry transposed --backend cpu --check-against interp | FileCheck %s --check-prefix=OK2
 // RUN: fuser-run %s --entry sliced --backend cpu --check-against interp | FileCheck %s --check-prefix=OK1
@@ -22,6 +24,8 @@
 // The tolerance is nvFuser's, not a blanket one: a thousandth of it fails.
 // RUN: not fuser-run %s --entry long_k --backend cpu --check-against interp --library-tolerance-scale 0.001 | FileCheck %s --check-prefix=TIGHT
 // Without a BLAS: a located error before anything runs.
+// RUN: fuser-run %s --entry permuted_reshape --backend cpu --check-against interp | FileCheck %s --check-prefix=OK1
+// RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-segment-report -o /dev/null | FileCheck %s --check-prefix=SEGMENTS
 // RUN: env FUSER_BLAS=/nonexistent/libblas.so not fuser-run %s --entry odd --backend cpu 2>&1 | FileCheck %s --check-prefix=NOBLAS
 
 // ODD: check 0: {{.*}}atol={{.*}} (nvFuser's matmul tolerance for 53 summed elements) ratio={{.*}} ok
@@ -33,6 +37,9 @@
 // OK3-COUNT-3: ok
 // NOBLAS: error: no BLAS found for matmul/linear on the CPU backend
 // TIGHT: FAILED
+// SEGMENTS: fusion @permuted_reshape: 2 kernels, 2 segments
+// SEGMENTS-NEXT: segment #0 pointwise
+// SEGMENTS: segment #1 library
 // LOWER-LABEL: func.func @transposed(
 // LOWER-NOT: memref.copy
 // LOWER: call @__fuser_matmul(
@@ -145,4 +152,11 @@ func.func @long_k(%a: tensor<37x1024xf32>, %b: tensor<1024x29xf32>) -> tensor<37
   %as = fuser.mul %a, %c : tensor<37x1024xf32>, f32 -> tensor<37x1024xf32>
   %0 = fuser.matmul %as, %b : tensor<37x1024xf32>, tensor<1024x29xf32> -> tensor<37x29xf32>
   return %0 : tensor<37x29xf32>
+}
+
+func.func @permuted_reshape(%x: tensor<2x3x4x5xf32>, %w: tensor<15x15xf32>) -> tensor<2x4x15xf32> {
+  %p = fuser.permute %x [0, 2, 1, 3] : tensor<2x3x4x5xf32> -> tensor<2x4x3x5xf32>
+  %r = fuser.view %p : tensor<2x4x3x5xf32> -> tensor<2x4x15xf32>
+  %l = fuser.linear %r, %w : tensor<2x4x15xf32>, tensor<15x15xf32> -> tensor<2x4x15xf32>
+  return %l : tensor<2x4x15xf32>
 }

@@ -81,6 +81,24 @@ segmentation::getChainView(Value source, ArrayRef<Operation *> chain) {
   return view;
 }
 
+/// Whether `value` is a chain of meta ops that is no strided view of the
+/// value it starts from (a fusion input, or a computed value written
+/// contiguously): returned, it is written by a kernel (a copy).
+static bool isCopy(Value value) {
+  SmallVector<Operation *> chain;
+  Value root = value;
+  while (Operation *def = root.getDefiningOp()) {
+    auto meta = dyn_cast<MetaOpInterface>(def);
+    if (!meta)
+      break;
+    if (isa<SegmentSetOp>(def))
+      return false;
+    chain.push_back(def);
+    root = meta.getSource();
+  }
+  return !chain.empty() && !getChainView(root, chain);
+}
+
 LogicalResult Segmenter::classifyOps() {
   for (auto [index, op] : llvm::enumerate(body))
     position[&op] = index;
@@ -125,6 +143,10 @@ LogicalResult Segmenter::classifyOps() {
       continue;
     Value source = meta.getSource();
     Operation *def = source.getDefiningOp();
+    // A segment_set of a chain no strided view spells is written by a kernel
+    // (materializeLibraryOperands).
+    if (isa<SegmentSetOp>(op) && isCopy(source))
+      continue;
     if (!def || isa<SegmentSetOp>(def) || roles.lookup(def) == OpRole::View)
       roles[&op] = OpRole::View;
   }
@@ -350,24 +372,6 @@ LogicalResult Segmenter::materialize(std::vector<PlannedSegment> &segments) {
   return success();
 }
 
-/// Whether `value` is a chain of meta ops that is no strided view of the
-/// value it starts from (a fusion input, or a computed value written
-/// contiguously): returned, it is written by a kernel (a copy).
-static bool isCopy(Value value) {
-  SmallVector<Operation *> chain;
-  Value root = value;
-  while (Operation *def = root.getDefiningOp()) {
-    auto meta = dyn_cast<MetaOpInterface>(def);
-    if (!meta)
-      break;
-    if (isa<SegmentSetOp>(def))
-      return false;
-    chain.push_back(def);
-    root = meta.getSource();
-  }
-  return !chain.empty() && !getChainView(root, chain);
-}
-
 /// Whether `value` only leaves the fusion, directly or through meta ops.
 static bool isOnlyReturnedThroughMetaOps(Value value) {
   return llvm::all_of(value.getUsers(), [](Operation *user) {
@@ -411,6 +415,21 @@ static void reshapeReturnedCopies(Block &body) {
       erased.insert(sibling);
       sibling.erase();
     }
+  }
+}
+
+/// A library call reads each operand as a strided view of memory: an
+/// operand that is a chain of meta ops no strided view can spell (isCopy: a
+/// reshape of a permuted input, say) is written first, by a kernel, through
+/// a segment_set in front of the call.
+static void materializeLibraryOperands(Block &body) {
+  for (auto library : body.getOps<LibraryOpInterface>()) {
+    Operation *op = library;
+    OpBuilder builder(op);
+    for (OpOperand &operand : op->getOpOperands())
+      if (isa<RankedTensorType>(operand.get().getType()) &&
+          isCopy(operand.get()))
+        operand.set(SegmentSetOp::create(builder, op->getLoc(), operand.get()));
   }
 }
 
@@ -508,6 +527,7 @@ static void dropUnitAxes(Block &body) {
 LogicalResult Segmenter::run() {
   dropUnitAxes(body);
   reshapeReturnedCopies(body);
+  materializeLibraryOperands(body);
   // Dead ops would become kernels that write nothing anyone reads.
   SmallVector<Operation *> ops =
       llvm::to_vector(llvm::make_pointer_range(body.without_terminator()));
