@@ -211,7 +211,7 @@ const char *describeExcuse(int reason) {
   case kRandom:
     return "random numbers (the widened op draws an f64 stream of its own)";
   case kScatterCombine:
-    return "a scatter's add or mul (its writes, max and min are bounded)";
+    return "a scatter's combined elements (its plain writes are bounded)";
   default:
     return "an op the analysis does not model";
   }
@@ -893,10 +893,6 @@ LogicalResult ErrorAnalysis::moveBounds(Operation *wideOp) {
   IRMapping mapping;
   mapping.map(wideOp->getOperands(), block->getArguments());
   Operation *clone = builder.clone(*wideOp, mapping);
-  // The bound of a min is the max of its operands' bounds.
-  if (auto scatter = dyn_cast<ScatterOp>(clone);
-      scatter && scatter.getReduce() == ReductionKind::Min)
-    scatter.setReduceAttr(ReductionKindAttr::get(context, ReductionKind::Max));
   for (auto [result, type] : llvm::zip_equal(clone->getResults(), resultTypes))
     result.setType(type);
   func::ReturnOp::create(builder, loc, clone->getResults());
@@ -934,12 +930,11 @@ LogicalResult ErrorAnalysis::visit(Operation *op, Operation *wideOp) {
   if (isa<ViewOp, SqueezeOp, BroadcastOp, ExpandOp, SetOp, SegmentSetOp,
           PermuteOp, SliceOp, PadOp, CatOp, FullOp, GatherOp>(op))
     return moveBounds(wideOp);
-  // A scatter moves its writes; the max of the bounds bounds a max or a min
-  // (each is 1-Lipschitz in every operand; moveBounds takes a min's max).
+  // A scatter moves its writes with their bounds (excused ones too). Its
+  // combined elements are excused: a max of bounds would let an operand's
+  // bound hide another's excuse (a negative bound).
   if (auto scatter = dyn_cast<ScatterOp>(op)) {
-    std::optional<ReductionKind> reduce = scatter.getReduce();
-    if (!reduce || *reduce == ReductionKind::Max ||
-        *reduce == ReductionKind::Min)
+    if (!scatter.getReduce())
       return moveBounds(wideOp);
     excuseAll(wideOp, kScatterCombine);
     return success();
