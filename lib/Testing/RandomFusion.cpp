@@ -1095,36 +1095,48 @@ private:
         RemainderOp::create(builder, loc, indexType, index, divisor));
   }
 
-  /// A gather from a pool tensor along one dim (buildIndexAlong).
-  void buildGather() {
-    Value source = pickTensor();
-    RankedTensorType type = tensorType(source);
-    int64_t rank = type.getRank();
-    if (rank == 0 || type.getNumElements() == 0)
-      return;
-    int64_t dim = rng.below(rank);
+  /// A pool tensor with elements that an indexing op reads or writes along
+  /// `dim`, and an index shape: the tensor's, with 1 to 5 along `dim`.
+  struct IndexedTensor {
+    Value tensor;
+    RankedTensorType type;
+    int64_t dim;
+    SmallVector<int64_t> indexShape;
+  };
+  std::optional<IndexedTensor> pickIndexedTensor() {
+    Value tensor = pickTensor();
+    RankedTensorType type = tensorType(tensor);
+    if (type.getRank() == 0 || type.getNumElements() == 0)
+      return std::nullopt;
+    int64_t dim = rng.below(type.getRank());
     SmallVector<int64_t> indexShape(type.getShape());
     indexShape[dim] = rng.inRange(1, 6);
-    if (!fits(indexShape))
+    return IndexedTensor{tensor, type, dim, std::move(indexShape)};
+  }
+
+  /// A gather from a pool tensor along one dim (buildIndexAlong).
+  void buildGather() {
+    std::optional<IndexedTensor> source = pickIndexedTensor();
+    if (!source || !fits(source->indexShape))
       return;
-    Value index = buildIndexAlong(indexShape, dim, type.getDimSize(dim));
-    record(GatherOp::create(builder, loc,
-                            tensorType(index).clone(type.getElementType()),
-                            source, index, dim));
+    int64_t dim = source->dim;
+    Value index = buildIndexAlong(source->indexShape, dim,
+                                  source->type.getDimSize(dim));
+    record(GatherOp::create(
+        builder, loc, tensorType(index).clone(source->type.getElementType()),
+        source->tensor, index, dim));
   }
 
   /// A scatter into a pool tensor along one dim (buildIndexAlong, so that
   /// indices repeat), of values computed from another index row, with a
   /// combiner where the element type has them.
   void buildScatter() {
-    Value self = pickTensor();
-    RankedTensorType type = tensorType(self);
-    int64_t rank = type.getRank();
-    if (rank == 0 || type.getNumElements() == 0)
+    std::optional<IndexedTensor> self = pickIndexedTensor();
+    if (!self)
       return;
-    int64_t dim = rng.below(rank);
-    SmallVector<int64_t> indexShape(type.getShape());
-    indexShape[dim] = rng.inRange(1, 6);
+    RankedTensorType type = self->type;
+    int64_t dim = self->dim, rank = type.getRank();
+    SmallVector<int64_t> &indexShape = self->indexShape;
     for (int64_t d = 0; d < rank; ++d)
       if (d != dim && rng.percent(20))
         indexShape[d] = rng.inRange(1, indexShape[d]);
@@ -1142,7 +1154,7 @@ private:
           builder.getContext(),
           rng.pick<ReductionKind>({ReductionKind::Add, ReductionKind::Mul,
                                    ReductionKind::Max, ReductionKind::Min}));
-    record(ScatterOp::create(builder, loc, self, index, src,
+    record(ScatterOp::create(builder, loc, self->tensor, index, src,
                              builder.getI64IntegerAttr(dim), reduce));
   }
 

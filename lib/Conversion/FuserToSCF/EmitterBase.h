@@ -338,6 +338,12 @@ protected:
   /// each output indexed in its own spelling of that shape (equal up to
   /// extent-1 dims: the same row-major position).
   LogicalResult emitOutputsAt(ArrayRef<Value> index, ArrayRef<int64_t> shape);
+  /// emitOutputsAt, with the element of `value` at `index` known to be
+  /// `element` (width 1): the row kernels' own result there (a rank, a
+  /// prefix), which evaluating the outputs reads instead of `value`'s op.
+  LogicalResult emitOutputsGiven(Value value, Value element,
+                                 ArrayRef<Value> index,
+                                 ArrayRef<int64_t> shape);
   /// Every slot of output `index` a thread owns: slot `first`, then strides
   /// of `stride` slots.
   LogicalResult emitOutputSlots(unsigned index, Value first, int64_t stride);

@@ -92,6 +92,15 @@ LogicalResult EmitterBase::emitOutputsAt(ArrayRef<Value> index,
   return success();
 }
 
+LogicalResult EmitterBase::emitOutputsGiven(Value value, Value element,
+                                            ArrayRef<Value> index,
+                                            ArrayRef<int64_t> shape) {
+  Lanes at;
+  at.base.assign(index.begin(), index.end());
+  scopes.back().values[value].push_back({at, element});
+  return emitOutputsAt(index, shape);
+}
+
 LogicalResult EmitterBase::emitOutputSlots(unsigned index, Value first,
                                            int64_t stride) {
   auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());

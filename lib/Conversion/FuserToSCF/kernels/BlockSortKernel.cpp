@@ -224,10 +224,8 @@ LogicalResult BlockSortKernel::emitSkeleton() {
   ranked[dim] = rank;
   Value position = arith::ExtSIOp::create(
       b, loc, b.getI64Type(), memref::LoadOp::create(b, loc, positions, rank));
-  Lanes at;
-  at.base = ranked;
-  scopes.back().values[sort.getResult()].push_back({at, splat(position, 1)});
-  if (failed(emitOutputsAt(ranked, resultShape)))
+  if (failed(emitOutputsGiven(sort.getResult(), splat(position, 1), ranked,
+                               resultShape)))
     return failure();
   while (scopes.size() > depth)
     popScope();

@@ -69,9 +69,9 @@ LogicalResult ScanRowKernel::emitSkeleton() {
                                       loop.getRegionIterArgs().front(),
                                       emitCast(b, loc, *element,
                                                getComputeType(elementType)));
-  scopes.back().values[scan.getResult()].push_back(
-      {at, emitCast(b, loc, prefix, elementType)});
-  if (failed(emitOutputsAt(index, shapeOf(scan.getResult()))))
+  if (failed(emitOutputsGiven(scan.getResult(),
+                              emitCast(b, loc, prefix, elementType), index,
+                              shapeOf(scan.getResult()))))
     return failure();
   scf::YieldOp::create(b, loc, prefix);
   while (scopes.size() > depth)

@@ -126,11 +126,9 @@ LogicalResult SortRowKernel::emitSkeleton() {
   // An extent-1 row has rank 0, spelled as delinearize spells unit dims
   // (constant 0): meta ops of the argsort read it at that index.
   ranked[dim] = extent == 1 ? constant(0) : count.getResult(0);
-  Lanes at;
-  at.base = ranked;
   Value position = arith::IndexCastOp::create(b, loc, b.getI64Type(), j);
-  scopes.back().values[sort.getResult()].push_back({at, splat(position, 1)});
-  if (failed(emitOutputsAt(ranked, shapeOf(sort.getResult()))))
+  if (failed(emitOutputsGiven(sort.getResult(), splat(position, 1), ranked,
+                              shapeOf(sort.getResult()))))
     return failure();
   while (scopes.size() > depth)
     popScope();
