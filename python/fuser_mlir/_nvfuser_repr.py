@@ -234,7 +234,7 @@ class IR:
             out.append(o)
         return out
 
-    def broadcast(self, v, flags):
+    def broadcast(self, v, flags, cost=2):
         it = iter(v.logical())
         dims = []
         for flag in flags:
@@ -243,7 +243,7 @@ class IR:
             else:
                 d = next(it)
                 dims.append(Dim(d.extent, d.kind, d.expanded))
-        out = self.tv(v.dtype, dims, cost=2)
+        out = self.tv(v.dtype, dims, cost=cost)
         Expr("broadcast", [v], [out], {"flags": list(flags)})
         return out
 
@@ -1034,10 +1034,12 @@ class Translator:
     def random_op(self, record, kind):
         first, second, shape = record.args[:3]
         dtype = record.kwargs.get("dtype", DataType.Float).name
-        # The binding makes Index values of the shape's ints.
+        # The binding makes Index values of the shape's ints; factoryOutput
+        # casts a Scalar of another dtype to Index, after the parameters.
         extents = [self.ir.scalar("Index", e, is_const=True) if isinstance(e, int)
                    else self.val(e) for e in shape]
         params = [self.val(first), self.val(second)]
+        extents = [e if e.dtype == "Index" else self.ir.cast("Index", e) for e in extents]
         out, seed, offset, params = self.rng(record, kind, params, extents, dtype)
         return self.random_expr(kind, out, params, seed, offset, extents)
 
@@ -1074,13 +1076,20 @@ class Translator:
         ir = self.ir
         dtype = self.arg(record, 3, "dtype", DataType.Int).name
         length = self.extent(record.args[0])
+        # 7 values with the length's (measured on nvFuser 0.2.36): 2 of the
+        # binding's before start and step (None and Python numbers: one
+        # constant of the dtype each), 2 of the result, 1 more casting a
+        # Scalar length to Index.
+        ir.charge(2)
         values = []
         for index, name, default in ((1, "start", 0), (2, "step", 1)):
             value = self.arg(record, index, name)
-            # None and Python numbers: one constant of the dtype.
-            values.append(self.val(value) if isinstance(value, State) else ir.scalar(
-                dtype, _convert(default if value is None else value, dtype), is_const=True))
-        return self.iota(length, values[0], values[1], dtype)
+            values.append(ir.maybe_cast(dtype, self.val(value)) if isinstance(value, State)
+                          else ir.scalar(dtype, _convert(default if value is None else value,
+                                                         dtype), is_const=True))
+        out = ir.tv(dtype, [Dim(length, "i")], cost=2 if length.is_const else 3)
+        Expr("iota", [length] + values, [out], {"dtype": dtype})
+        return out
 
     def r_op_triu(self, record):
         ir = self.ir
@@ -1088,9 +1097,10 @@ class Translator:
         diagonal = self.arg(record, 1, "diagonal", 0)
         logical = v.logical()
         rows, cols = logical[-2].maybe_expanded, logical[-1].maybe_expanded
-        # The fusion's zero and one of Index type (no new values) and the
-        # negated diagonal (one, measured on nvFuser 0.2.36).
-        ir.charge(1)
+        # The fusion's zero and one of Index type (no new values), the
+        # negated diagonal and one per static extent of the two dims
+        # (measured on nvFuser 0.2.36, as the rest of this op's counts).
+        ir.charge(1 + sum(1 for d in logical[-2:] if d.kind == "i" and d.extent.is_const))
         row = self.iota(rows, ir.scalar("Index", 0, is_const=True, cost=0),
                         ir.scalar("Index", 1, is_const=True, cost=0), "Index")
         col = self.iota(cols, ir.scalar("Index", -diagonal, is_const=True, cost=0),
@@ -1098,10 +1108,12 @@ class Translator:
         mask = ir.binary("le", self.broadcast_flags(row, [False, True]),
                          self.broadcast_flags(col, [True, False]), {}, "Bool")
         if len(logical) > 2:
-            mask = self.broadcast_flags(mask, [True] * (len(logical) - 2) + [False, False])
+            mask = ir.broadcast(mask, [True] * (len(logical) - 2) + [False, False], cost=0)
         zero = ir.scalar(v.dtype, False if v.dtype == "Bool" else 0 if _is_int(v.dtype)
                          else 0.0, is_const=True)
-        return ir.where(mask, v, zero)
+        out = ir.where(mask, v, zero)
+        ir.charge(len(logical) > 2)
+        return out
 
     def indexed(self, op, v, index, dim, dims, cost):
         out = self.ir.tv(v.dtype, dims, cost=cost)
@@ -1162,6 +1174,11 @@ class Translator:
         v = self.val(record.args[0])
         dim = record.kwargs.get("dim", record.args[1] if len(record.args) > 1 else -1)
         dims = [Dim(d.extent, d.kind, d.expanded) for d in v.logical()]
+        if not dims:
+            # nvFuser's argsort of a 0-D tensor is the index 0.
+            out = self.ir.tv("Int", [])
+            Expr("full", [self.ir.const(0)], [out], {"shape": []})
+            return out
         out = self.ir.tv("Int", dims, cost=3 + 2 * sum(1 for d in dims if d.kind == "i"))
         Expr("argsort", [v], [out], {"dim": dim % max(len(dims), 1),
                                      "descending": record.kwargs.get("descending", False),
@@ -1179,6 +1196,10 @@ class Translator:
         v, index = self.val(record.args[0]), self.val(record.args[1])
         n = len(v.logical())
         dim = record.args[2] % n
+        if not index.logical():
+            # A 0-D index: nvFuser's select, broadcast back at dim.
+            return self.broadcast_flags(self.select(v, index, dim),
+                                        [k == dim for k in range(n)])
         if len(index.logical()) == 1:
             index = self.broadcast_flags(index, [k != dim for k in range(n)])
         elif len(index.logical()) != n:
@@ -1190,7 +1211,9 @@ class Translator:
 
     def r_op_select(self, record):
         v, index = self.val(record.args[0]), self.val(record.args[1], "Int")
-        dim = record.args[2] % len(v.logical())
+        return self.select(v, index, record.args[2] % len(v.logical()))
+
+    def select(self, v, index, dim):
         out = self.ir.tv(v.dtype, [Dim(d.extent, d.kind, d.expanded)
                                    for k, d in enumerate(v.logical()) if k != dim], cost=1)
         Expr("select", [v, index], [out], {"dim": dim})
@@ -1216,6 +1239,90 @@ class Translator:
         Expr("embedding_fwd", [indices, weight] + [v for _, v in options], [out],
              {"options": options})
         return out
+
+    def r_op_topk(self, record):
+        ir = self.ir
+        v, k = self.val(record.args[0]), self.val(record.args[1], "Int")
+        logical = v.logical()
+        if not logical:
+            raise Unsupported("topk of rank 0")
+        dim = record.kwargs["dim"] % len(logical)
+        dims = [Dim(k, "i") if i == dim else Dim(d.extent, d.kind, d.expanded)
+                for i, d in enumerate(logical)]
+        # The values nvFuser 0.2.36 creates for a topk (measured): 11, and 3
+        # more per symbolic extent of the operand.
+        values = ir.tv(v.dtype, dims, cost=11 + 3 * sum(not d.extent.is_const
+                                                        for d in logical))
+        indices = ir.tv("Int", [Dim(d.extent, d.kind, d.expanded) for d in dims], cost=0)
+        Expr("topk", [v, k], [values, indices],
+             {"dim": dim, "largest": record.kwargs["largest"],
+              "sorted": record.kwargs["sorted"]})
+        return [values, indices]
+
+    def library(self, op, operands, dims):
+        # 2 values and 2 per dim of the result (measured on nvFuser 0.2.36).
+        out = self.ir.tv(operands[0].dtype, [Dim(d.extent, d.kind, d.expanded) for d in dims],
+                         cost=2 + 2 * len(dims))
+        Expr(op, operands, [out])
+        return out
+
+    def r_op_matmul(self, record):
+        a, b = [self.val(x) for x in record.args[:2]]
+        lhs, rhs = a.logical(), b.logical()
+        if len(lhs) == 1 or len(rhs) == 1:
+            dims = lhs[:-1] if len(rhs) == 1 else rhs[:-2] + rhs[-1:]
+        else:
+            lhs_batch, rhs_batch = lhs[:-2], rhs[:-2]
+            rank = max(len(lhs_batch), len(rhs_batch))
+            lhs_batch = [None] * (rank - len(lhs_batch)) + lhs_batch
+            rhs_batch = [None] * (rank - len(rhs_batch)) + rhs_batch
+            dims = [x if y is None or (x is not None and x.kind != "b") else y
+                    for x, y in zip(lhs_batch, rhs_batch)] + [lhs[-2], rhs[-1]]
+        return self.library("matmul", [a, b], dims)
+
+    def r_op_linear(self, record):
+        operands = [self.val(x) for x in record.args]
+        a, b = operands[:2]
+        return self.library("linear", operands,
+                            a.logical()[:-1] + b.logical()[:-1])
+
+    def attention_option(self, value, default):
+        return self.ir.const(default) if value is None else self.val(value)
+
+    def r_op_sdpfa_fwd(self, record):
+        ir = self.ir
+        q, k, v = [self.val(x) for x in record.args[:3]]
+        kw = record.kwargs
+        dropout_p = self.attention_option(kw.get("dropout_p"), 0.0)
+        is_causal = self.attention_option(kw.get("is_causal"), False)
+        scale = None if kw.get("scale") is None else self.val(kw["scale"])
+        rows = [Dim(d.extent, d.kind, d.expanded) for d in q.logical()[:-1]]
+        # 20 values for the four results, 21 with a scale (measured on
+        # nvFuser 0.2.36); the Philox state is UInt64.
+        output = ir.tv(q.dtype, rows + [Dim(v.logical()[-1].extent, "i")],
+                       cost=20 if scale is None else 21)
+        logsumexp = ir.tv("Float", [Dim(d.extent, d.kind, d.expanded) for d in rows], cost=0)
+        seed = ir.tv("UInt64", [Dim(Val("scalar", -1, "Index", 2, True), "i")], cost=0)
+        offset = ir.tv("UInt64", [], cost=0)
+        Expr("sdpfa_fwd", [q, k, v], [output, logsumexp, seed, offset],
+             {"options": [("dropout_p", dropout_p), ("is_causal", is_causal)] +
+              ([] if scale is None else [("scale", scale)])})
+        return [output, logsumexp, seed, offset]
+
+    def r_op_sdpfa_bwd(self, record):
+        ir = self.ir
+        tensors = [self.val(x) for x in record.args[:6]]
+        kw = record.kwargs
+        options = [("dropout_p", self.attention_option(kw.get("dropout_p"), 0.0)),
+                   ("is_causal", self.attention_option(kw.get("is_causal"), False)),
+                   ("philox_seed", self.val(kw["philox_seed"])),
+                   ("philox_offset", self.val(kw["philox_offset"])),
+                   ("scale", None if kw.get("scale") is None else self.val(kw["scale"]))]
+        grads = [ir.tv(t.dtype, [Dim(d.extent, d.kind, d.expanded) for d in t.logical()])
+                 for t in tensors[1:4]]
+        Expr("sdpfa_bwd", tensors + [v for _, v in options if v is not None], grads,
+             {"options": options})
+        return grads
 
 
 def _convert(value, dtype):
@@ -1255,7 +1362,7 @@ def _format_float(d):
 def _format_constant(value, dtype):
     if dtype == "Bool":
         return "True" if value else "False"
-    if dtype in ("Int", "Index"):
+    if _is_int(dtype):
         return str(int(value))
     if dtype == "ComplexDouble":
         value = complex(value)
@@ -1522,6 +1629,20 @@ class Printer:
             self.emit("%s = fd.ops.embedding_fwd(%s, %s, %s)" % (
                 outs, ins[0], ins[1], ", ".join("%s=%s" % (k, self.name(v))
                                                 for k, v in e.attrs["options"])))
+        elif op in ("sdpfa_fwd", "sdpfa_bwd"):
+            count = 3 if op == "sdpfa_fwd" else 6
+            self.emit("%s = fd.ops.%s(%s, %s)" % (
+                outs, op, ", ".join(ins[:count]), ", ".join(
+                    "%s=%s" % (k, self.name(v)) for k, v in e.attrs["options"])))
+        elif op == "topk":
+            text = "%s = fd.ops.topk(%s, %s, dim=%d" % (outs, ins[0], ins[1], e.attrs["dim"])
+            if not e.attrs["largest"]:
+                text += ", largest=False"
+            if e.attrs["sorted"]:
+                text += ", sorted=True"
+            self.emit(text + ")")
+        elif op == "linear" and len(ins) == 3:
+            self.emit("%s = fd.ops.linear(%s, %s, bias=%s)" % ((outs,) + tuple(ins)))
         else:
             self.emit("%s = fd.ops.%s(%s)" % (outs, op, ", ".join(ins)))
 

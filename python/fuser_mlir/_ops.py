@@ -756,7 +756,7 @@ class Ops:
 
     # Scans: nvFuser's scan along one dim, the result of the operand's type.
 
-    def _scan(self, name, kind, arg, dim):
+    def _scan(self, name, kind, arg, dim, init):
         arg = self._tensor(arg, "the operand of %s" % name)
         dim = self._extents_arg(dim, "%s's dim" % name)
         # nvFuser checks at the call (csrc/ops/arith.cpp scan).
@@ -767,21 +767,44 @@ class Ops:
         if dtype.startswith("complex") and kind != "add":
             raise FusionTypeError("a %s scan of %s: complex elements scan with cumsum only"
                                   % (kind, dtype))
-        return self._tensor_op(name, (arg,), {"dim": dim}, lambda build: build.call(
-            build.native.scan, kind, build.native_id(arg),
-            build.extents(dim, "%s's dim" % name)[0]))
+        kwargs = {"dim": dim}
+        if init is not None:
+            if not isinstance(init, Scalar):
+                raise FusionTypeError("%s's init must be a Scalar (nvFuser's binding takes "
+                                      "a Val), got %r" % (name, init))
+            kwargs["init"] = self._operand(init, "%s's init" % name)
 
-    def cumsum(self, arg, dim):
-        return self._scan("cumsum", "add", arg, dim)
+        def build_fn(build):
+            source = build.native_id(arg)
+            axis = build.extents(dim, "%s's dim" % name)[0]
+            if init is None:
+                return build.call(build.native.scan, kind, source, axis)
+            # The scan starts from init: init put in front along dim, the
+            # scan, the first element dropped (the same order of operations
+            # as nvFuser's ScanOp from init).
+            extents, element = build.tensor_type(arg)
+            axis %= len(extents)
+            widths = [0] * (2 * len(extents))
+            widths[2 * (len(extents) - 1 - axis)] = 1
+            start = ("value", build.call(build.native.cast, build.native_id(init), element))
+            scanned = build.call(build.native.scan, kind,
+                                 build.call(build.native.pad, source, widths, start), axis)
+            starts, ends = [0] * len(extents), list(extents)
+            starts[axis], ends[axis] = 1, extents[axis] + 1
+            return build.call(build.native.slice, scanned, starts, ends, [])
+        return self._tensor_op(name, (arg,), kwargs, build_fn)
 
-    def cumprod(self, arg, dim):
-        return self._scan("cumprod", "mul", arg, dim)
+    def cumsum(self, arg, dim, init=None):
+        return self._scan("cumsum", "add", arg, dim, init)
 
-    def cummax(self, arg, dim):
-        return self._scan("cummax", "max", arg, dim)
+    def cumprod(self, arg, dim, init=None):
+        return self._scan("cumprod", "mul", arg, dim, init)
 
-    def cummin(self, arg, dim):
-        return self._scan("cummin", "min", arg, dim)
+    def cummax(self, arg, dim, init=None):
+        return self._scan("cummax", "max", arg, dim, init)
+
+    def cummin(self, arg, dim, init=None):
+        return self._scan("cummin", "min", arg, dim, init)
 
     # Sorting: argsort, and topk as a slice of an argsort and a gather of the
     # values there.
@@ -796,7 +819,7 @@ class Ops:
                 % (name, dim, len(shape)))
         return dim
 
-    def argsort(self, arg, dim=-1, descending=False, stable=False):
+    def argsort(self, arg, dim, descending=False, stable=False):
         """The indices that sort `arg` along `dim`; always stable (nvFuser's
         stable=False allows any order of equal elements)."""
         arg = self._tensor(arg, "the operand of argsort")

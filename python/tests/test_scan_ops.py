@@ -148,3 +148,31 @@ def test_construction_errors():
         scan_fusion("cumsum", DataType.Float, 0, 0)
     with pytest.raises(FusionTypeError, match="complex elements scan with cumsum only"):
         scan_fusion("cummax", DataType.ComplexFloat, 1, 0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("op", sorted(NUMPY))
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_init_starts_the_scan(op, dim, backend):
+    # nvFuser's init keyword: the scan from init, in the same order of
+    # operations (init then each element), so bit for bit against numpy's
+    # accumulate over init and the row; a half tensor takes init in its dtype.
+    x = (np.random.default_rng(7).standard_normal((5, 6)) + 1.0).astype(np.float16)
+    with nvfuser_direct.FusionDefinition() as fd:
+        t = fd.define_tensor(shape=[-1, -1], dtype=DataType.Half)
+        init = fd.define_scalar(dtype=DataType.Double)
+        fd.add_output(getattr(fd.ops, op)(t, dim, init=init))
+    (out,) = fd.execute([x, 0.625], backend=backend)
+    front = np.full((1, 6) if dim == 0 else (5, 1), 0.625, np.float32)
+    whole = NUMPY[op].accumulate(np.concatenate([front, x.astype(np.float32)], axis=dim),
+                                 axis=dim)
+    expected = (whole[1:] if dim == 0 else whole[:, 1:]).astype(np.float16)
+    assert out.dtype == np.float16
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_init_must_be_a_scalar():
+    # nvFuser's binding takes a Val, not a Python number.
+    with pytest.raises(FusionTypeError, match="init must be a Scalar"):
+        with FusionDefinition() as fd:
+            fd.ops.cumsum(fd.define_tensor(shape=[-1], dtype=DataType.Float), 0, init=1.0)

@@ -284,6 +284,257 @@ def _shape_cases():
     return cases
 
 
+def _indexing_cases(add, t):
+    """Scans, sorting, gathers, scatters and embeddings."""
+    for op in ("cumsum", "cumprod", "cummax", "cummin"):
+        for dtype in DTYPES:
+            add(op, "%s-dim1" % dtype, lambda fd, D, op=op, dtype=dtype: _outputs(
+                fd, getattr(fd.ops, op)(t(fd, D, [2, 3], dtype), 1)))
+        for name, shape, dim in [("symbolic-dim0", [-1, -1], 0), ("negative-dim", [2, 3], -1),
+                                 ("rank3", [2, 3, 4], 1), ("rank0", [], 0),
+                                 ("bad-dim", [2, 3], 2)]:
+            add(op, name, lambda fd, D, op=op, s=shape, d=dim: _outputs(
+                fd, getattr(fd.ops, op)(t(fd, D, s), dim=d)))
+        add(op, "init", lambda fd, D, op=op: _outputs(fd, getattr(fd.ops, op)(
+            t(fd, D, [2, 3]), 1, init=fd.define_scalar(1.0, dtype=D.Float))))
+    for dtype in DTYPES:
+        add("argsort", dtype, lambda fd, D, dtype=dtype: _outputs(
+            fd, fd.ops.argsort(t(fd, D, [2, 3], dtype), dim=1)))
+    for name, shape, kwargs in [("dim0-descending", [2, 3], dict(dim=0, descending=True)),
+                                ("stable", [2, 3], dict(dim=1, stable=True)),
+                                ("symbolic", [-1, -1], dict(dim=-2)),
+                                ("rank0", [], dict(dim=0)), ("no-dim", [2, 3], {}),
+                                ("bad-dim", [2, 3], dict(dim=2))]:
+        add("argsort", name, lambda fd, D, s=shape, k=kwargs: _outputs(
+            fd, fd.ops.argsort(t(fd, D, s), **k)))
+    add("argsort", "positional", lambda fd, D: _outputs(
+        fd, fd.ops.argsort(t(fd, D, [2, 3]), 0, True, True)))
+
+    def k_scalar(fd, D, value):
+        return fd.define_scalar(value, dtype=D.Int)
+    for dtype in ("Float", "Half", "BFloat16", "Double", "Int", "Int32", "Bool"):
+        add("topk", dtype, lambda fd, D, dtype=dtype: _outputs(
+            fd, fd.ops.topk(t(fd, D, [4, 5], dtype), k_scalar(fd, D, 2))))
+    for name, shape, k, kwargs in [
+            ("smallest-sorted", [4, 5], 3, dict(dim=0, largest=False, sorted=True)),
+            ("symbolic", [-1, -1], 2, dict(dim=1)), ("k-all", [4, 5], 5, {}),
+            ("k-past", [4, 5], 6, {}), ("k-negative", [4, 5], -1, {}),
+            ("bad-dim", [4, 5], 2, dict(dim=2))]:
+        add("topk", name, lambda fd, D, s=shape, k=k, kw=kwargs: _outputs(
+            fd, fd.ops.topk(t(fd, D, s), k_scalar(fd, D, k), **kw)))
+    add("topk", "k-input", lambda fd, D: _outputs(
+        fd, fd.ops.topk(t(fd, D, [4, 5]), fd.define_scalar(dtype=D.Int), dim=1)))
+    add("topk", "k-int", lambda fd, D: _outputs(fd, fd.ops.topk(t(fd, D, [4, 5]), 2)))
+
+    # gather and take_along_axis: (arg shape, arg dtype, index shape, index dtype, dim).
+    for op, specs in [
+            ("gather", [("dim0", [5, 3], "Float", [2, 3], "Int", 0),
+                        ("dim1-f16", [5, 3], "Half", [5, 2], "Int", 1),
+                        ("index-i32", [5, 3], "Float", [2, 3], "Int32", 0),
+                        ("index-float", [5, 3], "Float", [2, 3], "Float", 0),
+                        ("index-smaller", [5, 3], "Float", [2, 2], "Int", 0),
+                        ("index-larger", [5, 3], "Float", [2, 4], "Int", 0),
+                        ("rank-mismatch", [5, 3], "Float", [2], "Int", 0),
+                        ("symbolic", [-1, -1], "Float", [-1, -1], "Int", 1),
+                        ("negative-dim", [5, 3], "Float", [5, 2], "Int", -1),
+                        ("bad-dim", [5, 3], "Float", [2, 3], "Int", 2)]),
+            ("take_along_axis", [("dim0", [5, 3], "Float", [2, 3], "Int", 0),
+                                 ("broadcast", [5, 1], "Float", [2, 3], "Int", 0),
+                                 ("index-broadcast", [5, 3], "Float", [2, 1], "Int", 0),
+                                 ("extent-mismatch", [5, 3], "Float", [2, 4], "Int", 0),
+                                 ("rank-mismatch", [5, 3], "Float", [2], "Int", 0),
+                                 ("symbolic", [-1, -1], "Float", [-1, -1], "Int", 1),
+                                 ("bad-dim", [5, 3], "Float", [2, 3], "Int", 2)])]:
+        for name, shape, dtype, index_shape, index_dtype, dim in specs:
+            add(op, name, lambda fd, D, op=op, s=shape, dt=dtype, i=index_shape,
+                it=index_dtype, d=dim: _outputs(fd, getattr(fd.ops, op)(
+                    t(fd, D, s, dt), t(fd, D, i, it), dim=d)))
+    for name, shape, index_shape, index_dtype, dim in [
+            ("dim0", [5, 3], [2], "Int", 0), ("dim1", [5, 3], [4], "Int", 1),
+            ("index-i32", [5, 3], [2], "Int32", 0), ("index-rank0", [5, 3], [], "Int", 0),
+            ("index-2d", [5, 3], [2, 2], "Int", 0), ("symbolic", [-1, -1], [-1], "Int", 1),
+            ("negative-dim", [5, 3], [2], "Int", -2), ("arg-rank0", [], [1], "Int", 0),
+            ("bad-dim", [5, 3], [2], "Int", 2)]:
+        add("index_select", name, lambda fd, D, s=shape, i=index_shape, it=index_dtype,
+            d=dim: _outputs(fd, fd.ops.index_select(t(fd, D, s), t(fd, D, i, it), dim=d)))
+    for name, shape, dim in [("dim0", [5, 3], 0), ("dim1", [5, 3], 1),
+                             ("negative-dim", [5, 3], -1), ("symbolic", [-1, -1], 0),
+                             ("rank0", [], 0), ("bad-dim", [5, 3], 2)]:
+        add("select", name, lambda fd, D, s=shape, d=dim: _outputs(
+            fd, fd.ops.select(t(fd, D, s), fd.define_scalar(1, dtype=D.Int), dim=d)))
+    add("select", "index-input", lambda fd, D: _outputs(
+        fd, fd.ops.select(t(fd, D, [5, 3]), fd.define_scalar(dtype=D.Int), 1)))
+    add("select", "index-int", lambda fd, D: _outputs(fd, fd.ops.select(t(fd, D, [5, 3]), 1, 0)))
+
+    def scalar(fd, D, value, dtype):
+        return fd.define_scalar(value, dtype=getattr(D, dtype))
+    for name, index_shape, weight_shape, weight_dtype, kwargs in [
+            ("f32", [2, 3], [10, 4], "Float", {}), ("bf16", [3], [10, 4], "BFloat16", {}),
+            ("index-i32", [2, 3], [10, 4], "Int32", {}),
+            ("padding-idx", [3], [10, 4], "Float", dict(padding_idx=("Int", 0))),
+            ("norm-type", [3], [10, 4], "Float", dict(norm_type=("Double", 1.0),
+                                                      scale_grad_by_freq=("Bool", True),
+                                                      sparse=("Bool", True))),
+            ("max-norm", [3], [10, 4], "Float", dict(max_norm=("Double", 1.0))),
+            ("symbolic", [-1], [-1, -1], "Float", {}),
+            ("weight-3d", [3], [10, 4, 2], "Float", {})]:
+        def embedding_case(fd, D, i=index_shape, w=weight_shape, wt=weight_dtype, kw=kwargs):
+            index_dtype = "Int32" if wt == "Int32" else "Int"
+            args = {key: scalar(fd, D, value, dtype) for key, (dtype, value) in kw.items()}
+            _outputs(fd, fd.ops.embedding_fwd(t(fd, D, i, index_dtype),
+                                              t(fd, D, w, "Float" if wt == "Int32" else wt),
+                                              **args))
+        add("embedding_fwd", name, embedding_case)
+
+    # scatter: (arg shape, index shape, src: shape, or a dtype name of a
+    # scalar input, dim).
+    for name, shape, index_shape, src, dim in [
+            ("dim0", [4, 3], [2, 3], [2, 3], 0), ("dim1", [4, 3], [4, 2], [4, 2], 1),
+            ("src-scalar", [4, 3], [2, 3], "Double", 0),
+            ("src-larger", [4, 3], [2, 3], [3, 3], 0),
+            ("rank-mismatch", [4, 3], [2], [2], 0), ("symbolic", [-1, -1], [-1, -1], [-1, -1], 0),
+            ("negative-dim", [4, 3], [2, 3], [2, 3], -2), ("bad-dim", [4, 3], [2, 3], [2, 3], 2)]:
+        def scatter_case(fd, D, s=shape, i=index_shape, src=src, d=dim):
+            source = scalar(fd, D, None, src) if isinstance(src, str) else t(fd, D, src)
+            _outputs(fd, fd.ops.scatter(t(fd, D, s), t(fd, D, i, "Int"), source, dim=d))
+        add("scatter", name, scatter_case)
+    add("scatter", "src-f16", lambda fd, D: _outputs(fd, fd.ops.scatter(
+        t(fd, D, [4, 3]), t(fd, D, [2, 3], "Int"), t(fd, D, [2, 3], "Half"), 0)))
+    add("scatter", "src-int", lambda fd, D: _outputs(fd, fd.ops.scatter(
+        t(fd, D, [4, 3]), t(fd, D, [2, 3], "Int"), 1, 0)))
+
+
+def _generation_cases(add, t):
+    """iota, the random ops and triu."""
+    for name, args, kwargs in [
+            ("length", (5,), {}), ("start-step", (5, 1, 2), {}),
+            ("float", (5, 0.5, 0.25), dict(dtype="Float")),
+            ("int-start-float", (5, 1, 2), dict(dtype="Float")),
+            ("i32", (4,), dict(dtype="Int32")), ("f64-keywords", (), dict(
+                length=3, start=1.0, step=-0.5, dtype="Double")),
+            ("step-zero", (5, 0, 0), {}), ("float-length", (2.5,), {}),
+            ("negative-length", (-2,), {})]:
+        def iota_case(fd, D, a=args, k=kwargs):
+            k = dict(k)
+            if "dtype" in k:
+                k["dtype"] = getattr(D, k["dtype"])
+            _outputs(fd, fd.ops.iota(*a, **k))
+        add("iota", name, iota_case)
+    add("iota", "length-input", lambda fd, D: _outputs(
+        fd, fd.ops.iota(fd.define_scalar(dtype=D.Int))))
+    for op, params in (("uniform", (0.0, 1.0)), ("normal", (0.5, 2.0))):
+        for name, shape, kwargs in [("f32", [2, 3], {}), ("rank0", [], {}),
+                                    ("f16", [2, 3], dict(dtype="Half")),
+                                    ("bf16", [4], dict(dtype="BFloat16")),
+                                    ("f64", [2, 3], dict(dtype="Double")),
+                                    ("int", [2, 3], dict(dtype="Int")),
+                                    ("seed", [2, 3], dict(rng_seed=True, rng_offset=True)),
+                                    ("seed-only", [2, 3], dict(rng_seed=True)),
+                                    ("negative-extent", [-3], {})]:
+            def random_case(fd, D, op=op, p=params, s=shape, kw=kwargs):
+                kw = dict(kw)
+                if "dtype" in kw:
+                    kw["dtype"] = getattr(D, kw["dtype"])
+                for key in ("rng_seed", "rng_offset"):
+                    if key in kw:
+                        kw[key] = fd.define_scalar(dtype=D.Int)
+                _outputs(fd, getattr(fd.ops, op)(p[0], p[1], s, **kw))
+            add(op, name, random_case)
+        add(op, "symbolic-shape", lambda fd, D, op=op, p=params: _outputs(
+            fd, getattr(fd.ops, op)(p[0], p[1], [fd.define_scalar(dtype=D.Int), 3])))
+        add(op, "scalar-params", lambda fd, D, op=op: _outputs(fd, getattr(fd.ops, op)(
+            fd.define_scalar(dtype=D.Double), fd.define_scalar(dtype=D.Double), [2, 3])))
+    for op in ("rand_like", "randn_like"):
+        for dtype in ("Float", "Half", "BFloat16", "Double", "Int", "Bool"):
+            add(op, dtype, lambda fd, D, op=op, dtype=dtype: _outputs(
+                fd, getattr(fd.ops, op)(t(fd, D, [2, 3], dtype))))
+        add(op, "symbolic", lambda fd, D, op=op: _outputs(
+            fd, getattr(fd.ops, op)(t(fd, D, [-1, 3]))))
+        add(op, "seed", lambda fd, D, op=op: _outputs(fd, getattr(fd.ops, op)(
+            t(fd, D, [2, 3]), rng_seed=fd.define_scalar(dtype=D.Int),
+            rng_offset=fd.define_scalar(dtype=D.Int))))
+    for name, shape, dtype, diagonal in [
+            ("square", [3, 3], "Float", None), ("wide-1", [2, 4], "Float", 1),
+            ("tall-minus-1", [4, 2], "Half", -1), ("rank3", [2, 3, 3], "Float", 0),
+            ("int", [3, 3], "Int", 0), ("bool", [3, 3], "Bool", 0),
+            ("symbolic", [-1, -1], "Float", 0), ("rank1", [3], "Float", 0)]:
+        add("triu", name, lambda fd, D, s=shape, dt=dtype, d=diagonal: _outputs(
+            fd, fd.ops.triu(t(fd, D, s, dt)) if d is None else fd.ops.triu(t(fd, D, s, dt), d)))
+
+
+def _library_cases(add, t):
+    """matmul, linear and attention; the ops only nvFuser has."""
+    for name, shapes, dtypes in [
+            ("f32", [[2, 3], [3, 4]], ["Float"] * 2), ("bf16", [[2, 3], [3, 4]], ["BFloat16"] * 2),
+            ("f16", [[2, 3], [3, 4]], ["Half"] * 2), ("f64", [[2, 3], [3, 4]], ["Double"] * 2),
+            ("i64", [[2, 3], [3, 4]], ["Int"] * 2), ("mixed", [[2, 3], [3, 4]], ["Float", "Half"]),
+            ("vector-matrix", [[3], [3, 4]], ["Float"] * 2),
+            ("matrix-vector", [[2, 3], [3]], ["Float"] * 2), ("dot", [[3], [3]], ["Float"] * 2),
+            ("batched", [[5, 2, 3], [3, 4]], ["Float"] * 2),
+            ("batch-broadcast", [[5, 1, 2, 3], [6, 3, 4]], ["Float"] * 2),
+            ("symbolic", [[-1, -1], [-1, -1]], ["Float"] * 2),
+            ("k-mismatch", [[2, 3], [4, 4]], ["Float"] * 2),
+            ("rank0", [[], [3, 4]], ["Float"] * 2)]:
+        add("matmul", name, lambda fd, D, s=shapes, dt=dtypes: _outputs(
+            fd, fd.ops.matmul(t(fd, D, s[0], dt[0]), t(fd, D, s[1], dt[1]))))
+    for name, shapes, dtype in [
+            ("f32", [[2, 3], [4, 3]], "Float"), ("bias", [[2, 3], [4, 3], [4]], "Float"),
+            ("bf16-bias", [[2, 3], [4, 3], [4]], "BFloat16"),
+            ("vector", [[3], [4, 3]], "Float"), ("batched", [[5, 2, 3], [4, 3], [4]], "Float"),
+            ("weight-vector", [[2, 3], [3]], "Float"),
+            ("symbolic", [[-1, -1], [-1, -1], [-1]], "Float"),
+            ("k-mismatch", [[2, 3], [4, 5]], "Float"),
+            ("bias-mismatch", [[2, 3], [4, 3], [5]], "Float"), ("i64", [[2, 3], [4, 3]], "Int")]:
+        add("linear", name, lambda fd, D, s=shapes, dt=dtype: _outputs(
+            fd, fd.ops.linear(*[t(fd, D, x, dt) for x in s])))
+
+    def attention(fd, D, shape, dtype, **kwargs):
+        return fd.ops.sdpfa_fwd(*[t(fd, D, shape, dtype) for _ in range(3)], **kwargs)
+    for name, shape, dtype, kwargs in [
+            ("bf16", [2, 2, 4, 8], "BFloat16", {}), ("f16-causal", [2, 2, 4, 8], "Half",
+                                                    dict(is_causal=True)),
+            ("f32", [2, 2, 4, 8], "Float", {}),
+            ("scale", [1, 2, 3, 8], "BFloat16", dict(dropout_p=0.0, scale=0.5)),
+            ("dropout", [1, 2, 3, 8], "BFloat16", dict(dropout_p=0.1)),
+            ("rank3", [2, 4, 8], "BFloat16", {}), ("symbolic", [-1, -1, -1, -1], "BFloat16", {})]:
+        add("sdpfa_fwd", name, lambda fd, D, s=shape, dt=dtype, kw=kwargs: _outputs(
+            fd, attention(fd, D, s, dt, **kw)))
+    add("sdpfa_fwd", "bias", lambda fd, D: _outputs(fd, fd.ops.sdpfa_fwd(
+        *[t(fd, D, [1, 2, 3, 8], "BFloat16") for _ in range(3)],
+        bias=t(fd, D, [1, 2, 3, 3], "BFloat16"))))
+
+    def attention_backward(fd, D, dtype, causal):
+        q, k, v = [t(fd, D, [1, 2, 3, 8], dtype) for _ in range(3)]
+        out, lse, seed, offset = fd.ops.sdpfa_fwd(q, k, v, dropout_p=0.0, is_causal=causal)
+        grad = t(fd, D, [1, 2, 3, 8], dtype)
+        _outputs(fd, fd.ops.sdpfa_bwd(grad, q, k, v, out, lse, 0.0, causal, seed, offset,
+                                      None))
+    for name, dtype, causal in [("bf16", "BFloat16", False), ("f16-causal", "Half", True)]:
+        add("sdpfa_bwd", name, lambda fd, D, dt=dtype, c=causal: attention_backward(
+            fd, D, dt, c))
+
+    # fuser_mlir's own ops (no nvfuser_direct name).
+    add("arange", "int", lambda fd, D: _outputs(fd, fd.ops.arange(1, 7, 2)))
+    add("eye", "f32", lambda fd, D: _outputs(fd, fd.ops.eye(3)))
+    add("index_put_accumulate", "f32", lambda fd, D: _outputs(fd, fd.ops.index_put_accumulate(
+        t(fd, D, [5, 3]), t(fd, D, [4], "Int"), t(fd, D, [4, 3]))))
+
+    # nvFuser's block-scaled and grouped matmuls and quantization.
+    add("grouped_mm", "bf16", lambda fd, D: _outputs(fd, fd.ops.grouped_mm(
+        t(fd, D, [32, 32], "BFloat16"), t(fd, D, [2, 32, 16], "BFloat16"),
+        t(fd, D, [2], "Int32"))))
+    add("nv_block_quantize", "f32", lambda fd, D: _outputs(
+        fd, fd.ops.nv_block_quantize(t(fd, D, [32, 64]))))
+
+    def scaled_mm(fd, D):
+        out, _, _ = fd.ops.scaled_mm(
+            t(fd, D, [-1, -1], "Float8_e4m3fn"), t(fd, D, [-1, -1], "Float8_e4m3fn"),
+            t(fd, D, [-1, -1], "Float8_e8m0fnu"), t(fd, D, [-1, -1], "Float8_e8m0fnu"),
+            t(fd, D, [], "Float"), bias=None, beta=None, dtype=D.BFloat16)
+        _outputs(fd, out)
+    add("scaled_mm", "mxfp8", scaled_mm)
+
+
 def make_cases(unary_ops, binary_ops, ternary_ops):
     """Every case, in a fixed order: (id, op, function(fd, DataType))."""
     cases = []
@@ -302,6 +553,11 @@ def make_cases(unary_ops, binary_ops, ternary_ops):
             cases.append(("%s/%s" % (op, name), op,
                           _elementwise(op, specs, [[2, 3]] * len(specs))))
     cases.extend(_shape_cases())
+    for group in (_indexing_cases, _generation_cases, _library_cases):
+        group_cases = []
+        group(lambda op, name, fn: group_cases.append(("%s/%s" % (op, name), op, fn)),
+              lambda fd, DataType, shape, dtype="Float": _tensor(fd, DataType, shape, dtype))
+        cases.extend(group_cases)
     return cases
 
 

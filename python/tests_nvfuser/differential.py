@@ -4,8 +4,9 @@
     PYTHONPATH=build/python_packages python3 python/tests_nvfuser/differential.py \
         --nvfuser-python build/nvfuser-venv/bin/python [--verbose]
 
-Every case of cases.py (every `fd.ops` entry of fuser_mlir over dtypes,
-ranks, static and symbolic extents, keyword forms and bad arguments) is built
+Every case of cases.py (every `fd.ops` entry of fuser_mlir and of nvFuser
+0.2.36 over dtypes, ranks, static and symbolic extents, keyword forms and bad
+arguments) is built
 by both frontends: nvFuser's in the nvFuser venv (nvfuser_oracle.py, CPython
 3.12: the wheel is built for it, fuser_mlir's native module here for
 python3), fuser_mlir's in this process. Per case they must agree:
@@ -92,6 +93,52 @@ EXPECTED.update({
               "both APIs; nvfuser_direct has reshape only",
     "tensor_sizes/*": "a legacy name (fd.ops.tensor_sizes) that fuser_mlir keeps on both "
                       "APIs; nvfuser_direct has shape only",
+    "cumprod/ComplexFloat-dim1": "fuser.scan takes complex elements for add only: fuser_mlir "
+                                 "refuses a complex cumprod at definition, nvFuser builds it",
+    "argsort/Bool": "fuser.argsort sorts integers and floats (no i1 or complex order): "
+                    "fuser_mlir refuses at definition, nvFuser builds it",
+    "argsort/ComplexFloat": "as argsort/Bool",
+    "topk/Bool": "topk is an argsort in fuser IR: as argsort/Bool",
+    "topk/k-past": "k past the extent: nvFuser's definition gives the values [4, 6] and fails "
+                   "when it runs; fuser_mlir's build of a definition whose k is a Scalar clamps "
+                   "k to the extent ([4, 5]) so later ops build, and execute refuses k",
+    "topk/k-negative": "fuser_mlir refuses a constant negative k at definition; nvFuser's "
+                       "definition takes it and fails when it runs",
+    "topk/k-int": "nvFuser's binding takes k as a Val only, yet its own repr(fd) prints a "
+                  "constant k as a number (fd.ops.topk(tv0, 2, dim=1)); fuser_mlir takes the "
+                  "number so that the text runs again",
+    "select/index-int": "as topk/k-int: nvFuser prints fd.ops.select(tv0, 1, dim=0), which "
+                        "its binding refuses; fuser_mlir takes it",
+    "gather/index-larger": "fuser.gather requires the index's extents within the source's "
+                           "(torch.gather's rule): fuser_mlir refuses at definition, nvFuser's "
+                           "definition takes it",
+    "take_along_axis/extent-mismatch": "as gather/index-larger",
+    "iota/negative-length": "fuser_mlir refuses a constant negative length at definition; "
+                            "nvFuser's definition takes it",
+    "embedding_fwd/max-norm": "max_norm renormalizes the weight rows read, in place (as "
+                              "torch.embedding): fuser_mlir does not model that write and "
+                              "refuses it (FusionNotImplementedError)",
+    "rand_like/seed": "rng_seed/rng_offset keywords of the legacy frontend's rand_like, which "
+                      "fuser_mlir keeps on both APIs; nvfuser_direct's rand_like takes the "
+                      "operand only",
+    "randn_like/seed": "as rand_like/seed",
+    "matmul/i64": "fuser.matmul and fuser.linear take f16, bf16, f32 and f64 only; nvFuser's "
+                  "definition takes integers and ATen's GPU matmul refuses them when it runs "
+                  "(Thunder casts integer matmuls to float for that reason)",
+    "linear/i64": "as matmul/i64",
+    "sdpfa_fwd/*": "nvFuser's Philox seed and offset are UInt64 tensors; fuser IR has no "
+                   "unsigned integers and gives them as Int (i64, the same width); bias and "
+                   "mask are not supported (FusionNotImplementedError)",
+    "arange/*": "fuser_mlir's own factories (nvFuser's C++ arange and eye, csrc/ops/arith.h); "
+                "nvfuser_direct binds neither",
+    "eye/*": "as arange/*",
+    "index_put_accumulate/*": "the legacy frontend's index_put_accumulate, which fuser_mlir "
+                              "keeps on both APIs; nvfuser_direct has none",
+    "grouped_mm/*": "nvFuser's block-scaled and grouped matmuls and FP4/FP8 quantization "
+                    "(CUTLASS kernels for Hopper and Blackwell) have no fuser IR op: fuser_mlir "
+                    "refuses them (UnsupportedOpError naming the op)",
+    "scaled_mm/*": "as grouped_mm/*",
+    "nv_block_quantize/*": "as grouped_mm/*",
 })
 del _op, _name
 

@@ -19,8 +19,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cases  # noqa: E402
 
-# An IterDomain as nvFuser prints it: iS0{i0}, bS3{1}, rS7{4}, bS11{1 ex 4}.
-ITER_DOMAIN = re.compile(r"^([a-z?]+)S\d+\{(.*)\}$", re.DOTALL)
+# An IterDomain as nvFuser prints it: iS0{i0}, bS3{1}, rS7{4}, bS11{1 ex 4},
+# iS4{2}rf (an rfactor product: topk's k).
+ITER_DOMAIN = re.compile(r"^([a-z?]+)S\d+\{(.*)\}(?:rf)?$", re.DOTALL)
 
 
 def describe_outputs(fd):
