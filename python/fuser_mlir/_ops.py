@@ -341,7 +341,17 @@ class Ops:
             d = self._normalized_dim(dim, len(source_shape))
             shape = list(source_shape)
             shape[d] = 1
-            indices = build.call(build.native.full, shape, build.operand(index), "int64")
+            if isinstance(index, Tensor):
+                # A 0-D index tensor (nvFuser's repr prints index_select of
+                # a 0-D index as this select), spread over the shape.
+                position = build.native_id(index)
+                if build.native.value_type(position)[0]:
+                    raise FusionValueError("select's index must be a Scalar or a 0-D tensor")
+                indices = build.call(build.native.expand, build.call(
+                    build.native.broadcast, build.call(build.native.cast, position, "int64"),
+                    [True] * len(shape)), shape)
+            else:
+                indices = build.call(build.native.full, shape, build.operand(index), "int64")
             picked = build.call(build.native.gather, source, indices, d)
             return build.call(build.native.squeeze, picked, [d])
         return self._tensor_op("select", (arg, index, dim), {}, build_fn)

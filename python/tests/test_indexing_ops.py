@@ -135,3 +135,24 @@ def test_index_select_of_a_0d_index_keeps_the_dim():
     (out,) = fd.execute([x, np.array(2)])
     np.testing.assert_array_equal(out, x[[2]])
 
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_select_of_a_0d_index_tensor_runs_nvfusers_text(dim):
+    # nvFuser prints index_select of a 0-D index as select(tv, tv_index, dim)
+    # and a broadcast; that text runs again and selects the same row.
+    from fuser_mlir import nvfuser_direct
+    x = RNG.standard_normal((4, 3)).astype(np.float32)
+    with nvfuser_direct.FusionDefinition() as fd:
+        a = fd.define_tensor(shape=[4, 3], dtype=DataType.Float)
+        i = fd.define_tensor(shape=[], dtype=DataType.Int)
+        fd.add_output(fd.ops.index_select(a, i, dim))
+    text = repr(fd)
+    assert "fd.ops.select(tv0, tv1, dim=%d)" % (dim % 2) in text
+    namespace = {}
+    exec(text, {"FusionDefinition": nvfuser_direct.FusionDefinition, "DataType": DataType},
+         namespace)
+    with nvfuser_direct.FusionDefinition() as again:
+        namespace["nvfuser_fusion"](again)
+    (out,) = again.execute([x, np.array(1)])
+    np.testing.assert_array_equal(out, np.take(x, [1], axis=dim))
