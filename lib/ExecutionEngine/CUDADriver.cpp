@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
+#include <vector>
 
 using namespace mlir::fuser::cuda;
 
@@ -86,12 +87,14 @@ std::string Driver::initialize() {
   return "";
 }
 
-llvm::Expected<Driver &> Driver::getEmulated(const DriverAPI &api) {
+llvm::Expected<Driver &> Driver::getEmulated(const DriverAPI &api,
+                                            const BlasLtAPI &blasLt) {
   static Driver driver;
   static std::string failure;
   static std::once_flag once;
   std::call_once(once, [&] {
     driver.fns = api;
+    driver.emulatedBlasLt = &blasLt;
     driver.libraryName = "the SIMT emulator";
     driver.objectFormat = "llvm";
     failure = driver.initialize();
@@ -155,4 +158,53 @@ llvm::Expected<Driver &> Driver::get() {
     // ends.
   });
   return makeCurrent(driver, failure);
+}
+
+llvm::Expected<BlasLt &> Driver::getBlasLt() {
+  std::call_once(blasLtOnce, [this] {
+    if (emulatedBlasLt) {
+      llvm::Expected<BlasLt &> created =
+          BlasLt::create(blasLt, *emulatedBlasLt, libraryName + "'s cuBLASLt");
+      if (!created)
+        blasLtFailure = llvm::toString(created.takeError());
+      return;
+    }
+    // $FUSER_CUBLASLT; else the SIMT drop-in driver's own fake (a real
+    // cuBLASLt cannot run on it); else the toolkit's, CUDA 13 then 12.
+    std::vector<std::string> candidates;
+    const char *named = std::getenv("FUSER_CUBLASLT");
+    if (named && *named)
+      candidates.push_back(named);
+    else if (objectFormat == "llvm")
+      candidates.push_back(libraryName);
+    else
+      candidates = {"libcublasLt.so.13", "libcublasLt.so.12"};
+    std::string tried;
+    for (const std::string &name : candidates) {
+      void *handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!handle) {
+        const char *why = dlerror();
+        tried += (tried.empty() ? "" : "; ") + std::string(why ? why : name);
+        continue;
+      }
+      BlasLtAPI api{};
+      if (const char *missing = resolveBlasLtAPI(handle, api)) {
+        tried += (tried.empty() ? "" : "; ") + name + " has no entry point " +
+                 missing;
+        continue;
+      }
+      // The library stays loaded until the process ends, as the driver.
+      llvm::Expected<BlasLt &> created = BlasLt::create(blasLt, api, name);
+      if (!created)
+        blasLtFailure = llvm::toString(created.takeError());
+      return;
+    }
+    blasLtFailure = "no cuBLASLt found for matmul/linear library segments "
+                    "(install the CUDA toolkit's libcublasLt, or name it in "
+                    "$FUSER_CUBLASLT): " +
+                    tried;
+  });
+  if (!blasLtFailure.empty())
+    return llvm::createStringError(blasLtFailure);
+  return blasLt;
 }

@@ -30,7 +30,8 @@ namespace {
 
 /// What a host value is while reading the function.
 struct HostValue {
-  enum class Kind { Buffer, Scalar, Constant };
+  /// Descriptor: a library call's descriptor global, or its address.
+  enum class Kind { Buffer, Scalar, Constant, Descriptor };
   Kind kind;
   unsigned buffer = 0;
   /// Buffer: the view's offset from the buffer's base, in bytes.
@@ -40,6 +41,7 @@ struct HostValue {
   /// Constant: little-endian bytes.
   SmallVector<uint8_t, 8> bytes;
   int64_t intValue = 0;
+  std::vector<int64_t> descriptor;
 };
 
 SmallVector<uint8_t, 8> littleEndian(uint64_t bits, unsigned bytes) {
@@ -180,6 +182,18 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
     return unmapped.emitError(
         "a kernel loop nest stayed on the host: convert-parallel-loops-to-gpu "
         "did not map it (docs/Lowering.md, \"Passes of the GPU half\")");
+  // Said before the buffers of their own that come first.
+  func::CallOp attention;
+  func.walk([&](func::CallOp call) {
+    if (!attention && library::isLibraryFunction(call.getCallee()) &&
+        !call.getCallee().starts_with(library::kMatmulFunction))
+      attention = call;
+  });
+  if (attention)
+    return attention.emitError(
+        "attention library segments (sdpfa) do not run on the CUDA backend "
+        "yet: batched cuBLASLt calls around a softmax kernel are later work "
+        "(issue 47); matmul and linear ones run with cuBLASLt");
 
   auto lookUp = [&](Operation *op, Value v) -> FailureOr<HostValue> {
     auto it = values.find(v);
@@ -247,6 +261,62 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
       // The kernel adds the offset of its memref type; memcpy adds it here.
       view.byteOffset = offsets[0] * static_cast<uint64_t>(*width);
       values[cast.getResult()] = view;
+      continue;
+    }
+    if (auto global = dyn_cast<memref::GetGlobalOp>(op);
+        global && library::isLibraryFunction(global.getName())) {
+      auto symbol = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          global, global.getNameAttr());
+      auto initial = symbol ? dyn_cast_or_null<DenseIntElementsAttr>(
+                                  symbol.getInitialValueAttr())
+                            : DenseIntElementsAttr();
+      if (!initial)
+        return op.emitError("no constant descriptor @") << global.getName();
+      HostValue descriptor{HostValue::Kind::Descriptor};
+      for (const APInt &value : initial.getValues<APInt>())
+        descriptor.descriptor.push_back(value.getSExtValue());
+      values[global.getResult()] = descriptor;
+      continue;
+    }
+    if (auto pointer = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op)) {
+      // The base address: a library call's descriptor gives its offsets.
+      FailureOr<HostValue> source = lookUp(&op, pointer.getSource());
+      if (failed(source))
+        return failure();
+      HostValue base = *source;
+      base.byteOffset = 0;
+      values[pointer.getResult()] = base;
+      continue;
+    }
+    if (auto call = dyn_cast<func::CallOp>(op);
+        call && call.getCallee() == library::kMatmulFunction) {
+      Step step{Step::Kind::Library, loc};
+      for (auto [i, operand] : llvm::enumerate(call.getOperands())) {
+        FailureOr<HostValue> value = lookUp(&op, operand);
+        if (failed(value))
+          return failure();
+        bool noBias = i == 3 && value->kind == HostValue::Kind::Constant &&
+                      value->intValue == 0;
+        if (i == 0 ? value->kind != HostValue::Kind::Descriptor
+                   : value->kind != HostValue::Kind::Buffer && !noBias)
+          return op.emitError("the CUDA backend needs the library call's ")
+                 << (i == 0 ? "descriptor" : "buffers")
+                 << " as the lowering gives them";
+        if (i == 0)
+          step.descriptor = value->descriptor;
+        else
+          step.libraryBuffers.push_back(noBias ? -1 : int(value->buffer));
+      }
+      if (step.libraryBuffers.size() != 4)
+        return op.emitError("a library call takes a descriptor and 4 "
+                            "buffers");
+      // What cuBLASLt cannot read in place is refused here, where it is.
+      llvm::Expected<BlasLtGemm> gemm = planBlasLtGemm(step.descriptor);
+      if (!gemm)
+        return op.emitError("the CUDA backend cannot run this matmul with "
+                            "cuBLASLt: ")
+               << llvm::toString(gemm.takeError());
+      plan.steps.push_back(std::move(step));
       continue;
     }
     if (isa<memref::CastOp, memref::CollapseShapeOp, memref::ExpandShapeOp>(
@@ -362,6 +432,9 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
           arg.isPointer = false;
           arg.bytes = value->bytes;
           break;
+        case HostValue::Kind::Descriptor:
+          return op.emitError("the CUDA backend passes a library call's "
+                              "descriptor to the call only, not to a kernel");
         }
         step.args.push_back(std::move(arg));
       }
@@ -370,15 +443,6 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
     }
     if (isa<func::ReturnOp>(op))
       continue;
-    // A library segment's call (its descriptor comes first).
-    auto call = dyn_cast<func::CallOp>(op);
-    auto global = dyn_cast<memref::GetGlobalOp>(op);
-    if ((call && library::isLibraryFunction(call.getCallee())) ||
-        (global && library::isLibraryFunction(global.getName())))
-      return op.emitError("library segments (matmul, linear) do not run on "
-                          "the CUDA backend yet, nor attention ones (sdpfa): "
-                          "the CPU backend calls a BLAS, cuBLASLt is later "
-                          "work (issue 47)");
     return op.emitError("the CUDA backend cannot run '")
            << op.getName() << "' in a host function";
   }
@@ -399,6 +463,12 @@ uint64_t LaunchPlan::getLaunchArgumentBytes(const Step &step) const {
     bytes += succeeded(viewBytes) ? *viewBytes : buffers[arg.buffer].bytes;
   }
   return bytes;
+}
+
+bool LaunchPlan::hasLibrarySteps() const {
+  return llvm::any_of(steps, [](const Step &step) {
+    return step.kind == Step::Kind::Library;
+  });
 }
 
 std::string LaunchPlan::getBinaryFileName(unsigned index,
@@ -498,6 +568,14 @@ void LaunchPlan::writeJSON(llvm::raw_ostream &os,
       os << "]}";
       break;
     }
+    case Step::Kind::Library:
+      os << "{\"op\": \"library\", \"function\": \""
+         << library::kMatmulFunction << "\", \"descriptor\": [";
+      llvm::interleaveComma(step.descriptor, os);
+      os << "], \"buffers\": [";
+      llvm::interleaveComma(step.libraryBuffers, os);
+      os << "]}";
+      break;
     }
   }
   os << "\n  ]\n}\n";
@@ -530,6 +608,29 @@ Executable::load(const LaunchPlan &plan, Driver &driver) {
               "cuModuleGetFunction(" + step.kernel + ")"))
         return std::move(e);
     exe->functions.push_back(function);
+    std::unique_ptr<BlasLtMatmul> matmul;
+    if (step.kind == LaunchPlan::Step::Kind::Library) {
+      llvm::Expected<BlasLt &> blasLt = driver.getBlasLt();
+      if (!blasLt)
+        return blasLt.takeError();
+      llvm::Expected<BlasLtGemm> gemm = planBlasLtGemm(step.descriptor);
+      if (!gemm)
+        return gemm.takeError();
+      llvm::Expected<std::unique_ptr<BlasLtMatmul>> loaded =
+          BlasLtMatmul::create(*blasLt, std::move(*gemm));
+      if (!loaded) {
+        // Located at the library op.
+        mlir::emitError(step.loc)
+            << "cuBLASLt refused this library segment: "
+            << llvm::toString(loaded.takeError());
+        return llvm::createStringError("a library segment's cuBLASLt set-up "
+                                       "failed (the error above)");
+      }
+      matmul = std::move(*loaded);
+      exe->workspaceBytes =
+          std::max(exe->workspaceBytes, matmul->getWorkspaceBytes());
+    }
+    exe->matmuls.push_back(std::move(matmul));
   }
   return exe;
 }
@@ -545,6 +646,9 @@ void Executable::release() {
     if (address)
       driver.api().cuMemFree(address);
   addresses.clear();
+  if (workspace)
+    driver.api().cuMemFree(workspace);
+  workspace = 0;
 }
 
 llvm::Error Executable::prepare(ArrayRef<Buffer> inputs) {
@@ -572,6 +676,12 @@ llvm::Error Executable::prepare(ArrayRef<Buffer> inputs) {
               api.cuMemsetD8(addresses[i], 0, buffer.bytes), "cuMemsetD8"))
         return e;
   }
+  if (workspaceBytes)
+    if (llvm::Error e =
+            driver.check(api.cuMemAlloc(&workspace, workspaceBytes),
+                         "cuMemAlloc of the cuBLASLt workspace (" +
+                             llvm::Twine(workspaceBytes) + " bytes)"))
+      return e;
   scalarArguments.assign(plan.type.getNumInputs(), {});
   for (auto [i, input] : llvm::enumerate(inputs)) {
     Type argType = plan.type.getInput(i);
@@ -650,6 +760,23 @@ llvm::Error Executable::execute(ArrayRef<CUevent> stepEvents) {
                                  /*extra=*/nullptr),
               "cuLaunchKernel(" + step.kernel + ")"))
         return e;
+      break;
+    }
+    case LaunchPlan::Step::Kind::Library: {
+      auto address = [&](int buffer) -> CUdeviceptr {
+        return buffer < 0 ? 0 : addresses[buffer];
+      };
+      ArrayRef<int> buffers = step.libraryBuffers;
+      if (llvm::Error e = matmuls[i]->run(
+              driver, address(buffers[0]), address(buffers[1]),
+              address(buffers[2]), address(buffers[3]), workspace)) {
+        // Located at the library op.
+        mlir::emitError(step.loc)
+            << "cuBLASLt failed on this library segment: "
+            << llvm::toString(std::move(e));
+        return llvm::createStringError("a library segment's cuBLASLt call "
+                                       "failed (the error above)");
+      }
       break;
     }
     }

@@ -31,6 +31,7 @@
 #include "fuser/ExecutionEngine/LibraryCalls.h"
 #include "fuser/Conversion/LibraryCall.h"
 #include "fuser/ExecutionEngine/Elements.h"
+#include "fuser/ExecutionEngine/MatmulDescriptor.h"
 
 #include "llvm/ADT/bit.h"
 
@@ -154,12 +155,6 @@ void store(MatmulElement element, char *base, int64_t offset, T value) {
   }
 }
 
-/// One gemm's operands: their bases in elements and strides.
-struct Gemm {
-  int64_t m, n, k;
-  int64_t lhs, lhsM, lhsK, rhs, rhsK, rhsN, out, outM, outN;
-};
-
 /// The gemm in compute type T (float for f32/f16/bf16, double for f64).
 template <typename T> class GemmRunner {
 public:
@@ -256,40 +251,14 @@ private:
   std::vector<T> lhsPacked, rhsPacked, outPacked;
 };
 
-struct BatchDim {
-  int64_t size, lhs, rhs, out;
-};
-
 template <typename T>
 void runBatched(const int64_t *d, const char *lhs, const char *rhs,
                 const char *bias, char *out) {
-  Gemm g{d[M],         d[N],          d[K],          d[LhsOffset],
-         d[LhsStrideM], d[LhsStrideK], d[RhsOffset], d[RhsStrideK],
-         d[RhsStrideN], d[OutOffset],  d[OutStrideM], d[OutStrideN]};
-  std::vector<BatchDim> batch;
-  for (int64_t i = 0; i < d[BatchRank]; ++i) {
-    const int64_t *dim = d + FirstBatchDim + i * BatchSlots;
-    batch.push_back({dim[BatchSize], dim[BatchLhsStride], dim[BatchRhsStride],
-                     dim[BatchOutStride]});
-  }
-  // Fold the innermost batch dims into M while the rhs broadcasts them and
-  // they continue the lhs's and the result's rows.
-  while (!batch.empty()) {
-    const BatchDim &inner = batch.back();
-    bool rows = g.m == 1 || (inner.lhs == g.m * g.lhsM &&
-                             inner.out == g.m * g.outM);
-    if (inner.rhs != 0 || !rows)
-      break;
-    if (g.m == 1) {
-      g.lhsM = inner.lhs;
-      g.outM = inner.out;
-    }
-    g.m *= inner.size;
-    batch.pop_back();
-  }
+  llvm::SmallVector<GemmBatchDim> batch;
+  Gemm g = decodeMatmul(d, batch);
   if (g.m == 0 || g.n == 0)
     return;
-  for (const BatchDim &dim : batch)
+  for (const GemmBatchDim &dim : batch)
     if (dim.size == 0)
       return;
   GemmRunner<T> runner(d, lhs, rhs, bias, out);

@@ -10,16 +10,18 @@ segments") against an f64 numpy reference that rounds where the program
 rounds, within nvFuser's tolerance rule for matmul outputs (validate: the
 reduction size of the output is hidden x intermediate, docs/Interpreter.md),
 f32 and bf16, tokens 1, 7, 33 and a [batch, seq] input. Its segmentation is
-three library segments and the one pointwise kernel between them. SIMT: the
-CUDA backend has no library call yet and refuses the fusion with a clear
-error (bench/matmul_cpu.py times the same MLP on the CPU backend)."""
+three library segments and the one pointwise kernel between them. The same
+on SIMT: the CUDA backend's kernels under the emulator, its linears as
+cuBLASLt calls to the emulator's fake cuBLASLt, which checks the calls and
+computes them on the host (docs/Lowering.md, "Library segments on the
+GPU"). bench/matmul_cpu.py times the same MLP on the CPU backend."""
 import collections
 
 import ml_dtypes
 import numpy as np
 import pytest
 
-from fuser_mlir import DataType, FusionDefinition, FusionError
+from fuser_mlir import DataType, FusionDefinition
 
 BF16 = ml_dtypes.bfloat16
 HIDDEN, INTERMEDIATE = 37, 83  # odd: no dim a multiple of a vector or a block
@@ -64,7 +66,7 @@ def reference_mlp(x, w1, w3, w2):
     return (h @ w2.T).astype(dtype)
 
 
-@pytest.mark.parametrize("backend", ["interp", "cpu"])
+@pytest.mark.parametrize("backend", ["interp", "cpu", "simt"])
 @pytest.mark.parametrize("dtype_name", list(DTYPES))
 @pytest.mark.parametrize("tokens", TOKENS, ids=lambda t: "x".join(map(str, t)))
 def test_mlp(tokens, dtype_name, backend):
@@ -85,15 +87,17 @@ def test_mlp(tokens, dtype_name, backend):
     np.testing.assert_array_equal(again, out)
 
 
+@pytest.mark.parametrize("backend", ["cpu", "simt"])
 @pytest.mark.parametrize("dtype_name", list(DTYPES))
-def test_mlp_cpu_matches_interpreter(dtype_name):
-    """The BLAS adds in another order than the interpreter: the two agree
-    within the rule, not bit for bit."""
+def test_mlp_matches_interpreter(dtype_name, backend):
+    """The BLAS (and the fake cuBLASLt, which calls it) adds in another
+    order than the interpreter: the two agree within the rule, not bit for
+    bit."""
     np_dtype, dtype = DTYPES[dtype_name]
     fd = define_mlp((33,), dtype)
     inputs = inputs_for((33,), np_dtype, seed=5)
     (interp,) = fd.execute(inputs, backend="interp")
-    fd.validate(inputs, [interp], backend="cpu")
+    fd.validate(inputs, [interp], backend=backend)
 
 
 @pytest.mark.parametrize("dtype_name", list(DTYPES))
@@ -125,17 +129,3 @@ def test_mlp_segments(dtype_name):
     inputs = inputs_for((tokens,), np_dtype, seed=9)
     np.testing.assert_array_equal(fd.segment().execute(inputs, backend="interp")[0],
                                   fd.execute(inputs, backend="interp")[0])
-
-
-@pytest.mark.parametrize("dtype_name", list(DTYPES))
-def test_mlp_simt_refused(dtype_name):
-    """The CUDA backend (and SIMT, its kernels on the host) has no library
-    call yet (cuBLASLt and its fake are later work of issue 47): the fusion
-    is refused before anything runs, naming the ops. When SIMT runs library
-    segments, this becomes test_mlp's third backend."""
-    np_dtype, dtype = DTYPES[dtype_name]
-    fd = define_mlp((7,), dtype)
-    inputs = inputs_for((7,), np_dtype, seed=3)
-    with pytest.raises(FusionError, match=r"library segments \(matmul, linear\) do not "
-                                          r"run on the CUDA backend yet"):
-        fd.execute(inputs, backend="simt")

@@ -16,11 +16,14 @@
 #ifndef FUSER_EXECUTIONENGINE_CUDADRIVER_H
 #define FUSER_EXECUTIONENGINE_CUDADRIVER_H
 
+#include "fuser/ExecutionEngine/CUBLASLt.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 namespace mlir::fuser::cuda {
@@ -92,8 +95,14 @@ public:
 
   /// The driver whose entry points are `api`, in this process (the SIMT
   /// emulator's, SimtDriver.h), initialized once as get() initializes
-  /// libcuda.
-  static llvm::Expected<Driver &> getEmulated(const DriverAPI &api);
+  /// libcuda; its cuBLASLt is `blasLt` (the emulator's fake).
+  static llvm::Expected<Driver &> getEmulated(const DriverAPI &api,
+                                              const BlasLtAPI &blasLt);
+
+  /// cuBLASLt for this driver's device, for library segments: loaded and
+  /// its handle created at the first call (CUBLASLt.h says from where). On
+  /// failure the message starts with "no cuBLASLt".
+  llvm::Expected<BlasLt &> getBlasLt();
 
   const DriverAPI &api() const { return fns; }
   CUdevice getDevice() const { return device; }
@@ -121,6 +130,11 @@ private:
   static llvm::Expected<Driver &> makeCurrent(Driver &driver,
                                               const std::string &failure);
   DriverAPI fns{};
+  /// The emulated driver's cuBLASLt; null for a loaded driver.
+  const BlasLtAPI *emulatedBlasLt = nullptr;
+  BlasLt blasLt;
+  std::string blasLtFailure;
+  std::once_flag blasLtOnce;
   CUdevice device = 0;
   CUcontext context = nullptr;
   std::string deviceName, chip, libraryName;

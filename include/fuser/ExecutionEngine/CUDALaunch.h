@@ -22,6 +22,7 @@
 
 #include "fuser/ExecutionEngine/Buffer.h"
 #include "fuser/ExecutionEngine/CUDADriver.h"
+#include "fuser/ExecutionEngine/CUDALibraryCall.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -65,7 +66,9 @@ struct LaunchPlan {
     SmallVector<uint8_t, 8> bytes;
   };
   struct Step {
-    enum class Kind { Alloc, Dealloc, Launch, Memcpy };
+    /// Library: a library segment's call (library::kMatmulFunction), run
+    /// with cuBLASLt (CUDALibraryCall.h).
+    enum class Kind { Alloc, Dealloc, Launch, Memcpy, Library };
     Kind kind;
     Location loc;
     /// Alloc, Dealloc: the buffer; Memcpy: destination and source.
@@ -77,6 +80,10 @@ struct LaunchPlan {
     std::array<uint64_t, 3> grid{}, block{};
     uint64_t sharedBytes = 0;
     SmallVector<KernelArg> args;
+    /// Library: the call's descriptor and its buffers lhs, rhs, bias (-1
+    /// without one) and out.
+    std::vector<int64_t> descriptor;
+    SmallVector<int, 4> libraryBuffers;
   };
 
   std::string function;
@@ -97,6 +104,9 @@ struct LaunchPlan {
   /// argument once (its memref type's extent).
   uint64_t getLaunchArgumentBytes(const Step &step) const;
 
+  /// Whether a step is a library call (the JSON export takes none).
+  bool hasLibrarySteps() const;
+
   /// The plan as JSON (docs/Lowering.md): the binaries are named as
   /// `<cubinPrefix><binary name>.<cubin|ptx|fatbin>`.
   void writeJSON(llvm::raw_ostream &os, StringRef cubinPrefix) const;
@@ -104,10 +114,12 @@ struct LaunchPlan {
   std::string getBinaryFileName(unsigned index, StringRef cubinPrefix) const;
 };
 
-/// A plan loaded on the device: its modules and functions. Buffers are
-/// allocated by prepare() (every buffer, intermediates included, for the
-/// whole run: gpu.alloc and gpu.dealloc steps cost nothing while timing) and
-/// freed by release() or the destructor.
+/// A plan loaded on the device: its modules and functions, and its library
+/// steps' gemms on the driver's cuBLASLt (their algorithms chosen). Buffers
+/// are allocated by prepare() (every buffer, intermediates included, and
+/// the largest workspace the gemms asked, for the whole run: gpu.alloc and
+/// gpu.dealloc steps cost nothing while timing) and freed by release() or
+/// the destructor.
 class Executable {
 public:
   /// Loads the binaries of `plan` (kept, a copy) and looks up its kernels.
@@ -139,6 +151,10 @@ private:
   std::vector<CUmodule> modules;
   /// One function per step (null for steps other than launches).
   std::vector<CUfunction> functions;
+  /// One gemm per step (null for steps other than library calls).
+  std::vector<std::unique_ptr<BlasLtMatmul>> matmuls;
+  uint64_t workspaceBytes = 0;
+  CUdeviceptr workspace = 0;
   std::vector<CUdeviceptr> addresses;
   /// One 8-byte slot per function argument, for scalars.
   std::vector<std::array<uint8_t, 8>> scalarArguments;

@@ -23,6 +23,18 @@ namespace mlir::fuser::simt {
 /// The emulator's entry points, in the table the CUDA runtime uses.
 const cuda::DriverAPI &getDriverAPI();
 
+/// The fake cuBLASLt over the emulated device (Simt/BlasLt.cpp): the
+/// entry points the CUDA runtime calls for library segments, which check
+/// what they are given (handles, descriptor attributes and their sizes,
+/// compute and scale types, transposes, leading dimensions, batch counts
+/// and strides, the algorithm and workspace the heuristic gave, alignment,
+/// device memory) and compute on the host with the CPU backend's BLAS
+/// gemm. A check that fails prints `simt: error: cublasLt...: why` and
+/// returns CUBLAS_STATUS_INVALID_VALUE (or NOT_SUPPORTED for what the fake
+/// does not model: alpha other than 1, beta other than 0, other types or
+/// epilogues).
+const cuda::BlasLtAPI &getBlasLtAPI();
+
 /// The emulator as a cuda::Driver (the `simt` backend's).
 llvm::Expected<cuda::Driver &> getDriver();
 

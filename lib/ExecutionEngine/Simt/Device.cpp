@@ -86,6 +86,11 @@ Device &Device::get() {
   return device;
 }
 
+std::unique_lock<std::recursive_mutex> Device::lock() {
+  static std::recursive_mutex mutex;
+  return std::unique_lock<std::recursive_mutex>(mutex);
+}
+
 uint32_t Device::addSite(Site site) {
   sites.push_back(std::move(site));
   return sites.size() - 1;
@@ -182,6 +187,20 @@ CUresult Device::copyFromDevice(void *dst, CUdeviceptr src, size_t bytes) {
   if (CUresult r = checkHostRange(src, bytes, allocation))
     return r;
   std::memcpy(dst, reinterpret_cast<void *>(src), bytes);
+  return kSuccess;
+}
+
+CUresult Device::accessFromHost(CUdeviceptr address, size_t bytes,
+                                bool write) {
+  if (bytes == 0)
+    return kSuccess;
+  Allocation *allocation;
+  if (CUresult r = checkHostRange(address, bytes, allocation))
+    return r;
+  if (write)
+    std::fill_n(allocation->written.begin() +
+                    (address - reinterpret_cast<uintptr_t>(allocation->data)),
+                bytes, 1);
   return kSuccess;
 }
 

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -165,6 +166,10 @@ struct LaunchSummary {
 class Device {
 public:
   static Device &get();
+  /// Held by every entry point (the driver's and the fake cuBLASLt's): calls
+  /// from several host threads (the Python API's) take turns, each launch
+  /// running to completion on its caller.
+  [[nodiscard]] static std::unique_lock<std::recursive_mutex> lock();
 
   // Memory, as the driver API sees it.
   CUresult allocate(CUdeviceptr *address, size_t bytes);
@@ -173,6 +178,10 @@ public:
   CUresult copyFromDevice(void *dst, CUdeviceptr src, size_t bytes);
   CUresult copyOnDevice(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
   CUresult fill(CUdeviceptr dst, unsigned char value, size_t bytes);
+  /// A host-side library (the fake cuBLASLt) reading [address, address +
+  /// bytes), or writing it (`write`: the bytes become written): kSuccess
+  /// when one allocation holds the range, else kInvalidValue.
+  CUresult accessFromHost(CUdeviceptr address, size_t bytes, bool write);
 
   // Modules and launches.
   CUresult loadModule(const void *image, Module **module);

@@ -27,11 +27,9 @@ using cuda::CUstream;
 namespace {
 bool initialized = false;
 
-/// One device for the process: calls from several host threads (the Python
-/// API's) take turns, each launch running to completion on its caller.
+/// One device for the process (Device::lock).
 [[nodiscard]] std::unique_lock<std::recursive_mutex> lockDevice() {
-  static std::recursive_mutex mutex;
-  return std::unique_lock<std::recursive_mutex>(mutex);
+  return Device::lock();
 }
 
 struct Event {
@@ -210,7 +208,7 @@ const cuda::DriverAPI &mlir::fuser::simt::getDriverAPI() {
 }
 
 llvm::Expected<cuda::Driver &> mlir::fuser::simt::getDriver() {
-  return cuda::Driver::getEmulated(getDriverAPI());
+  return cuda::Driver::getEmulated(getDriverAPI(), getBlasLtAPI());
 }
 
 void mlir::fuser::simt::printSummary(llvm::raw_ostream &os) {

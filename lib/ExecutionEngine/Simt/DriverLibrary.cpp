@@ -4,7 +4,9 @@
 // FUSER_CUDA_DRIVER=<build>/lib/libfuser_simt_cuda.so: `fuser-run --backend
 // cuda` (or any program that resolves these names) then runs its launch
 // plan on the emulator. fuserSimtEmulator marks the library, so that the
-// CUDA runtime compiles for it in the offload format (CUDADriver.cpp).
+// CUDA runtime compiles for it in the offload format (CUDADriver.cpp) and
+// takes its cuBLASLt from here too: the fake's entry points under
+// cuBLASLt's names (a real cuBLASLt cannot run on the emulated device).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@ using namespace mlir::fuser::cuda;
 
 namespace {
 const DriverAPI &api() { return simt::getDriverAPI(); }
+const BlasLtAPI &blasLt() { return simt::getBlasLtAPI(); }
 } // namespace
 
 extern "C" {
@@ -76,5 +79,69 @@ CUresult cuEventRecord(CUevent e, CUstream s) {
 CUresult cuEventSynchronize(CUevent e) { return api().cuEventSynchronize(e); }
 CUresult cuEventElapsedTime(float *ms, CUevent s, CUevent e) {
   return api().cuEventElapsedTime(ms, s, e);
+}
+
+cublasStatus_t cublasLtCreate(cublasLtHandle_t *h) {
+  return blasLt().cublasLtCreate(h);
+}
+cublasStatus_t cublasLtDestroy(cublasLtHandle_t h) {
+  return blasLt().cublasLtDestroy(h);
+}
+const char *cublasLtGetStatusName(cublasStatus_t s) {
+  return blasLt().cublasLtGetStatusName(s);
+}
+cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t *d, int32_t c,
+                                        int32_t s) {
+  return blasLt().cublasLtMatmulDescCreate(d, c, s);
+}
+cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t d) {
+  return blasLt().cublasLtMatmulDescDestroy(d);
+}
+cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t d, int a,
+                                              const void *v, size_t n) {
+  return blasLt().cublasLtMatmulDescSetAttribute(d, a, v, n);
+}
+cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t *l,
+                                          int32_t t, uint64_t r, uint64_t c,
+                                          int64_t ld) {
+  return blasLt().cublasLtMatrixLayoutCreate(l, t, r, c, ld);
+}
+cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t l) {
+  return blasLt().cublasLtMatrixLayoutDestroy(l);
+}
+cublasStatus_t cublasLtMatrixLayoutSetAttribute(cublasLtMatrixLayout_t l,
+                                                int a, const void *v,
+                                                size_t n) {
+  return blasLt().cublasLtMatrixLayoutSetAttribute(l, a, v, n);
+}
+cublasStatus_t cublasLtMatmulPreferenceCreate(cublasLtMatmulPreference_t *p) {
+  return blasLt().cublasLtMatmulPreferenceCreate(p);
+}
+cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t p) {
+  return blasLt().cublasLtMatmulPreferenceDestroy(p);
+}
+cublasStatus_t
+cublasLtMatmulPreferenceSetAttribute(cublasLtMatmulPreference_t p, int a,
+                                     const void *v, size_t n) {
+  return blasLt().cublasLtMatmulPreferenceSetAttribute(p, a, v, n);
+}
+cublasStatus_t cublasLtMatmulAlgoGetHeuristic(
+    cublasLtHandle_t h, cublasLtMatmulDesc_t d, cublasLtMatrixLayout_t a,
+    cublasLtMatrixLayout_t b, cublasLtMatrixLayout_t c,
+    cublasLtMatrixLayout_t dl, cublasLtMatmulPreference_t p, int n,
+    cublasLtMatmulHeuristicResult_t *r, int *found) {
+  return blasLt().cublasLtMatmulAlgoGetHeuristic(h, d, a, b, c, dl, p, n, r,
+                                                 found);
+}
+cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d,
+                              const void *alpha, const void *a,
+                              cublasLtMatrixLayout_t al, const void *b,
+                              cublasLtMatrixLayout_t bl, const void *beta,
+                              const void *c, cublasLtMatrixLayout_t cl,
+                              void *dp, cublasLtMatrixLayout_t dl,
+                              const cublasLtMatmulAlgo_t *algo, void *w,
+                              size_t wn, void *stream) {
+  return blasLt().cublasLtMatmul(h, d, alpha, a, al, b, bl, beta, c, cl, dp,
+                                 dl, algo, w, wn, stream);
 }
 }

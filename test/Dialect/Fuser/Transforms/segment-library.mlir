@@ -92,16 +92,17 @@ func.func @view_of_result(%x: tensor<2x3x8xf32>, %w: tensor<4x8xf32>) -> tensor<
 
 // The interpreter runs segmented library segments with the fusion's bits;
 // the CPU backend calls a BLAS (test/ExecutionEngine/cpu-library.mlir); the
-// CUDA backend (here under the SIMT emulator) has no library path yet: a
-// located error.
+// CUDA backend (here under the SIMT emulator and its fake cuBLASLt) calls
+// cuBLASLt (test/ExecutionEngine/simt-library.mlir).
 // RUN: fuser-opt %s --fuser-segment -o %t.mlir
 // RUN: fuser-run %s --entry segmented_runs --check-against interp --against-file %t.mlir --ulp-tolerance 0 | FileCheck %s --check-prefix=EXEC
 // RUN: fuser-run %s --entry segmented_runs --backend cpu --check-against interp | FileCheck %s --check-prefix=CPU
-// RUN: not fuser-run %s --entry segmented_runs --backend simt 2>&1 | FileCheck %s --check-prefix=SIMT
+// RUN: fuser-run %s --entry segmented_runs --backend simt --check-against interp | FileCheck %s --check-prefix=SIMT
 // EXEC-COUNT-2: ulp ok
 // CPU: check 0: {{.*}}(nvFuser's matmul tolerance for 8 summed elements){{.*}} ok
 // CPU: check 1: {{.*}} ulp ok
-// SIMT: error: library segments (matmul, linear) do not run on the CUDA backend yet
+// SIMT: check 0: {{.*}}(nvFuser's matmul tolerance for 8 summed elements){{.*}} ok
+// SIMT: check 1: {{.*}} ulp ok
 func.func @segmented_runs(%x: tensor<3x8xf32>, %w: tensor<5x8xf32>) -> (tensor<3x5xf32>, tensor<3x8xf32>) {
   %n = fuser.neg %x : tensor<3x8xf32>
   %y = fuser.linear %n, %w : tensor<3x8xf32>, tensor<5x8xf32> -> tensor<3x5xf32>
