@@ -94,6 +94,10 @@ def load_launch(path):
             count *= extent
         if count * DTYPE_BYTES[buffer["dtype"]] != buffer["bytes"]:
             raise CheckError(f"buffer {buffer['index']}: shape and bytes disagree")
+    for step in launch["steps"]:
+        if step["op"] == "library":
+            raise CheckError(f"a library segment ({step['function']}): cuBLASLt calls are run "
+                             "by fuser-run --backend cuda, not by this script")
     launches = [s for s in launch["steps"] if s["op"] == "launch"]
     for step in launches:
         if not 0 <= step["binary"] < len(binaries):

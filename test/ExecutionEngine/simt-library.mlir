@@ -48,6 +48,15 @@
 // RUN: env FUSER_CUDA_DRIVER=%fuser_obj_root/lib/libfuser_simt_cuda.so FUSER_CUBLASLT=%fuser_obj_root/lib/libfuser_simt_cuda.so fuser-run %s --entry permuted_f64 --backend cuda --check-against interp 2>&1 | FileCheck %s --check-prefix=CUDA
 // RUN: env FUSER_CUDA_DRIVER=%fuser_obj_root/lib/libfuser_simt_cuda.so FUSER_CUBLASLT=/nonexistent/libcublasLt.so.13 not fuser-run %s --entry weight_kn --backend cuda 2>&1 | FileCheck %s --check-prefix=NOLT
 //
+// The exported launch plan (--fuser-export-launch) states the library step
+// with its descriptor; bench/gpu_bench.py, which has no cuBLASLt path,
+// refuses it.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=isa" -o %t/lowered.mlir
+// RUN: fuser-translate --fuser-export-launch --fuser-export-dir=%t --fuser-export-function=weight_kn %t/lowered.mlir -o %t/launch.json
+// RUN: FileCheck %s --check-prefix=JSON < %t/launch.json
+// RUN: not %python %fuser_src_root/bench/gpu_bench.py --launch %t/launch.json --self-check 2>&1 | FileCheck %s --check-prefix=BENCH
+//
 // What cuBLASLt cannot read in place is refused where it is, before
 // anything runs (the CPU backend packs such operands).
 // RUN: not fuser-run %s --entry strided_operand --backend simt 2>&1 | FileCheck %s --check-prefix=STRIDED
@@ -84,6 +93,8 @@
 // LOG-BIAS: simt: cublasLtMatmul m=29 n=15 k=37 type=14 compute=68 scale=0 A=37x29,ld=37,T B=37x15,ld=37,N D=29x15,ld=29 epilogue=bias
 // LOG-F64: simt: cublasLtMatmul m=9 n=5 k=37 type=1 compute=70 scale=1 A=37x9,ld=37,T,batch=2/333 B=5x37,ld=5,T,batch=2/185 D=9x5,ld=9,batch=2/45 epilogue=default
 // LOG-KN: simt: cublasLtMatmul m=11 n=6 k=13 type=0 compute=68 scale=0 A=11x13,ld=11,N B=13x6,ld=13,N D=11x6,ld=11 epilogue=bias
+// JSON: {"op": "library", "function": "__fuser_matmul", "descriptor": [0, 6, 11, 13, {{.*}}], "buffers": [0, 1, 2, 3]}
+// BENCH: gpu_bench: error: a library segment (__fuser_matmul): cuBLASLt calls are run by fuser-run --backend cuda
 // NOLT: error: could not load the kernels of 'weight_kn': no cuBLASLt found for matmul/linear library segments {{.*}}/nonexistent/libcublasLt.so.13
 // STRIDED: simt-library.mlir:[[# @LINE + 41]]:8: error: the CUDA backend cannot run this matmul with cuBLASLt: cuBLASLt cannot read the lhs (strides 40, 2) in place
 // BIASSTRIDE: simt-library.mlir:[[# @LINE + 46]]:8: error: the CUDA backend cannot run this matmul with cuBLASLt: the bias has stride 2; cuBLASLt's bias epilogue reads a contiguous vector

@@ -6,7 +6,9 @@
 // links libcublasLt, so every binary builds and runs without the toolkit,
 // and only a fusion with a library segment needs the library. The numeric
 // values are those of the CUDA 13 headers (cublasLt.h, cublas_api.h,
-// library_types.h); CUBLASLtTest checks the fake against them.
+// library_types.h); fuser-unittests' CUBLASLtHeader test sets each
+// attribute with its declared type on the toolkit's libcublasLt.so.13
+// where it is installed (the library refuses a value of the wrong size).
 //
 // Where the library comes from (Driver::getBlasLt, CUDADriver.cpp): the
 // SIMT emulator's driver carries its own table (the fake cuBLASLt of
