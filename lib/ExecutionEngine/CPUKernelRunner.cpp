@@ -820,6 +820,9 @@ void mlir::fuser::buildCPUKernelToLLVMPipeline(OpPassManager &pm) {
   // block loops fuser-cpu-outline-block-loops kept) becomes sequential
   // loops; the #gpu.loop_dim_map mapping is dropped.
   pm.addPass(createSCFToControlFlowPass());
+  // f32 exp, log, tanh and erf as the interpreter computes them, which
+  // vectorizes; the other math functions call the host's libm per element.
+  pm.addPass(createFuserExpandMath());
   pm.addPass(createConvertMathToOpaqueLibraryCallsPass());
   pm.addPass(createConvertMathToLLVMPass());
   // What has no LLVM intrinsic (tanh, atan, erf, ...) calls the libm of the

@@ -13,11 +13,11 @@ using namespace mlir;
 using namespace mlir::fuser;
 using namespace mlir::fuser::detail;
 
-bool mlir::fuser::usesTranscendentalOps(func::FuncOp func) {
+bool mlir::fuser::usesTranscendentalOps(func::FuncOp func, bool onCPU) {
   // Everything else the interpreter computes is correctly rounded IEEE
   // arithmetic (sqrt included), which any backend must match bit for bit.
-  WalkResult result = func.walk([](Operation *op) {
-    return isTranscendentalOp(op) ? WalkResult::interrupt()
+  WalkResult result = func.walk([&](Operation *op) {
+    return isTranscendentalOp(op, onCPU) ? WalkResult::interrupt()
                                   : WalkResult::advance();
   });
   return result.wasInterrupted();

@@ -1,14 +1,16 @@
 //===- MathLibraryCalls.cpp - math functions LLVM cannot fold -------------===//
 //
 // The CPU backend must compute every math function with the host libm
-// function the interpreter calls, also where an operand is a constant. LLVM
+// function the interpreter calls, also where an operand is a constant
+// (but f32 exp, log, tanh and erf, which fuser-expand-math has replaced
+// with the interpreter's own algorithms before this pass runs). LLVM
 // folds its math intrinsics (llvm.cosh.f32, ...) and the libm calls it
 // recognizes (coshf, ...) by evaluating them in double and rounding, which
 // is not glibc's coshf (cosh(1.0f): 1.5430807 folded, 1.5430806 run). So
 // each math op whose result depends on the library becomes a call of an
 // opaque name bound to the host function when the module is JIT-compiled.
 // MLIR's own folders (canonicalize) call the same host functions as the
-// interpreter, so folding before this point is harmless.
+// interpreter for these, so folding them before this point is harmless.
 //
 //===----------------------------------------------------------------------===//
 

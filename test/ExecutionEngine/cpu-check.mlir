@@ -11,6 +11,7 @@
 // RUN: fuser-run %s --entry two_kernels --backend cpu --check-against interp | FileCheck %s --check-prefix=TWO
 // RUN: fuser-run %s --entry to_half --backend cpu --check-against interp | FileCheck %s --check-prefix=HALF
 // RUN: fuser-run %s --entry transcendental --backend cpu --check-against interp | FileCheck %s --check-prefix=TRANS
+// RUN: fuser-run %s --entry libm --backend cpu --check-against interp | FileCheck %s --check-prefix=LIBM
 // RUN: fuser-run %s --entry bools --backend cpu --check-against interp | FileCheck %s --check-prefix=BOOL
 // Alone, the backend prints the interpreter's checksum.
 // RUN: fuser-run %s --entry tail --seed 3 | FileCheck %s --check-prefix=TAILHASH
@@ -91,12 +92,20 @@ func.func @to_half(%a: tensor<5x3xf64>, %i: tensor<5x3xi64>) -> (tensor<5x3xbf16
   return %b, %h, %c : tensor<5x3xbf16>, tensor<5x3xf16>, tensor<5x3xbf16>
 }
 
-// exp and tanh come from the process's libm, within the ulp tolerance.
-// TRANS: check 0: {{.*}} tolerance=4 ulp ok
+// f32 exp and tanh are the interpreter's own algorithms (PortableMath.h),
+// vectorized: bit for bit. sin comes from the process's libm, one call per
+// element, within the ulp tolerance.
+// TRANS: check 0: max_abs_err=0 max_ulp=0 tolerance=0 ulp ok
+// LIBM: check 0: {{.*}} tolerance=4 ulp ok
 func.func @transcendental(%a: tensor<9x7xf32>) -> tensor<9x7xf32> {
   %e = fuser.exp %a : tensor<9x7xf32>
   %t = fuser.tanh %e : tensor<9x7xf32>
   return %t : tensor<9x7xf32>
+}
+
+func.func @libm(%a: tensor<9x7xf32>) -> tensor<9x7xf32> {
+  %s = fuser.sin %a : tensor<9x7xf32>
+  return %s : tensor<9x7xf32>
 }
 
 // BOOL: result 0: tensor<13xi1>

@@ -11,7 +11,7 @@
 // RUN: fuser-run %s --entry embedding_rmsnorm_dropout --backend simt --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry rmsnorm_dropout_backward --backend cpu --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry rmsnorm_dropout_backward --backend simt --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
-// RUN: fuser-run %s --entry causal_softmax --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry causal_softmax --backend cpu --check-against interp --split-reductions=false --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry causal_softmax --backend simt --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry cross_entropy --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry cross_entropy --backend simt --check-against interp | FileCheck %s --check-prefix=OK

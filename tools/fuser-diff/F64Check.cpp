@@ -290,7 +290,7 @@ Rounding storeRounding(Type type) {
 std::pair<unsigned, unsigned> getMathUlps(UnaryKind kind) {
   switch (kind) {
   case UnaryKind::Log:
-    return {1, 1};
+    return {2, 1};
   case UnaryKind::Exp2:
   case UnaryKind::Log2:
   case UnaryKind::Erfinv:

@@ -199,3 +199,28 @@ def FuserCPUDispatchBlockLoops : Pass<"fuser-cpu-dispatch-block-loops",
 }
 
 #endif // FUSER_CONVERSION_PASSES_TD
+
+//===----------------------------------------------------------------------===//
+// CPU backend: math as the interpreter computes it (lib/Conversion/ExpandMath)
+//===----------------------------------------------------------------------===//
+
+def FuserExpandMath : Pass<"fuser-expand-math", "::mlir::ModuleOp"> {
+  let summary = "f32 exp, log, tanh and erf as the interpreter's own "
+                "algorithms, at any vector width";
+  let description = [{
+    Rewrites `math.exp`, `math.log`, `math.tanh` and `math.erf` on f32
+    scalars and vectors into the arith/math sequence of PortableMath.h
+    (`arith.addf`, `math.fma`, `math.roundeven`, `arith.bitcast`, ...),
+    the algorithm the reference interpreter evaluates one float at a time.
+    Every operation of it is elementwise, exact or correctly rounded and
+    independent of the rounding mode, so a vectorized kernel gives the
+    interpreter's bits where a libm call per element would have been the
+    only way to; each function is within 1 ulp of the correctly rounded
+    result (docs/Interpreter.md). Other element types and other math ops
+    are left alone, and nothing is folded. The CPU backend runs it first
+    when it lowers kernels to LLVM.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
+  ];
+}

@@ -80,8 +80,9 @@ Buffer makeDeterministicInput(Type type, unsigned argIndex, uint64_t seed);
 uint64_t fnv1a64(ArrayRef<uint8_t> bytes);
 
 /// Whether `func` holds ops whose results depend on the math library
-/// (exp, log, sin, ...), so that backends may differ by a few ulp.
-bool usesTranscendentalOps(func::FuncOp func);
+/// (exp, log, sin, ...), so that backends may differ by a few ulp; `onCPU`:
+/// on the CPU backend (isTranscendentalOp).
+bool usesTranscendentalOps(func::FuncOp func, bool onCPU = false);
 
 /// The ulp distance two backends may be apart on such fusions.
 constexpr unsigned kTranscendentalUlpTolerance = 4;

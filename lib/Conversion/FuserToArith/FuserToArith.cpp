@@ -699,11 +699,16 @@ Value emitUnary(OpBuilder &b, Location loc, UnaryKind kind, Value x) {
   case UnaryKind::Log2:
     return math::Log2Op::create(b, loc, x);
   case UnaryKind::Silu: {
-    // x * sigmoid(x), in the interpreter's order.
+    // x * sigmoid(x), in the interpreter's order; a NaN x is the result
+    // itself (the product of two NaNs would be whichever operand the
+    // compiler puts first).
     Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
     Value sigmoid = arith::DivFOp::create(
         b, loc, one(), arith::AddFOp::create(b, loc, one(), e));
-    return arith::MulFOp::create(b, loc, x, sigmoid);
+    Value isNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+    return arith::SelectOp::create(
+        b, loc, isNaN, x, arith::MulFOp::create(b, loc, x, sigmoid));
   }
   case UnaryKind::Ceil:
     return isFloat ? math::CeilOp::create(b, loc, x).getResult() : x;

@@ -151,7 +151,21 @@ llvm::StringRef mlir::fuser::getOperandClassName(OperandClass operands) {
   return kOperandClassTexts[static_cast<size_t>(operands)].name;
 }
 
-bool mlir::fuser::isTranscendentalOp(Operation *op) {
+/// An op the CPU backend computes as the interpreter does (PortableMath.h).
+static bool isPortableMathOp(Operation *op) {
+  std::optional<UnaryKind> unary = getUnaryKind(op);
+  if (!unary || !llvm::is_contained({UnaryKind::Exp, UnaryKind::Log,
+                                     UnaryKind::Tanh, UnaryKind::Erf,
+                                     UnaryKind::Sigmoid, UnaryKind::Silu},
+                                    *unary))
+    return false;
+  Type element = getElementTypeOrSelf(op->getResult(0));
+  return element.isF32() || element.isF16() || element.isBF16();
+}
+
+bool mlir::fuser::isTranscendentalOp(Operation *op, bool onCPU) {
+  if (onCPU && isPortableMathOp(op))
+    return false;
   // Box-Muller: log, sqrt, sin and cos.
   if (isa<NormalOp>(op))
     return true;

@@ -23,6 +23,8 @@
 #ifndef FUSER_DIALECT_FUSER_IR_COMPLEXSEMANTICS_H
 #define FUSER_DIALECT_FUSER_IR_COMPLEXSEMANTICS_H
 
+#include "fuser/Dialect/Fuser/IR/PortableMath.h"
+
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -191,7 +193,7 @@ template <typename T> Complex<T> complexDiv(Complex<T> a, Complex<T> b) {
 /// e^z = e^re (cos im, sin im); where e^re overflows, e^(re/2) scales
 /// twice, and a zero imaginary part gives +0 (upstream's expansion).
 template <typename T> Complex<T> upstreamExp(Complex<T> z) {
-  T expRe = std::exp(z.re), expHalf = std::exp(z.re * T(0.5));
+  T expRe = expOf(z.re), expHalf = expOf(z.re * T(0.5));
   T cos = std::cos(z.im), sin = std::sin(z.im);
   bool overflows = expRe == std::numeric_limits<T>::infinity();
   T re = overflows ? (expHalf * cos) * expHalf : expRe * cos;
@@ -214,7 +216,7 @@ template <typename T> Complex<T> complexExp(Complex<T> z) {
 
 /// upstream's log z = (log |z|, atan2(im, re)) with upstream's |z|.
 template <typename T> Complex<T> upstreamLog(Complex<T> z) {
-  return {std::log(upstreamAbs(z)), std::atan2(z.im, z.re)};
+  return {logOf(upstreamAbs(z)), std::atan2(z.im, z.re)};
 }
 
 /// log z = (log |z|, atan2(im, re)): upstream's, with +inf as the real part
@@ -320,8 +322,8 @@ template <typename T> Complex<T> upstreamPow(Complex<T> z, Complex<T> w) {
   T a = z.re, b = z.im, c = w.re, d = w.im;
   T abs = upstreamAbs(z);
   T arg = std::atan2(b, a);
-  T coeff = std::pow(abs, c) * std::exp(-d * arg);
-  T q = c * arg + d * std::log(abs);
+  T coeff = std::pow(abs, c) * expOf(-d * arg);
+  T q = c * arg + d * logOf(abs);
   Complex<T> result{coeff * std::cos(q), coeff * std::sin(q)};
   const Complex<T> one{T(1), T(0)}, zero{T(0), T(0)};
   if (abs == T(0) && d == T(0) && T(0) <= c)
@@ -349,13 +351,13 @@ template <typename T> Complex<T> complexPow(Complex<T> z, Complex<T> w) {
 /// (t/2 - 0.5/t) cos re), cos z = ((0.5/t + t/2) cos re,
 /// (0.5/t - t/2) sin re).
 template <typename T> Complex<T> upstreamSin(Complex<T> z) {
-  T exp = std::exp(z.im);
+  T exp = expOf(z.im);
   T scaled = T(0.5) * exp, reciprocal = T(0.5) / exp;
   return {(scaled + reciprocal) * std::sin(z.re),
           (scaled - reciprocal) * std::cos(z.re)};
 }
 template <typename T> Complex<T> upstreamCos(Complex<T> z) {
-  T exp = std::exp(z.im);
+  T exp = expOf(z.im);
   T scaled = T(0.5) * exp, reciprocal = T(0.5) / exp;
   return {(reciprocal + scaled) * std::cos(z.re),
           (reciprocal - scaled) * std::sin(z.re)};
@@ -414,10 +416,10 @@ template <typename T> Complex<T> logOver(Complex<T> z, T c) {
 
 /// log10 z = log z / log 10 and log2 z = log z / log 2, part by part.
 template <typename T> Complex<T> complexLog10(Complex<T> z) {
-  return complex_detail::logOver(z, std::log(T(10)));
+  return complex_detail::logOver(z, logOf(T(10)));
 }
 template <typename T> Complex<T> complexLog2(Complex<T> z) {
-  return complex_detail::logOver(z, std::log(T(2)));
+  return complex_detail::logOver(z, logOf(T(2)));
 }
 
 /// sinh z = (sinh re cos im, cosh re sin im).

@@ -209,9 +209,9 @@ template <UnaryKind U, typename T> auto applyUnary(T x) {
     else
       return x < 0 ? wrap<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(x)) : x;
   } else if constexpr (U == UnaryKind::Exp) {
-    return std::exp(x);
+    return expOf(x);
   } else if constexpr (U == UnaryKind::Log) {
-    return std::log(x);
+    return logOf(x);
   } else if constexpr (U == UnaryKind::Sqrt) {
     return std::sqrt(x);
   } else if constexpr (U == UnaryKind::Rsqrt) {
@@ -223,9 +223,9 @@ template <UnaryKind U, typename T> auto applyUnary(T x) {
   } else if constexpr (U == UnaryKind::Cos) {
     return std::cos(x);
   } else if constexpr (U == UnaryKind::Tanh) {
-    return std::tanh(x);
+    return tanhOf(x);
   } else if constexpr (U == UnaryKind::Sigmoid) {
-    return T(1) / (T(1) + std::exp(-x));
+    return T(1) / (T(1) + expOf(-x));
   } else if constexpr (U == UnaryKind::Acos) {
     return std::acos(x);
   } else if constexpr (U == UnaryKind::Acosh) {
@@ -245,7 +245,7 @@ template <UnaryKind U, typename T> auto applyUnary(T x) {
   } else if constexpr (U == UnaryKind::Tan) {
     return std::tan(x);
   } else if constexpr (U == UnaryKind::Erf) {
-    return std::erf(x);
+    return erfOf(x);
   } else if constexpr (U == UnaryKind::Erfc) {
     return std::erfc(x);
   } else if constexpr (U == UnaryKind::Erfinv) {
@@ -271,7 +271,8 @@ template <UnaryKind U, typename T> auto applyUnary(T x) {
   } else if constexpr (U == UnaryKind::Log2) {
     return std::log2(x);
   } else if constexpr (U == UnaryKind::Silu) {
-    return x * (T(1) / (T(1) + std::exp(-x)));
+    // A NaN x is the result itself, whatever order a compiler multiplies in.
+    return std::isnan(x) ? x : x * (T(1) / (T(1) + expOf(-x)));
   } else if constexpr (U == UnaryKind::Ceil || U == UnaryKind::Floor ||
                        U == UnaryKind::Trunc || U == UnaryKind::Round) {
     if constexpr (!isFloat)

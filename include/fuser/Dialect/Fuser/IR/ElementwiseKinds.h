@@ -167,7 +167,10 @@ std::optional<CompareKind> symbolizeCompareKind(llvm::StringRef mnemonic);
 /// True when `op` is a table op whose float results come from the math
 /// library (exp, ..., and pow on floats), or fuser.normal (Box-Muller):
 /// results of such ops may differ between correct backends by a few ulp.
-bool isTranscendentalOp(Operation *op);
+/// `onCPU` asks for the CPU backend, which computes f32, f16 and bf16 exp,
+/// log, tanh and erf (and sigmoid and silu, built on exp) with the
+/// interpreter's own algorithms (PortableMath.h): those give its bits.
+bool isTranscendentalOp(Operation *op, bool onCPU = false);
 
 /// Builds the op of `kind`. Result types are inferred, so the operands must
 /// be valid for the op (see the verifiers); the importer, which must not

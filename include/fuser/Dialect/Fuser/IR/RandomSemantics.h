@@ -17,6 +17,8 @@
 #ifndef FUSER_DIALECT_FUSER_IR_RANDOMSEMANTICS_H
 #define FUSER_DIALECT_FUSER_IR_RANDOMSEMANTICS_H
 
+#include "fuser/Dialect/Fuser/IR/PortableMath.h"
+
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -81,7 +83,7 @@ inline double uniformDouble(uint32_t x, uint32_t y) {
 inline float normalFloat(uint32_t x, uint32_t y, uint64_t component) {
   float u = uniformFloat(x);
   float v = uniformFloat(y) * 6.2831855f;
-  float radius = std::sqrt(-2.0f * std::log(u));
+  float radius = std::sqrt(-2.0f * semantics::logOf(u));
   return radius * (component % 2 == 0 ? std::sin(v) : std::cos(v));
 }
 inline double normalDouble(const PhiloxWords &words, uint64_t component) {
