@@ -684,8 +684,9 @@ class FusionDefinition:
     def execute(self, inputs, *, backend=None, **options):
         """Runs the fusion: numpy arrays (bf16 through ml_dtypes) or torch
         tensors in, numpy arrays (torch tensors for torch inputs) out, for
-        every output not written into an input. CPU data runs on the reference
-        interpreter unless `backend` says otherwise (interp, cpu, cuda, simt);
+        every output not written into an input. CPU data runs on the CPU
+        backend (HOST_BACKEND) unless `backend` says otherwise (interp, cpu,
+        cuda, simt);
         CUDA tensors on the CUDA backend. Each input signature compiles
         once."""
         self._ensure_defined()
@@ -811,8 +812,8 @@ class FusionDefinition:
 
     @staticmethod
     def _default_backend(inputs):
-        """The CUDA backend for CUDA tensors, else HOST_BACKEND (the
-        interpreter unless FUSER_MLIR_HOST_BACKEND says "cpu")."""
+        """The CUDA backend for CUDA tensors, else HOST_BACKEND (the CPU
+        backend unless FUSER_MLIR_HOST_BACKEND says "interp")."""
         if "torch" not in sys.modules:
             return HOST_BACKEND  # no torch tensor can be among the inputs
         ndarray = _arrays.ndarray()
@@ -831,10 +832,11 @@ class FusionDefinition:
         `reference_outputs` (nvFuser's validate): nvFuser's tolerances for the
         output's dtype and the size of the reductions it depends on
         (_tolerances.py), or rtol/atol. Without references, the run
-        (the interpreter for CPU data, as execute) is checked against another
-        implementation of the same semantics: the CPU backend's kernels, or
-        the interpreter for a run on another backend (equal bit for bit but
-        for transcendental ops and split reductions, numerics contract).
+        (on the backend execute picks) is checked against another
+        implementation of the same semantics: the interpreter, or the CPU
+        backend's kernels for a run on the interpreter (equal bit for bit but
+        for libm's transcendental ops and split reductions, numerics
+        contract).
         Raises AssertionError on a mismatch; returns the run's outputs."""
         import numpy as np
         outputs = None
@@ -997,11 +999,12 @@ def contiguity_of(array, stride_order):
     return contiguity
 
 
-# The backend execute() runs host data on when none is given: "interp" (the
-# interpreter), or "cpu" (the CPU backend's compiled kernels) where the
-# environment variable FUSER_MLIR_HOST_BACKEND says so; callers that cannot
-# pass backend= (Lightning Thunder) choose it this way.
-HOST_BACKEND = os.environ.get("FUSER_MLIR_HOST_BACKEND", "interp")
+# The backend execute() runs host data on when none is given: "cpu" (the CPU
+# backend's compiled kernels, which give the interpreter's bits), or
+# "interp" (the reference interpreter) where the environment variable
+# FUSER_MLIR_HOST_BACKEND says so; callers that cannot pass backend=
+# (Lightning Thunder) choose it this way.
+HOST_BACKEND = os.environ.get("FUSER_MLIR_HOST_BACKEND", "cpu")
 if HOST_BACKEND not in ("interp", "cpu"):
     raise ValueError("FUSER_MLIR_HOST_BACKEND is %r; it takes interp or cpu" % HOST_BACKEND)
 

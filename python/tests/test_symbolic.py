@@ -72,7 +72,7 @@ def test_misses():
     fd.execute([np.ones((3, 3), np.float32), 5, 4.0])
     scaled, _ = fd.execute([np.asfortranarray(x), 5, 4.0])   # another layout
     np.testing.assert_array_equal(scaled, 4 * x)
-    fd.execute([x, 5, 4.0], backend="cpu")
+    fd.execute([x, 5, 4.0], backend="interp")   # not the default, "cpu"
     assert fd.cache_info() == (1, 5, 5)
 
 

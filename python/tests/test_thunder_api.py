@@ -268,9 +268,13 @@ def test_host_backend_variable(tmp_path):
     code = ("from fuser_mlir import _fusion; import numpy as np\n"
             "print(_fusion.HOST_BACKEND, _fusion.FusionDefinition._default_backend("
             "[np.zeros(2)]))\n")
-    env = dict(os.environ, FUSER_MLIR_HOST_BACKEND="cpu")
+    env = {name: value for name, value in os.environ.items()
+           if name != "FUSER_MLIR_HOST_BACKEND"}
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert run.stdout.split() == ["cpu", "cpu"], run.stderr
+    assert run.stdout.split() == ["cpu", "cpu"], run.stderr  # the default
+    env["FUSER_MLIR_HOST_BACKEND"] = "interp"
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.stdout.split() == ["interp", "interp"], run.stderr
     env["FUSER_MLIR_HOST_BACKEND"] = "gpu"
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert run.returncode != 0 and "FUSER_MLIR_HOST_BACKEND" in run.stderr
