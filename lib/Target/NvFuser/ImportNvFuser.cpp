@@ -473,6 +473,12 @@ private:
   /// false )` (`first` holds T1, parsed) or `WelfordResult(T1, T2, T3) =
   /// Welford ( ... )` (`first` empty).
   LogicalResult parseWelfordStatement(std::optional<TensorDecl> first);
+  /// `( T1, T2 ) = topk( T0, 3, dim = 1, largest = True, sorted = True )`
+  /// (TopKOp): the values T1 and the i64 indices T2.
+  LogicalResult parseTopkStatement();
+  /// The error for the operation of a statement with several outputs that
+  /// neither Welford nor topk is, at the current token.
+  LogicalResult emitUnsupportedMultiOutput();
 
   //--- Declarations ---------------------------------------------------------//
 
@@ -1081,6 +1087,16 @@ LogicalResult Importer::finishFunction(func::FuncOp func,
   return success();
 }
 
+LogicalResult Importer::emitUnsupportedMultiOutput() {
+  if (!tok.is(Kind::Identifier))
+    return emitError(tok.getLoc())
+           << "unsupported nvFuser statement with several outputs: fuser "
+              "IR has no op for it";
+  return emitError(tok.getLoc())
+         << "unsupported nvFuser operation '" << tok.spelling
+         << "' (a statement with several outputs): fuser IR has no op for it";
+}
+
 LogicalResult Importer::parseWelfordStatement(
     std::optional<TensorDecl> first) {
   SmallVector<TensorDecl, 3> outs;
@@ -1124,16 +1140,8 @@ LogicalResult Importer::parseWelfordStatement(
   }
   if (failed(expect(Kind::Equal, "=", "after the Welford results")))
     return failure();
-  if (!tok.isIdentifier("Welford")) {
-    if (!tok.is(Kind::Identifier))
-      return emitError(tok.getLoc())
-             << "unsupported nvFuser statement with several outputs: fuser "
-                "IR has no op for it";
-    return emitError(tok.getLoc())
-           << "unsupported nvFuser operation '" << tok.spelling
-           << "' (a statement with several outputs): fuser IR has no op for "
-              "it";
-  }
+  if (!tok.isIdentifier("Welford"))
+    return emitUnsupportedMultiOutput();
   Location loc = getLoc(tok.getLoc());
   consume();
   if (failed(expect(Kind::LParen, "(", "after 'Welford'")))
@@ -1198,10 +1206,120 @@ LogicalResult Importer::parseWelfordStatement(
   return success();
 }
 
+/// topk as fuser_mlir's Python frontend builds it (`topk` in
+/// python/fuser_mlir/_ops.py): `fuser.argsort` (descending for `largest`),
+/// `fuser.slice` of its first k along dim (the indices) and `fuser.gather`
+/// of the operand there (the values). The results are always sorted, which
+/// `sorted = False` allows. k must be a constant: the results' extents are.
+LogicalResult Importer::parseTopkStatement() {
+  llvm::SMLoc openLoc = tok.getLoc();
+  consume(); // (
+  SmallVector<TensorDecl, 2> outs;
+  while (true) {
+    if (!tok.is(Kind::Identifier) || !isTensorName(tok.spelling))
+      return emitError(tok.getLoc())
+             << "expected a tensor among the results of a statement with "
+                "several outputs, found "
+             << describeCurrent();
+    FailureOr<TensorDecl> decl = parseTensorDecl();
+    if (failed(decl))
+      return failure();
+    outs.push_back(*decl);
+    if (!tok.is(Kind::Comma))
+      break;
+    consume();
+  }
+  if (failed(expect(Kind::RParen, ")", "after the results")) ||
+      failed(expect(Kind::Equal, "=", "after the results")))
+    return failure();
+  if (!tok.isIdentifier("topk"))
+    return emitUnsupportedMultiOutput();
+  llvm::SMLoc opLoc = tok.getLoc();
+  Location loc = getLoc(opLoc);
+  consume();
+  if (outs.size() != 2)
+    return emitError(openLoc)
+           << "'topk' has two results (values, indices), found "
+           << outs.size();
+  auto comma = [&] { return expect(Kind::Comma, ",", "in 'topk'"); };
+  FailureOr<TensorRef> source = parseFirstOperand("topk");
+  if (failed(source) || failed(comma()))
+    return failure();
+  llvm::SMLoc kLoc = tok.getLoc();
+  if (!tok.is(Kind::Integer))
+    return emitError(kLoc) << "expected a constant integer as k of 'topk', "
+                              "found "
+                           << describeCurrent()
+                           << " (the results' extents depend on k)";
+  FailureOr<int64_t> k = parseInteger("as k of 'topk'");
+  if (failed(k) || failed(comma()))
+    return failure();
+  FailureOr<int64_t> dim = parseDimArgument("topk");
+  if (failed(dim) || failed(comma()))
+    return failure();
+  FailureOr<bool> largest = parseFlagArgument("largest", "topk");
+  if (failed(largest) || failed(comma()) ||
+      failed(parseFlagArgument("sorted", "topk")) ||
+      failed(expect(Kind::RParen, ")", "to close 'topk'")))
+    return failure();
+  if (tok.is(Kind::Semicolon))
+    consume();
+  for (const TensorDecl &out : outs)
+    if (values.count(out.name))
+      return emitError(out.loc) << "'" << out.name << "' is defined twice";
+
+  ArrayRef<int64_t> extents =
+      cast<RankedTensorType>(source->value.getType()).getShape();
+  int64_t rank = extents.size();
+  if (rank && (*dim < -rank || *dim >= rank))
+    return emitError(opLoc) << "the topk dim " << *dim
+                            << " is out of range for a tensor of rank " << rank;
+  fusionBuilder.setLoc(loc);
+  FailureOr<Value> order =
+      fusionBuilder.argsort(source->value, *dim, *largest);
+  if (failed(order))
+    return failure();
+  int64_t axis = rank ? (*dim < 0 ? *dim + rank : *dim) : 0;
+  int64_t extent = rank ? extents[axis] : 1;
+  if (*k < 0 || *k > extent)
+    return emitError(kLoc) << "k of 'topk' is " << *k << ", out of range for "
+                           << extent << " elements along dim " << axis;
+  Value indices = *order, topValues = source->value;
+  if (rank) {
+    SmallVector<int64_t> starts(rank, 0), ends(extents);
+    ends[axis] = *k;
+    FailureOr<Value> sliced = fusionBuilder.slice(*order, starts, ends, {});
+    if (failed(sliced))
+      return failure();
+    indices = *sliced;
+    FailureOr<Value> gathered =
+        fusionBuilder.gather(source->value, indices, axis);
+    if (failed(gathered))
+      return failure();
+    topValues = *gathered;
+  }
+  Value results[] = {topValues, indices};
+  Type elementTypes[] = {getElementTypeOrSelf(source->value.getType()),
+                         builder.getI64Type()};
+  for (auto [out, value, elementType] :
+       llvm::zip_equal(outs, results, elementTypes)) {
+    resolveElementType(out, elementType);
+    if (failed(checkDeclared(value, out, "topk")))
+      return failure();
+    values[out.name] = value;
+    if (Operation *op = value.getDefiningOp();
+        op && !isa<NameLoc>(op->getLoc()))
+      op->setLoc(NameLoc::get(builder.getStringAttr(out.name), op->getLoc()));
+  }
+  return success();
+}
+
 LogicalResult Importer::parseStatement() {
   Definition def;
   if (tok.isIdentifier("WelfordResult"))
     return parseWelfordStatement(std::nullopt);
+  if (tok.is(Kind::LParen))
+    return parseTopkStatement();
   if (tok.is(Kind::Identifier) && isTensorName(tok.spelling)) {
     FailureOr<TensorDecl> tensor = parseTensorDecl();
     if (failed(tensor))
