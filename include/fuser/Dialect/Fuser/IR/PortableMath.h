@@ -11,9 +11,9 @@
 // libm would have forced one scalar call per element.
 //
 // Accuracy against the correctly rounded result, measured over all 2^32 f32
-// inputs against the host's f64 functions (docs/Interpreter.md, "Accuracy
-// of the math-library ops"; ExpandMathTest checks samples): exp, log, tanh
-// and erf within 1 ulp (CUDA's expf, tanhf and erff: 2 ulp; logf: 1 ulp). The algorithms are Cephes' (exp,
+// inputs against the host's f64 functions (bench/portable_math_accuracy.cpp;
+// ExpandMathTest checks samples): exp, log, tanh and erf within 1 ulp
+// (CUDA's expf, tanhf and erff: 2 ulp; logf: 1 ulp). The algorithms are Cephes' (exp,
 // log, tanh) and a fit of our own (erf); constants are exact f32 values.
 //
 //===----------------------------------------------------------------------===//
