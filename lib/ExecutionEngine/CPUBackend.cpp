@@ -76,7 +76,8 @@ private:
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::fuser::lowerFusionToKernelLoops(func::FuncOp func,
                                       const BackendOptions &options,
-                                      bool checkIndices) {
+                                      bool checkIndices,
+                                      const ScheduleTarget &schedule) {
   // The fusion alone, in a module of its own: the lowering rewrites it.
   MLIRContext *context = func.getContext();
   OwningOpRef<ModuleOp> module = ModuleOp::create(func.getLoc());
@@ -89,12 +90,20 @@ mlir::fuser::lowerFusionToKernelLoops(func::FuncOp func,
   }
   KernelLoopsOptions loops;
   loops.splitReductions = options.splitReductions;
+  loops.schedule = schedule;
   loops.checkIndices = checkIndices;
   buildLowerToKernelLoopsPipeline(pm, loops);
   if (failed(pm.run(*module)))
     return func.emitError("the CPU backend could not lower '")
            << func.getSymName() << "' to kernel loops";
   return module;
+}
+
+ScheduleTarget mlir::fuser::getCPUScheduleTarget() {
+  ScheduleTarget target;
+  target.accessBytes = 64;
+  target.maxRowThreads = 32;
+  return target;
 }
 
 std::unique_ptr<Backend>

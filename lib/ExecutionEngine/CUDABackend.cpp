@@ -449,7 +449,7 @@ mlir::fuser::compileFusionForCUDA(func::FuncOp func,
   KernelLoopsOptions loops;
   loops.splitReductions = options.splitReductions;
   if (smCount > 0)
-    loops.smCount = smCount;
+    loops.schedule.smCount = smCount;
   buildLowerToKernelLoopsPipeline(pm, loops);
   LowerToNVVMOptions nvvm;
   nvvm.chip = chip.str();

@@ -733,8 +733,9 @@ mlir::fuser::measureMemory(func::FuncOp func, ArrayRef<Buffer> inputs,
   report.fusion = func.getSymName().str();
   report.limits = options.limits;
 
-  FailureOr<OwningOpRef<ModuleOp>> lowered =
-      lowerFusionToKernelLoops(func, options.backend);
+  // The GPU's schedules, run on the CPU.
+  FailureOr<OwningOpRef<ModuleOp>> lowered = lowerFusionToKernelLoops(
+      func, options.backend, /*checkIndices=*/true, ScheduleTarget());
   if (failed(lowered))
     return failure();
   ModuleOp kernelLoops = **lowered;
@@ -799,7 +800,8 @@ mlir::fuser::measureMemory(func::FuncOp func, ArrayRef<Buffer> inputs,
   if (!ptxas.empty()) {
     // The GPU's kernels: without the index checks of the CPU backend's.
     FailureOr<OwningOpRef<ModuleOp>> gpuLoops =
-        lowerFusionToKernelLoops(func, options.backend, /*checkIndices=*/false);
+        lowerFusionToKernelLoops(func, options.backend, /*checkIndices=*/false,
+                                 ScheduleTarget());
     if (failed(gpuLoops))
       return failure();
     std::string why;

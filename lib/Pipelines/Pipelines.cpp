@@ -100,7 +100,9 @@ void mlir::fuser::buildPresegPipeline(OpPassManager &pm,
 void mlir::fuser::buildLowerToKernelLoopsPipeline(
     OpPassManager &pm, const KernelLoopsOptions &options) {
   FuserScheduleOptions schedule;
-  schedule.smCount = options.smCount;
+  schedule.smCount = options.schedule.smCount;
+  schedule.accessBytes = options.schedule.accessBytes;
+  schedule.maxRowThreads = options.schedule.maxRowThreads;
   schedule.splitReductions = options.splitReductions;
   pm.nest<func::FuncOp>().addPass(createFuserSchedule(schedule));
   ConvertFuserToSCFOptions toSCF;

@@ -2,10 +2,11 @@
 // emitBlockReduction, the tiled split kernel): a thread's n / threads
 // elements err like one addition, not n / threads of them
 // (docs/Interpreter.md, "Reductions"). Without compensation the CPU backend
-// gave 419425.9 for 0.1 summed 2^22 times (one block of 256 threads, 4
-// lanes) and 104850.94 for an outer sum of 2^20 rows split 128 ways; exact:
-// 419430.406 and 104857.602 (the f32 value of 0.1). The CPU backend combines
-// the 256 thread partials in sequence, which is the rest of the error.
+// gave 419425.9 for 0.1 summed 2^22 times (then one block of 256 threads, 4
+// lanes; 419431.4 with compensation) and 104850.94 for an outer sum of 2^20
+// rows split 128 ways; exact: 419430.406 and 104857.602 (the f32 value of
+// 0.1). The CPU backend's schedule has 32 threads of 16 lanes and combines
+// their partials in sequence, which is the rest of the error.
 // RUN: fuser-run %s --entry sums --backend cpu --print-values | FileCheck %s --check-prefix=SPLIT
 // Without splits one thread sums in sequence, the interpreter's order then.
 // RUN: fuser-run %s --entry sums --backend cpu --print-values --split-reductions=false | FileCheck %s --check-prefix=SEQUENTIAL
@@ -16,7 +17,7 @@
 // RUN: fuser-run %s --entry specials --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=SAME
 
 // SPLIT: result 0: tensor<f32>
-// SPLIT-NEXT: 419431.4
+// SPLIT-NEXT: 419430.06
 // SPLIT: result 1: tensor<2xf32>
 // SPLIT-NEXT: [104857.7, 104857.7]
 // SEQUENTIAL: result 0: tensor<f32>

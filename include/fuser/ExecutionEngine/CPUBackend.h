@@ -20,6 +20,7 @@
 #ifndef FUSER_EXECUTIONENGINE_CPUBACKEND_H
 #define FUSER_EXECUTIONENGINE_CPUBACKEND_H
 
+#include "fuser/Dialect/Fuser/Transforms/Schedule.h"
 #include "fuser/ExecutionEngine/Backend.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -159,15 +160,25 @@ FailureOr<SmallVector<Buffer>> runKernelModule(ModuleOp module, StringRef name,
                                                ArrayRef<Buffer> inputs,
                                                const BackendOptions &options);
 
+/// What the `cpu` backend's schedules are shaped for: a block's threads run
+/// one after the other here, so a row is walked by a few threads (32) of
+/// 64-byte vectors, each folding its lanes once, instead of a GPU's 512
+/// threads of 16 bytes.
+ScheduleTarget getCPUScheduleTarget();
+
 /// The front half of the `cpu` backend: `func` cloned into a module of its
 /// own, segmented first (fuser-preseg, fuser-segment) when it is not, then
 /// buildLowerToKernelLoopsPipeline. Errors are diagnostics, as the backend
 /// reports them. `checkIndices`: KernelLoopsOptions::checkIndices (the CPU
 /// backend's kernels check; GPU kernels, as the memory report compiles them
-/// for ptxas, do not).
+/// for ptxas, do not). `schedule`: the CPU's, or the GPU's
+/// (ScheduleTarget()) for the memory report, which models the GPU's
+/// kernels.
 FailureOr<OwningOpRef<ModuleOp>>
 lowerFusionToKernelLoops(func::FuncOp func, const BackendOptions &options,
-                         bool checkIndices = true);
+                         bool checkIndices = true,
+                         const ScheduleTarget &schedule =
+                             getCPUScheduleTarget());
 
 /// The `cpu` backend.
 std::unique_ptr<Backend> createCPUBackend(const BackendOptions &options);

@@ -4,6 +4,7 @@
 #define FUSER_PIPELINES_PIPELINES_H
 
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/Fuser/Transforms/Schedule.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -55,8 +56,9 @@ void buildSegmentPipeline(OpPassManager &pm,
 /// on memrefs in destination-passing style, one `scf.parallel` nest per
 /// kernel).
 struct KernelLoopsOptions {
-  /// Multiprocessors the grids should fill (fuser-schedule's sm-count).
-  int64_t smCount = 132;
+  /// What fuser-schedule shapes the kernels for (its sm-count, access-bytes
+  /// and max-row-threads): a GPU unless the CPU backend says otherwise.
+  ScheduleTarget schedule;
   /// Whether threads may split reductions (fuser-schedule's
   /// split-reductions).
   bool splitReductions = true;

@@ -20,16 +20,11 @@ namespace mlir::fuser {
 using namespace mlir;
 using namespace mlir::fuser;
 
-/// Bytes of the widest global memory access of one thread.
-static constexpr int64_t kMaxAccessBytes = 16;
 /// Fewest reduced elements per output worth a block of threads.
 static constexpr int64_t kMinSplitReduction = 32;
 /// The most blocks a grid holds in x.
 static constexpr int64_t kMaxBlocks = (int64_t(1) << 31) - 1;
 
-/// Threads of a normalization block at most: a row of 4096 bf16 is 512
-/// threads of 8 lanes.
-static constexpr int64_t kMaxNormalizationThreads = 512;
 /// Rows of a normalization block at most (each is unrolled in the kernel).
 static constexpr int64_t kMaxRowsPerBlock = 32;
 /// A normalization block takes rows until the inputs broadcast along the
@@ -54,13 +49,18 @@ static bool touchesComplex(SegmentOp segment) {
   return result.wasInterrupted();
 }
 
-ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
+ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment,
+                                         const ScheduleTarget &target,
                                          bool splitReductions) {
   MLIRContext *context = segment.getContext();
+  int64_t smCount = target.smCount;
+  // At least a warp of threads where rows are split.
+  int64_t maxRowThreads = std::max<int64_t>(target.maxRowThreads, kWarpSize);
   bool complex = touchesComplex(segment);
   splitReductions = splitReductions && !complex;
   // A normalization: one block per row, its threads covering the row
-  // `lanes` (16 bytes of the widest input) at a time.
+  // `lanes` (target.accessBytes of the widest input) at a time; on a GPU,
+  // a row of 4096 bf16 is 512 threads of 8 lanes.
   if (segment.getKind() == SegmentKind::Normalization) {
     NormalizationStructure structure =
         analyzeNormalization(segment.getBody().front(), splitReductions);
@@ -79,7 +79,7 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
     if (!splitReductions)
       return ScheduleAttr::get(context, ScheduleKind::Normalization, 1, 1, 1,
                                rows);
-    // 16 bytes of the widest input that varies along the row (up to the
+    // accessBytes of the widest input that varies along the row (up to the
     // extent-1 axes its squeeze drops); every reduction walks the row along
     // its innermost extent.
     int64_t innermost =
@@ -91,12 +91,12 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
           getInnermostNonUnitExtent(tensor.getShape()) == innermost)
         widest = std::max<int64_t>(
             widest, *getElementByteWidth(tensor.getElementType()));
-    int64_t lanes = kMaxAccessBytes / widest;
+    int64_t lanes = std::max<int64_t>(target.accessBytes / widest, 1);
     while (lanes > 1 && innermost % lanes != 0)
       lanes /= 2;
     int64_t threads = std::clamp<int64_t>(
-        llvm::PowerOf2Ceil(llvm::divideCeil(structure.rowElements, lanes)), 32,
-        kMaxNormalizationThreads);
+        llvm::PowerOf2Ceil(llvm::divideCeil(structure.rowElements, lanes)),
+        kWarpSize, maxRowThreads);
     // Inputs broadcast along the rows (a weight, a bias) are read once per
     // block: a block takes several rows (powers of two up to 32) until those
     // reads add at most 1/kBroadcastShare of the bytes the kernel must move,
@@ -150,7 +150,7 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
                           ? ScheduleKind::InnerReduction
                           : ScheduleKind::OuterReduction;
 
-  // 16-byte accesses for the widest element the kernel moves.
+  // accessBytes-wide accesses for the widest element the kernel moves.
   auto widestElement = [](TypeRange types) {
     int64_t widest = 1;
     for (Type type : types)
@@ -161,9 +161,11 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
   };
   int64_t vector =
       complex ? 1
-              : kMaxAccessBytes /
-                    std::max(widestElement(segment.getInputs().getTypes()),
-                             widestElement(segment.getResultTypes()));
+              : std::max<int64_t>(
+                    target.accessBytes /
+                        std::max(widestElement(segment.getInputs().getTypes()),
+                                 widestElement(segment.getResultTypes())),
+                    1);
 
   // One thread per `vector` outputs of the largest output.
   auto perOutput = ScheduleAttr::get(context, kind, vector, kThreadsPerBlock,
@@ -222,15 +224,16 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment, int64_t smCount,
     // An inner reduction: a block per output.
     if (kind == ScheduleKind::InnerReduction && reduced >= kMinSplitReduction &&
         outputs > 0 && outputs <= uint64_t(kMaxBlocks)) {
-      // Lanes along the innermost reduced axis, 16 bytes of the widest
+      // Lanes along the innermost reduced axis, accessBytes of the widest
       // input a load reads.
-      int64_t lanes =
-          kMaxAccessBytes / widestElement(segment.getInputs().getTypes());
+      int64_t lanes = std::max<int64_t>(
+          target.accessBytes / widestElement(segment.getInputs().getTypes()),
+          1);
       while (lanes > 1 && innermostReduced % lanes != 0)
         lanes /= 2;
       int64_t threads = std::clamp<int64_t>(
-          llvm::PowerOf2Ceil(llvm::divideCeil(reduced, lanes)), 32,
-          kThreadsPerBlock);
+          llvm::PowerOf2Ceil(llvm::divideCeil(reduced, lanes)), kWarpSize,
+          std::min<int64_t>(kThreadsPerBlock, maxRowThreads));
       return ScheduleAttr::get(context, kind, lanes, threads, threads,
                                static_cast<int64_t>(outputs));
     }
@@ -249,8 +252,9 @@ struct FuserSchedulePass
       if (segment.getKind() == SegmentKind::Alias ||
           segment.getKind() == SegmentKind::Library || segment.getSchedule())
         return;
-      segment.setScheduleAttr(
-          chooseSchedule(segment, smCount, splitReductions));
+      segment.setScheduleAttr(chooseSchedule(
+          segment, ScheduleTarget{smCount, accessBytes, maxRowThreads},
+          splitReductions));
     });
   }
 };

@@ -131,6 +131,12 @@ def FuserSchedule : Pass<"fuser-schedule", "func::FuncOp"> {
            "Let the threads of a block split a reduction (false: each "
            "reduction output is computed by one thread in the order the "
            "interpreter uses)">,
+    Option<"accessBytes", "access-bytes", "int64_t", /*default=*/"16",
+           "Bytes of the widest memory access of one thread (16: a GPU's "
+           "128-bit loads; the CPU backend asks for 64)">,
+    Option<"maxRowThreads", "max-row-threads", "int64_t", /*default=*/"512",
+           "Threads of a block that splits rows (normalizations, inner "
+           "reductions) at most, 32 or more (the CPU backend asks for 32)">,
   ];
 }
 

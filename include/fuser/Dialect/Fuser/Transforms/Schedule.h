@@ -14,10 +14,26 @@
 
 namespace mlir::fuser {
 
+/// What the schedules are shaped for: a GPU by default; the CPU backend
+/// asks for wider accesses and fewer threads per row (docs/Lowering.md,
+/// "Schedules").
+struct ScheduleTarget {
+  /// Multiprocessors the grids should fill.
+  int64_t smCount = 132;
+  /// Bytes of the widest memory access of one thread: a GPU's 128-bit
+  /// loads; 64 on the CPU, an AVX-512 register.
+  int64_t accessBytes = 16;
+  /// Threads of a block that splits rows (normalizations, inner
+  /// reductions) at most. On the CPU a block's threads run one after the
+  /// other and each folds its lanes at the end: fewer threads walking more
+  /// vectors each fold less.
+  int64_t maxRowThreads = 512;
+};
+
 /// The schedule the heuristics of docs/Lowering.md pick for kernel segment
-/// `segment` on a chip with `smCount` multiprocessors; with
-/// `splitReductions` false, never a split schedule.
-ScheduleAttr chooseSchedule(SegmentOp segment, int64_t smCount,
+/// `segment` on `target`; with `splitReductions` false, never a split
+/// schedule.
+ScheduleAttr chooseSchedule(SegmentOp segment, const ScheduleTarget &target,
                             bool splitReductions = true);
 
 } // namespace mlir::fuser
