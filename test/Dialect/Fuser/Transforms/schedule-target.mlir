@@ -3,11 +3,11 @@
 // A max-row-threads below a warp is a warp.
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(func.func(fuser-segment,fuser-schedule{access-bytes=64 max-row-threads=4}))' | FileCheck %s --check-prefix=CPU
 
-// Rule: accesses are access-bytes of the widest element (GPU: 16 bytes, 4
-// f32 lanes; the CPU backend's 64 bytes, 16 lanes), and a block splitting
-// rows has at most max-row-threads threads (GPU: 512, here the 4096 / 4
-// row needs 1024; CPU: 32, each walking 8 vectors of the row). Pointwise
-// kernels keep 256 threads per block either way.
+// Rule: accesses are access-bytes of the widest element (the default 16
+// bytes, 4 f32 lanes; the CPU backend's 64 bytes, 16 lanes), and a block
+// splitting rows has at most max-row-threads threads (by default 512 where
+// the 4096 / 4 row would take 1024; the CPU backend's 32, each walking 8
+// vectors of the row). Pointwise kernels keep 256 threads per block.
 
 // GPU-LABEL: func.func @softmax
 // GPU: schedule = #fuser.schedule<normalization, vector = 4, threads = 512, split = 512, blocks = 64>
