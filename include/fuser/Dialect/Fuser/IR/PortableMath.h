@@ -43,8 +43,12 @@ struct ScalarMath {
   F fma(F a, F b, F c) { return std::fma(a, b, c); }
   F abs(F a) { return std::fabs(a); }
   F copySign(F magnitude, F sign) { return std::copysign(magnitude, sign); }
-  /// Ties to even whatever the rounding mode (llvm.roundeven).
-  F roundEven(F a) { return __builtin_roundevenf(a); }
+  /// Ties to even whatever the rounding mode (llvm.roundeven): std::round
+  /// rounds ties away from zero, so a tie is rounded as half of it.
+  F roundEven(F a) {
+    return std::fabs(a - std::trunc(a)) == 0.5f ? 2.0f * std::round(a * 0.5f)
+                                                 : std::round(a);
+  }
   /// NaN operands give the other operand (arith.minnumf/maxnumf); the
   /// callers never compare zeros of both signs.
   F minNum(F a, F b) { return std::fmin(a, b); }
