@@ -283,10 +283,8 @@ template <UnaryKind U, typename T> auto applyUnary(T x) {
       return std::floor(x);
     else if constexpr (U == UnaryKind::Trunc)
       return std::trunc(x);
-    else // Ties to even whatever the rounding mode: not std::nearbyint.
-      return std::fabs(x - std::trunc(x)) == T(0.5)
-                 ? T(2) * std::round(x / T(2))
-                 : std::round(x);
+    else
+      return portable::roundHalfToEven(x);
   } else if constexpr (U == UnaryKind::Frac) {
     if constexpr (isFloat)
       return x - std::trunc(x);

@@ -27,6 +27,14 @@
 
 namespace mlir::fuser::portable {
 
+/// x rounded to the nearest integer, ties to even, whatever the rounding
+/// mode (llvm.roundeven; not std::nearbyint): std::round rounds ties away
+/// from zero, so a tie is rounded as half of it.
+template <typename T> T roundHalfToEven(T x) {
+  return std::fabs(x - std::trunc(x)) == T(0.5) ? T(2) * std::round(x / T(2))
+                                                : std::round(x);
+}
+
 /// The evaluator of one float: each member is the one IEEE operation (or
 /// exact bit operation) that the IR evaluator emits for it.
 struct ScalarMath {
@@ -43,12 +51,7 @@ struct ScalarMath {
   F fma(F a, F b, F c) { return std::fma(a, b, c); }
   F abs(F a) { return std::fabs(a); }
   F copySign(F magnitude, F sign) { return std::copysign(magnitude, sign); }
-  /// Ties to even whatever the rounding mode (llvm.roundeven): std::round
-  /// rounds ties away from zero, so a tie is rounded as half of it.
-  F roundEven(F a) {
-    return std::fabs(a - std::trunc(a)) == 0.5f ? 2.0f * std::round(a * 0.5f)
-                                                 : std::round(a);
-  }
+  F roundEven(F a) { return roundHalfToEven(a); }
   /// NaN operands give the other operand (arith.minnumf/maxnumf); the
   /// callers never compare zeros of both signs.
   F minNum(F a, F b) { return std::fmin(a, b); }
