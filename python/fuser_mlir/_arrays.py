@@ -15,7 +15,8 @@ from ._errors import FusionTypeError, FusionValueError
 
 __all__ = ["ML_DTYPES", "numpy_dtype", "as_float64_if_ml_dtype", "is_torch", "as_numpy",
            "to_native", "from_native", "needs_layout", "with_stride_order", "to_torch",
-           "stride_order_of", "torch_tensor_types", "torch_dtype", "torch_from_native"]
+           "stride_order_of", "torch_tensor_types", "torch_state", "torch_dtype",
+           "torch_from_natives"]
 
 
 # The dtypes numpy has through ml_dtypes, and torch's.
@@ -62,16 +63,16 @@ def is_torch(value):
 
 # What execute uses of the torch module the program imported, taken from it
 # once: [that module (sys.modules'), (torch.Tensor, torch.nn.Parameter) or (),
-# dtype name -> torch dtype, dtype name -> torch_from_native's views]. Taken
-# again where sys.modules holds another one (tests put stand-ins there).
-_TORCH = [None, (), {}, {}]
+# dtype name -> torch dtype]. Taken again where sys.modules holds another one
+# (tests put stand-ins there).
+_TORCH = [None, (), {}]
 
 
 def _torch():
     torch = sys.modules.get("torch")
     if _TORCH[0] is not torch:
         parameter = getattr(getattr(torch, "nn", None), "Parameter", None)
-        _TORCH[:] = [torch, () if parameter is None else (torch.Tensor, parameter), {}, {}]
+        _TORCH[:] = [torch, () if parameter is None else (torch.Tensor, parameter), {}]
     return _TORCH
 
 
@@ -81,6 +82,14 @@ def torch_tensor_types():
     else () (no torch tensor can be among the inputs then; fuser_mlir does
     not import torch for this)."""
     return _torch()[1]
+
+
+def torch_state():
+    """(torch_tensor_types(), the dict of the torch dtypes torch_dtype has
+    looked up by name) in one call, for execute's loop over its inputs
+    (torch imported)."""
+    state = _torch()
+    return state[1], state[2]
 
 
 def torch_dtype(name):
@@ -139,10 +148,11 @@ def to_native(array, dtype, shape):
 
 
 def from_native(result):
-    """A numpy array of one native result, owning the backend's bytes."""
-    dtype, shape, data = result
-    array = data.view(numpy_dtype(dtype))
-    return array.reshape(() if shape is None else shape)
+    """A numpy array of one native result, owning the backend's bytes: the
+    native module's array of the result's dtype and shape, or of its bits
+    viewed as the dtype (bf16, fp8: numpy has them only through ml_dtypes)."""
+    bits_of, array = result
+    return array if bits_of is None else array.view(numpy_dtype(bits_of))
 
 
 def needs_layout(array, stride_order):
@@ -162,31 +172,22 @@ def with_stride_order(array, stride_order):
     return laid_out.transpose(np.argsort(outer_first))
 
 
-def torch_from_native(result):
-    """A torch CPU tensor of one native result, sharing the backend's bytes
+def torch_from_natives(results):
+    """Torch CPU tensors of the native results, sharing the backend's bytes
     (from_native and to_torch in one: bf16 and fp8, which numpy has only
-    through ml_dtypes, go through integers of their width)."""
-    dtype, shape, data = result
-    state = _torch()
-    # (the numpy dtype torch.from_numpy takes for the bytes, the torch dtype
-    # that is then a view of, or None where it is the one)
-    views = state[3].get(dtype)
-    if views is None:
-        import numpy as np
-        if dtype in ML_DTYPES:
-            bits = np.dtype(np.int16 if dtype == "bfloat16" else np.uint8)
-            views = (bits, torch_dtype(dtype))
-        else:
-            views = (numpy_dtype(dtype), None)
-        state[3][dtype] = views
-    tensor = state[0].from_numpy(data.view(views[0]).reshape(() if shape is None else shape))
-    return tensor if views[1] is None else tensor.view(views[1])
+    through ml_dtypes, are viewed as their torch dtype from their bits)."""
+    from_numpy = _torch()[0].from_numpy
+    return [from_numpy(array) if bits_of is None else
+            from_numpy(array).view(torch_dtype(bits_of)) for bits_of, array in results]
 
 
 def to_torch(array, device):
-    """A torch tensor of a result: sharing the array's memory on the CPU."""
+    """A torch tensor of a result: sharing the array's memory on the CPU (a
+    torch tensor is itself there)."""
     import numpy as np
     import torch
+    if is_torch(array):
+        return array if device is None or device.type == "cpu" else array.to(device)
     if array.dtype.name in ML_DTYPES:
         bits = np.int16 if array.itemsize == 2 else np.uint8
         tensor = torch.from_numpy(array.view(bits)).view(getattr(torch, array.dtype.name))

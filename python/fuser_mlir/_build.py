@@ -93,6 +93,11 @@ class Build:
         self.generator_ids = None
         self.generator_position = None
         self.generator_draws = 0
+        # Output state index -> how a row-major torch input becomes that
+        # output as a view of it (FusionDefinition._input_view), once known.
+        self.torch_views = {}
+        # The bytes of the inputs a run of it is given, once known (execute).
+        self.input_bytes = None
 
     # Calls into the native builder -----------------------------------------
 

@@ -6,7 +6,7 @@ its arguments with their types, its results), or of its IR where it came from
 a pipeline, computed once when the definition is finished (as nvFuser's
 FusionCache keys its records), so a script that defines the same fusion again
 in a loop finds it compiled; a signature is what decides the compiled code
-(FusionDefinition._signature), a tuple built per call without strings.
+(FusionDefinition._prepare_inputs), a tuple built per call without strings.
 
 Two bounds hold, each enforced by dropping the least recently used variant:
 `max_variants` (1024) and `max_bytes` (DEFAULT_MAX_BYTES, 256 MiB) of

@@ -548,10 +548,11 @@ class FusionDefinition:
         """What execute checks and does per call, computed once the
         definition is finished: per input, (kind, dtype, numpy dtype, extents
         or None, True where the extents are all static, else the (dim, extent)
-        pairs of static ones); the outputs that may be views of an input
-        (_input_view); whether an output has a stride_order; whether the
-        outputs are the run's results as they are (none aliased, laid out or
-        possibly a view)."""
+        pairs of static ones, whether the dtype is complex); the outputs that
+        may be views of an input (_input_view); whether an output has a
+        stride_order; whether every output is the run's result as it is or
+        a view of an input (none aliased or laid out: torch CPU tensors then
+        cross by address, their views taken with torch)."""
         plan = self._plan
         if plan is not None:
             return plan
@@ -562,11 +563,13 @@ class FusionDefinition:
                 extents = tuple(extents)
                 static = True if -1 not in extents else \
                     tuple((dim, e) for dim, e in enumerate(extents) if e != -1)
-                inputs.append((Tensor, dtype, _arrays.numpy_dtype(dtype), extents, static))
+                inputs.append((Tensor, dtype, _arrays.numpy_dtype(dtype), extents, static,
+                               dtype.startswith("complex")))
             elif isinstance(handle, Scalar):
-                inputs.append((Scalar, self._scalar_dtypes[position], None, None, False))
+                inputs.append((Scalar, self._scalar_dtypes[position], None, None, False,
+                               False))
             else:
-                inputs.append((Vector, None, None, None, False))
+                inputs.append((Vector, None, None, None, False, False))
         views = set()
         for handle, _, _ in self._outputs:
             state = handle
@@ -577,76 +580,93 @@ class FusionDefinition:
                 views.add(handle.index)
         laid_out = any(stride_order is not None or handle.index in self._layouts
                        for handle, stride_order, _ in self._outputs)
-        plain = not views and not laid_out and \
-            all(alias is None for _, _, alias in self._outputs)
-        plan = (tuple(inputs), frozenset(views), laid_out, plain)
+        by_address = not laid_out and all(alias is None for _, _, alias in self._outputs)
+        plan = (tuple(inputs), frozenset(views), laid_out, by_address)
         if self._complete:
             self._plan = plan
         return plan
 
     # Concretization and execution --------------------------------------------
 
-    def _check_inputs(self, inputs, options=()):
-        """The inputs as (arrays or values per position, torch device or
-        None). Where the outputs are the run's results as they are (the
-        plan's `plain`), a row-major torch CPU tensor is kept as it is (it
-        crosses by address, _arrays.to_native) and sets no device."""
+    def _prepare_inputs(self, inputs, options=()):
+        """One pass over a call's inputs: (the checked inputs (arrays or
+        values per position), the signature (what decides the compiled
+        fusion: the tensors' extents and layouts, the values of the inputs
+        that decide shapes; a tuple without strings, the dtypes being the
+        definition's), the native inputs (_arrays.to_native's), the torch
+        device of the tensors or None, whether a torch tensor is on
+        CUDA (the default backend is then "cuda"), whether the outputs are
+        torch tensors (_returns_torch)). The common inputs (a row-major numpy
+        array of the input's dtype, and where no output is aliased or laid
+        out (the plan's `by_address`), a row-major torch CPU tensor, which
+        crosses by address and sets no device) are checked without building
+        messages or calling out per input."""
         _check_call(inputs, len(self._inputs), options)
-        plan, _, _, plain = self._input_plan()
+        plan, _, _, by_address = self._input_plan()
         ndarray = _arrays.ndarray()
-        checked, device = [], None
+        if "torch" in sys.modules:
+            torch_types, torch_dtypes = _arrays.torch_state()
+        else:
+            torch_types = torch_dtypes = ()  # no torch tensor can be among the inputs
+        checked, signature, natives = [], [], []
+        device, on_cuda, as_torch, numpy_given = None, False, False, False
         for position, value in enumerate(inputs):
-            entry = plan[position]
-            if entry[0] is Tensor and (
-                    type(value) is ndarray and
-                    ((dtype := value.dtype) is entry[2] or dtype == entry[2]) or
-                    plain and type(value) in _arrays.torch_tensor_types() and
-                    value.dtype is _arrays.torch_dtype(entry[1]) and value.is_cpu and
-                    value.is_contiguous() and not value.is_neg() and not value.is_conj()):
-                # The common cases, checked without building the messages.
-                shape, extents = value.shape, entry[3]
-                static = entry[4]
-                if shape == extents if static is True else \
+            kind, dtype, numpy_dtype, extents, static, is_complex = plan[position]
+            kept = False
+            if kind is Tensor:
+                if type(value) is ndarray:
+                    numpy_given = True
+                    kept = ((given := value.dtype) is numpy_dtype or given == numpy_dtype) and \
+                        value.flags.c_contiguous
+                    data = value  # its bytes are borrowed (the buffer protocol)
+                elif by_address and type(value) in torch_types:
+                    as_torch = True
+                    # Only a complex tensor can have the conjugate bit.
+                    kept = value.dtype is (torch_dtypes.get(dtype) or
+                                           _arrays.torch_dtype(dtype)) and \
+                        value.is_cpu and value.is_contiguous() and not value.is_neg() and \
+                        not (is_complex and value.is_conj())
+                    data = None  # read at its address (data_ptr)
+                if kept:
+                    # The common cases: the extents are all that is left to check.
+                    shape = value.shape
+                    kept = shape == extents if static is True else \
                         len(shape) == len(extents) and \
-                        (not static or all(shape[dim] == e for dim, e in static)):
+                        (not static or all(shape[dim] == e for dim, e in static))
+                if kept:
                     checked.append(value)
+                    signature.append((shape, True))
+                    natives.append((dtype, shape, value.data_ptr() if data is None else data))
                     continue
-            handle = self._inputs[position]
+            # Anything else: checked and converted with messages.
             what = "inputs[%d]" % position
-            if isinstance(handle, Tensor):
-                value, value_device = _check_tensor_input(value, *self._input_specs[position],
-                                                          what)
+            if _arrays.is_torch(value):
+                as_torch = True
+                on_cuda = on_cuda or _on_cuda(value)
+            elif isinstance(value, ndarray):
+                numpy_given = True
+            if kind is Tensor:
+                value, value_device = _check_tensor_input(value, extents, dtype, what)
                 device = device or value_device
-                checked.append(value)
-            elif isinstance(handle, Scalar):
-                checked.append(_arrays.check_scalar(value, self._scalar_dtypes[position], what))
-            else:
-                values = int64_list(value, what)
-                if len(values) != handle.length:
-                    raise FusionValueError("%s: expected a vector of %d extents, got %d"
-                                           % (what, handle.length, len(values)))
-                checked.append(values)
-        return checked, device
-
-    def _signature(self, checked):
-        """What decides the compiled fusion: dtypes, extents and layouts of
-        the tensors, the values of inputs that decide shapes."""
-        # A tensor's dtype is the definition's (the key has it): its
-        # extents and layout (row-major, or its stride order) decide.
-        signature = []
-        plan = self._input_plan()[0]
-        ndarray = _arrays.ndarray()
-        for position, value in enumerate(checked):
-            if plan[position][0] is Tensor:
-                # A torch tensor is among them only where it is row-major.
                 signature.append((value.shape, value.flags.c_contiguous or
-                                  tuple(_arrays.stride_order_of(value)))
-                                 if isinstance(value, ndarray) else (value.shape, True))
-            elif position in self._shape_inputs:
-                signature.append(value.item() if hasattr(value, "item") else tuple(value))
+                                  tuple(_arrays.stride_order_of(value))))
+                natives.append(_arrays.to_native(value, dtype, value.shape))
+            elif kind is Scalar:
+                value = _arrays.check_scalar(value, dtype, what)
+                signature.append(value.item() if position in self._shape_inputs else None)
+                natives.append((dtype, None, value))
             else:
-                signature.append(None)
-        return tuple(signature)
+                value = int64_list(value, what)
+                if len(value) != self._inputs[position].length:
+                    raise FusionValueError("%s: expected a vector of %d extents, got %d"
+                                           % (what, self._inputs[position].length,
+                                              len(value)))
+                signature.append(tuple(value) if position in self._shape_inputs else None)
+            checked.append(value)
+        # As nvFuser's, outputs are torch tensors where the program uses torch
+        # and passes no numpy array.
+        as_torch = as_torch or not numpy_given and "torch" in sys.modules
+        return checked, tuple(signature), natives, device, on_cuda, as_torch
 
     def _concretize(self, inputs, shapes):
         if shapes is not None:
@@ -662,8 +682,7 @@ class FusionDefinition:
                 else:
                     values[position] = entry
             return self._build(tensor_shapes, values)
-        checked, _ = self._check_inputs(inputs)
-        return self._build_for(checked)
+        return self._build_for(self._prepare_inputs(inputs)[0])
 
     def _build_for(self, checked):
         shapes = {p: list(v.shape) for p, v in enumerate(checked)
@@ -693,40 +712,35 @@ class FusionDefinition:
         if not self._outputs:
             raise FusionNotImplementedError("Fusion is empty! (it has no outputs)")
         inputs = self._normalize_inputs(inputs)
-        checked, device = self._check_inputs(inputs, options)
+        checked, signature, native_inputs, device, on_cuda, as_torch = \
+            self._prepare_inputs(inputs, options)
         if backend is None:
-            backend = self._default_backend(inputs)
+            backend = "cuda" if on_cuda else HOST_BACKEND
         cache = FusionCache.get()
         key = self._cache_key()
-        entry = cache.lookup(key, backend, self._signature(checked))
+        entry = cache.lookup(key, backend, signature)
         if entry is None:
             build = self._build_for(checked)
             compiled, nbytes = _call(measured_compile, build.native.compile, backend)
             # The build marks the inputs that decide shapes: the signature
             # is complete after it. Where another thread stored the variant
             # meanwhile, that one runs.
-            entry = cache.store(key, backend, self._signature(checked), (compiled, build),
-                                nbytes)
+            entry = cache.store(key, backend, self._prepare_inputs(inputs, options)[1],
+                                (compiled, build), nbytes)
         compiled, build = entry
-        if self.is_symbolic() and id(build) not in self._concretized_ids:
+        if id(build) not in self._concretized_ids and self.is_symbolic():
             with _CONCRETIZED_LOCK:
                 if id(build) not in self._concretized_ids:
                     self._concretized.append(build)
                     self._concretized_ids.add(id(build))
         self._last_build = build
-        plan, views, laid_out, plain = self._input_plan()
-        native_inputs = []
-        input_bytes = 0
-        for spec, value in zip(plan, checked):
-            kind = spec[0]
-            if kind is Tensor:
-                native = _arrays.to_native(value, spec[1], value.shape)
-            elif kind is Scalar:
-                native = _arrays.to_native(value, spec[1], None)
-            else:
-                continue
-            native_inputs.append(native)
-            input_bytes += value.nbytes
+        plan, views, laid_out, by_address = self._input_plan()
+        input_bytes = build.input_bytes
+        if input_bytes is None:
+            # The same for every call of the variant (its signature has the
+            # extents, the definition the dtypes).
+            input_bytes = build.input_bytes = sum(
+                value.nbytes for value, spec in zip(checked, plan) if spec[0] is not Vector)
         if build.generator_ids is not None:
             # Random ops without rng_seed/rng_offset: the generator's seed
             # and offset, advanced for this run (_generator.py).
@@ -735,11 +749,17 @@ class FusionDefinition:
                 for value in _generator.draw(build.generator_draws)]
         budget = max_total_bytes()
         runs = _call(compiled.run, native_inputs, run_budget(budget, input_bytes))
-        as_torch = _returns_torch(inputs)
-        if plain and as_torch and (device is None or device.type == "cpu"):
-            return [_arrays.torch_from_native(run) for run in runs]
+        if by_address and as_torch and (device is None or device.type == "cpu"):
+            outputs = _arrays.torch_from_natives(runs)
+            for position, (handle, _, _) in enumerate(self._outputs if views else ()):
+                # An output that is a view of an input is that view, as
+                # nvFuser returns it (an alias).
+                if handle.index in views and \
+                        (view := self._input_view(handle, build, checked)) is not None:
+                    outputs[position] = _arrays.to_torch(view, None)
+            return outputs
         results = [_arrays.from_native(run) for run in runs]
-        if plain:
+        if by_address and not views:
             return [_arrays.to_torch(result, device) for result in results] \
                 if as_torch else results
         # What the run holds, as the backends count it: inputs and results.
@@ -781,7 +801,9 @@ class FusionDefinition:
     def _input_view(self, output, build, checked):
         """The output as a view of an input, where it is one made by reshape,
         squeeze, permute or set ops that a view of the input's memory can
-        express, as nvFuser returns it (an alias); None otherwise."""
+        express, as nvFuser returns it (an alias); None otherwise. Of a torch
+        input that crossed by address (row-major), a torch view with the
+        sizes and strides found once per build."""
         import numpy as np
         chain, state = [], output
         while self._records[state.index].call != "define_tensor":
@@ -791,7 +813,18 @@ class FusionDefinition:
             chain.append(record)
             state = record.args[0]
         position = next(p for p, t in enumerate(self._inputs) if t is state)
-        source = view = checked[position]
+        source = checked[position]
+        if not isinstance(source, np.ndarray):
+            layout = build.torch_views.get(output.index, False)
+            if layout is False:
+                layout = build.torch_views[output.index] = \
+                    _view_layout(chain, build, source.shape, source.dtype)
+            if layout is None:
+                return None
+            # Outside autograd, as nvFuser's outputs; the storage offset is
+            # the source's.
+            return (source.detach() if source.requires_grad else source).as_strided(*layout)
+        view = source
         for record in reversed(chain):
             if record.call == "ops.permute":
                 view = view.transpose(build.extents(record.kwargs["dims"], "permute's dims"))
@@ -949,13 +982,35 @@ def _call(fn, *args):
 
 def _check_call(inputs, count, options):
     """execute()'s arguments: a list of `count` inputs, known options."""
-    unknown = options and sorted(set(options) - _IGNORED_EXECUTE_OPTIONS)
-    if unknown:
+    if options and not _IGNORED_EXECUTE_OPTIONS.issuperset(options):
+        unknown = sorted(set(options) - _IGNORED_EXECUTE_OPTIONS)
         raise FusionTypeError("execute() got an unexpected keyword argument '%s'" % unknown[0])
     if not isinstance(inputs, (list, tuple)):
         raise FusionTypeError("execute() takes a list of inputs, got %s" % type(inputs).__name__)
     if len(inputs) != count:
         raise FusionValueError("execute() expects %d inputs, got %d" % (count, len(inputs)))
+
+
+def _view_layout(chain, build, shape, dtype):
+    """(sizes, strides) of the view that the reshape, squeeze, permute and set
+    records of `chain` (outermost first) make of a row-major torch tensor of
+    `shape` and `dtype`, found on the meta device (no memory); None where a
+    reshape has to copy (the computed result is as good then)."""
+    import torch
+    source = view = torch.empty(shape, dtype=dtype, device="meta")
+    for record in reversed(chain):
+        if record.call == "ops.permute":
+            view = view.permute(build.extents(record.kwargs["dims"], "permute's dims"))
+        else:
+            view = view.reshape(build.tensor_type(record.out)[0])
+    if view is not source and view._base is not source:
+        return None
+    return tuple(view.shape), view.stride()
+
+
+def _on_cuda(value):
+    """Whether a torch value is on a CUDA device (a torch.Size has none)."""
+    return getattr(getattr(value, "device", None), "type", None) == "cuda"
 
 
 def _check_tensor_input(value, extents, dtype, what):
@@ -1032,11 +1087,12 @@ def max_total_bytes():
 
 # The default budget of a run (getDefaultMaxTotalBytes: three quarters of
 # what the process may allocate) reads /proc/meminfo and the cgroup's files,
-# about 13 us, more than the rest of a cached call of a small fusion. It is
-# taken at most once per DEFAULT_BUDGET_REFRESH_S (so it is at most that old
-# when a run starts) and afresh for a run whose inputs are at least
+# about 13 us in a loop of calls and several times that between torch's ops
+# (a Thunder step), more than the rest of a cached call of a small fusion. It
+# is taken at most once per DEFAULT_BUDGET_REFRESH_S (so it is at most that
+# old when a run starts) and afresh for a run whose inputs are at least
 # FRESH_BUDGET_INPUT_BYTES, where the run's own time dwarfs it.
-DEFAULT_BUDGET_REFRESH_S = 0.01
+DEFAULT_BUDGET_REFRESH_S = 0.1
 FRESH_BUDGET_INPUT_BYTES = 1 << 20
 _default_budget = (float("-inf"), 0)  # (time.monotonic() when taken, bytes)
 default_budget_reads = 0  # how often it was read (the tests count them)

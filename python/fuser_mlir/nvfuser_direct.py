@@ -216,6 +216,11 @@ class FusionDefinition(_fusion.FusionDefinition):
 def _flatten(inputs):
     if not isinstance(inputs, (list, tuple)):
         return inputs
+    for value in inputs:
+        if isinstance(value, (list, tuple)):
+            break
+    else:
+        return inputs  # nothing to flatten (execute's common case): no copy
     flat = []
     for value in inputs:
         flat.extend(value if isinstance(value, (list, tuple)) else [value])

@@ -3,11 +3,12 @@
 // `fuser_mlir._fuser_mlir`: a fusion under construction (FusionFunction and
 // the FusionBuilder rules), its IR, the pipelines, the segment report data
 // and the backends, for the Python FusionDefinition (fuser_mlir/_fusion.py),
-// which owns the nvFuser-facing API. Values cross as integer ids; tensors
-// cross as (dtype, shape, array): inputs borrowed from the caller's
-// C-contiguous arrays of any dtype (the buffer protocol), results handed
-// over as uint8 numpy arrays owning the backend's buffers, so that numpy,
-// ml_dtypes and torch stay on the Python side. The one
+// which owns the nvFuser-facing API. Values cross as integer ids; inputs
+// cross as (dtype, shape, array), borrowed from the caller's C-contiguous
+// arrays of any dtype (the buffer protocol) or read at a tensor's address;
+// results are handed over as numpy arrays of their dtype and shape owning
+// the backend's buffers (bf16 and fp8 as unsigned integers of their width),
+// so that ml_dtypes and torch stay on the Python side. The one
 // translation unit of the bindings (nanobind).
 //
 // Errors: a builder error raises TypeError or ValueError (as
@@ -96,15 +97,25 @@ ArrayRef<std::pair<StringRef, Type>> getDTypes() {
   return dtypes;
 }
 
-Type parseDType(const std::string &name) {
+Type parseDType(StringRef name) {
   for (auto [dtypeName, type] : getDTypes())
     if (dtypeName == name)
       return type;
-  throw nb::type_error(("unsupported dtype '" + name +
+  throw nb::type_error(("unsupported dtype '" + name.str() +
                         "' (supported: Bool, Int32, Int, Half, BFloat16, "
                         "Float, Double, Float8_e4m3fn, Float8_e5m2, "
                         "ComplexFloat, ComplexDouble)")
                            .c_str());
+}
+
+/// A dtype name given as a Python str, read in place (no std::string made:
+/// every run reads one per input).
+Type parseDType(nb::handle name) {
+  Py_ssize_t size;
+  const char *text = PyUnicode_AsUTF8AndSize(name.ptr(), &size);
+  if (!text)
+    throw nb::python_error();
+  return parseDType(StringRef(text, size));
 }
 
 std::string printDType(Type type) {
@@ -742,10 +753,63 @@ private:
   std::vector<Py_buffer> views;
 };
 
+/// The extents of a shape: a tuple (torch.Size included) read in place, or
+/// any other sequence of ints.
+void readShape(nb::handle shape, SmallVector<int64_t> &extents) {
+  if (PyTuple_Check(shape.ptr())) {
+    Py_ssize_t rank = PyTuple_GET_SIZE(shape.ptr());
+    for (Py_ssize_t dim = 0; dim < rank; ++dim) {
+      int64_t extent = PyLong_AsLongLong(PyTuple_GET_ITEM(shape.ptr(), dim));
+      if (extent == -1 && PyErr_Occurred())
+        throw nb::python_error();
+      extents.push_back(extent);
+    }
+    return;
+  }
+  for (nb::handle extent : shape)
+    extents.push_back(nb::cast<int64_t>(extent));
+}
+
+/// The DLPack dtype of a result's numpy array: the element type's own,
+/// or, for those numpy has only through ml_dtypes (bf16, fp8), unsigned
+/// integers of their width (`asBits` set), which the Python side views as
+/// the dtype.
+nb::dlpack::dtype getResultArrayDType(Type element, bool &asBits) {
+  using Code = nb::dlpack::dtype_code;
+  auto make = [](Code code, unsigned bits) {
+    return nb::dlpack::dtype{static_cast<uint8_t>(code),
+                             static_cast<uint8_t>(bits), 1};
+  };
+  asBits = false;
+  if (element.isInteger(1))
+    return make(Code::Bool, 8); // one byte per element (Buffer)
+  if (element.isInteger())
+    return make(Code::Int, element.getIntOrFloatBitWidth());
+  if (auto complex = dyn_cast<ComplexType>(element))
+    return make(Code::Complex,
+                2 * complex.getElementType().getIntOrFloatBitWidth());
+  if (element.isF16() || element.isF32() || element.isF64())
+    return make(Code::Float, element.getIntOrFloatBitWidth());
+  asBits = true;
+  return make(Code::UInt, element.getIntOrFloatBitWidth());
+}
+
+/// The Python str of a dtype name, made once per dtype (results name
+/// theirs where they cross as bits). Never released: the interpreter may
+/// still hold results at its shutdown.
+nb::handle getDTypeName(Type type) {
+  static auto *names = new llvm::DenseMap<Type, nb::handle>();
+  nb::handle &name = (*names)[type];
+  if (!name)
+    name = nb::str(printDType(type).c_str()).release();
+  return name;
+}
+
 /// Runs `compiled` on `inputs`, (dtype, shape or None, C-contiguous array
 /// of the input's values or the address of a tensor's) each; results as
-/// (dtype, shape or None, uint8 numpy array owning the backend's bytes, no
-/// copy).
+/// (None, or the dtype where the array holds its bits (bf16, fp8); a numpy
+/// array of the result's dtype and shape, 0-d for a scalar, owning the
+/// backend's bytes, no copy).
 std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
                                    std::vector<nb::tuple> inputs,
                                    std::optional<uint64_t> maxTotalBytes) {
@@ -755,12 +819,11 @@ std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
   uint64_t inputBytes = 0;
   for (nb::handle input : inputs) {
     Buffer buffer;
-    buffer.elementType = parseDType(nb::cast<std::string>(input[0]));
+    buffer.elementType = parseDType(input[0]);
     nb::handle shape = input[1];
     buffer.isScalar = shape.is_none();
     if (!buffer.isScalar)
-      for (nb::handle extent : shape)
-        buffer.shape.push_back(nb::cast<int64_t>(extent));
+      readShape(shape, buffer.shape);
     // The caller's array lives, unchanged, through the run.
     buffer.borrowed = borrowed.borrow(input[2], buffer);
     inputBytes += buffer.borrowed->size();
@@ -778,18 +841,18 @@ std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
   if (failed(results))
     throw std::runtime_error(diagnostics.take());
   std::vector<nb::tuple> outputs;
+  outputs.reserve(results->size());
   for (Buffer &result : *results) {
-    nb::object shape = nb::none();
-    if (!result.isScalar)
-      shape = nb::cast(
-          std::vector<int64_t>(result.shape.begin(), result.shape.end()));
+    bool asBits;
+    nb::dlpack::dtype dtype = getResultArrayDType(result.elementType, asBits);
+    SmallVector<size_t> shape(result.shape.begin(), result.shape.end());
     auto *bytes = new ByteVector(std::move(result.bytes));
     nb::capsule owner(
         bytes, [](void *p) noexcept { delete static_cast<ByteVector *>(p); });
-    nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>> array(
-        bytes->data(), {bytes->size()}, owner);
-    outputs.push_back(nb::make_tuple(printDType(result.elementType), shape,
-                                     nb::cast(array)));
+    nb::ndarray<nb::numpy> array(bytes->data(), shape.size(), shape.data(),
+                                 owner, /*strides=*/nullptr, dtype);
+    outputs.push_back(nb::make_tuple(
+        asBits ? getDTypeName(result.elementType) : nb::none(), array));
   }
   return outputs;
 }

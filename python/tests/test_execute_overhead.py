@@ -156,8 +156,7 @@ def test_a_pipeline_definition_keys_its_ir_once():
 def test_signature_is_built_without_strings():
     fd = small()
     x = inputs()
-    checked, _ = fd._check_inputs(x)
-    signature = fd._signature(checked)
+    signature = fd._prepare_inputs(x)[1]
     assert signature == (((4, 8), True), ((4, 8), True))
 
     def strings(value):
@@ -174,8 +173,9 @@ def test_signature_is_built_without_strings():
 def test_a_cached_call_passes_the_callers_arrays(backend, monkeypatch):
     # Row-major inputs cross to the native run as they are (their bytes
     # borrowed through the buffer protocol), with no view made per call; the
-    # results come back as they are where no output is aliased, laid out or
-    # a view of an input.
+    # results come back as the native module made them (arrays of their
+    # dtype and shape) where no output is aliased, laid out or a view of an
+    # input.
     fd = small()
     x = inputs()
     fd.execute(x, backend=backend)
@@ -192,7 +192,10 @@ def test_a_cached_call_passes_the_callers_arrays(backend, monkeypatch):
     ((native_inputs, _), results), = runs
     assert all(data is value for (_, _, data), value in zip(native_inputs, x))
     assert len(outputs) == len(results) == 2
-    assert all(np.shares_memory(output, data) for output, (_, _, data) in zip(outputs, results))
+    assert all(output is data for output, (_, data) in zip(outputs, results))
+    # The run's input bytes (its budget counts them) were summed once, at the
+    # variant's first call.
+    assert fd._last_build.input_bytes == sum(value.nbytes for value in x)
     # A transposed input is copied once, to row-major.
     runs.clear()
     transposed = np.ascontiguousarray(x[0].T).T
@@ -222,3 +225,56 @@ def test_a_run_reads_an_input_by_its_address(backend, monkeypatch):
     by_address = [(dtype, shape, array.ctypes.data) for dtype, shape, array in native_inputs]
     results = [_fusion._arrays.from_native(result) for result in run(by_address, budget)]
     assert all(np.array_equal(r, e) for r, e in zip(results, expected))
+
+
+@pytest.mark.parametrize("dtype, bits", [(DataType.BFloat16, np.uint16),
+                                         (DataType.Float8_e4m3fn, np.uint8),
+                                         (DataType.Float8_e5m2, np.uint8)])
+def test_results_numpy_lacks_cross_as_their_bits(dtype, bits):
+    # bf16 and fp8, which numpy has only through ml_dtypes, come from the
+    # native module as unsigned integers of their width, named by their
+    # dtype, and become arrays of the ml_dtypes type; the other dtypes come as
+    # arrays of their own dtype and shape, scalars as 0-d arrays.
+    with FusionDefinition() as fd:
+        a = fd.define_tensor(shape=[2, 3], contiguity=[True, True], dtype=DataType.Float)
+        fd.add_output(fd.ops.cast(a, dtype))
+        fd.add_output(fd.ops.sum(a, dims=[0, 1]))
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    compiled = fd._build_for([x]).native.compile("cpu")
+    (name, raw), (none, total) = compiled.run([("float32", (2, 3), x)], 1 << 30)
+    assert name == dtype.value and raw.dtype == bits and raw.shape == (2, 3)
+    assert none is None and total.dtype == np.float32 and total.shape == () and total == 15
+    cast, _ = fd.execute([x], backend="cpu")
+    assert cast.dtype.name == dtype.value and np.array_equal(
+        cast.astype(np.float32), x)
+
+
+def test_a_view_of_a_torch_input_is_laid_out_once_per_variant(monkeypatch):
+    # An output that is a permute or reshape of a row-major torch input is a
+    # torch view of that input's memory (as nvFuser's alias), the input
+    # having crossed by address: its sizes and strides are found once per
+    # variant, then each call makes the view in one step.
+    torch = pytest.importorskip("torch")
+    with FusionDefinition() as fd:
+        a = fd.define_tensor(shape=[2, 3, 4], contiguity=[True] * 3, dtype=DataType.Float)
+        fd.add_output(fd.ops.neg(a))
+        fd.add_output(fd.ops.reshape(fd.ops.permute(a, dims=[0, 2, 1]), [2, 12]))
+        fd.add_output(fd.ops.permute(a, dims=[2, 0, 1]))
+    layouts = []
+    find = _fusion._view_layout
+    monkeypatch.setattr(_fusion, "_view_layout",
+                        lambda *args: layouts.append(args) or find(*args))
+    x = torch.randn(2, 3, 4, requires_grad=True)
+    for _ in range(3):
+        negated, flat, permuted = fd.execute([x])
+    assert len(layouts) == 2  # both view outputs, at the first call only
+    expected = x.detach()
+    torch.testing.assert_close(negated, -expected, rtol=0, atol=0)
+    # permute then reshape has to copy: the computed result.
+    torch.testing.assert_close(flat, expected.permute(0, 2, 1).reshape(2, 12), rtol=0, atol=0)
+    assert flat.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
+    # A permute is a view of the input, outside autograd.
+    assert permuted.stride() == expected.permute(2, 0, 1).stride()
+    assert permuted.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+    assert not permuted.requires_grad
+    torch.testing.assert_close(permuted, expected.permute(2, 0, 1), rtol=0, atol=0)
