@@ -23,6 +23,18 @@ failure. repr(fd) is compared too: where both accept a case, the text must
 be nvFuser's or the case listed in REPR_EXPECTED with its reason. Prints one row per op: cases, agreeing,
 expected differences, unexplained ones, equal repr; exit status 1 on an
 unexplained difference.
+
+Then (unless --no-test-definitions) the definitions of the Python tests:
+python/tests runs under pytest with collect_definitions.py, which records
+every distinct definition the tests finish (fuser_mlir accepted it), and
+nvFuser's frontend builds each from its recorded calls (fd._recorded_text(),
+which both APIs take; nvFuser 0.2.36 has no legacy `nvfuser` module, so the
+legacy API's definitions are built with its nvfuser_direct). Prints, per
+test file, the definitions, those nvFuser accepts, those that agree (as
+above: outputs' dtypes and extents), those with equal repr(fd) (nvFuser's
+text against the direct API's repr), then each kind of difference with its
+count and first test. These differences are listed, not failures:
+docs/Python.md says why each stays.
 """
 
 import argparse
@@ -227,8 +239,17 @@ def main(argv=None):
                         help="the Python of the venv with torch and nvFuser's wheel")
     parser.add_argument("--verbose", action="store_true",
                         help="list every difference, expected ones included")
+    parser.add_argument("--no-test-definitions", action="store_true",
+                        help="skip the definitions of the Python tests")
     args = parser.parse_args(argv)
+    status = check_ops(args)
+    if status != 2 and not args.no_test_definitions:
+        status = check_test_definitions(args) or status
+    return status
 
+
+def check_ops(args):
+    """The op cases (cases.py) against nvFuser's frontend."""
     from fuser_mlir import _ops
     spec = {"unary": list(_ops.UNARY_OPS), "binary": list(_ops.BINARY_OPS) + ["truediv"],
             "ternary": list(_ops.TERNARY_OPS)}
@@ -313,6 +334,72 @@ def main(argv=None):
         for case_id, difference in unexplained:
             print("  %s: %s" % (case_id, difference))
         return 1
+    return 0
+
+
+
+def check_test_definitions(args):
+    """The definitions the Python tests finish, against nvFuser's frontend;
+    prints what differs (0), or 2 where a side did not run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        definitions_path = os.path.join(tmp, "definitions.json")
+        results_path = os.path.join(tmp, "results.json")
+        env = dict(os.environ, FUSER_TEST_DEFINITIONS=definitions_path,
+                   PYTHONPATH=os.pathsep.join(
+                       [HERE] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+        tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "collect_definitions",
+                                "-p", "no:cacheprovider", os.path.join(HERE, "..", "tests")],
+                               env=env, capture_output=True, text=True)
+        summary = (tests.stdout.strip().splitlines() or [""])[-1]
+        if not os.path.exists(definitions_path):
+            sys.stderr.write(tests.stdout[-4000:] + tests.stderr[-4000:])
+            print("check-nvfuser: the Python tests did not run (%s)" % summary)
+            return 2
+        run = subprocess.run([args.nvfuser_python, os.path.join(HERE, "nvfuser_oracle.py"),
+                              "--definitions", definitions_path, results_path],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.stderr.write(run.stdout[-4000:] + run.stderr[-4000:])
+            print("check-nvfuser: nvFuser's frontend did not run the tests' definitions "
+                  "(exit status %d)" % run.returncode)
+            return 2
+        with open(definitions_path) as definitions_file:
+            collected = json.load(definitions_file)
+        with open(results_path) as results_file:
+            oracle = json.load(results_file)
+    definitions = collected["definitions"]
+    print("\nThe Python tests' definitions (pytest: %s): %d distinct, made %d times; "
+          "%d not recorded (a test had replaced the printer)"
+          % (summary, len(definitions), sum(d["count"] for d in definitions),
+             collected["unrecorded"]))
+    rows, kinds = {}, {}
+    for definition, theirs in zip(definitions, oracle["cases"]):
+        ours = {"status": "ok", "outputs": definition["outputs"]}
+        test_file = definition["test"].split("::")[0]
+        row = rows.setdefault(test_file, [0, 0, 0, 0])
+        row[0] += 1
+        row[1] += theirs["status"] == "ok"
+        difference = compare(theirs, ours)
+        row[2] += difference is None
+        row[3] += definition["module"] == "nvfuser_direct" and \
+            theirs.get("repr") == definition["repr"]
+        if difference is not None:
+            # One kind per nvFuser message or per output difference.
+            kind = (definition["module"], difference if theirs["status"] == "ok" else
+                    "nvFuser refuses (%s: %s)" % (theirs["error"][0], theirs["message"][:100]))
+            kinds.setdefault(kind, []).append(definition["test"])
+    direct = sum(1 for d in definitions if d["module"] == "nvfuser_direct")
+    print("%-34s %6s %9s %6s %6s" % ("test file", "defs", "accepted", "agree", "repr="))
+    totals = [0] * 4
+    for test_file in sorted(rows):
+        totals = [a + b for a, b in zip(totals, rows[test_file])]
+        print("%-34s %6d %9d %6d %6d" % ((test_file[-34:],) + tuple(rows[test_file])))
+    print("%-34s %6d %9d %6d %6d" % (("total",) + tuple(totals)))
+    print("repr(fd) compared for the %d definitions of the direct API (the legacy API's "
+          "repr is its recorded calls)" % direct)
+    print("differences, by kind (count, API, first test):")
+    for (module, kind), tests_of in sorted(kinds.items(), key=lambda item: -len(item[1])):
+        print("  %4d %-15s %s\n       %s" % (len(tests_of), module, kind, tests_of[0]))
     return 0
 
 

@@ -5,9 +5,13 @@ case, whether it was accepted, its outputs' dtypes and shapes as nvFuser
 infers them, and repr(fd); or the exception's classes and message.
 
     NVFUSER_PYTHON nvfuser_oracle.py SPEC.json RESULTS.json
+    NVFUSER_PYTHON nvfuser_oracle.py --definitions DEFINITIONS.json RESULTS.json
 
 SPEC.json holds fuser_mlir's elementwise op names (differential.py writes
-it). Runs under the nvFuser venv's CPython 3.12, without fuser_mlir.
+it). With --definitions, the cases are the definitions the Python tests
+finished (collect_definitions.py writes them: each one's recorded calls, a
+function of fd), built by exec of their text; the results are in their
+order. Runs under the nvFuser venv's CPython 3.12, without fuser_mlir.
 """
 
 import json
@@ -45,6 +49,29 @@ def describe_outputs(fd):
     return outputs
 
 
+def text_case(text):
+    """A case that builds the definition `text` gives (one function of fd
+    whose name starts with nvfuser_fusion)."""
+    def case(fd, DataType):
+        namespace = {"FusionDefinition": type(fd), "DataType": DataType}
+        exec(compile(text, "<definition>", "exec"), namespace)
+        next(v for k, v in namespace.items() if k.startswith("nvfuser_fusion"))(fd)
+    return case
+
+
+def run_definitions(definitions_path, results_path):
+    import nvfuser_direct
+    from nvfuser_direct import DataType, FusionDefinition
+    with open(definitions_path) as definitions_file:
+        definitions = json.load(definitions_file)["definitions"]
+    results = {"version": str(nvfuser_direct.version()),
+               "cases": [cases.run_case(FusionDefinition, DataType, "definition",
+                                        text_case(definition["text"]), describe_outputs)
+                         for definition in definitions]}
+    with open(results_path, "w") as results_file:
+        json.dump(results, results_file)
+
+
 def main(spec_path, results_path):
     import nvfuser_direct
     from nvfuser_direct import DataType, FusionDefinition
@@ -59,4 +86,7 @@ def main(spec_path, results_path):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    if sys.argv[1] == "--definitions":
+        run_definitions(*sys.argv[2:4])
+    else:
+        main(*sys.argv[1:3])
