@@ -23,8 +23,10 @@ torch.set_num_threads and FUSER_MLIR_NUM_THREADS are both --threads
 (default: every core). Per fusion: fuser_mlir's cached
 fd.execute(inputs, backend="cpu"), torch eager, and torch.compile (Inductor,
 compiled by a first call) each run once untimed, then --runs rounds in which
-each runs once in turn, so that all three see the same load; each column is
-the median. fuser_mlir's result is checked against torch eager on the same
+each runs in turn, so that all three see the same load: a pause of 0.2 s
+(torch's OpenMP threads spin a while after each call and would slow the
+next implementation down on the same cores), an untimed call and a timed
+one; each column is the median of the timed calls. fuser_mlir's result is checked against torch eager on the same
 inputs: max |fuser - eager| / (|eager| + rms(eager)) within 2^-6 for bf16
 results, 1e-5 for f32; a failed check prints WRONG and exits 1.
 
@@ -58,6 +60,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BF16, F32 = DataType.BFloat16, DataType.Float
 TOLERANCE = {torch.bfloat16: 2.0 ** -6, torch.float32: 1e-5}
 EPS = 1e-5
+PAUSE_SECONDS = 0.2
 
 
 def rope_bwd(scale):
@@ -288,6 +291,11 @@ def measure(name, args, fuser_run, mlir_dir):
         times = {impl: [] for impl in calls}
         for _ in range(args.runs):
             for impl, call in calls.items():
+                # The previous implementation's threads (torch's OpenMP
+                # workers spin-wait after a parallel region) must not
+                # share the cores with this one's timed call.
+                time.sleep(PAUSE_SECONDS)
+                call()
                 times[impl].append(seconds(call))
     expected = results["eager"]
     error = check(results["fuser"], expected)

@@ -103,6 +103,7 @@ ScheduleTarget mlir::fuser::getCPUScheduleTarget() {
   ScheduleTarget target;
   target.accessBytes = 64;
   target.maxRowThreads = 32;
+  target.accumulators = 4;
   return target;
 }
 

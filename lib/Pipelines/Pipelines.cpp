@@ -103,6 +103,7 @@ void mlir::fuser::buildLowerToKernelLoopsPipeline(
   schedule.smCount = options.schedule.smCount;
   schedule.accessBytes = options.schedule.accessBytes;
   schedule.maxRowThreads = options.schedule.maxRowThreads;
+  schedule.accumulators = options.schedule.accumulators;
   schedule.splitReductions = options.splitReductions;
   pm.nest<func::FuncOp>().addPass(createFuserSchedule(schedule));
   ConvertFuserToSCFOptions toSCF;

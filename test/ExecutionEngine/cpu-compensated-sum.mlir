@@ -5,8 +5,9 @@
 // gave 419425.9 for 0.1 summed 2^22 times (then one block of 256 threads, 4
 // lanes; 419431.4 with compensation) and 104850.94 for an outer sum of 2^20
 // rows split 128 ways; exact: 419430.406 and 104857.602 (the f32 value of
-// 0.1). The CPU backend's schedule has 32 threads of 16 lanes and combines
-// their partials in sequence, which is the rest of the error.
+// 0.1). The CPU backend's schedule has 32 threads of 16 lanes, each with 4
+// compensated partials combined pairwise, then the lanes pairwise, then the
+// threads in sequence: the rest of the error.
 // RUN: fuser-run %s --entry sums --backend cpu --print-values | FileCheck %s --check-prefix=SPLIT
 // Without splits one thread sums in sequence, the interpreter's order then.
 // RUN: fuser-run %s --entry sums --backend cpu --print-values --split-reductions=false | FileCheck %s --check-prefix=SEQUENTIAL
@@ -17,7 +18,7 @@
 // RUN: fuser-run %s --entry specials --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=SAME
 
 // SPLIT: result 0: tensor<f32>
-// SPLIT-NEXT: 419430.06
+// SPLIT-NEXT: 419430.28
 // SPLIT: result 1: tensor<2xf32>
 // SPLIT-NEXT: [104857.7, 104857.7]
 // SEQUENTIAL: result 0: tensor<f32>

@@ -12,6 +12,7 @@
 #define FUSER_EXECUTIONENGINE_BUFFER_H
 
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
+#include "fuser/ExecutionEngine/HostBlockCache.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LLVM.h"
@@ -28,18 +29,16 @@ namespace mlir::fuser {
 /// Allocates 64-byte aligned storage, as the kernels' buffers on a GPU
 /// (cuMemAlloc: 256) and the CPU backend's, so that kernels on the CPU read
 /// and write a Buffer's own elements and the memory report counts the same
-/// sectors for every buffer.
+/// sectors for every buffer. Large blocks are reused (HostBlockCache.h).
 template <typename T> struct AlignedAllocator {
   using value_type = T;
-  static constexpr std::size_t kAlignment = 64;
   AlignedAllocator() = default;
   template <typename U> AlignedAllocator(const AlignedAllocator<U> &) {}
   T *allocate(std::size_t n) {
-    return static_cast<T *>(
-        ::operator new(n * sizeof(T), std::align_val_t(kAlignment)));
+    return static_cast<T *>(allocateHostBlock(n * sizeof(T)));
   }
-  void deallocate(T *p, std::size_t) {
-    ::operator delete(p, std::align_val_t(kAlignment));
+  void deallocate(T *p, std::size_t n) {
+    deallocateHostBlock(p, n * sizeof(T));
   }
   template <typename U> bool operator==(const AlignedAllocator<U> &) const {
     return true;

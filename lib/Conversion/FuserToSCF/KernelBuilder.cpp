@@ -156,52 +156,98 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
     return failure();
 
   // Each thread combines `lanes` consecutive elements of the innermost
-  // reduced axis at a time, striding over the block's reduced elements.
+  // reduced axis at a time, striding over the block's reduced elements,
+  // into `accumulators` independent partials (step j of each group of
+  // `accumulators` into the j-th), so that as many dependent chains run
+  // interleaved.
   int64_t reducedCount = getSaturatedNumElements(reducedShape);
+  int64_t stride = threads * lanes;
+  // Fewer where the groups would not divide the walk (every thread then
+  // makes the same number of steps into each partial).
+  int64_t accumulators = schedule.getAccumulators();
+  while (accumulators > 1 && reducedCount % (stride * accumulators) != 0)
+    accumulators /= 2;
   Value partialIdentity = emitReductionIdentity(b, loc, reduction.getKind(),
                                                 vectorOf(computeType, lanes));
-  auto loop = scf::ForOp::create(
-      b, loc, mul(thread, constant(lanes)), constant(reducedCount),
-      constant(threads * lanes),
-      emitPartialInit(reduction, partialIdentity, /*split=*/threads > 1));
+  SmallVector<Value> init =
+      emitPartialInit(reduction, partialIdentity, /*split=*/threads > 1);
+  size_t carriedPerPartial = init.size();
+  SmallVector<Value> inits;
+  for (int64_t j = 0; j < accumulators; ++j)
+    llvm::append_range(inits, init);
+  auto loop = scf::ForOp::create(b, loc, mul(thread, constant(lanes)),
+                                 constant(reducedCount),
+                                 constant(stride * accumulators), inits);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    pushScope();
-    SmallVector<Value> reduced =
-        delinearize(loop.getInductionVar(), reducedShape);
-    Lanes at;
-    at.width = lanes;
-    at.base = interleaveSourceIndex(reduction, kept, reduced);
-    if (lanes > 1) {
-      at.kind = LaneKind::Unit;
-      at.dim = dims.back();
-    }
-    std::optional<RowStep> rowStep;
-    if (staging) {
-      rowStep = RowStep{at, loop.getInductionVar()};
-      if (!staging->spelling.empty() &&
-          ArrayRef(staging->spelling) != sourceShape) {
-        rowStep->lanes.base =
-            reshapeIndex(at.base, sourceShape, staging->spelling);
-        if (lanes > 1)
-          rowStep->lanes.dim = staging->spelling.size() - 1;
+    SmallVector<Value> yielded;
+    for (int64_t j = 0; j < accumulators; ++j) {
+      pushScope();
+      Value position = add(loop.getInductionVar(), constant(j * stride));
+      SmallVector<Value> reduced = delinearize(position, reducedShape);
+      Lanes at;
+      at.width = lanes;
+      at.base = interleaveSourceIndex(reduction, kept, reduced);
+      if (lanes > 1) {
+        at.kind = LaneKind::Unit;
+        at.dim = dims.back();
       }
+      std::optional<RowStep> rowStep;
+      if (staging) {
+        rowStep = RowStep{at, position};
+        if (!staging->spelling.empty() &&
+            ArrayRef(staging->spelling) != sourceShape) {
+          rowStep->lanes.base =
+              reshapeIndex(at.base, sourceShape, staging->spelling);
+          if (lanes > 1)
+            rowStep->lanes.dim = staging->spelling.size() - 1;
+        }
+      }
+      FailureOr<Value> element =
+          eval(reduction.getSource(), at, rowStep ? &*rowStep : nullptr);
+      if (failed(element))
+        return failure();
+      llvm::append_range(
+          yielded,
+          emitPartialStep(reduction,
+                          loop.getRegionIterArgs().slice(j * carriedPerPartial,
+                                                         carriedPerPartial),
+                          emitCast(b, loc, *element, computeType)));
+      popScope();
     }
-    FailureOr<Value> element =
-        eval(reduction.getSource(), at, rowStep ? &*rowStep : nullptr);
-    if (failed(element))
-      return failure();
-    scf::YieldOp::create(
-        b, loc,
-        emitPartialStep(reduction, loop.getRegionIterArgs(),
-                        emitCast(b, loc, *element, computeType)));
-    popScope();
+    scf::YieldOp::create(b, loc, yielded);
   }
-  Value partial = extractLane(loop.getResult(0), 0);
-  for (int64_t lane = 1; lane < lanes; ++lane)
+  // The partials pairwise, then the lanes pairwise (halves of the vector):
+  // chains of log2 steps rather than one step per partial and lane.
+  SmallVector<Value> partials;
+  for (int64_t j = 0; j < accumulators; ++j)
+    partials.push_back(loop.getResult(j * carriedPerPartial));
+  while (partials.size() > 1) {
+    SmallVector<Value> halved;
+    for (size_t j = 0; j + 1 < partials.size(); j += 2)
+      halved.push_back(emitReductionCombine(b, loc, reduction.getKind(),
+                                            partials[j], partials[j + 1]));
+    if (partials.size() % 2)
+      halved.push_back(partials.back());
+    partials = std::move(halved);
+  }
+  Value folded = partials.front();
+  int64_t width = lanes;
+  for (; width % 2 == 0; width /= 2) {
+    auto half = [&](int64_t offset) -> Value {
+      SmallVector<int64_t> mask =
+          llvm::to_vector(llvm::seq<int64_t>(offset, offset + width / 2));
+      return vector::ShuffleOp::create(b, loc, folded, folded, mask);
+    };
+    Value low = half(0);
+    Value high = half(width / 2);
+    folded = emitReductionCombine(b, loc, reduction.getKind(), low, high);
+  }
+  Value partial = extractLane(folded, 0);
+  for (int64_t lane = 1; lane < width; ++lane)
     partial = emitReductionCombine(b, loc, reduction.getKind(), partial,
-                                   extractLane(loop.getResult(0), lane));
+                                   extractLane(folded, lane));
   // Across the threads of the block.
   // (scf.parallel builds a terminator only for loops without results.)
   Block *threadBody = threadLoop.getBody();
@@ -482,6 +528,7 @@ ScopedKernelKind::~ScopedKernelKind() {
 ArrayRef<KernelTableRow> kernels::getKernelKinds() {
   static const KernelTableRow table[] = {
       {ScheduleKind::Pointwise, &scanRowKernel},
+      {ScheduleKind::Pointwise, &selectRowKernel},
       {ScheduleKind::Pointwise, &blockSortKernel},
       {ScheduleKind::Pointwise, &sortRowKernel},
       {ScheduleKind::Pointwise, &scatterRowKernel},

@@ -66,7 +66,8 @@ func.func @chain(%x: tensor<4x8xf32>, %y: tensor<1x8xf32>, %s: f32) -> (tensor<8
 // -----
 
 // Inner reduction, split: a block per row; each thread strides over the row
-// 8 bf16 at a time, folds its lanes, and the block combines with scf.reduce
+// 8 bf16 at a time, folds its lanes pairwise (the low half with the high
+// half, three times), and the block combines with scf.reduce
 // (gpu.all_reduce on the GPU). The f32 copy of the row, which does not need
 // the reduction, is written by all threads of the grid in the same kernel;
 // the row's maximum by thread 0 alone, in a thread loop of its own.
@@ -80,7 +81,12 @@ func.func @chain(%x: tensor<4x8xf32>, %y: tensor<1x8xf32>, %s: f32) -> (tensor<8
 // CHECK:     scf.for %{{.*}} = %{{.*}} to %c1000 step %c1024 iter_args
 // CHECK:       vector.load %[[X]][%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<64x1000xbf16>, vector<8xbf16>
 // CHECK:       arith.maximumf {{.*}} : vector<8xf32>
-// CHECK-COUNT-7: arith.maximumf {{.*}} : f32
+// CHECK:     %[[LOW8:.*]] = vector.shuffle %[[PART:.*]], %[[PART]] [0, 1, 2, 3] : vector<8xf32>, vector<8xf32>
+// CHECK:     %[[HIGH8:.*]] = vector.shuffle %[[PART]], %[[PART]] [4, 5, 6, 7] : vector<8xf32>, vector<8xf32>
+// CHECK:     arith.maximumf %[[LOW8]], %[[HIGH8]] : vector<4xf32>
+// CHECK:     arith.maximumf {{.*}} : vector<2xf32>
+// CHECK:     arith.maximumf {{.*}} : vector<1xf32>
+// CHECK-NOT: arith.maximumf {{.*}} : f32
 // CHECK:     scf.reduce(%{{.*}} : f32)
 // CHECK:       arith.maximumf
 // CHECK:   mapping = [#gpu.loop_dim_map<processor = thread_x

@@ -8,7 +8,7 @@ using namespace mlir::fuser;
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    ScheduleKind kind, int64_t vector,
                                    int64_t threads, int64_t split,
-                                   int64_t blocks) {
+                                   int64_t blocks, int64_t accumulators) {
   if (vector < 1 || threads < 1 || split < 1 || blocks < 1)
     return emitError() << "schedule parameters must be positive, got vector = "
                        << vector << ", threads = " << threads
@@ -42,5 +42,16 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << vector;
   if (kind == ScheduleKind::Pointwise && split != 1)
     return emitError() << "a pointwise schedule has no reduction to split";
+  if (accumulators < 1)
+    return emitError() << "accumulators must be positive, got "
+                       << accumulators;
+  // Only a thread that walks a row keeps several partials of it.
+  bool walksRows = (kind == ScheduleKind::InnerReduction ||
+                    kind == ScheduleKind::Normalization) &&
+                   split == threads && threads > 1;
+  if (accumulators != 1 && !walksRows)
+    return emitError() << "accumulators (" << accumulators
+                       << ") need a split inner_reduction or an inner "
+                          "normalization (split = threads > 1)";
   return success();
 }

@@ -72,13 +72,14 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment,
           context, ScheduleKind::Normalization, /*vector=*/1, structure.threads,
           structure.threads / structure.tile,
           std::clamp<int64_t>(llvm::divideCeil(structure.rows, structure.tile),
-                              1, kMaxBlocks));
+                              1, kMaxBlocks),
+          /*accumulators=*/1);
     int64_t rows = std::clamp<int64_t>(structure.rows, 1, kMaxBlocks);
     // Without splits, one thread reduces each row in the interpreter's
     // order.
     if (!splitReductions)
       return ScheduleAttr::get(context, ScheduleKind::Normalization, 1, 1, 1,
-                               rows);
+                               rows, /*accumulators=*/1);
     // accessBytes of the widest input that varies along the row (up to the
     // extent-1 axes its squeeze drops); every reduction walks the row along
     // its innermost extent.
@@ -142,7 +143,8 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment,
                kNormalizationRowBudgetBytes)
       rowsPerBlock *= 2;
     return ScheduleAttr::get(context, ScheduleKind::Normalization, lanes,
-                             threads, threads, rows / rowsPerBlock);
+                             threads, threads, rows / rowsPerBlock,
+                             threads > 1 ? target.accumulators : 1);
   }
   ReductionStructure structure = analyzeReductions(segment);
   ScheduleKind kind = structure.reductions.empty() ? ScheduleKind::Pointwise
@@ -169,7 +171,8 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment,
 
   // One thread per `vector` outputs of the largest output.
   auto perOutput = ScheduleAttr::get(context, kind, vector, kThreadsPerBlock,
-                                     /*split=*/1, /*blocks=*/1);
+                                     /*split=*/1, /*blocks=*/1,
+                                     /*accumulators=*/1);
   uint64_t slots = 1;
   for (Type type : segment.getResultTypes()) {
     auto shaped = cast<ShapedType>(type);
@@ -219,7 +222,7 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment,
       if (uint64_t(tiles) * tile >= outputs)
         return ScheduleAttr::get(context, kind, /*vector=*/1,
                                  kThreadsPerBlock, kThreadsPerBlock / tile,
-                                 tiles);
+                                 tiles, /*accumulators=*/1);
     }
     // An inner reduction: a block per output.
     if (kind == ScheduleKind::InnerReduction && reduced >= kMinSplitReduction &&
@@ -235,11 +238,12 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment,
           llvm::PowerOf2Ceil(llvm::divideCeil(reduced, lanes)), kWarpSize,
           std::min<int64_t>(kThreadsPerBlock, maxRowThreads));
       return ScheduleAttr::get(context, kind, lanes, threads, threads,
-                               static_cast<int64_t>(outputs));
+                               static_cast<int64_t>(outputs),
+                               target.accumulators);
     }
   }
   return ScheduleAttr::get(context, kind, vector, kThreadsPerBlock, 1,
-                           std::max<int64_t>(blocks, 1));
+                           std::max<int64_t>(blocks, 1), /*accumulators=*/1);
 }
 
 namespace {
@@ -253,7 +257,8 @@ struct FuserSchedulePass
           segment.getKind() == SegmentKind::Library || segment.getSchedule())
         return;
       segment.setScheduleAttr(chooseSchedule(
-          segment, ScheduleTarget{smCount, accessBytes, maxRowThreads},
+          segment,
+          ScheduleTarget{smCount, accessBytes, maxRowThreads, accumulators},
           splitReductions));
     });
   }

@@ -80,16 +80,25 @@ def Fuser_ScheduleAttr : AttrDef<Fuser_Dialect, "Schedule"> {
       normalization, tiles `threads / split` consecutive columns the same
       way (`vector = 1`; each thread combines the groups' partials of its
       column itself);
-    - `blocks`: blocks in the grid.
+    - `blocks`: blocks in the grid;
+    - `accumulators` (default 1, then not printed): independent partial
+      results each thread of a split `inner_reduction` or inner
+      `normalization` keeps per reduction, step j of each group of
+      `accumulators` strided steps going to the j-th; they are combined
+      pairwise when the thread's walk ends. More dependent chains in flight
+      for a CPU core's out-of-order window; a GPU hides that latency with
+      other warps.
 
     ```mlir
     #fuser.schedule<outer_reduction, vector = 8, threads = 256, split = 1, blocks = 2048>
+    #fuser.schedule<inner_reduction, vector = 16, threads = 32, split = 32, blocks = 8192, accumulators = 4>
     ```
   }];
   let parameters = (ins EnumParameter<Fuser_ScheduleKind>:$kind,
                         "int64_t":$vector, "int64_t":$threads,
-                        "int64_t":$split, "int64_t":$blocks);
-  let assemblyFormat = "`<` $kind `,` struct($vector, $threads, $split, $blocks) `>`";
+                        "int64_t":$split, "int64_t":$blocks,
+                        DefaultValuedParameter<"int64_t", "1">:$accumulators);
+  let assemblyFormat = "`<` $kind `,` struct($vector, $threads, $split, $blocks, $accumulators) `>`";
   let genVerifyDecl = 1;
 }
 

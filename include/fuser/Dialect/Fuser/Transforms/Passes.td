@@ -137,6 +137,9 @@ def FuserSchedule : Pass<"fuser-schedule", "func::FuncOp"> {
     Option<"maxRowThreads", "max-row-threads", "int64_t", /*default=*/"512",
            "Threads of a block that splits rows (normalizations, inner "
            "reductions) at most, 32 or more (the CPU backend asks for 32)">,
+    Option<"accumulators", "accumulators", "int64_t", /*default=*/"1",
+           "Independent partials per reduction of a thread that walks a "
+           "row (1: a GPU; the CPU backend asks for 4)">,
   ];
 }
 

@@ -28,6 +28,11 @@ struct ScheduleTarget {
   /// other and each folds its lanes at the end: fewer threads walking more
   /// vectors each fold less.
   int64_t maxRowThreads = 512;
+  /// Independent partials a thread walking a row keeps per reduction
+  /// (ScheduleAttr's `accumulators`): 1 on a GPU, whose other warps hide a
+  /// chain's latency; 4 on the CPU, whose cores run a block's threads one
+  /// after the other.
+  int64_t accumulators = 1;
 };
 
 /// The schedule the heuristics of docs/Lowering.md pick for kernel segment
