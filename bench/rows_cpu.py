@@ -4,7 +4,11 @@
 
 Per fusion, the median of --runs cached calls of fd.execute(..., backend="cpu")
 and of torch's CPU op on the same data in the same run (torch with as many
-threads as the machine has cores), and their ratio (fuser_mlir / torch):
+threads as the machine has cores), and their ratio (fuser_mlir / torch).
+Before each one's calls the bench sleeps --pause seconds: the threads of
+the one timed before spin a while after their last call and, on a machine
+of few cores, slow the next one down (without the pause torch's topk took
+7.1-7.8 ms after fuser_mlir's calls, 0.21 ms alone, on 2 cores):
   cumsum   f32 [rows, 4096] along the rows
   argsort  f32 [rows, 4096] along the rows (stable)
   topk     k = 8 of 4096 per row, values and indices
@@ -50,6 +54,7 @@ def main():
     parser.add_argument("--rows", type=int, default=64)
     parser.add_argument("--length", type=int, default=4096)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--pause", type=float, default=0.5)
     args = parser.parse_args()
     cores = os.cpu_count()
     if torch is not None:
@@ -68,10 +73,12 @@ def main():
     print("%-10s %12s %12s %8s" % ("fusion", "fuser cpu", "torch", "ratio"))
     for name, (ours, theirs) in cases.items():
         fd = define(ours)
+        time.sleep(args.pause)
         mine = median_seconds(lambda: fd.execute([x], backend="cpu"), args.runs)
         line = "%-10s %12.3f" % (name, mine * 1e3)
         if torch is not None:
             t = torch.from_numpy(x)
+            time.sleep(args.pause)
             peer = median_seconds(lambda: theirs(t), args.runs)
             line += " %12.3f %8.2f" % (peer * 1e3, mine / peer)
         print(line)

@@ -587,14 +587,42 @@ static bool readsElementByElement(Operation *op) {
   });
 }
 
+std::optional<int64_t> mlir::fuser::getTopkSelection(SliceOp slice) {
+  auto sort = slice.getSource().getDefiningOp<ArgsortOp>();
+  if (!sort)
+    return std::nullopt;
+  ArrayRef<int64_t> rows = getShape(sort.getResult());
+  ArrayRef<int64_t> selected = getShape(slice.getResult());
+  int64_t dim = sort.getDim();
+  for (auto [d, extent] : llvm::enumerate(selected))
+    if (slice.getStarts()[d] != 0 || slice.getStrides()[d] != 1 ||
+        (static_cast<int64_t>(d) != dim && extent != rows[d]))
+      return std::nullopt;
+  int64_t k = selected[dim];
+  if (k < 1 || k >= rows[dim] || k > kMaxSelectedPerRow)
+    return std::nullopt;
+  return k;
+}
+
 void KernelTemplateBuilder::addSortRules(Operation *op) {
   bool readsSorted = llvm::any_of(op->getOperands(), [&](Value operand) {
     return sortDependent.contains(operand);
   });
   if (!readsSorted && !isa<ArgsortOp>(op))
     return;
-  if (readsSorted && !readsElementByElement(op))
+  auto slice = dyn_cast<SliceOp>(op);
+  // A gather reads its index at its result's index (the same shape).
+  auto gather = dyn_cast<GatherOp>(op);
+  bool readsIndexOnly = gather && !sortDependent.contains(gather.getSource());
+  if (slice && getTopkSelection(slice)) {
+    ArrayRef<int64_t> selected = getShape(slice.getResult());
+    if (!state.selectedShape)
+      state.selectedShape.emplace(selected.begin(), selected.end());
+    else if (ArrayRef<int64_t>(*state.selectedShape) != selected)
+      state.selectionsDiffer = true;
+  } else if (readsSorted && !readsIndexOnly && !readsElementByElement(op)) {
     state.readsSortAcross = true;
+  }
   for (Value result : op->getResults())
     if (sortDependent.insert(result).second)
       sortJournal.push_back(result);
@@ -622,10 +650,18 @@ std::string KernelTemplateBuilder::getWhyNotSortRows() const {
     return "it holds more than one argsort";
   if (state.readsSortAcross)
     return "it reads its argsort's result other than element by element";
+  if (state.selectionsDiffer)
+    return "it selects a different number of its argsort's first elements "
+           "in two slices";
+  ArrayRef<int64_t> rows =
+      state.selectedShape ? *state.selectedShape : state.sortShape;
   if (state.writtenShapesDiffer ||
       (state.writtenShape &&
-       !isSameShapeUpToUnitDims(*state.writtenShape, state.sortShape)))
-    return "it writes a value of another shape than its argsort's rows";
+       !isSameShapeUpToUnitDims(*state.writtenShape, rows)))
+    return state.selectedShape
+               ? "it writes a value of another shape than the first k of "
+                 "its argsort's rows that it selects"
+               : "it writes a value of another shape than its argsort's rows";
   return {};
 }
 

@@ -785,8 +785,29 @@ private:
     if (type.getRank() == 0 || isComplex(type.getElementType()))
       return;
     int64_t dim = rng.below(type.getRank());
-    record(ArgsortOp::create(builder, loc, type.clone(i64), value, dim,
-                             rng.percent(50)));
+    Value sort = record(ArgsortOp::create(builder, loc, type.clone(i64),
+                                          value, dim, rng.percent(50)));
+    if (options.family == RandomFusionOptions::Family::Sorts &&
+        type.getDimSize(dim) > 1 && rng.percent(50))
+      buildTopk(value, sort, dim);
+  }
+
+  /// nvFuser's topk of `value` along `dim` as the frontend spells it from
+  /// `sort` (its argsort there): a slice of the argsort's first k (1 to 20,
+  /// fewer than the extent: past the 16 a selection kernel keeps, too) and
+  /// a gather of the values there.
+  void buildTopk(Value value, Value sort, int64_t dim) {
+    RankedTensorType type = tensorType(value);
+    int64_t k =
+        rng.inRange(1, std::min<int64_t>(20, type.getDimSize(dim) - 1));
+    SmallVector<int64_t> starts(type.getRank(), 0), strides(type.getRank(), 1);
+    SmallVector<int64_t> limits(type.getShape());
+    limits[dim] = k;
+    Value indices = record(
+        SliceOp::create(builder, loc, sort, starts, limits, strides));
+    record(GatherOp::create(builder, loc,
+                            tensorType(indices).clone(type.getElementType()),
+                            value, indices, dim));
   }
 
   //===--- pointwise ------------------------------------------------------===//
@@ -1229,7 +1250,11 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
   // Steps may build nothing (a pattern that does not apply): bound the tries.
   for (unsigned tries = 0;
        body->getOperations().size() < numOps && tries < 20 * numOps; ++tries) {
-    switch (rng.weighted({18, 22, 8, 8, 12, 7, 4, 4, 2, 3, 3, 2})) {
+    bool sorts = options.family == RandomFusionOptions::Family::Sorts;
+    switch (rng.weighted(sorts ? ArrayRef<unsigned>{18, 22, 8, 8, 12, 7, 4, 4,
+                                                    2, 3, 15, 2}
+                               : ArrayRef<unsigned>{18, 22, 8, 8, 12, 7, 4, 4,
+                                                    2, 3, 3, 2})) {
     case 0:
       buildCastChain();
       break;
@@ -1273,7 +1298,7 @@ OwningOpRef<ModuleOp> FusionGenerator::run() {
       buildReductionRoundTrip();
       break;
     case 10:
-      if (rng.percent(75))
+      if (rng.percent(sorts ? 25 : 75))
         buildScan();
       else
         buildArgsort();
@@ -1435,5 +1460,7 @@ mlir::fuser::parseRandomFusionFamily(StringRef name) {
     return RandomFusionOptions::Family::Normalization;
   if (name == "types")
     return RandomFusionOptions::Family::Types;
+  if (name == "sorts")
+    return RandomFusionOptions::Family::Sorts;
   return std::nullopt;
 }

@@ -114,3 +114,29 @@ def test_construction_errors():
         fd.execute([x, 8])
     with pytest.raises(FusionValueError, match="Invalid resized domain extent"):
         fd.execute([x, -5])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("length, k", [(1, 1), (31, 8), (33, 1), (1000, 16), (70000, 8)])
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk_selection_against_numpy(backend, length, k, largest):
+    # Rows of odd lengths with ties, NaN and both signed zeros: a selection
+    # kernel (SelectRowKernel) keeps the first k where k < length, the
+    # argsort of the row's one element where length is 1; torch's order
+    # (stable, NaN above every number, -0.0 equal to +0.0) either way.
+    rng = np.random.default_rng(length + k)
+    x = np.round(rng.standard_normal((3, length)) * 2).astype(np.float32)
+    x[rng.random(x.shape) < 0.05] = np.nan
+    x[rng.random(x.shape) < 0.05] = -0.0
+    with FusionDefinition() as fd:
+        t = fd.define_tensor(shape=[-1, -1], dtype=DataType.Float)
+        values, indices = fd.ops.topk(t, k, dim=1, largest=largest, sorted=True)
+        fd.add_output(values)
+        fd.add_output(indices)
+    got_values, got_indices = fd.execute([x], backend=backend)
+    order = reference(x, 1, largest)[:, :k]
+    np.testing.assert_array_equal(got_indices, order)
+    want = np.take_along_axis(x, order, 1)
+    assert np.array_equal(got_values.view(np.uint32), want.view(np.uint32))
+    segments = fd.segments(shapes=[list(x.shape)])
+    assert len([s for s in segments if s.kind != "alias"]) == 1

@@ -5,9 +5,8 @@
 //   (SortRowKernel) and writes the indices and a consumer of them;
 // - @columns: descending along dim 0 of bf16 with NaNs;
 // - @topk: nvFuser's topk as the frontend spells it (argsort, a slice of
-//   the first k, take_along_axis of the values there): the argsort's
-//   kernel writes its rows, the slice is a view of them and the gather
-//   a second kernel;
+//   the first k, take_along_axis of the values there): one kernel that
+//   selects the first k of each row (SelectRowKernel; topk.mlir tests it);
 // - @long_rows, @long_columns, @wide, @ints: rows of 1000 f32 with ties
 //   (and a consumer), 65 bf16 with NaN descending along dim 0, 4096 f64
 //   (the largest row whose pairs fit 48 KiB of shared memory) and 300 i32
@@ -40,14 +39,12 @@
 
 // SEGMENTS: fusion @rows: 1 kernel, 1 segment
 // SEGMENTS: fusion @columns: 1 kernel, 1 segment
-// SEGMENTS: fusion @topk: 2 kernels, 3 segments
-// SEGMENTS: not one kernel with #2: not the rows of an argsort: it reads its argsort's result other than element by element
+// SEGMENTS: fusion @topk: 1 kernel, 1 segment
 // SEGMENTS: fusion @spellings: 1 kernel, 1 segment
 // SEGMENTS: fusion @long_rows: 1 kernel, 1 segment
 
-// The topk: its argsort, the copy of the slice view and the gather; one
-// kernel for each other fusion.
-// BIN-COUNT-10: gpu.binary
+// One kernel for each fusion.
+// BIN-COUNT-8: gpu.binary
 // BIN-NOT: gpu.binary
 
 func.func @rows(%x: tensor<5x33xf32>) -> (tensor<5x33xi64>, tensor<5x33xi64>) {

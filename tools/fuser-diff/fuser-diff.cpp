@@ -84,7 +84,8 @@ static cl::opt<unsigned>
     opsOption("ops", cl::desc("ops per fusion (0: chosen from the seed)"),
               cl::init(0));
 static cl::opt<std::string> familyOption(
-    "family", cl::desc("generated fusions: any (the default) or normalization"),
+    "family", cl::desc("generated fusions: any (the default), normalization, "
+                       "types or sorts (fuser-gen --help)"),
     cl::init("any"));
 static cl::opt<std::string>
     keepFailingOption("keep-failing",

@@ -33,8 +33,10 @@ static cl::opt<unsigned>
     countOption("count", cl::desc("number of consecutive seeds"), cl::init(1));
 static cl::opt<std::string> familyOption(
     "family",
-    cl::desc("any (every op, the default) or normalization (reductions over "
-             "rows whose results meet the rows again)"),
+    cl::desc("any (every op, the default), normalization (reductions over "
+             "rows whose results meet the rows again), types (any with complex "
+             "and 8-bit floats) or sorts (any with more scans and argsorts, "
+             "half of these as topk)"),
     cl::init("any"));
 static cl::opt<bool>
     statsOption("op-stats",

@@ -135,6 +135,16 @@ ReductionStructure analyzeReductions(SegmentOp segment);
 constexpr int64_t kNormalizationRowBudgetBytes =
     TargetInfo().sharedMemoryPerBlock;
 
+/// The most elements per row a selection kernel keeps (SelectRowKernel: a
+/// sorted list per thread, in registers).
+constexpr int64_t kMaxSelectedPerRow = 16;
+
+/// The k of `slice` where it is a top-k of an argsort: the first k (fewer
+/// than the extent, at most kMaxSelectedPerRow) of the argsort's rows along
+/// its sorted dim, and all of every other dim. Such a slice and the
+/// argsort are one selection kernel (SelectRowKernel).
+std::optional<int64_t> getTopkSelection(SliceOp slice);
+
 /// A normalization: reductions whose results meet the un-reduced elements
 /// again, in one kernel. An inner one reduces the innermost axes (rows: a
 /// block per row); an outer one reduces axes other than the innermost one
@@ -273,14 +283,21 @@ private:
     /// The argsorts added and the first one's shape, and the shape of the
     /// values written (unset before the first; `writtenShapesDiffer` once
     /// two differ other than in extent-1 dims): a kernel with an argsort
-    /// writes its rows only, in any spelling (SortRowKernel).
+    /// writes its rows only, in any spelling (SortRowKernel), or the first
+    /// k of them where it reads the argsort through top-k slices
+    /// (getTopkSelection; SelectRowKernel).
     unsigned sorts = 0;
     SmallVector<int64_t> sortShape;
+    /// The shape of the top-k slices of the argsort (unset before the
+    /// first), and whether two select different k.
+    std::optional<SmallVector<int64_t>> selectedShape;
+    bool selectionsDiffer = false;
     std::optional<SmallVector<int64_t>> writtenShape;
     bool writtenShapesDiffer = false;
     /// Whether an op reads a value computed from the argsort other than
     /// element by element (the sort kinds have each element only at its
-    /// rank).
+    /// rank): a top-k slice of the argsort itself and a gather's index
+    /// (of a source not computed from the argsort) are read so.
     bool readsSortAcross = false;
     /// The scatters added and the first one's result, whether an op added
     /// reads it, and whether a value other than a scatter's result is

@@ -34,12 +34,16 @@ struct RandomFusionOptions {
   /// LayerNorm shapes, with weights, chained reductions and saved reduced
   /// rows), sometimes over an outer axis instead. `Types` is `Any` with
   /// the complex and 8-bit float element types among the choices (a family
-  /// of its own, so that `Any`'s seeds keep their fusions).
-  enum class Family { Any, Normalization, Types };
+  /// of its own, so that `Any`'s seeds keep their fusions). `Sorts` is
+  /// `Any` with scans and argsorts more often, half of its argsorts read
+  /// as nvFuser's topk (a slice of the first k, 1 <= k <= 20, and a gather
+  /// of the values there: the selection kernel's form up to 16).
+  enum class Family { Any, Normalization, Types, Sorts };
   Family family = Family::Any;
 };
 
-/// The family named `name` (`any`, `normalization`, `types`), or nullopt.
+/// The family named `name` (`any`, `normalization`, `types`, `sorts`), or
+/// nullopt.
 std::optional<RandomFusionOptions::Family>
 parseRandomFusionFamily(llvm::StringRef name);
 

@@ -57,10 +57,10 @@ struct BlockSort {
   }
 };
 
-class BlockSortKernel final : public EmitterBase {
+class BlockSortKernel final : public BlockRowEmitter {
 public:
   BlockSortKernel(OpBuilder &builder, const KernelQuery &query)
-      : EmitterBase(builder, query) {}
+      : BlockRowEmitter(builder, query) {}
   static bool matches(const KernelQuery &query) {
     return matchesRowsOf<ArgsortOp>(query) &&
            BlockSort::get(getOnlyOp<ArgsortOp>(query.segment));
@@ -68,22 +68,32 @@ public:
 
 protected:
   LogicalResult emitSkeleton() override;
-
-private:
-  /// A thread loop of `threads` (after a barrier where `barrier`) with a
-  /// loop over `count` items striding by the threads inside, the builder
-  /// and a new scope in its body. Returns the item.
-  Value emitThreadItems(int64_t threads, int64_t count, bool barrier);
-  /// Whether the pair (aKey, aPosition) sorts before (bKey, bPosition):
-  /// padding (a position past the row) after every element, then the sort
-  /// order, then the position.
-  Value emitBefore(Value aKey, Value aPosition, Value bKey, Value bPosition,
-                   int64_t extent, bool descending);
 };
 
 } // namespace
 
-Value BlockSortKernel::emitThreadItems(int64_t threads, int64_t count,
+BlockRowEmitter::PairRows
+BlockRowEmitter::emitPairRows(StringRef name, int64_t count, Type keyType,
+                              ArrayRef<int64_t> rowShape) {
+  auto module = segment->getParentOfType<ModuleOp>();
+  memref::GlobalOp keysBuffer = createWorkgroupBuffer(
+      b, loc, module, ("__fuser_" + name + "_keys").str(), {count}, keyType);
+  memref::GlobalOp positionsBuffer =
+      createWorkgroupBuffer(b, loc, module,
+                            ("__fuser_" + name + "_positions").str(), {count},
+                            b.getI32Type());
+  Value block = emitBlockLoop(getSaturatedNumElements(rowShape));
+  PairRows rows;
+  rows.keys = memref::GetGlobalOp::create(b, loc, keysBuffer.getType(),
+                                          keysBuffer.getSymName());
+  rows.positions = memref::GetGlobalOp::create(
+      b, loc, positionsBuffer.getType(), positionsBuffer.getSymName());
+  rows.row = delinearize(block, rowShape);
+  rows.blockBody = b.saveInsertionPoint();
+  return rows;
+}
+
+Value BlockRowEmitter::emitThreadItems(int64_t threads, int64_t count,
                                        bool barrier) {
   scf::ParallelOp loop =
       createMappedLoop(b, loc, {threads}, {gpu::Processor::ThreadX});
@@ -99,9 +109,16 @@ Value BlockSortKernel::emitThreadItems(int64_t threads, int64_t count,
   return items.getInductionVar();
 }
 
-Value BlockSortKernel::emitBefore(Value aKey, Value aPosition, Value bKey,
-                                  Value bPosition, int64_t extent,
-                                  bool descending) {
+void BlockRowEmitter::leaveThreadLoop(size_t scopesBefore,
+                                      OpBuilder::InsertPoint blockBody) {
+  while (scopes.size() > scopesBefore)
+    popScope();
+  b.restoreInsertionPoint(blockBody);
+}
+
+Value kernels::emitPairBefore(OpBuilder &b, Location loc, Value aKey,
+                              Value aPosition, Value bKey, Value bPosition,
+                              int64_t extent, bool descending) {
   auto cmp = [&](arith::CmpIPredicate predicate, Value lhs,
                  Value rhs) -> Value {
     return arith::CmpIOp::create(b, loc, predicate, lhs, rhs);
@@ -125,28 +142,14 @@ LogicalResult BlockSortKernel::emitSkeleton() {
   ArrayRef<int64_t> resultShape = shapeOf(sort.getResult());
   SmallVector<int64_t> rowShape(resultShape);
   rowShape[dim] = 1;
-  auto module = segment->getParentOfType<ModuleOp>();
   Type i32 = b.getI32Type();
-  memref::GlobalOp keysBuffer = createWorkgroupBuffer(
-      b, loc, module, "__fuser_sort_keys", {shape.padded}, shape.keyType);
-  memref::GlobalOp positionsBuffer = createWorkgroupBuffer(
-      b, loc, module, "__fuser_sort_positions", {shape.padded}, i32);
-
   size_t depth = scopes.size();
-  Value block = emitBlockLoop(getSaturatedNumElements(rowShape));
-  Value keys = memref::GetGlobalOp::create(b, loc, keysBuffer.getType(),
-                                           keysBuffer.getSymName());
-  Value positions = memref::GetGlobalOp::create(
-      b, loc, positionsBuffer.getType(), positionsBuffer.getSymName());
-  SmallVector<Value> row = delinearize(block, rowShape);
-  OpBuilder::InsertPoint blockBody = b.saveInsertionPoint();
+  PairRows rows = emitPairRows("sort", shape.padded, shape.keyType, rowShape);
+  Value keys = rows.keys, positions = rows.positions;
+  SmallVector<Value> row = rows.row;
+  OpBuilder::InsertPoint blockBody = rows.blockBody;
   auto toI32 = [&](Value index) -> Value {
     return arith::IndexCastOp::create(b, loc, i32, index);
-  };
-  auto leaveThreadLoop = [&](size_t scopesBefore) {
-    while (scopes.size() > scopesBefore)
-      popScope();
-    b.restoreInsertionPoint(blockBody);
   };
 
   // The row's keys in the compute type and their positions; padding gets
@@ -180,7 +183,7 @@ LogicalResult BlockSortKernel::emitSkeleton() {
     }
     memref::StoreOp::create(b, loc, key.getResult(0), keys, i);
     memref::StoreOp::create(b, loc, toI32(i), positions, i);
-    leaveThreadLoop(before);
+    leaveThreadLoop(before, blockBody);
   }
 
   // The bitonic network: stage (k, j) compares elements j apart, in
@@ -203,10 +206,10 @@ LogicalResult BlockSortKernel::emitSkeleton() {
       bool descending = sort.getDescending();
       Value swap = arith::SelectOp::create(
           b, loc, up,
-          emitBefore(lKey, lPosition, iKey, iPosition, shape.extent,
-                     descending),
-          emitBefore(iKey, iPosition, lKey, lPosition, shape.extent,
-                     descending));
+          emitPairBefore(b, loc, lKey, lPosition, iKey, iPosition,
+                         shape.extent, descending),
+          emitPairBefore(b, loc, iKey, iPosition, lKey, lPosition,
+                         shape.extent, descending));
       b.setInsertionPointToStart(
           scf::IfOp::create(b, loc, swap, /*withElseRegion=*/false)
               .thenBlock());
@@ -214,7 +217,7 @@ LogicalResult BlockSortKernel::emitSkeleton() {
       memref::StoreOp::create(b, loc, iKey, keys, l);
       memref::StoreOp::create(b, loc, lPosition, positions, i);
       memref::StoreOp::create(b, loc, iPosition, positions, l);
-      leaveThreadLoop(before);
+      leaveThreadLoop(before, blockBody);
     }
   }
 

@@ -62,6 +62,38 @@ private:
   KernelTableRow row;
 };
 
+/// An emitter of a block per row whose threads take turns through
+/// workgroup memory, one thread loop per turn (BlockSortKernel,
+/// SelectRowKernel).
+class BlockRowEmitter : public EmitterBase {
+public:
+  using EmitterBase::EmitterBase;
+
+protected:
+  /// A block's workgroup (key, i32 position) pairs and its row.
+  struct PairRows {
+    /// The `count` keys and positions (memref.get_global in the block).
+    Value keys, positions;
+    /// The block's row: its index in the rows' shape (0 along the row).
+    SmallVector<Value> row;
+    /// The block loop's body, where each thread loop goes.
+    OpBuilder::InsertPoint blockBody;
+  };
+  /// Workgroup buffers `__fuser_<name>_keys` (of `keyType`) and
+  /// `__fuser_<name>_positions` of `count` pairs, and the block loop over
+  /// the rows of `rowShape` (extent 1 along the row), with the builder and
+  /// a new scope inside.
+  PairRows emitPairRows(StringRef name, int64_t count, Type keyType,
+                        ArrayRef<int64_t> rowShape);
+  /// A thread loop of `threads` (after a barrier where `barrier`) with a
+  /// loop over `count` items striding by the threads inside, the builder
+  /// and a new scope in its body. Returns the item.
+  Value emitThreadItems(int64_t threads, int64_t count, bool barrier);
+  /// Pops the scopes of a thread loop (down to `scopesBefore`) and puts
+  /// the builder back at `blockBody`, after the loop.
+  void leaveThreadLoop(size_t scopesBefore, OpBuilder::InsertPoint blockBody);
+};
+
 /// The segment's one op of type OpTy, or null where it has none or several.
 template <typename OpTy> OpTy getOnlyOp(SegmentOp segment) {
   OpTy only;
@@ -97,9 +129,20 @@ template <typename OpTy> bool matchesRowsOf(const KernelQuery &query) {
 std::pair<Value, Value> emitSortOrder(OpBuilder &b, Location loc, Value x,
                                       Value y, bool descending);
 
+/// Whether the pair (aKey, aPosition) sorts before (bKey, bPosition), as
+/// an i1 (keys in the compute type, i32 positions): padding (a position of
+/// `extent` or past it) after every element, then the sort order
+/// (emitSortOrder), then the position. A strict total order, so a sorting
+/// network or a selection over it gives the stable order
+/// (BlockSortKernel.cpp).
+Value emitPairBefore(OpBuilder &b, Location loc, Value aKey, Value aPosition,
+                     Value bKey, Value bPosition, int64_t extent,
+                     bool descending);
+
 /// The kinds, one per file of kernels/.
 extern const KernelKind pointwiseKernel;
 extern const KernelKind scanRowKernel;
+extern const KernelKind selectRowKernel;
 extern const KernelKind blockSortKernel;
 extern const KernelKind sortRowKernel;
 extern const KernelKind scatterRowKernel;

@@ -258,7 +258,12 @@ bool SegmentGraph::leavesPair(Value value, unsigned lhs,
 /// Whether the ops of two groups, if they hold an argsort, compute tensors
 /// of its rows' shape only (up to extent-1 dims): planning views later may
 /// make a kernel write any value it computes, and the sort kinds write
-/// their rows only.
+/// their rows only. Where they hold a top-k slice of it (getTopkSelection),
+/// the selection kind writes the first k of the rows only: the ops compute
+/// tensors of the slice's shape, but for the argsort and ops of the rows'
+/// shape read by ops of the two groups only, none a meta op (the argsort's
+/// source computed where the selection reads it, never written nor
+/// viewed).
 static bool keepsArgsortRows(ArrayRef<Operation *> a,
                              ArrayRef<Operation *> b) {
   auto ops = llvm::concat<Operation *const>(a, b);
@@ -267,13 +272,32 @@ static bool keepsArgsortRows(ArrayRef<Operation *> a,
   });
   if (sort == ops.end())
     return true;
-  ArrayRef<int64_t> rows =
-      cast<ShapedType>((*sort)->getResult(0).getType()).getShape();
-  return llvm::all_of(ops, [&](Operation *op) {
+  auto shapeOf = [](Operation *op) {
+    return cast<ShapedType>(op->getResult(0).getType()).getShape();
+  };
+  ArrayRef<int64_t> rows = shapeOf(*sort);
+  auto hasShape = [](Operation *op, ArrayRef<int64_t> shape) {
     return llvm::all_of(op->getResultTypes(), [&](Type type) {
       auto tensor = dyn_cast<RankedTensorType>(type);
-      return !tensor || isSameShapeUpToUnitDims(tensor.getShape(), rows);
+      return !tensor || isSameShapeUpToUnitDims(tensor.getShape(), shape);
     });
+  };
+  auto selection = llvm::find_if(ops, [](Operation *op) {
+    auto slice = dyn_cast<SliceOp>(op);
+    return slice && getTopkSelection(slice);
+  });
+  if (selection == ops.end())
+    return llvm::all_of(ops, [&](Operation *op) { return hasShape(op, rows); });
+  ArrayRef<int64_t> selected = shapeOf(*selection);
+  DenseSet<Operation *> members(ops.begin(), ops.end());
+  auto readInsideOnly = [&](Operation *op) {
+    return llvm::all_of(op->getUsers(), [&](Operation *user) {
+      return members.contains(user) && !isa<MetaOpInterface>(user);
+    });
+  };
+  return llvm::all_of(ops, [&](Operation *op) {
+    return op == *sort || hasShape(op, selected) ||
+           (hasShape(op, rows) && readInsideOnly(op));
   });
 }
 
