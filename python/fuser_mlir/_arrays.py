@@ -63,16 +63,18 @@ def is_torch(value):
 
 # What execute uses of the torch module the program imported, taken from it
 # once: [that module (sys.modules'), (torch.Tensor, torch.nn.Parameter) or (),
-# dtype name -> torch dtype]. Taken again where sys.modules holds another one
-# (tests put stand-ins there).
-_TORCH = [None, (), {}]
+# dtype name -> torch dtype, torch.utils.dlpack.from_dlpack]. Taken again
+# where sys.modules holds another one (tests put stand-ins there).
+_TORCH = [None, (), {}, None]
 
 
 def _torch():
     torch = sys.modules.get("torch")
     if _TORCH[0] is not torch:
         parameter = getattr(getattr(torch, "nn", None), "Parameter", None)
-        _TORCH[:] = [torch, () if parameter is None else (torch.Tensor, parameter), {}]
+        dlpack = getattr(getattr(torch, "utils", None), "dlpack", None)
+        _TORCH[:] = [torch, () if parameter is None else (torch.Tensor, parameter), {},
+                     getattr(dlpack, "from_dlpack", None)]
     return _TORCH
 
 
@@ -86,10 +88,10 @@ def torch_tensor_types():
 
 def torch_state():
     """(torch_tensor_types(), the dict of the torch dtypes torch_dtype has
-    looked up by name) in one call, for execute's loop over its inputs
+    looked up by name, torch.utils.dlpack.from_dlpack or None) in one call
     (torch imported)."""
     state = _torch()
-    return state[1], state[2]
+    return state[1], state[2], state[3]
 
 
 def torch_dtype(name):
@@ -173,12 +175,12 @@ def with_stride_order(array, stride_order):
 
 
 def torch_from_natives(results):
-    """Torch CPU tensors of the native results, sharing the backend's bytes
-    (from_native and to_torch in one: bf16 and fp8, which numpy has only
-    through ml_dtypes, are viewed as their torch dtype from their bits)."""
-    from_numpy = _torch()[0].from_numpy
-    return [from_numpy(array) if bits_of is None else
-            from_numpy(array).view(torch_dtype(bits_of)) for bits_of, array in results]
+    """Torch CPU tensors of the native results of a run made with
+    as_dlpack (DLPack capsules), sharing the backend's bytes; fp8, which
+    the capsules carry as bits, viewed as its torch dtype."""
+    from_dlpack = _torch()[3]
+    return [from_dlpack(capsule) if bits_of is None else
+            from_dlpack(capsule).view(torch_dtype(bits_of)) for bits_of, capsule in results]
 
 
 def to_torch(array, device):

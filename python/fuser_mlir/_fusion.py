@@ -605,7 +605,7 @@ class FusionDefinition:
         plan, _, _, by_address = self._input_plan()
         ndarray = _arrays.ndarray()
         if "torch" in sys.modules:
-            torch_types, torch_dtypes = _arrays.torch_state()
+            torch_types, torch_dtypes, _ = _arrays.torch_state()
         else:
             torch_types = torch_dtypes = ()  # no torch tensor can be among the inputs
         checked, signature, natives = [], [], []
@@ -748,8 +748,13 @@ class FusionDefinition:
                 _arrays.to_native(value, "int64", None)
                 for value in _generator.draw(build.generator_draws)]
         budget = max_total_bytes()
-        runs = _call(compiled.run, native_inputs, run_budget(budget, input_bytes))
-        if by_address and as_torch and (device is None or device.type == "cpu"):
+        # Torch CPU tensors out: the native module hands the results over as
+        # DLPack capsules, which torch takes without a numpy array between
+        # (a stand-in torch without DLPack gets them through numpy).
+        torch_out = by_address and as_torch and (device is None or device.type == "cpu") \
+            and _arrays.torch_state()[2] is not None
+        runs = _call(compiled.run, native_inputs, run_budget(budget, input_bytes), torch_out)
+        if torch_out:
             outputs = _arrays.torch_from_natives(runs)
             for position, (handle, _, _) in enumerate(self._outputs if views else ()):
                 # An output that is a view of an input is that view, as

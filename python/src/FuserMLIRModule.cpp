@@ -770,11 +770,12 @@ void readShape(nb::handle shape, SmallVector<int64_t> &extents) {
     extents.push_back(nb::cast<int64_t>(extent));
 }
 
-/// The DLPack dtype of a result's numpy array: the element type's own,
-/// or, for those numpy has only through ml_dtypes (bf16, fp8), unsigned
-/// integers of their width (`asBits` set), which the Python side views as
-/// the dtype.
-nb::dlpack::dtype getResultArrayDType(Type element, bool &asBits) {
+/// The DLPack dtype of a result's array: the element type's own, or, for
+/// those numpy has only through ml_dtypes (bf16, fp8; fp8 only for torch),
+/// unsigned integers of their width (`asBits` set), which the Python side
+/// views as the dtype.
+nb::dlpack::dtype getResultArrayDType(Type element, bool forTorch,
+                                      bool &asBits) {
   using Code = nb::dlpack::dtype_code;
   auto make = [](Code code, unsigned bits) {
     return nb::dlpack::dtype{static_cast<uint8_t>(code),
@@ -790,6 +791,8 @@ nb::dlpack::dtype getResultArrayDType(Type element, bool &asBits) {
                 2 * complex.getElementType().getIntOrFloatBitWidth());
   if (element.isF16() || element.isF32() || element.isF64())
     return make(Code::Float, element.getIntOrFloatBitWidth());
+  if (forTorch && element.isBF16())
+    return make(Code::Bfloat, 16);
   asBits = true;
   return make(Code::UInt, element.getIntOrFloatBitWidth());
 }
@@ -809,10 +812,13 @@ nb::handle getDTypeName(Type type) {
 /// of the input's values or the address of a tensor's) each; results as
 /// (None, or the dtype where the array holds its bits (bf16, fp8); a numpy
 /// array of the result's dtype and shape, 0-d for a scalar, owning the
-/// backend's bytes, no copy).
+/// backend's bytes, no copy). With `asDLPack`, for torch, each array is a
+/// DLPack capsule instead (torch.utils.dlpack.from_dlpack takes it without
+/// a numpy array between; bf16 is its own dtype there).
 std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
                                    std::vector<nb::tuple> inputs,
-                                   std::optional<uint64_t> maxTotalBytes) {
+                                   std::optional<uint64_t> maxTotalBytes,
+                                   bool asDLPack) {
   DiagnosticCollector diagnostics;
   SmallVector<Buffer> buffers;
   BorrowedInputs borrowed(inputs.size());
@@ -844,13 +850,20 @@ std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
   outputs.reserve(results->size());
   for (Buffer &result : *results) {
     bool asBits;
-    nb::dlpack::dtype dtype = getResultArrayDType(result.elementType, asBits);
+    nb::dlpack::dtype dtype =
+        getResultArrayDType(result.elementType, asDLPack, asBits);
     SmallVector<size_t> shape(result.shape.begin(), result.shape.end());
     auto *bytes = new ByteVector(std::move(result.bytes));
     nb::capsule owner(
         bytes, [](void *p) noexcept { delete static_cast<ByteVector *>(p); });
-    nb::ndarray<nb::numpy> array(bytes->data(), shape.size(), shape.data(),
-                                 owner, /*strides=*/nullptr, dtype);
+    nb::object array =
+        asDLPack ? nb::cast(nb::ndarray<>(bytes->data(), shape.size(),
+                                          shape.data(), owner,
+                                          /*strides=*/nullptr, dtype,
+                                          nb::device::cpu::value))
+                 : nb::cast(nb::ndarray<nb::numpy>(bytes->data(), shape.size(),
+                                                   shape.data(), owner,
+                                                   /*strides=*/nullptr, dtype));
     outputs.push_back(nb::make_tuple(
         asBits ? getDTypeName(result.elementType) : nb::none(), array));
   }
@@ -952,7 +965,8 @@ NB_MODULE(_fuser_mlir, m) {
       .def("deterministic_input", &Fusion::deterministicInput);
   nb::class_<CompiledFusion>(m, "CompiledFusion")
       .def("run", &runCompiled, nb::arg("inputs"),
-           nb::arg("max_total_bytes").none() = nb::none());
+           nb::arg("max_total_bytes").none() = nb::none(),
+           nb::arg("as_dlpack") = false);
   // The mnemonics of the unary ops, of the binary and compare ops, and of
   // the ternary ops.
   m.def("elementwise_ops", [] {

@@ -184,12 +184,12 @@ def test_a_cached_call_passes_the_callers_arrays(backend, monkeypatch):
 
     def record(fn, *args):
         result = call(fn, *args)
-        if isinstance(args[0], list):  # a run (inputs, budget), not a compile
+        if isinstance(args[0], list):  # a run (inputs, budget, as_dlpack), not a compile
             runs.append((args, result))
         return result
     monkeypatch.setattr(_fusion, "_call", record)
     outputs = fd.execute(x, backend=backend)
-    ((native_inputs, _), results), = runs
+    ((native_inputs, _, _), results), = runs
     assert all(data is value for (_, _, data), value in zip(native_inputs, x))
     assert len(outputs) == len(results) == 2
     assert all(output is data for output, (_, data) in zip(outputs, results))
@@ -200,7 +200,7 @@ def test_a_cached_call_passes_the_callers_arrays(backend, monkeypatch):
     runs.clear()
     transposed = np.ascontiguousarray(x[0].T).T
     fd.execute([transposed, x[1]], backend=backend)
-    ((native_inputs, _), _), = runs
+    ((native_inputs, _, _), _), = runs
     assert native_inputs[0][2].flags.c_contiguous and native_inputs[1][2] is x[1]
 
 
@@ -221,7 +221,7 @@ def test_a_run_reads_an_input_by_its_address(backend, monkeypatch):
         return call(fn, *args)
     monkeypatch.setattr(_fusion, "_call", record)
     fd.execute(x, backend=backend)
-    ((run, (native_inputs, budget)),) = runs
+    ((run, (native_inputs, budget, _)),) = runs
     by_address = [(dtype, shape, array.ctypes.data) for dtype, shape, array in native_inputs]
     results = [_fusion._arrays.from_native(result) for result in run(by_address, budget)]
     assert all(np.array_equal(r, e) for r, e in zip(results, expected))
@@ -278,3 +278,27 @@ def test_a_view_of_a_torch_input_is_laid_out_once_per_variant(monkeypatch):
     assert permuted.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
     assert not permuted.requires_grad
     torch.testing.assert_close(permuted, expected.permute(2, 0, 1), rtol=0, atol=0)
+
+
+def test_torch_results_cross_by_dlpack(monkeypatch):
+    # Torch CPU tensors in, torch tensors out: the native module hands the
+    # results over as DLPack capsules, which torch takes with no numpy array
+    # between (bf16 as itself, fp8 as its bits viewed).
+    torch = pytest.importorskip("torch")
+    with FusionDefinition() as fd:
+        a = fd.define_tensor(shape=[-1, 3], contiguity=[True, True], dtype=DataType.Float)
+        fd.add_output(fd.ops.cast(a, DataType.BFloat16))
+        fd.add_output(fd.ops.cast(a, DataType.Float8_e4m3fn))
+        fd.add_output(fd.ops.sum(a, dims=[0, 1]))
+    x = torch.arange(6, dtype=torch.float32).reshape(2, 3)
+
+    def refuse(*args):
+        raise AssertionError("a result went through numpy")
+    monkeypatch.setattr(torch, "from_numpy", refuse)
+    monkeypatch.setattr(_fusion._arrays, "from_native", refuse)
+    half, fp8, total = fd.execute([x])
+    assert (half.dtype, fp8.dtype, total.dtype) == (torch.bfloat16, torch.float8_e4m3fn,
+                                                    torch.float32)
+    torch.testing.assert_close(half.float(), x, rtol=0, atol=0)
+    torch.testing.assert_close(fp8.float(), x, rtol=0, atol=0)
+    assert total.shape == () and total.item() == 15
