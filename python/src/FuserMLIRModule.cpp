@@ -853,6 +853,16 @@ std::vector<nb::tuple> runCompiled(CompiledFusion &compiled,
     nb::dlpack::dtype dtype =
         getResultArrayDType(result.elementType, asDLPack, asBits);
     SmallVector<size_t> shape(result.shape.begin(), result.shape.end());
+    // The array reads exactly its extents' bytes: a backend's result of
+    // another size is an error here, not a read past its buffer.
+    uint64_t expected = dtype.bits / 8;
+    for (size_t extent : shape)
+      expected *= extent;
+    if (result.bytes.size() != expected)
+      throw std::runtime_error("a result of type " +
+                               printToString(result.getType()) + " holds " +
+                               std::to_string(result.bytes.size()) +
+                               " bytes, not " + std::to_string(expected));
     auto *bytes = new ByteVector(std::move(result.bytes));
     nb::capsule owner(
         bytes, [](void *p) noexcept { delete static_cast<ByteVector *>(p); });
