@@ -1,6 +1,7 @@
 """nvFuser's scans (issue 46: cumsum, cumprod, cummax, cummin) through the
 direct API, against numpy's accumulate (sequential, as the dialect defines a
-scan): rows of odd lengths up to 70000, every dim, integers wrapping, half
+scan): rows of odd lengths up to 70000, every dim, integers wrapping (also
+in rows long enough for a block scan), half
 types accumulated in float32 with each prefix rounded once, NaN propagating
 through max and min, bools (any / all so far, as nvFuser's bool scans),
 empty dims, nvFuser's printed form and its construction errors; on the
@@ -59,6 +60,25 @@ def test_integers_wrap(op, dtype, np_dtype, backend):
         expected = NUMPY[op].accumulate(x, axis=1, dtype=np_dtype)
     assert out.dtype == np_dtype
     np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("op", sorted(NUMPY))
+@pytest.mark.parametrize("length", [2048, 4097, 70000])
+def test_long_integer_rows_in_a_block(op, length, backend):
+    # Rows of 2048 and more whose combine is order-free (integers, max,
+    # min) are scanned by a block (BlockScanKernel: a chunk per thread,
+    # then each chunk again from the totals before it), wrapping as numpy
+    # does in order.
+    if backend == "simt" and length > 4097:
+        pytest.skip("the SIMT emulator runs 4097 elements a row in time")
+    rng = np.random.default_rng(length)
+    x = rng.integers(-2 ** 31, 2 ** 31, (2, length), dtype=np.int64).astype(np.int32)
+    if op == "cumprod":
+        x = x | 1  # odd factors: the wrapped product never reaches 0
+    (out,) = scan_fusion(op, DataType.Int32, 2, 1).execute([x], backend=backend)
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(out, NUMPY[op].accumulate(x, axis=1, dtype=np.int32))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

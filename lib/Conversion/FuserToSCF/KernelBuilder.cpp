@@ -527,6 +527,7 @@ ScopedKernelKind::~ScopedKernelKind() {
 
 ArrayRef<KernelTableRow> kernels::getKernelKinds() {
   static const KernelTableRow table[] = {
+      {ScheduleKind::Pointwise, &blockScanKernel},
       {ScheduleKind::Pointwise, &scanRowKernel},
       {ScheduleKind::Pointwise, &selectRowKernel},
       {ScheduleKind::Pointwise, &blockSortKernel},

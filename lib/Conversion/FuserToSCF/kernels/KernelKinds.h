@@ -122,6 +122,11 @@ template <typename OpTy> bool matchesRowsOf(const KernelQuery &query) {
   });
 }
 
+/// Whether a kind that walks the rows of a scan takes the query:
+/// matchesRowsOf<ScanOp>, and no argsort in the segment (which only the
+/// sort kinds evaluate; they evaluate a scan per element). ScanRowKernel.cpp.
+bool matchesScanRows(const KernelQuery &query);
+
 /// Whether scalar `x` (an element of an argsort's row, in its compute type)
 /// is ordered before `y`, or equal to it, as i1s: ascending or
 /// `descending`, NaN above every number and equal to NaN, -0.0 equal to
@@ -141,6 +146,7 @@ Value emitPairBefore(OpBuilder &b, Location loc, Value aKey, Value aPosition,
 
 /// The kinds, one per file of kernels/.
 extern const KernelKind pointwiseKernel;
+extern const KernelKind blockScanKernel;
 extern const KernelKind scanRowKernel;
 extern const KernelKind selectRowKernel;
 extern const KernelKind blockSortKernel;

@@ -8,7 +8,7 @@
 // A row is combined in order from the identity, as the interpreter combines
 // it: the results are the interpreter's bit for bit. O(extent) per row
 // where evalScan is O(extent) per element; rows are not split across
-// threads (a block scan is later work).
+// threads (BlockScanKernel splits long rows whose combine is order-free).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,12 +29,9 @@ public:
       : EmitterBase(builder, query) {}
   /// Unsplit schedules of a segment with one scan and only outputs of its
   /// shape (each computed at the positions the rows walk), and no argsort
-  /// (which only the sort kinds evaluate; they evaluate a scan per
-  /// element).
+  /// (matchesScanRows).
   static bool matches(const KernelQuery &query) {
-    SegmentOp segment = query.segment;
-    return matchesRowsOf<ScanOp>(query) &&
-           segment.getBody().front().getOps<ArgsortOp>().empty();
+    return matchesScanRows(query);
   }
 
 protected:
@@ -42,6 +39,12 @@ protected:
 };
 
 } // namespace
+
+bool kernels::matchesScanRows(const KernelQuery &query) {
+  SegmentOp segment = query.segment;
+  return matchesRowsOf<ScanOp>(query) &&
+         segment.getBody().front().getOps<ArgsortOp>().empty();
+}
 
 LogicalResult ScanRowKernel::emitSkeleton() {
   ScanOp scan = getOnlyOp<ScanOp>(segment);
