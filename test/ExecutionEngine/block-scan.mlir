@@ -34,6 +34,7 @@
 // RUN: fuser-run %s --entry f32_sum --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry short_i32 --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
+// RUN: fuser-run %s --entry i32_wrap --backend cpu --memory-report | FileCheck %s --check-prefix=MEM
 
 // OK-NOT: FAILED
 // OK: ulp ok
@@ -57,6 +58,17 @@
 // KIND-NOT: __fuser_scan_totals
 // KIND-LABEL: func.func @short_i32
 // KIND-NOT: __fuser_scan_totals
+
+// The memory report of a block scan: 32 threads per row of 70000, one i32
+// total each in shared memory; each element loaded twice, and each
+// thread's contiguous chunk makes a warp's accesses 2188 elements apart
+// (an eighth of each 32-byte sector used: a GPU block scan would stage
+// coalesced tiles in shared memory instead).
+// MEM: launch: grid 2 x block 32 = 64 threads
+// MEM: ptxas: {{.*}} 128 bytes shared, 1 barriers
+// MEM: loaded: 1120000 bytes (minimum 560000, 2.000x)
+// MEM: stored: 560000 bytes (minimum 560000, 1.000x)
+// MEM: load sectors: 280000 touched, 35008 fewest, efficiency 0.125
 
 // BIN-COUNT-8: gpu.binary
 // BIN-NOT: gpu.binary
