@@ -245,6 +245,7 @@ private:
   Error rewriteAsm(CallInst *call, const InlineAsm &asmValue);
   Error instrument(Instruction *inst);
   void guardDivision(BinaryOperator *division);
+  void canonicalizeNaN(BinaryOperator *arithmetic);
   /// Splits `before`'s block before it: the new branch takes a cold block
   /// ending in `unreachable` where `condition` holds. Returns that
   /// `unreachable`.
@@ -801,6 +802,21 @@ void Rewriter::guardDivision(BinaryOperator *division) {
   division->setOperand(1, b.CreateSelect(unsafe, one, divisor));
 }
 
+/// PTX's float arithmetic gives the canonical NaN, the host's one of its
+/// operands' NaNs: without this, lanes that combine the same NaNs in other
+/// orders (a butterfly all-reduce) would hold different bits, and their
+/// stores of "one value" would race. The same NaN as DeviceMath's.
+void Rewriter::canonicalizeNaN(BinaryOperator *arithmetic) {
+  IRBuilder<> b(arithmetic->getNextNode());
+  Type *type = arithmetic->getType();
+  Value *nan = ConstantFP::getQNaN(type);
+  Value *isNaN = b.CreateFCmpUNO(arithmetic, arithmetic);
+  Value *result = b.CreateSelect(isNaN, nan, arithmetic);
+  arithmetic->replaceUsesWithIf(result, [&](Use &use) {
+    return use.getUser() != isNaN && use.getUser() != result;
+  });
+}
+
 Instruction *Rewriter::addColdPath(Value *condition, Instruction *before) {
   BasicBlock *head = before->getParent();
   BasicBlock *rest = head->splitBasicBlock(before->getIterator());
@@ -995,7 +1011,7 @@ Error Rewriter::run() {
     if (function.isDeclaration())
       continue;
     SmallVector<Instruction *> work;
-    SmallVector<BinaryOperator *> divisions;
+    SmallVector<BinaryOperator *> divisions, floatArithmetic;
     SmallVector<AllocaInst *> dynamicAllocas;
     // Where each loop starts, as the module has it (the rewrite replaces
     // intrinsics there).
@@ -1008,6 +1024,8 @@ Error Rewriter::run() {
         work.push_back(&inst);
       else if (inst.isIntDivRem())
         divisions.push_back(cast<BinaryOperator>(&inst));
+      else if (isa<BinaryOperator>(inst) && inst.getType()->isFPOrFPVectorTy())
+        floatArithmetic.push_back(cast<BinaryOperator>(&inst));
       else if (isa<InvokeInst, CallBrInst>(inst))
         return unknown(&inst, "an invoke or callbr");
       else if (auto *alloca = dyn_cast<AllocaInst>(&inst);
@@ -1021,6 +1039,8 @@ Error Rewriter::run() {
     }
     for (BinaryOperator *division : divisions)
       guardDivision(division);
+    for (BinaryOperator *arithmetic : floatArithmetic)
+      canonicalizeNaN(arithmetic);
     for (AllocaInst *alloca : dynamicAllocas)
       checkDynamicAlloca(alloca);
     countLoopIterations(function, headerSites);
