@@ -100,6 +100,10 @@ FailureOr<Value> EmitterBase::eval(Value value, const Lanes &at,
                                    const RowStep *rowStep) {
   if (Value cached = lookUpEvaluated(value, at))
     return cached;
+  if (Value staged = loadStagedValue(value, at, rowStep)) {
+    scopes.back().values[value].push_back({at, staged});
+    return staged;
+  }
   // One frame per value being evaluated: its operands are evaluated in
   // order, each after its own operands (as a recursion would, so the IR is
   // emitted in the same order).
@@ -133,6 +137,11 @@ FailureOr<Value> EmitterBase::eval(Value value, const Lanes &at,
           frame.operands.push_back(cached);
           continue;
         }
+        if (Value staged = loadStagedValue(operand, lanes, rowStep)) {
+          scopes.back().values[operand].push_back({lanes, staged});
+          frame.operands.push_back(staged);
+          continue;
+        }
         Operation *chained = getChainedOp(operand);
         stack.push_back({operand, std::move(lanes), chained, {}});
         continue;
@@ -151,6 +160,7 @@ FailureOr<Value> EmitterBase::eval(Value value, const Lanes &at,
         result = frame.operands.front();
       }
     }
+    storeStagedValue(frame.value, frame.at, rowStep, result);
     scopes.back().values[frame.value].push_back({frame.at, result});
     stack.pop_back();
     if (stack.empty())

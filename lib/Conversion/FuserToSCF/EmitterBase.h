@@ -279,6 +279,15 @@ protected:
   /// The value computed for `value` at `at` in this scope or an enclosing
   /// one, or null.
   Value lookUpEvaluated(Value value, const Lanes &at);
+  /// A value of the segment that the normalization kernel keeps in a row
+  /// stage (RowStaging::stages, keyed by the value): its lanes `at` of the
+  /// walk `rowStep` loaded from the stage when an earlier thread loop of
+  /// the row filled it, else null.
+  Value loadStagedValue(Value value, const Lanes &at, const RowStep *rowStep);
+  /// Stores `computed`, lanes `at` of staged `value`, when this thread loop
+  /// may fill the stage.
+  void storeStagedValue(Value value, const Lanes &at, const RowStep *rowStep,
+                        Value computed);
   /// The op whose operands eval() evaluates on its stack (a meta op that
   /// reads its source one to one, or an elementwise op) when it defines
   /// `value`, or null.

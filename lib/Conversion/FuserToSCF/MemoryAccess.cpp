@@ -86,6 +86,49 @@ Value EmitterBase::load(Value memref, const Lanes &at, const RowStep *rowStep) {
   return loadGlobal(memref, at);
 }
 
+/// The stage of segment value `value` when lanes `at` of walk `rowStep` are
+/// its row's own (a stage holds the row as the walk steps over it).
+static RowStage *findValueStage(RowStaging *staging, Value value,
+                                const Lanes &at, const RowStep *rowStep) {
+  if (!staging || !rowStep || !(at == rowStep->lanes))
+    return nullptr;
+  auto it = staging->stages.find(value);
+  return it == staging->stages.end() ? nullptr : &it->second;
+}
+
+Value EmitterBase::loadStagedValue(Value value, const Lanes &at,
+                                   const RowStep *rowStep) {
+  RowStage *stage = findValueStage(staging, value, at, rowStep);
+  if (!stage || stage->filledBy < 0 || stage->filledBy >= staging->loop)
+    return Value();
+  Value buffer = memref::GetGlobalOp::create(b, loc, stage->buffer.getType(),
+                                             stage->buffer.getSymName());
+  Type vectorType = vectorOf(getElementTypeOrSelf(value.getType()), at.width);
+  if (!isa<VectorType>(vectorType))
+    return memref::LoadOp::create(b, loc, buffer,
+                                  ValueRange{rowStep->position});
+  return vector::LoadOp::create(b, loc, vectorType, buffer,
+                                ValueRange{rowStep->position});
+}
+
+void EmitterBase::storeStagedValue(Value value, const Lanes &at,
+                                   const RowStep *rowStep, Value computed) {
+  RowStage *stage = findValueStage(staging, value, at, rowStep);
+  if (!stage || !staging->fill ||
+      computed.getType() !=
+          vectorOf(getElementTypeOrSelf(value.getType()), at.width))
+    return;
+  Value buffer = memref::GetGlobalOp::create(b, loc, stage->buffer.getType(),
+                                             stage->buffer.getSymName());
+  if (isa<VectorType>(computed.getType()))
+    vector::StoreOp::create(b, loc, computed, buffer,
+                            ValueRange{rowStep->position});
+  else
+    memref::StoreOp::create(b, loc, computed, buffer,
+                            ValueRange{rowStep->position});
+  stage->filledBy = staging->loop;
+}
+
 Value EmitterBase::loadGlobal(Value memref, const Lanes &at) {
   auto type = cast<MemRefType>(memref.getType());
   Type elementType = type.getElementType();

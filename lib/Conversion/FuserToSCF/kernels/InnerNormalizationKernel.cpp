@@ -12,6 +12,7 @@
 
 #include "fuser/Conversion/FuserToArith/FuserToArith.h"
 #include "fuser/Conversion/Utils/WorkgroupBuffer.h"
+#include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -87,6 +88,37 @@ LogicalResult InnerNormalizationKernel::emitSkeleton() {
     RowStage &stage = rows.stages[bindings.lookup(input)];
     stage.buffer = buffer;
     stage.perRow = perRow;
+  }
+
+  // A later reduction's source that the row's outputs read too and that
+  // costs more to compute than to load (a transcendental function:
+  // softmax's exp) is staged as well, where shared memory allows: the
+  // output pass loads it instead of computing it again.
+  int64_t combines = structure.reductions.size();
+  int64_t budgetLeft = kNormalizationRowBudgetBytes - structure.sharedBytes -
+                       (2 * rowsPerBlock - 1) * 128 * combines;
+  bool sameSpelling = rows.spelling.empty() ||
+                      ArrayRef<int64_t>(rows.spelling) == sourceShape;
+  for (ReductionOp reduction : structure.reductions) {
+    Value source = reduction.getSource();
+    Operation *def = source.getDefiningOp();
+    Type elementType = getElementTypeOrSelf(source.getType());
+    if (!sameSpelling || !def || !isTranscendentalOp(def) ||
+        !isa<Float32Type, Float64Type>(elementType) ||
+        shapeOf(source) != sourceShape || rows.stages.count(source) ||
+        llvm::all_of(source.getUsers(),
+                     [](Operation *user) { return isa<ReductionOp>(user); }))
+      continue;
+    int64_t bytes =
+        structure.rowElements * *getElementByteWidth(elementType);
+    if (bytes > budgetLeft)
+      continue;
+    budgetLeft -= bytes;
+    RowStage &stage = rows.stages[source];
+    stage.buffer =
+        createWorkgroupBuffer(b, loc, module, "__fuser_row",
+                              {structure.rowElements}, elementType,
+                              /*alignment=*/16);
   }
 
   // The block's rows one after another, each reusing the row buffers (each
