@@ -104,6 +104,7 @@ ScheduleTarget mlir::fuser::getCPUScheduleTarget() {
   target.accessBytes = 64;
   target.maxRowThreads = 32;
   target.accumulators = 4;
+  target.registerBytes = 64;
   return target;
 }
 

@@ -104,6 +104,7 @@ void mlir::fuser::buildLowerToKernelLoopsPipeline(
   schedule.accessBytes = options.schedule.accessBytes;
   schedule.maxRowThreads = options.schedule.maxRowThreads;
   schedule.accumulators = options.schedule.accumulators;
+  schedule.registerBytes = options.schedule.registerBytes;
   schedule.splitReductions = options.splitReductions;
   pm.nest<func::FuncOp>().addPass(createFuserSchedule(schedule));
   ConvertFuserToSCFOptions toSCF;

@@ -168,6 +168,27 @@ ScheduleAttr mlir::fuser::chooseSchedule(SegmentOp segment,
                         std::max(widestElement(segment.getInputs().getTypes()),
                                  widestElement(segment.getResultTypes())),
                     1);
+  // A pointwise thread's lanes of the values it computes fill at most one
+  // register of target.registerBytes; halves and 8-bit floats compute in
+  // f32. Wider, a chain of math (erf's polynomials) spills its constants.
+  if (kind == ScheduleKind::Pointwise && target.registerBytes > 0) {
+    auto computeBytes = [](TypeRange types) {
+      int64_t widest = 1;
+      for (Type type : types) {
+        Type element = getElementTypeOrSelf(type);
+        int64_t bytes = *getElementByteWidth(element);
+        widest = std::max<int64_t>(
+            widest, isa<FloatType>(element) ? std::max<int64_t>(bytes, 4)
+                                            : bytes);
+      }
+      return widest;
+    };
+    int64_t widestCompute =
+        std::max(computeBytes(segment.getInputs().getTypes()),
+                 computeBytes(segment.getResultTypes()));
+    vector = std::clamp<int64_t>(target.registerBytes / widestCompute, 1,
+                                 vector);
+  }
 
   // One thread per `vector` outputs of the largest output.
   auto perOutput = ScheduleAttr::get(context, kind, vector, kThreadsPerBlock,
@@ -258,7 +279,8 @@ struct FuserSchedulePass
         return;
       segment.setScheduleAttr(chooseSchedule(
           segment,
-          ScheduleTarget{smCount, accessBytes, maxRowThreads, accumulators},
+          ScheduleTarget{smCount, accessBytes, maxRowThreads, accumulators,
+                         registerBytes},
           splitReductions));
     });
   }

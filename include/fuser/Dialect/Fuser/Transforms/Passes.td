@@ -140,6 +140,10 @@ def FuserSchedule : Pass<"fuser-schedule", "func::FuncOp"> {
     Option<"accumulators", "accumulators", "int64_t", /*default=*/"1",
            "Independent partials per reduction of a thread that walks a "
            "row (1: a GPU; the CPU backend asks for 4)">,
+    Option<"registerBytes", "register-bytes", "int64_t", /*default=*/"0",
+           "Bytes of a vector register, which a pointwise thread's lanes "
+           "of the f32 (or wider) values it computes fill at most (0: no "
+           "bound, a GPU; the CPU backend asks for 64)">,
   ];
 }
 

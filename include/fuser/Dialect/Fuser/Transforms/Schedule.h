@@ -33,6 +33,10 @@ struct ScheduleTarget {
   /// chain's latency; 4 on the CPU, whose cores run a block's threads one
   /// after the other.
   int64_t accumulators = 1;
+  /// Bytes of a vector register, which a pointwise thread's lanes of the
+  /// f32 (or wider) values it computes fill at most: the CPU's 64 (zmm);
+  /// 0, no bound (a GPU thread's lanes are registers of their own).
+  int64_t registerBytes = 0;
 };
 
 /// The schedule the heuristics of docs/Lowering.md pick for kernel segment
