@@ -41,11 +41,38 @@ static uint64_t getAlignment(uint64_t bytes) {
   return std::min<uint64_t>(uint64_t(1) << llvm::Log2_64(bytes), 16);
 }
 
+/// Whether a thread loop before loop `loop` of the row filled `stage`.
+static bool isFilledBefore(const RowStage &stage, int64_t loop) {
+  return stage.filledBy >= 0 && stage.filledBy < loop;
+}
+
+/// A value of `type` (a vector of lanes or a scalar) at `position` of the
+/// row buffer of `stage`.
+static Value readStage(OpBuilder &b, Location loc, RowStage &stage,
+                       Type type, Value position) {
+  Value buffer = memref::GetGlobalOp::create(b, loc, stage.buffer.getType(),
+                                             stage.buffer.getSymName());
+  if (!isa<VectorType>(type))
+    return memref::LoadOp::create(b, loc, buffer, ValueRange{position});
+  return vector::LoadOp::create(b, loc, type, buffer, ValueRange{position});
+}
+
+/// Stores `value` at `position` of the row buffer of `stage`, filled by
+/// thread loop `loop`.
+static void writeStage(OpBuilder &b, Location loc, RowStage &stage,
+                       Value value, Value position, int64_t loop) {
+  Value buffer = memref::GetGlobalOp::create(b, loc, stage.buffer.getType(),
+                                             stage.buffer.getSymName());
+  if (isa<VectorType>(value.getType()))
+    vector::StoreOp::create(b, loc, value, buffer, ValueRange{position});
+  else
+    memref::StoreOp::create(b, loc, value, buffer, ValueRange{position});
+  stage.filledBy = loop;
+}
+
 Value EmitterBase::load(Value memref, const Lanes &at, const RowStep *rowStep) {
   if (!staging || !rowStep)
     return loadGlobal(memref, at);
-  auto type = cast<MemRefType>(memref.getType());
-  Type elementType = type.getElementType();
   auto stageLanes = [&](const RowStage &stage) {
     if (stage.perRow)
       return rowStep->lanes;
@@ -57,33 +84,20 @@ Value EmitterBase::load(Value memref, const Lanes &at, const RowStep *rowStep) {
       lanes.dim -= staging->outerDims;
     return lanes;
   };
-  if (auto it = staging->stages.find(memref);
-      it != staging->stages.end() && at == stageLanes(it->second)) {
-    RowStage &stage = it->second;
-    OpBuilder::InsertionGuard guard(b);
-    Value buffer = memref::GetGlobalOp::create(b, loc, stage.buffer.getType(),
-                                               stage.buffer.getSymName());
-    Type vectorType = vectorOf(elementType, at.width);
-    if (stage.filledBy >= 0 && stage.filledBy < staging->loop) {
-      if (!isa<VectorType>(vectorType))
-        return memref::LoadOp::create(b, loc, buffer,
-                                      ValueRange{rowStep->position});
-      return vector::LoadOp::create(b, loc, vectorType, buffer,
-                                    ValueRange{rowStep->position});
-    }
-    Value value = loadGlobal(memref, at);
-    if (staging->fill) {
-      if (!isa<VectorType>(vectorType))
-        memref::StoreOp::create(b, loc, value, buffer,
-                                ValueRange{rowStep->position});
-      else
-        vector::StoreOp::create(b, loc, value, buffer,
-                                ValueRange{rowStep->position});
-      stage.filledBy = staging->loop;
-    }
-    return value;
-  }
-  return loadGlobal(memref, at);
+  auto it = staging->stages.find(memref);
+  if (it == staging->stages.end() || !(at == stageLanes(it->second)))
+    return loadGlobal(memref, at);
+  RowStage &stage = it->second;
+  if (isFilledBefore(stage, staging->loop))
+    return readStage(
+        b, loc, stage,
+        vectorOf(cast<MemRefType>(memref.getType()).getElementType(),
+                 at.width),
+        rowStep->position);
+  Value value = loadGlobal(memref, at);
+  if (staging->fill)
+    writeStage(b, loc, stage, value, rowStep->position, staging->loop);
+  return value;
 }
 
 /// The stage of segment value `value` when lanes `at` of walk `rowStep` are
@@ -99,34 +113,20 @@ static RowStage *findValueStage(RowStaging *staging, Value value,
 Value EmitterBase::loadStagedValue(Value value, const Lanes &at,
                                    const RowStep *rowStep) {
   RowStage *stage = findValueStage(staging, value, at, rowStep);
-  if (!stage || stage->filledBy < 0 || stage->filledBy >= staging->loop)
+  if (!stage || !isFilledBefore(*stage, staging->loop))
     return Value();
-  Value buffer = memref::GetGlobalOp::create(b, loc, stage->buffer.getType(),
-                                             stage->buffer.getSymName());
-  Type vectorType = vectorOf(getElementTypeOrSelf(value.getType()), at.width);
-  if (!isa<VectorType>(vectorType))
-    return memref::LoadOp::create(b, loc, buffer,
-                                  ValueRange{rowStep->position});
-  return vector::LoadOp::create(b, loc, vectorType, buffer,
-                                ValueRange{rowStep->position});
+  return readStage(b, loc, *stage,
+                   vectorOf(getElementTypeOrSelf(value.getType()), at.width),
+                   rowStep->position);
 }
 
 void EmitterBase::storeStagedValue(Value value, const Lanes &at,
                                    const RowStep *rowStep, Value computed) {
   RowStage *stage = findValueStage(staging, value, at, rowStep);
-  if (!stage || !staging->fill ||
-      computed.getType() !=
+  if (stage && staging->fill &&
+      computed.getType() ==
           vectorOf(getElementTypeOrSelf(value.getType()), at.width))
-    return;
-  Value buffer = memref::GetGlobalOp::create(b, loc, stage->buffer.getType(),
-                                             stage->buffer.getSymName());
-  if (isa<VectorType>(computed.getType()))
-    vector::StoreOp::create(b, loc, computed, buffer,
-                            ValueRange{rowStep->position});
-  else
-    memref::StoreOp::create(b, loc, computed, buffer,
-                            ValueRange{rowStep->position});
-  stage->filledBy = staging->loop;
+    writeStage(b, loc, *stage, computed, rowStep->position, staging->loop);
 }
 
 Value EmitterBase::loadGlobal(Value memref, const Lanes &at) {
