@@ -20,6 +20,7 @@ from ._build import PLACEHOLDER_EXTENT, Build, int64_list
 from ._cache import FusionCache, definition_key, measured_compile, text_key
 from ._errors import (FusionError, FusionMemoryError, FusionNotImplementedError,
                       FusionTypeError, FusionValueError, translate)
+from ._nvfuser_repr import fusion_outputs
 from ._ops import Ops
 from ._printer import format_definition, format_repro_script
 from ._states import DTYPE_NAMES, DataType, Scalar, Tensor, Vector, dtype_name
@@ -214,6 +215,13 @@ class FusionDefinition:
                 # error, if real, comes again when inputs concretize it.
                 self._provisional, self._provisional_error = None, error
         return out
+
+    def _fusion_outputs(self):
+        """The outputs as nvFuser's Fusion lists them: an output also
+        written into an input once (_nvfuser_repr.fusion_outputs)."""
+        return [out for out, _, _ in fusion_outputs(
+            [(handle, None if alias is None else self._inputs[alias])
+             for handle, _, alias in self._outputs])]
 
     def _type_of(self, state):
         """(extents or None, dtype) of a Tensor or Scalar; extents of a

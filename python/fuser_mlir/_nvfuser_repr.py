@@ -28,7 +28,7 @@ import math
 
 from ._states import DataType, State
 
-__all__ = ["translate"]
+__all__ = ["translate", "fusion_outputs"]
 
 _FLOATS = ("Double", "Float", "Half", "BFloat16", "Float8_e4m3fn", "Float8_e5m2",
            "Float8_e8m0fnu", "Float4_e2m1fn")
@@ -162,13 +162,41 @@ class Unsupported(Exception):
     """A record the model does not translate."""
 
 
+def fusion_outputs(added):
+    """nvFuser's Fusion outputs after the add_output calls `added` (pairs of
+    output and alias input or None, in call order), as csrc/fusion.cpp keeps
+    them: [(output, alias input or None, visible)]. add_output(T, alias) adds
+    T, hidden (written into the input, not returned), unless T is an output
+    already (then it only records the alias); add_output(T) appends T, or
+    moves a hidden T to the end and makes it visible. So an output added
+    both ways is listed once."""
+    outputs, aliases, hidden = [], {}, set()
+    for out, alias in added:
+        key = id(out)
+        if alias is None:
+            if key in hidden:
+                hidden.discard(key)
+                outputs = [o for o in outputs if o is not out]
+            outputs.append(out)
+            continue
+        aliases[key] = alias
+        if any(o is out for o in outputs):
+            hidden.discard(key)
+        else:
+            hidden.add(key)
+            outputs.append(out)
+    return [(out, aliases.get(id(out)), id(out) not in hidden) for out in outputs]
+
+
 class IR:
     def __init__(self):
         self.n_tv = 0
         self.n_scalar = 0
         self.zero_created = False
+        self.one_created = False
         self.inputs = []
-        self.outputs = []      # (tv, alias)
+        self.added = []        # add_output's (tv, alias) in call order
+        self.outputs = []      # fusion_outputs(added), once the records ran
         self.consts = {}
 
     # Values ---------------------------------------------------------------
@@ -234,7 +262,16 @@ class IR:
             out.append(o)
         return out
 
-    def broadcast(self, v, flags, cost=2):
+    def the_one(self):
+        """The cost of the fusion's cached one (Fusion::oneVal(), the extent
+        of every broadcast dim; welford takes it too): 1 the first time."""
+        cost = 0 if self.one_created else 1
+        self.one_created = True
+        return cost
+
+    def broadcast(self, v, flags, cost=None):
+        if cost is None:
+            cost = 1 + self.the_one()
         it = iter(v.logical())
         dims = []
         for flag in flags:
@@ -415,6 +452,7 @@ class Translator:
                 result = [result]
             for state, value in zip(outs, result):
                 self.vals[state.index] = value
+        self.ir.outputs = fusion_outputs(self.ir.added)
         return self.ir
 
     def r_define_tensor(self, record):
@@ -427,12 +465,16 @@ class Translator:
             raise Unsupported("define_tensor without shape")
         strides = kw.get("strides")
         dims = []
+        # One value per dim's extent, in order; a static dim's second value
+        # comes after them all (measured: shape [3, 4, -1] names its
+        # symbolic extent c2).
         for extent in shape:
             if extent == -1:
                 dims.append(Dim(ir.scalar("Index"), "i"))
             else:
-                e = ir.scalar("Index", extent, is_const=True, cost=2)
+                e = ir.scalar("Index", extent, is_const=True)
                 dims.append(Dim(e, "b" if extent == 1 else "i"))
+        ir.charge(sum(1 for extent in shape if extent != -1))
         if shape and not ir.zero_created:
             ir.zero_created = True
             ir.charge(1)
@@ -474,7 +516,7 @@ class Translator:
         alias = self.val(record.args[1]) if len(record.args) > 1 else None
         if not out.is_tv:
             raise Unsupported("scalar output")
-        self.ir.outputs.append((out, alias))
+        self.ir.added.append((out, alias))
 
     # Elementwise ---------------------------------------------------------------
 
@@ -699,7 +741,7 @@ class Translator:
         for dtype in (x.dtype, x.dtype, "Index"):
             outs.append(ir.tv(dtype, [Dim(d.extent, "r" if i in axes else d.kind, d.expanded)
                                       for i, d in enumerate(x.logical())],
-                              cost=4 if not outs else 0))
+                              cost=3 + ir.the_one() if not outs else 0))
         Expr("welford", [x], outs, {"axes": axes})
         return outs
 
@@ -757,7 +799,7 @@ class Translator:
     def shape_vals(self, shape):
         return [self.extent(e) for e in shape]
 
-    def expand_to(self, v, extents):
+    def expand_to(self, v, extents, cost=2):
         ir = self.ir
         dims = []
         for d, e in zip(v.logical(), extents):
@@ -768,19 +810,32 @@ class Translator:
                 dims.append(Dim(e, d.kind, d.expanded))
             else:
                 dims.append(Dim(d.extent, d.kind, d.expanded))
-        out = ir.tv(v.dtype, dims, cost=2)
+        out = ir.tv(v.dtype, dims, cost=cost)
         Expr("expand", [v], [out])
         return out
 
     def r_op_expand(self, record):
+        ir = self.ir
         v = self.val(record.args[0])
-        extents = self.shape_vals(record.kwargs["shape"])
+        shape = record.kwargs["shape"]
+        constant = all(isinstance(e, int) and not isinstance(e, bool) for e in shape)
+        # A shape of Python ints: measured on 0.2.36, 2 values and 2 per
+        # expanded dim, or a set's 1 and 2 per iteration dim where nothing
+        # expands; the ints themselves none.
+        extents = [ir.scalar("Int", e, is_const=True, cost=0) for e in shape] if constant \
+            else self.shape_vals(shape)
         if len(extents) != len(v.logical()):
             raise Unsupported("expand rank")
-        if not any(d.kind == "b" and not (e.is_const and e.value in (1, -1))
-                   for d, e in zip(v.logical(), extents)):
-            return self.ir.set(v)
-        return self.expand_to(v, extents)
+        expanded = sum(1 for d, e in zip(v.logical(), extents)
+                       if d.kind == "b" and not (e.is_const and e.value in (1, -1)))
+        if not expanded:
+            if not constant:
+                return ir.set(v)
+            out = ir.tv(v.dtype, [Dim(d.extent, d.kind if d.kind != "r" else "i", d.expanded)
+                                  for d in v.logical()])
+            Expr("set", [v], [out])
+            return out
+        return self.expand_to(v, extents, cost=2 + 2 * expanded if constant else 2)
 
     def r_op_broadcast_in_dim(self, record):
         ir = self.ir
@@ -1076,10 +1131,10 @@ class Translator:
         ir = self.ir
         dtype = self.arg(record, 3, "dtype", DataType.Int).name
         length = self.extent(record.args[0])
-        # 7 values with the length's (measured on nvFuser 0.2.36): 2 of the
-        # binding's before start and step (None and Python numbers: one
-        # constant of the dtype each), 2 of the result, 1 more casting a
-        # Scalar length to Index.
+        # Measured on nvFuser 0.2.36: 2 of the binding's before start and
+        # step (None and Python numbers: one constant of the dtype each), 1
+        # of the result, 1 more casting a Scalar length not of Index type
+        # to Index (fd.ops.size gives Index); 6 with a constant length.
         ir.charge(2)
         values = []
         for index, name, default in ((1, "start", 0), (2, "step", 1)):
@@ -1087,7 +1142,8 @@ class Translator:
             values.append(ir.maybe_cast(dtype, self.val(value)) if isinstance(value, State)
                           else ir.scalar(dtype, _convert(default if value is None else value,
                                                          dtype), is_const=True))
-        out = ir.tv(dtype, [Dim(length, "i")], cost=2 if length.is_const else 3)
+        out = ir.tv(dtype, [Dim(length, "i")],
+                    cost=1 if length.is_const or length.dtype == "Index" else 2)
         Expr("iota", [length] + values, [out], {"dtype": dtype})
         return out
 
@@ -1099,14 +1155,15 @@ class Translator:
         rows, cols = logical[-2].maybe_expanded, logical[-1].maybe_expanded
         # The fusion's zero and one of Index type (no new values), the
         # negated diagonal and one per static extent of the two dims
-        # (measured on nvFuser 0.2.36, as the rest of this op's counts).
+        # (measured on nvFuser 0.2.36, as the rest of this op's counts: its
+        # two broadcasts 2 values each).
         ir.charge(1 + sum(1 for d in logical[-2:] if d.kind == "i" and d.extent.is_const))
         row = self.iota(rows, ir.scalar("Index", 0, is_const=True, cost=0),
                         ir.scalar("Index", 1, is_const=True, cost=0), "Index")
         col = self.iota(cols, ir.scalar("Index", -diagonal, is_const=True, cost=0),
                         ir.scalar("Index", 1, is_const=True, cost=0), "Index")
-        mask = ir.binary("le", self.broadcast_flags(row, [False, True]),
-                         self.broadcast_flags(col, [True, False]), {}, "Bool")
+        mask = ir.binary("le", ir.broadcast(row, [False, True], cost=2),
+                         ir.broadcast(col, [True, False], cost=2), {}, "Bool")
         if len(logical) > 2:
             mask = ir.broadcast(mask, [True] * (len(logical) - 2) + [False, False], cost=0)
         zero = ir.scalar(v.dtype, False if v.dtype == "Bool" else 0 if _is_int(v.dtype)
@@ -1478,7 +1535,7 @@ class Printer:
                     stack.pop()
                     order.append(expr)
 
-        for out, _ in self.ir.outputs:
+        for out, _, _ in self.ir.outputs:
             visit_val(out)
         return order
 
@@ -1532,10 +1589,14 @@ class Printer:
             done.add(id(e))
             self.handle_expr(e)
             skips = 0
-        for out, alias in self.ir.outputs:
-            if alias is not None:
+        # python_translate.cpp: an aliased output's alias once, then the
+        # output wherever it is visible (returned).
+        aliased = set()
+        for out, alias, visible in self.ir.outputs:
+            if alias is not None and id(out) not in aliased:
+                aliased.add(id(out))
                 self.emit("fd.add_output(%s, %s)" % (self.name(out), self.name(alias)))
-            else:
+            if visible:
                 self.emit("fd.add_output(%s)" % self.name(out))
         return "\n".join(self.lines) + "\n"
 

@@ -746,11 +746,17 @@ class Ops:
             dtype, dtype_text = DataType.Null, None
         else:
             dtype_text = dtype_name(dtype, "the reduction's dtype")
+
+        def build_fn(build):
+            source = build.native_id(arg)
+            result = build.call(build.native.reduction, kind, source,
+                                build.extents(dims, "the reduction's dims"), bool(keepdim),
+                                dtype_text)
+            # nvFuser reduces an fp8 tensor in f32 and gives the operand's dtype.
+            return result if dtype_text is not None else \
+                build.call(_in_operand_dtype, build, source, result)
         return self._tensor_op(
-            name, (arg,), {"dims": dims, "keepdim": bool(keepdim), "dtype": dtype},
-            lambda build: build.call(build.native.reduction, kind, build.native_id(arg),
-                                     build.extents(dims, "the reduction's dims"),
-                                     bool(keepdim), dtype_text))
+            name, (arg,), {"dims": dims, "keepdim": bool(keepdim), "dtype": dtype}, build_fn)
 
     def sum(self, arg, dims=None, keepdim=False, dtype=DataType.Null, *, axes=None):
         return self._reduction("sum", "add", arg, dims, keepdim, dtype, axes)
@@ -913,13 +919,18 @@ class Ops:
 
     def welford(self, arg, dims):
         """(avg, var_sum, n) over dims: the mean, the sum of squared
-        deviations from it, and the element count (int64)."""
+        deviations from it, and the element count (int64); avg and var_sum
+        of f16, bf16 and fp8 computed in f32 and given in the operand's
+        dtype, as nvFuser's."""
         arg = self._tensor(arg, "the operand of welford")
         dims = self._statistics_dims(arg, dims, "welford")
 
         def apply(build, outs):
-            ids = build.call(build.native.welford, build.native_id(arg),
-                             build.extents(dims, "welford's dims"))
+            source = build.native_id(arg)
+            avg, var_sum, n = build.call(build.native.welford, source,
+                                         build.extents(dims, "welford's dims"))
+            ids = [build.call(_in_operand_dtype, build, source, result)
+                   for result in (avg, var_sum)] + [n]
             for out, native_id in zip(outs, ids):
                 build.ids[out.index] = native_id
         return self._record("welford", (arg,), {"dims": dims}, apply, extra_outs=2)
@@ -1149,8 +1160,36 @@ def _check_slice(fd, arg, starts, ends, steps):
                                    "const size 1.")
 
 
+# Reduced-precision floats: fuser IR computes them in f32 (FusionBuilder's
+# promotion), as nvFuser's kernels do, but nvFuser's ops below give their
+# result in the operand's dtype.
+_REDUCED_FLOATS = ("float16", "bfloat16", "float8_e4m3fn", "float8_e5m2")
+# nvFuser's unary ops without a promotion config (NVFUSER_DEFINE_UNARY_OP,
+# abs, sign): the result keeps the operand's dtype.
+_UNARY_KEEPING_DTYPE = ("abs", "ceil", "floor", "frac", "relu", "round", "sign", "silu",
+                        "trunc")
+
+
+def _in_operand_dtype(build, operand, result_id):
+    """result_id cast back to the operand's dtype where the operand (a native
+    id, or build.operand's form) is a reduced-precision float that the
+    result, computed in f32, is not. Called within build.call, at the op's
+    location."""
+    if isinstance(operand, tuple):
+        operand = operand[1]
+    elif not isinstance(operand, int) or isinstance(operand, bool):
+        return result_id
+    dtype = build.native.value_type(operand)[1]
+    if dtype in _REDUCED_FLOATS and build.native.value_type(result_id)[1] != dtype:
+        return build.native.cast(result_id, dtype)
+    return result_id
+
+
 def _make_unary(name):
     def op(self, arg):
+        if name in _UNARY_KEEPING_DTYPE:
+            return self._elementwise(name, [arg], lambda build, x: _in_operand_dtype(
+                build, x, build.native.unary(name, x)))
         return self._elementwise(name, [arg], lambda build, x: build.native.unary(name, x))
     op.__name__ = name
     op.__doc__ = "fuser.%s" % name

@@ -144,9 +144,10 @@ class Fusion:
         return list(self.fd._inputs)
 
     def outputs(self):
-        """The fusion's outputs in add_output order (those written into an
-        input included)."""
-        return [handle for handle, _, _ in self.fd._outputs]
+        """The fusion's outputs in nvFuser's order: add_output order, those
+        written into an input included, an output added both plainly and as
+        an alias once (FusionDefinition._fusion_outputs)."""
+        return self.fd._fusion_outputs()
 
     def print_math(self, from_outputs_only=True):
         """The fusion's math as a string: fuser_mlir's IR of it (MLIR), where

@@ -1,8 +1,9 @@
 """nvFuser's 8-bit floats (DataType.Float8_e4m3fn, Float8_e5m2) in both
 APIs: casts round to nearest even and saturate (nvFuser's
 cvt.rn.satfinite), dequantization is exact, arithmetic on fp8 tensors
-computes in f32, and the interpreter and the CPU backend agree bit for
-bit. ml_dtypes is the reference (it rounds the same way but overflows to
+computes in f32 (the ops nvFuser gives in the operand's dtype, abs, the
+rounding ops, silu, the reductions and welford, cast back to it), and the
+interpreter and the CPU backend agree bit for bit. ml_dtypes is the reference (it rounds the same way but overflows to
 NaN/inf where nvFuser saturates)."""
 import ml_dtypes
 import numpy as np
@@ -71,7 +72,8 @@ def test_dequantize_is_exact(module, backend, name, largest):
 @BACKENDS
 def test_arithmetic_on_fp8_computes_in_f32(module, backend):
     """A scaled FP8 matmul epilogue's elementwise part: dequantize by the
-    promotion, scale, requantize."""
+    promotion, scale, requantize. abs and sum give fp8, as nvFuser's
+    (computed in f32, rounded once)."""
     a = reference_cast(values, "float8_e4m3fn", 448.0)
     b = reference_cast(values[::-1].copy(), "float8_e5m2", 57344.0)
     with module.FusionDefinition() as fd:
@@ -90,11 +92,64 @@ def test_arithmetic_on_fp8_computes_in_f32(module, backend):
     np.testing.assert_array_equal(scaled, exact)
     np.testing.assert_array_equal(requantized.astype(np.float32),
                                   reference_cast(exact, "float8_e4m3fn", 448.0).astype(np.float32))
-    assert magnitude.dtype == np.float32
-    np.testing.assert_array_equal(magnitude, np.abs(a.astype(np.float32)))
+    assert magnitude.dtype.name == "float8_e4m3fn"
+    np.testing.assert_array_equal(magnitude.view(np.uint8), np.abs(a).view(np.uint8))
     np.testing.assert_array_equal(nan, np.isnan(b.astype(np.float32)))
-    assert total.dtype == np.float32
-    np.testing.assert_allclose(total, a.astype(np.float64).sum(axis=1), rtol=1e-6)
+    assert total.dtype.name == "float8_e4m3fn"
+    np.testing.assert_array_equal(
+        total.astype(np.float32),
+        reference_cast(a.astype(np.float32).sum(axis=1, dtype=np.float64).astype(np.float32),
+                       "float8_e4m3fn", 448.0).astype(np.float32))
+
+
+KEEPING_DTYPE = [("abs", np.abs), ("ceil", np.ceil), ("floor", np.floor),
+                 ("round", np.round), ("trunc", np.trunc),
+                 ("frac", lambda x: x - np.trunc(x)), ("relu", lambda x: np.maximum(x, 0)),
+                 ("sign", lambda x: np.where(x > 0, 1, np.where(x < 0, -1, 0))), ("silu", lambda x: x / (1 + np.exp(-x)))]
+
+
+@MODULES
+@BACKENDS
+@FORMATS
+def test_ops_keeping_the_dtype_give_fp8(module, backend, name, largest):
+    """nvFuser's unary ops without promotion, its reductions and welford
+    give an fp8 operand's dtype: computed in f32, the result rounded to the
+    format once (saturating)."""
+    a = reference_cast(values[:, :12], name, largest)
+    dtype = NVFUSER_DTYPES[name]
+    with module.FusionDefinition() as fd:
+        t = fd.define_tensor(shape=list(a.shape), dtype=dtype)
+        for op, _ in KEEPING_DTYPE:
+            fd.add_output(getattr(fd.ops, op)(t))
+        for op in ("sum", "prod", "max", "min"):
+            fd.add_output(getattr(fd.ops, op)(t, dims=[1]))
+        avg, var_sum, n = fd.ops.welford(t, dims=[1])
+        for result in (avg, var_sum, n):
+            fd.add_output(result)
+        assert [fd._type_of(o)[1] for o in fd._fusion_outputs()] == \
+            [name] * (len(KEEPING_DTYPE) + 6) + ["int64"]
+    results = fd.execute([a], backend=backend)
+    x = a.astype(np.float32)
+    finite = np.isfinite(x).all(axis=1)
+    with np.errstate(all="ignore"):
+        mean = x.astype(np.float64).mean(axis=1)
+        expected = [fn(x) for _, fn in KEEPING_DTYPE] + [
+            x.sum(axis=1, dtype=np.float64), x.prod(axis=1, dtype=np.float64),
+            x.max(axis=1), x.min(axis=1), mean, ((x - mean[:, None]) ** 2).sum(axis=1)]
+    for index, (result, reference) in enumerate(zip(results, expected)):
+        assert result.dtype.name == name, index
+        want = reference_cast(np.asarray(reference, np.float32), name, largest)
+        got, want = result.astype(np.float32), want.astype(np.float32)
+        if index < len(KEEPING_DTYPE) + 4:
+            # One rounding of an f32 result (silu's f32 exp may differ from
+            # numpy's by an ulp, far below fp8's).
+            np.testing.assert_array_equal(got, want, err_msg=KEEPING_DTYPE[index][0]
+                                          if index < len(KEEPING_DTYPE) else "reduction")
+        else:
+            # welford's running update rounds otherwise than the two-pass
+            # f64 reference: within one fp8 step, on rows without inf/NaN.
+            np.testing.assert_allclose(got[finite], want[finite], rtol=2.0**-2)
+    np.testing.assert_array_equal(results[-1], np.full(a.shape[0], a.shape[1]))
 
 
 def test_fp8_moves_without_casts():

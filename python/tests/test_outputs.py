@@ -25,6 +25,38 @@ def test_alias_writes_into_the_input():
     np.testing.assert_array_equal(w, np.arange(4, dtype=np.float32) - 1.0)
 
 
+# add_output calls and the outputs nvFuser 0.2.36's Fusion lists for them
+# (fd.fusion.outputs(), measured): "t1>t0" is add_output(t1, t0).
+FUSION_OUTPUTS = [
+    (["t1", "t1>t0", "t0"], ["T1", "T0"]),
+    (["t1>t0", "t1"], ["T1"]),
+    (["t1>t0", "t0"], ["T1", "T0"]),
+    (["t1", "t1"], ["T1", "T1"]),
+    (["t1", "t1>t0", "t1"], ["T1", "T1"]),
+    (["t1>t0", "t1", "t1"], ["T1", "T1"]),
+    (["t2", "t1>t0", "t2", "t1"], ["T2", "T2", "T1"]),
+]
+
+
+@pytest.mark.parametrize("calls, listed", FUSION_OUTPUTS,
+                         ids=[" ".join(calls) for calls, _ in FUSION_OUTPUTS])
+def test_fusion_outputs_as_nvfuser_lists_them(calls, listed):
+    """csrc/fusion.cpp: add_output(T, alias) adds T, hidden, unless T is an
+    output already; add_output(T) appends T, or moves a hidden T to the end.
+    execute returns the outputs added plainly, in call order."""
+    from fuser_mlir import nvfuser_direct
+    with nvfuser_direct.FusionDefinition() as fd:
+        t0 = fd.define_tensor(shape=[-1], dtype=DataType.Float)
+        tensors = {"t0": t0, "t1": fd.ops.neg(t0), "t2": fd.ops.exp(t0)}
+        for call in calls:
+            output, _, alias = call.partition(">")
+            fd.add_output(tensors[output], *([tensors[alias]] if alias else []))
+    assert [t.name for t in fd.fusion.outputs()] == listed
+    x = np.arange(3, dtype=np.float32)
+    returned = fd.execute([x.copy()])
+    assert len(returned) == sum(1 for call in calls if ">" not in call)
+
+
 def test_alias_into_a_strided_input():
     with FusionDefinition() as fd:
         t0 = fd.define_tensor(shape=[-1, -1], dtype=DataType.Float)

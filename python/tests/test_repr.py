@@ -431,6 +431,43 @@ def _nv_int_ops(fd, DataType):
     fd.add_output(fd.ops.where(fd.ops.gt(a, 1), fd.ops.sign(fd.ops.cast(a, DataType.Float)), 2.5))
     fd.add_output(fd.ops.full(shape=[2, 3], fill_value=b, dtype=DataType.Float))
 
+# add_output with an alias input: nvFuser's Fusion lists an output added both
+# ways once; the cached one of broadcasts and welford; expand of Python ints;
+# a symbolic extent after a static one.
+def _nv_aliased_outputs(fd, DataType):
+    t0 = fd.define_tensor(shape=[-1], dtype=DataType.Float)
+    t1 = fd.ops.neg(t0)
+    t2 = fd.ops.exp(t0)
+    fd.add_output(t2)
+    fd.add_output(t1, t0)
+    fd.add_output(t2)
+    fd.add_output(t1)
+
+def _nv_output_then_alias(fd, DataType):
+    t0 = fd.define_tensor(shape=[-1], dtype=DataType.Float)
+    t1 = fd.ops.neg(t0)
+    fd.add_output(t1)
+    fd.add_output(t1, t0)
+    fd.add_output(t0)
+
+def _nv_cached_one(fd, DataType):
+    x = fd.define_tensor(shape=[3, 4], dtype=DataType.Float)
+    avg, var_sum, n = fd.ops.welford(x, dims=[1])
+    avg2, _, _ = fd.ops.welford(x, dims=[0])
+    b = fd.ops.broadcast(avg, [False, True])
+    fd.add_output(fd.ops.mul(fd.ops.sub(x, b), 2))
+    fd.add_output(fd.ops.mul(fd.ops.broadcast(avg2, [True, False]), 3))
+    fd.add_output(fd.ops.var(x, dims=[0], correction=0, keepdim=True))
+
+def _nv_expand_ints(fd, DataType):
+    x = fd.define_tensor(shape=[3, -1], dtype=DataType.Float)
+    b = fd.ops.broadcast(x, [False, True, False])
+    e = fd.ops.expand(b, [3, 5, -1])
+    same = fd.ops.expand(b, [3, 1, -1])
+    fd.add_output(fd.ops.mul(e, 2))
+    fd.add_output(fd.ops.mul(same, 3))
+    fd.add_output(fd.ops.broadcast_in_dim(x, shape=[-1, 2, -1], broadcast_dims=[0, 2]))
+
 NVFUSER_TEXT = {
     "keepdim_sum": """\
 def nvfuser_fusion(fd : FusionDefinition) -> None :
@@ -538,6 +575,76 @@ def nvfuser_fusion(fd : FusionDefinition) -> None :
     fd.add_output(tv4)
     fd.add_output(tv12)
     fd.add_output(tv13)
+""",
+    "aliased_outputs": """\
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1], contiguity=[False], dtype=DataType.Float, is_cpu=False)
+    tv2 = fd.ops.exp(tv0)
+    tv1 = fd.ops.neg(tv0)
+    fd.add_output(tv2)
+    fd.add_output(tv2)
+    fd.add_output(tv1, tv0)
+    fd.add_output(tv1)
+""",
+    "output_then_alias": """\
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1], contiguity=[False], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.ops.neg(tv0)
+    fd.add_output(tv1, tv0)
+    fd.add_output(tv1)
+    fd.add_output(tv0)
+""",
+    "cached_one": """\
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[3, 4], contiguity=[False, False], dtype=DataType.Float, is_cpu=False)
+    tv1, tv2, tv3 = fd.ops.welford(tv0, dims=[1])
+    tv7 = fd.ops.broadcast(tv1, is_broadcast_dim=[False, True])
+    tv8 = fd.ops.sub(tv0, tv7)
+    c19 = fd.ops.cast(2, dtype=DataType.Float)
+    tv9 = fd.ops.mul(tv8, c19)
+    tv4, tv5, tv6 = fd.ops.welford(tv0, dims=[0])
+    tv10 = fd.ops.broadcast(tv4, is_broadcast_dim=[True, False])
+    c28 = fd.ops.cast(3, dtype=DataType.Float)
+    tv11 = fd.ops.mul(tv10, c28)
+    tv12 = fd.ops.sum(tv0, dims=[0], dtype=DataType.Float)
+    tv13 = fd.ops.broadcast(tv12, is_broadcast_dim=[True, False])
+    c39 = fd.ops.cast(3, dtype=DataType.Double)
+    c41 = fd.ops.mul(1.00000, c39)
+    tv14 = fd.ops.div(tv13, c41)
+    tv15 = fd.ops.sub(tv0, tv14)
+    tv16 = fd.ops.mul(tv15, tv15)
+    tv17 = fd.ops.sum(tv16, dims=[0], dtype=DataType.Float)
+    tv18 = fd.ops.broadcast(tv17, is_broadcast_dim=[True, False])
+    c62 = fd.ops.cast(3, dtype=DataType.Double)
+    c64 = fd.ops.mul(1.00000, c62)
+    c68 = fd.ops.cast(0, dtype=DataType.Double)
+    c70 = fd.ops.sub(c64, c68)
+    c72 = fd.ops.cast(0, dtype=DataType.Double)
+    c74 = fd.ops.ge(c70, c72)
+    c76 = fd.ops.cast(0, dtype=DataType.Double)
+    c78 = fd.ops.where(c74, c70, c76)
+    c80 = fd.ops.reciprocal(c78)
+    tv19 = fd.ops.mul(tv18, c80)
+    fd.add_output(tv9)
+    fd.add_output(tv11)
+    fd.add_output(tv19)
+""",
+    "expand_ints": """\
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[3, -1], contiguity=[False, False], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.ops.broadcast(tv0, is_broadcast_dim=[False, True, False])
+    c1 = fd.ops.size(tv1, dim=2)
+    tv2 = fd.ops.expand(tv1, shape=[3, 5, c1])
+    c16 = fd.ops.cast(2, dtype=DataType.Float)
+    tv4 = fd.ops.mul(tv2, c16)
+    tv3 = fd.ops.cast(tv1, dtype=DataType.Float)
+    c24 = fd.ops.cast(3, dtype=DataType.Float)
+    tv5 = fd.ops.mul(tv3, c24)
+    tv6 = fd.ops.broadcast(tv0, is_broadcast_dim=[False, True, False])
+    tv7 = fd.ops.expand(tv6, shape=[3, 2, c1])
+    fd.add_output(tv4)
+    fd.add_output(tv5)
+    fd.add_output(tv7)
 """,
 }
 

@@ -16,6 +16,8 @@ import io
 
 DTYPES = ["Float", "Double", "Half", "BFloat16", "Int", "Int32", "Bool", "ComplexFloat"]
 SHAPES = {"static": [2, 3], "symbolic": [-1, -1], "rank0": []}
+# The 8-bit floats: every unary op and the reductions, static extents.
+FP8_DTYPES = ["Float8_e4m3fn", "Float8_e5m2"]
 
 
 def _outputs(fd, results):
@@ -109,8 +111,8 @@ def _shape_cases():
 
     # Reductions.
     for op in ("sum", "prod", "max", "min"):
-        for dtype in ("Float", "Double", "Half", "BFloat16", "Int", "Int32", "Bool",
-                      "ComplexFloat"):
+        for dtype in ["Float", "Double", "Half", "BFloat16", "Int", "Int32", "Bool",
+                      "ComplexFloat"] + FP8_DTYPES:
             add(op, "%s-dim1" % dtype, lambda fd, D, op=op, dtype=dtype: _outputs(
                 fd, getattr(fd.ops, op)(t(fd, D, [2, 3], dtype), dims=[1])))
         for name, shape, kwargs in [
@@ -132,14 +134,14 @@ def _shape_cases():
         add(op, "f16-dtype-f32", lambda fd, D, op=op: _outputs(
             fd, getattr(fd.ops, op)(t(fd, D, [2, 3], "Half"), dims=[1], dtype=D.Float)))
     for op in ("var", "var_mean"):
-        for dtype in ("Float", "Half", "BFloat16", "Double", "Int"):
+        for dtype in ["Float", "Half", "BFloat16", "Double", "Int"] + FP8_DTYPES:
             add(op, "%s-dim1" % dtype, lambda fd, D, op=op, dtype=dtype: _outputs(
                 fd, getattr(fd.ops, op)(t(fd, D, [2, 3], dtype), dims=[1])))
         add(op, "correction0-keepdim", lambda fd, D, op=op: _outputs(
             fd, getattr(fd.ops, op)(t(fd, D, [-1, -1]), dims=[1], correction=0, keepdim=True)))
         add(op, "bad-dim", lambda fd, D, op=op: _outputs(
             fd, getattr(fd.ops, op)(t(fd, D, [2, 3]), dims=[3])))
-    for dtype in ("Float", "Half", "Double"):
+    for dtype in ["Float", "Half", "BFloat16", "Double"] + FP8_DTYPES:
         add("welford", dtype, lambda fd, D, dtype=dtype: _outputs(
             fd, fd.ops.welford(t(fd, D, [2, 3], dtype), dims=[1])))
     add("welford", "symbolic-dim0", lambda fd, D: _outputs(
@@ -544,6 +546,8 @@ def make_cases(unary_ops, binary_ops, ternary_ops):
                 cases.append(("%s/%s-%s" % (op, dtype, shape_name), op,
                               _unary(op, dtype, SHAPES[shape_name])))
         cases.append(("%s/rank0" % op, op, _unary(op, "Float", [])))
+        for dtype in FP8_DTYPES:
+            cases.append(("%s/%s-static" % (op, dtype), op, _unary(op, dtype, SHAPES["static"])))
     for op in binary_ops:
         for name, lhs, rhs, lhs_shape, rhs_shape in BINARY_COMBOS:
             cases.append(("%s/%s" % (op, name), op,

@@ -30,7 +30,7 @@ def _record(fd):
             _DEFINITIONS[key]["count"] += 1
             return
         outputs = []
-        for handle, _, _ in fd._outputs:
+        for handle in fd._fusion_outputs():
             try:
                 extents, dtype = fd._type_of(handle)
                 outputs.append({"dtype": "DataType." + _datatype_name(dtype),
