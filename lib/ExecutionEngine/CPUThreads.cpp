@@ -1,13 +1,15 @@
 //===- CPUThreads.cpp - the threads that run a kernel's blocks ------------===//
 //
 // A run hands out ranges of blocks from an atomic counter; the caller takes
-// ranges too, then waits until every block is done. The caller runs the
-// first range alone and shares the rest only when they are worth waking
-// threads for (kMinSharedWork). It waits for blocks,
-// not for the pool's tasks: a task that starts after the last range was
-// taken finds none and touches nothing of the caller's, so the caller never
-// depends on a pool thread being free (another run, on another thread, may
-// hold them all).
+// ranges too, then waits until every block is done. The caller first runs a
+// small probe range alone and shares the rest only when the probe says it
+// is worth waking threads for (kMinSharedWork). Ranges shrink as the blocks
+// run out (guided, as OpenMP's schedule of that name), so that the threads
+// finish together although a woken thread starts late. The caller waits for
+// blocks, not for the pool's tasks: a task that starts after the last range
+// was taken finds none and touches nothing of the caller's, so the caller
+// never depends on a pool thread being free (another run, on another
+// thread, may hold them all).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,39 +32,47 @@
 using namespace mlir::fuser;
 
 namespace {
-/// Ranges per thread: small enough that a thread slowed by another job on
-/// the machine leaves its share to the others, large enough that a range
-/// outweighs taking it.
-constexpr int64_t kRangesPerThread = 4;
+/// The probe is this fraction of a thread's share of the blocks: little
+/// enough that the work the caller does alone before sharing is a small
+/// part of the whole (1/64 with two threads).
+constexpr int64_t kProbesPerThread = 32;
 
-/// Below this much work left after the first range (as long as that range
-/// took, times the ranges left), the caller does it alone: waking a pool
-/// thread, and waiting for one that another job on the machine delays,
-/// costs more than small kernels (most of a test suite's) take.
+/// Below this much work left after the probe (as long as the probe took,
+/// times the probes left), the caller does it alone: waking a pool thread,
+/// and waiting for one that another job on the machine delays, costs more
+/// than small kernels (most of a test suite's) take.
 constexpr std::chrono::microseconds kMinSharedWork(100);
 
 /// One run's blocks, shared with the pool's tasks (which may outlive it).
 struct Blocks {
-  Blocks(int64_t count, int64_t rangeSize,
+  Blocks(int64_t count, int64_t threads, int64_t minRange,
          llvm::function_ref<void(int64_t, int64_t)> range)
-      : count(count), rangeSize(rangeSize), range(range) {}
+      : count(count), threads(threads), minRange(minRange), range(range) {}
 
-  /// Takes and runs ranges until none is left.
+  /// Takes and runs ranges until none is left: each a 1 / (2 x threads)
+  /// share of the blocks left, and at least minRange.
   void work() {
+    int64_t begin = next.load();
     for (;;) {
-      int64_t begin = next.fetch_add(rangeSize);
-      if (begin >= count)
-        return;
-      int64_t end = std::min(begin + rangeSize, count);
+      int64_t size;
+      do {
+        if (begin >= count)
+          return;
+        size = std::max(minRange, (count - begin) / (2 * threads));
+      } while (!next.compare_exchange_weak(begin, begin + size));
+      int64_t end = std::min(begin + size, count);
       range(begin, end);
-      std::lock_guard<std::mutex> lock(mutex);
-      done += end - begin;
-      if (done == count)
-        finished.notify_all();
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        done += end - begin;
+        if (done == count)
+          finished.notify_all();
+      }
+      begin = next.load();
     }
   }
 
-  const int64_t count, rangeSize;
+  const int64_t count, threads, minRange;
   /// Called only on a range taken before `done` reaches `count`, while the
   /// caller, whose function it is, waits.
   const llvm::function_ref<void(int64_t, int64_t)> range;
@@ -108,21 +118,21 @@ void mlir::fuser::runOnThreads(
     range(0, blocks);
     return;
   }
-  int64_t rangeSize =
-      std::max<int64_t>(1, blocks / (int64_t(threads) * kRangesPerThread));
-  int64_t ranges = llvm::divideCeil(blocks, rangeSize);
+  int64_t probe =
+      std::max<int64_t>(1, blocks / (int64_t(threads) * kProbesPerThread));
   auto start = std::chrono::steady_clock::now();
-  range(0, rangeSize);
-  if ((std::chrono::steady_clock::now() - start) * (ranges - 1) <
-      kMinSharedWork) {
-    range(rangeSize, blocks);
+  range(0, probe);
+  std::chrono::duration<double> probeTime =
+      std::chrono::steady_clock::now() - start;
+  if (probeTime * double(blocks - probe) / double(probe) < kMinSharedWork) {
+    range(probe, blocks);
     return;
   }
-  auto shared = std::make_shared<Blocks>(blocks, rangeSize, range);
-  // The first range is done.
-  shared->next = rangeSize;
-  shared->done = rangeSize;
-  int64_t helpers = std::min<int64_t>(threads - 1, ranges - 2);
+  auto shared = std::make_shared<Blocks>(blocks, threads, probe, range);
+  // The probe is done.
+  shared->next = probe;
+  shared->done = probe;
+  int64_t helpers = std::min<int64_t>(threads - 1, blocks / probe - 1);
   llvm::StdThreadPool &pool = getPool(threads - 1);
   for (int64_t i = 0; i < helpers; ++i)
     pool.async([shared] { shared->work(); });

@@ -30,7 +30,7 @@ llvm::Expected<unsigned> getCPUThreads(unsigned requested);
 /// up to `threads` threads (the caller's and `threads - 1` of a pool), and
 /// returns when every range has returned. With one thread, or fewer than two
 /// blocks, that is one call `range(0, blocks)` on the caller's thread; the
-/// caller also keeps the work when its first range says the rest is too
+/// caller also keeps the work when its first range (the probe) says the rest is too
 /// little to share. How the blocks are cut into ranges, and which thread
 /// runs which, varies from run to run.
 void runOnThreads(unsigned threads, int64_t blocks,

@@ -409,12 +409,14 @@ protected:
                      int64_t threads, int64_t lanes,
                      function_ref<LogicalResult(Value thread)> prologue);
   /// What a thread's loop carries for its partial of `reduction`, starting
-  /// from `identity` (a scalar or a vector of lanes): the partial and, for
-  /// a float sum split across threads, Kahan's compensation (so that a
-  /// thread's n / threads elements err like one addition; an unsplit sum
-  /// keeps the interpreter's sequential order).
+  /// from `identity` (a scalar or a vector of lanes), where the partial
+  /// takes up to `steps` elements in sequence: the partial and, for a float
+  /// sum split across threads whose partials take more than
+  /// kPlainPartialSteps elements, Kahan's compensation (so that a thread's n
+  /// / threads elements err like one addition). An unsplit sum keeps the
+  /// interpreter's sequential order.
   SmallVector<Value> emitPartialInit(ReductionOp reduction, Value identity,
-                                     bool split);
+                                     bool split, int64_t steps);
   /// The carried values of emitPartialInit after combining `value`.
   SmallVector<Value> emitPartialStep(ReductionOp reduction, ValueRange carried,
                                      Value value);

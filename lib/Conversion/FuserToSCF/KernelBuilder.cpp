@@ -169,8 +169,9 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
     accumulators /= 2;
   Value partialIdentity = emitReductionIdentity(b, loc, reduction.getKind(),
                                                 vectorOf(computeType, lanes));
-  SmallVector<Value> init =
-      emitPartialInit(reduction, partialIdentity, /*split=*/threads > 1);
+  SmallVector<Value> init = emitPartialInit(
+      reduction, partialIdentity, /*split=*/threads > 1,
+      /*steps=*/llvm::divideCeil(reducedCount, stride * accumulators));
   size_t carriedPerPartial = init.size();
   SmallVector<Value> inits;
   for (int64_t j = 0; j < accumulators; ++j)
@@ -270,10 +271,20 @@ FailureOr<Value> EmitterBase::emitBlockReduction(
   return threadLoop.getResult(0);
 }
 
+/// The most elements a split float sum's partial takes in sequence without
+/// Kahan's compensation: as many as the interpreter's pairwise sum takes in
+/// sequence (docs/Interpreter.md), so a short partial errs no more than the
+/// reference does, and a row split into many short partials (a row of 4096
+/// f32 is 2 steps of 32 threads x 16 lanes x 4 accumulators on the CPU)
+/// does not pay four dependent operations per vector for nothing.
+constexpr int64_t kPlainPartialSteps = 8;
+
 SmallVector<Value> EmitterBase::emitPartialInit(ReductionOp reduction,
-                                                Value identity, bool split) {
+                                                Value identity, bool split,
+                                                int64_t steps) {
   Type type = identity.getType();
-  if (!split || reduction.getKind() != ReductionKind::Add ||
+  if (!split || steps <= kPlainPartialSteps ||
+      reduction.getKind() != ReductionKind::Add ||
       !isa<FloatType>(getElementTypeOrSelf(type)))
     return {identity};
   return {identity,

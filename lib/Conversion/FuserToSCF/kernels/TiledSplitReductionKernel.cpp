@@ -90,7 +90,8 @@ LogicalResult TiledSplitReductionKernel::emitSkeleton() {
     auto loop = scf::ForOp::create(
         b, loc, div(thread, constant(tile)), constant(reducedCount),
         constant(groups),
-        emitPartialInit(reduction, identity, /*split=*/groups > 1));
+        emitPartialInit(reduction, identity, /*split=*/groups > 1,
+                        /*steps=*/llvm::divideCeil(reducedCount, groups)));
     {
       OpBuilder::InsertionGuard loopGuard(b);
       b.setInsertionPointToStart(loop.getBody());
