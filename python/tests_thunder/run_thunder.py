@@ -53,7 +53,9 @@ and grad/(1-p) elsewhere, the fraction kept near 1-p, a new mask each step);
 the GPT with dropout on its embedding against eager torch given the mask of
 nvFuser's uniform numbers for the seed and offset Thunder used. Prints one
 row per workload: the regions fuser_mlir ran in one step, the largest
-error, pass/fail, and the cached step time against eager torch; then, per
+error, pass/fail, and the cached step time against eager torch (wall and the
+process's CPU time: the wall time of a step on a loaded machine holds the
+time it waited for a CPU); then, per
 workload, which of the indexing, generation and random ops Thunder put in
 nvFusion regions and which it left to torch. Exit status 1 on a failure.
 """
@@ -608,12 +610,22 @@ def step(fn, inputs, grad_out=None):
 
 
 def timed(fn, inputs, grad_out, repeats):
-    times = []
+    """The median wall time of a step and the median CPU time the process
+    spent in it (every thread's). On a machine shared with other work the
+    wall time also holds the time the step waited for a CPU: a process
+    under `nice` beside busy ones waits about 110 ms whenever the scheduler
+    preempts it, whatever the step does, so the CPU time is what compares
+    across loads."""
+    walls, cpus = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         step(fn, inputs, grad_out)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - start_cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+LOAD_AVERAGE = os.getloadavg()[0]
 
 
 def main():
@@ -639,31 +651,36 @@ def main():
             regions = EXECUTES[0]
             ok = ok and regions > 0
             EXECUTES[:] = [0, 0.0]
-            t_jit = timed(jfn, inputs, grad_out, repeats)
+            t_jit, cpu_jit = timed(jfn, inputs, grad_out, repeats)
             t_fuser = EXECUTES[1] / repeats
-            t_eager = timed(fn, inputs, grad_out, repeats)
+            t_eager, cpu_eager = timed(fn, inputs, grad_out, repeats)
             rows.append((name, regions, error, eager_error, unit, "pass" if ok else "FAIL",
-                         t_jit * 1e3, t_fuser * 1e3, t_eager * 1e3))
+                         t_jit * 1e3, cpu_jit * 1e3, t_fuser * 1e3, t_eager * 1e3,
+                         cpu_eager * 1e3))
         except Exception as e:  # noqa: BLE001 - reported in the table
             rows.append((name, 0, float("nan"), float("nan"), "", "FAIL (%s: %s)" % (
-                type(e).__name__, str(e).splitlines()[0][:80]), float("nan"), float("nan"),
-                float("nan")))
+                type(e).__name__, str(e).splitlines()[0][:80])) + (float("nan"),) * 5)
             ok = False
         failed += not ok
-    print("%-17s %7s %10s %10s %-4s %6s %9s %10s %9s %6s" % (
-        "workload", "regions", "max error", "eager err", "", "check", "step ms", "fuser_mlir",
-        "eager ms", "ratio"))
-    for name, regions, error, eager, unit, verdict, t_jit, t_fuser, t_eager in rows:
-        print("%-17s %7d %10.3g %10.3g %-4s %6s %9.3f %10.3f %9.3f %6.2f" % (
-            name, regions, error, eager, unit, verdict, t_jit, t_fuser, t_eager,
-            t_jit / t_eager if t_eager == t_eager and t_eager else float("nan")))
+    print("%-17s %7s %10s %10s %-4s %6s %9s %7s %10s %9s %7s %6s %6s" % (
+        "workload", "regions", "max error", "eager err", "", "check", "step ms", "cpu ms",
+        "fuser_mlir", "eager ms", "cpu ms", "ratio", "cpu"))
+    for (name, regions, error, eager, unit, verdict, t_jit, cpu_jit, t_fuser, t_eager,
+         cpu_eager) in rows:
+        print("%-17s %7d %10.3g %10.3g %-4s %6s %9.3f %7.3f %10.3f %9.3f %7.3f %6.2f %6.2f" % (
+            name, regions, error, eager, unit, verdict, t_jit, cpu_jit, t_fuser, t_eager,
+            cpu_eager, t_jit / t_eager if t_eager == t_eager and t_eager else float("nan"),
+            cpu_jit / cpu_eager if cpu_eager == cpu_eager and cpu_eager else float("nan")))
     print("%d of %d workloads pass, forward and backward. regions: the fusions fuser_mlir "
           "ran in one cached step; max error: fp32 relative to eager torch, bf16 in ulps from "
           "eager torch in fp32 on the same values (dropout: in ulps from x/(1-p)); eager err: "
           "eager bf16's from the same; "
           "step ms: a cached "
-          "thunder.jit step (median of %d), fuser_mlir: the part inside its execute; "
-          "ratio: step / eager" % (len(rows) - failed, len(rows), repeats))
+          "thunder.jit step (median of %d), cpu ms: the CPU time the process spent in it "
+          "(median; every thread's), fuser_mlir: the part inside its execute (wall, mean); "
+          "eager ms and cpu ms: the same step in eager torch; ratio: step / eager, wall and "
+          "CPU time (load average %.2f at the start)" % (
+              len(rows) - failed, len(rows), repeats, LOAD_AVERAGE))
     print("Indexing, generation and random ops (Thunder's symbols, forward and backward): "
           "inside nvFusion regions (run by fuser_mlir, the nvFuser ops it was called with "
           "in brackets) / left to torch:")
