@@ -243,9 +243,12 @@ class FusionDefinition:
                       is_cpu=False, stride_order=None, *, sizes=None, strides=None,
                       symbolic_sizes=None, contiguous=None, static_sizes=False):
         """nvFuser's define_tensor: (shape, contiguity, dtype, is_cpu,
-        stride_order), (sizes, strides, dtype), or the 2023 keyword names
-        (symbolic_sizes, contiguous) of shape and contiguity. -1 is a
-        symbolic extent, 1 a broadcast. The memory layout (contiguity,
+        stride_order), (sizes, strides, dtype, static_sizes), or the 2023
+        keyword names (symbolic_sizes, contiguous) of shape and contiguity.
+        -1 is a symbolic extent, 1 a broadcast. As nvFuser's, sizes with
+        strides define the tensor as from_pytorch does: extents symbolic
+        unless static_sizes (size-1 dims broadcast), contiguity and
+        stride_order those of the strides. The memory layout (contiguity,
         strides, stride_order) is checked but not modeled: tensors are
         logical values, and inputs of any layout are accepted."""
         given = [name for name, value in (("shape", shape), ("sizes", sizes),
@@ -276,6 +279,10 @@ class FusionDefinition:
         if strides is not None and len(strides) != rank:
             raise FusionValueError("define_tensor's strides has %d entries for a tensor of "
                                    "rank %d" % (len(strides), rank))
+        if sizes is not None and strides is not None:
+            contiguity, stride_order = tensor_descriptor(
+                extents, int64_list(strides, "define_tensor's strides"))
+            extents = [1 if e == 1 else (e if static_sizes else -1) for e in extents]
         if stride_order is not None and sorted(stride_order) != list(range(rank)):
             raise FusionValueError("define_tensor's stride_order %r is not a permutation of "
                                    "the %d dims" % (list(stride_order), rank))
@@ -1046,6 +1053,16 @@ def _check_extents(shape, extents, what):
         expected = tuple(extents) if -1 not in extents else \
             "(%s)" % ", ".join("?" if e == -1 else str(e) for e in extents)
         raise FusionValueError("%s: expected shape %s, got %s" % (what, expected, tuple(shape)))
+
+
+def tensor_descriptor(sizes, strides):
+    """(contiguity, stride_order) of a tensor of these sizes and strides
+    (in elements), as nvFuser's computeTensorDescriptor gives them."""
+    import numpy as np
+    array = np.lib.stride_tricks.as_strided(np.zeros(1, np.uint8), shape=tuple(sizes),
+                                            strides=tuple(strides))
+    stride_order = _arrays.stride_order_of(array)
+    return contiguity_of(array, stride_order), stride_order
 
 
 def contiguity_of(array, stride_order):

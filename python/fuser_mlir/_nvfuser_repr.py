@@ -967,7 +967,12 @@ class Translator:
             out_ends.append(stop)
             if start.is_const and stop.is_const and step.is_const:
                 n = max(0, -(-(stop.value - start.value) // step.value))
-                dims.append(Dim(ir.const(n), "i"))
+                # IterDomain::resize: a constant extent of 1 makes a
+                # broadcast dim (of the fusion's cached one).
+                broadcast = n == 1 and not (ext == 1 and a == 0)
+                dims.append(Dim(ir.const(n), "b" if n == 1 else "i"))
+                if broadcast:
+                    ir.charge(ir.the_one())
             else:
                 dims.append(Dim(Val("scalar", -1, "Index"), "i"))
         out = ir.tv(v.dtype, dims, cost=2)

@@ -14,7 +14,7 @@ import collections
 import enum
 import types
 
-from . import _arrays, _build, _errors, _fusion, _nvfuser_repr, _states
+from . import _build, _errors, _fusion, _nvfuser_repr, _states
 from ._cache import FusionCache
 from ._errors import FusionError
 from ._states import DataType, Scalar, Vector
@@ -306,11 +306,7 @@ class LruFusionCache:
 def compute_tensor_descriptor(sizes, strides):
     """(contiguity, stride_order) of a tensor of these sizes and strides, as
     nvFuser computes them (from_pytorch)."""
-    import numpy as np
-    array = np.lib.stride_tricks.as_strided(np.zeros(1, np.uint8), shape=tuple(sizes),
-                                            strides=tuple(strides))
-    stride_order = _arrays.stride_order_of(array)
-    return _fusion.contiguity_of(array, stride_order), stride_order
+    return _fusion.tensor_descriptor(sizes, strides)
 
 
 def _torch_dtype_to_nvfuser_dtype(dtype):

@@ -103,10 +103,31 @@ def test_define_tensor_forms():
         a = forms.define_tensor(shape=[2, 3], contiguity=[True, True], dtype=DataType.Half,
                                 is_cpu=False, stride_order=[0, 1])
         b = forms.define_tensor([2, 3], [True, True], DataType.Int32)
-        c = forms.define_tensor(sizes=[2, 3], strides=[3, 1], dtype=DataType.Bool)
+        c = forms.define_tensor(sizes=[2, 3], strides=[3, 1], dtype=DataType.Bool,
+                                static_sizes=True)
         forms.add_output(forms.ops.where(c, a, b))
     assert [t.shape() for t in (a, b, c)] == [[2, 3]] * 3
     assert [t.dtype for t in (a, b, c)] == [DataType.Half, DataType.Int32, DataType.Bool]
+
+
+def test_define_tensor_sizes_and_strides_as_nvfuser():
+    """As nvFuser's define_tensor(sizes, strides): symbolic extents unless
+    static_sizes (size-1 dims broadcast), the strides' contiguity and
+    stride order; any extents run."""
+    with FusionDefinition() as fd:
+        t = fd.define_tensor(sizes=[2, 1, 4], strides=[4, 4, 1])
+        u = fd.define_tensor(sizes=[2, 3], strides=[1, 2])
+        fd.add_output(fd.ops.sum(t, dims=[1]))
+        fd.add_output(fd.ops.neg(u))
+    record = fd._records[0].kwargs
+    assert (record["shape"], record["contiguity"]) == ([-1, 1, -1], [True, None, True])
+    assert (fd._records[1].kwargs["shape"], fd._records[1].kwargs["stride_order"]) == \
+        ([-1, -1], [0, 1])
+    x = np.arange(15, dtype=np.float32).reshape(3, 1, 5)
+    y = np.asfortranarray(np.ones((4, 2), np.float32))
+    summed, negated = fd.execute([x, y])
+    np.testing.assert_array_equal(summed, x[:, 0, :])
+    np.testing.assert_array_equal(negated, -y)
 
 
 def test_older_op_signatures():

@@ -468,6 +468,20 @@ def _nv_expand_ints(fd, DataType):
     fd.add_output(fd.ops.mul(same, 3))
     fd.add_output(fd.ops.broadcast_in_dim(x, shape=[-1, 2, -1], broadcast_dims=[0, 2]))
 
+def _nv_sizes_and_strides(fd, DataType):
+    t1 = fd.define_tensor(sizes=[1, 4, 1], strides=[4, 1, 1])
+    t2 = fd.define_tensor(sizes=[2, 1, 4], strides=[4, 4, 1])
+    t3 = fd.define_tensor(sizes=[2, 3], strides=[1, 2])
+    fd.add_output(t1)
+    fd.add_output(t2)
+    fd.add_output(t3)
+
+def _nv_sum_of_a_slice_of_one(fd, DataType):
+    t = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True] * 3, dtype=DataType.Float)
+    r = fd.ops.reshape(t, new_shape=[4, 6, 2])
+    s = fd.ops.slice(r, start_indices=[0, 1, 0], end_indices=[4, 2, 1])
+    fd.add_output(fd.ops.sum(s, dims=[1, 2]))
+
 NVFUSER_TEXT = {
     "keepdim_sum": """\
 def nvfuser_fusion(fd : FusionDefinition) -> None :
@@ -628,6 +642,23 @@ def nvfuser_fusion(fd : FusionDefinition) -> None :
     fd.add_output(tv9)
     fd.add_output(tv11)
     fd.add_output(tv19)
+""",
+    "sizes_and_strides": """\
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[1, -1, 1], contiguity=[None, True, None], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.define_tensor(shape=[-1, 1, -1], contiguity=[True, None, True], dtype=DataType.Float, is_cpu=False)
+    tv2 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[0, 1])
+    fd.add_output(tv0)
+    fd.add_output(tv1)
+    fd.add_output(tv2)
+""",
+    "sum_of_a_slice_of_one": """\
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.ops.reshape(tv0, new_shape=[4, 6, 2])
+    tv2 = fd.ops.slice(tv1, start_indices=[0, 1, 0], end_indices=[4, 2, 1], strides=[1, 1, 1], manual_normalization=True)
+    tv3 = fd.ops.squeeze(tv2, dims=[1, 2])
+    fd.add_output(tv3)
 """,
     "expand_ints": """\
 def nvfuser_fusion(fd : FusionDefinition) -> None :
