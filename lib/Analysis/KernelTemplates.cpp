@@ -599,7 +599,7 @@ std::optional<int64_t> mlir::fuser::getTopkSelection(SliceOp slice) {
         (static_cast<int64_t>(d) != dim && extent != rows[d]))
       return std::nullopt;
   int64_t k = selected[dim];
-  if (k < 1 || k >= rows[dim] || k > kMaxSelectedPerRow)
+  if (k < 1 || k >= rows[dim])
     return std::nullopt;
   return k;
 }

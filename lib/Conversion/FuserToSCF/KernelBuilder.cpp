@@ -542,6 +542,7 @@ ArrayRef<KernelTableRow> kernels::getKernelKinds() {
       {ScheduleKind::Pointwise, &scanRowKernel},
       {ScheduleKind::Pointwise, &selectRowKernel},
       {ScheduleKind::Pointwise, &blockSortKernel},
+      {ScheduleKind::Pointwise, &mergeSortKernel},
       {ScheduleKind::Pointwise, &sortRowKernel},
       {ScheduleKind::Pointwise, &scatterRowKernel},
       {ScheduleKind::Pointwise, &pointwiseKernel},

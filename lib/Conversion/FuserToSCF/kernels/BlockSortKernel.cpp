@@ -1,16 +1,17 @@
 //===- BlockSortKernel.cpp - a block sorts each row of an argsort ---------===//
 //
-// Pointwise schedules of a segment with an argsort (one, and only outputs
-// of its shape) whose rows are long enough that ranking them in one thread
+// The sort kinds' segments (SortedRows: one argsort, read whole or through
+// top-k slices) whose rows are long enough that ranking them in one thread
 // each (SortRowKernel, O(extent^2)) costs more than sorting them together:
 // a block per row sorts (key, position) pairs in workgroup memory with a
 // bitonic network over the row padded to a power of two, one thread loop
 // per stage with a barrier before it, then computes every output at each
-// rank from the position sorted there. The comparison is a strict total
-// order (the sort order, then the position; padding after every element),
-// so the network gives the stable order, the interpreter's bit for bit.
-// O(extent log^2 extent) comparisons per row; rows whose pairs do not fit
-// the block's shared memory go to SortRowKernel.
+// rank it holds (all, or the first k) from the position sorted there. The
+// comparison is a strict total order (the sort order, then the position;
+// padding after every element), so the network gives the stable order,
+// the interpreter's bit for bit. O(extent log^2 extent) comparisons per
+// row; rows whose pairs do not fit the block's shared memory go to
+// MergeSortKernel, which sorts chunks of them as this kind sorts a row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,48 +34,43 @@ namespace {
 /// thread per row keeps more rows in flight than a block per row.
 constexpr int64_t kMinBlockSortExtent = 64;
 constexpr int64_t kMaxBlockSortThreads = 512;
-
-/// How a block sorts the rows of `sort`: the row padded to a power of two,
-/// the threads, and the key type; none where the pairs exceed the block's
-/// shared memory or the row is short.
-struct BlockSort {
-  int64_t extent, padded, threads;
-  Type keyType;
-
-  static std::optional<BlockSort> get(ArgsortOp sort) {
-    int64_t extent = shapeOf(sort.getResult())[sort.getDim()];
-    if (extent < kMinBlockSortExtent)
-      return std::nullopt;
-    int64_t padded = llvm::PowerOf2Ceil(extent);
-    Type keyType =
-        getComputeType(getElementTypeOrSelf(sort.getSource().getType()));
-    // A key and an i32 position per element.
-    int64_t bytes = padded * (*getElementByteWidth(keyType) + 4);
-    if (bytes > TargetInfo().sharedMemoryPerBlock)
-      return std::nullopt;
-    return BlockSort{extent, padded,
-                     std::min(kMaxBlockSortThreads, padded / 2), keyType};
-  }
-};
+constexpr int64_t kMaxSortChunk = 4096;
 
 class BlockSortKernel final : public BlockRowEmitter {
 public:
   BlockSortKernel(OpBuilder &builder, const KernelQuery &query)
-      : BlockRowEmitter(builder, query) {}
+      : BlockRowEmitter(builder, query), rows(*SortedRows::get(query)) {}
+  /// The sort kinds' segments (SortedRows) whose rows have at least
+  /// kMinBlockSortExtent elements and whose pairs, padded to a power of
+  /// two, fit the block's shared memory.
   static bool matches(const KernelQuery &query) {
-    return matchesRowsOf<ArgsortOp>(query) &&
-           BlockSort::get(getOnlyOp<ArgsortOp>(query.segment));
+    std::optional<SortedRows> rows = SortedRows::get(query);
+    return rows && rows->extent >= kMinBlockSortExtent &&
+           rows->extent <= getSortChunk(rows->keyType);
   }
 
 protected:
   LogicalResult emitSkeleton() override;
+
+private:
+  const SortedRows rows;
 };
 
 } // namespace
 
+int64_t kernels::getSortChunk(Type keyType) {
+  // A key and an i32 position per element.
+  int64_t pairBytes = *getElementByteWidth(keyType) + 4;
+  return std::min<int64_t>(
+      kMaxSortChunk,
+      int64_t(1) << llvm::Log2_64(TargetInfo().sharedMemoryPerBlock /
+                                  pairBytes));
+}
+
 BlockRowEmitter::PairRows
 BlockRowEmitter::emitPairRows(StringRef name, int64_t count, Type keyType,
-                              ArrayRef<int64_t> rowShape) {
+                              ArrayRef<int64_t> rowShape,
+                              int64_t blocksPerRow) {
   auto module = segment->getParentOfType<ModuleOp>();
   memref::GlobalOp keysBuffer = createWorkgroupBuffer(
       b, loc, module, ("__fuser_" + name + "_keys").str(), {count}, keyType);
@@ -82,13 +78,16 @@ BlockRowEmitter::emitPairRows(StringRef name, int64_t count, Type keyType,
       createWorkgroupBuffer(b, loc, module,
                             ("__fuser_" + name + "_positions").str(), {count},
                             b.getI32Type());
-  Value block = emitBlockLoop(getSaturatedNumElements(rowShape));
+  Value block =
+      emitBlockLoop(getSaturatedNumElements(rowShape) * blocksPerRow);
   PairRows rows;
   rows.keys = memref::GetGlobalOp::create(b, loc, keysBuffer.getType(),
                                           keysBuffer.getSymName());
   rows.positions = memref::GetGlobalOp::create(
       b, loc, positionsBuffer.getType(), positionsBuffer.getSymName());
-  rows.row = delinearize(block, rowShape);
+  rows.rowIndex = blocksPerRow == 1 ? block : div(block, constant(blocksPerRow));
+  rows.part = blocksPerRow == 1 ? constant(0) : rem(block, constant(blocksPerRow));
+  rows.row = delinearize(rows.rowIndex, rowShape);
   rows.blockBody = b.saveInsertionPoint();
   return rows;
 }
@@ -135,64 +134,57 @@ Value kernels::emitPairBefore(OpBuilder &b, Location loc, Value aKey,
       arith::OrIOp::create(b, loc, bPadding, elementBefore));
 }
 
-LogicalResult BlockSortKernel::emitSkeleton() {
-  ArgsortOp sort = getOnlyOp<ArgsortOp>(segment);
-  BlockSort shape = *BlockSort::get(sort);
-  int64_t dim = sort.getDim();
-  ArrayRef<int64_t> resultShape = shapeOf(sort.getResult());
-  SmallVector<int64_t> rowShape(resultShape);
-  rowShape[dim] = 1;
-  Type i32 = b.getI32Type();
-  size_t depth = scopes.size();
-  PairRows rows = emitPairRows("sort", shape.padded, shape.keyType, rowShape);
-  Value keys = rows.keys, positions = rows.positions;
-  SmallVector<Value> row = rows.row;
-  OpBuilder::InsertPoint blockBody = rows.blockBody;
-  auto toI32 = [&](Value index) -> Value {
-    return arith::IndexCastOp::create(b, loc, i32, index);
-  };
-
-  // The row's keys in the compute type and their positions; padding gets
-  // a zero key (every comparison with it reads the position first).
+LogicalResult BlockRowEmitter::emitLoadPairs(const SortedRows &rows,
+                                             const PairRows &block,
+                                             Value first, int64_t count,
+                                             int64_t threads) {
+  size_t before = scopes.size();
+  Value i = emitThreadItems(threads, count, /*barrier=*/false);
+  Value position = add(first, i);
+  Value inRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                      position, constant(rows.extent));
+  auto key = scf::IfOp::create(b, loc, rows.keyType, inRow,
+                               /*withElseRegion=*/true);
   {
-    size_t before = scopes.size();
-    Value i = emitThreadItems(shape.threads, shape.padded, /*barrier=*/false);
-    Value inRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i,
-                                        constant(shape.extent));
-    auto key = scf::IfOp::create(b, loc, shape.keyType, inRow,
-                                 /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(key.thenBlock());
-      pushScope();
-      Lanes at;
-      at.base = row;
-      at.base[dim] = i;
-      FailureOr<Value> element = eval(sort.getSource(), at);
-      if (failed(element))
-        return failure();
-      scf::YieldOp::create(
-          b, loc,
-          extractLane(emitCast(b, loc, *element, shape.keyType), 0));
-      popScope();
-      b.setInsertionPointToStart(key.elseBlock());
-      scf::YieldOp::create(
-          b, loc,
-          arith::ConstantOp::create(b, loc, b.getZeroAttr(shape.keyType))
-              .getResult());
-    }
-    memref::StoreOp::create(b, loc, key.getResult(0), keys, i);
-    memref::StoreOp::create(b, loc, toI32(i), positions, i);
-    leaveThreadLoop(before, blockBody);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(key.thenBlock());
+    pushScope();
+    Lanes at;
+    at.base = block.row;
+    at.base[rows.dim] = position;
+    ArgsortOp sort = rows.sort;
+    FailureOr<Value> element = eval(sort.getSource(), at);
+    if (failed(element))
+      return failure();
+    scf::YieldOp::create(
+        b, loc, extractLane(emitCast(b, loc, *element, rows.keyType), 0));
+    popScope();
+    b.setInsertionPointToStart(key.elseBlock());
+    scf::YieldOp::create(
+        b, loc,
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(rows.keyType))
+            .getResult());
   }
+  memref::StoreOp::create(b, loc, key.getResult(0), block.keys, i);
+  memref::StoreOp::create(
+      b, loc, arith::IndexCastOp::create(b, loc, b.getI32Type(), position),
+      block.positions, i);
+  leaveThreadLoop(before, block.blockBody);
+  return success();
+}
 
-  // The bitonic network: stage (k, j) compares elements j apart, in
-  // runs of k sorted alternately up and down (up throughout the last).
-  for (int64_t k = 2; k <= shape.padded; k *= 2) {
+void BlockRowEmitter::emitBitonicSort(const SortedRows &rows,
+                                      const PairRows &block, int64_t count,
+                                      int64_t threads) {
+  Value keys = block.keys, positions = block.positions;
+  ArgsortOp sort = rows.sort;
+  bool descending = sort.getDescending();
+  // Stage (k, j) compares elements j apart, in runs of k sorted
+  // alternately up and down (up throughout the last).
+  for (int64_t k = 2; k <= count; k *= 2) {
     for (int64_t j = k / 2; j > 0; j /= 2) {
       size_t before = scopes.size();
-      Value pair =
-          emitThreadItems(shape.threads, shape.padded / 2, /*barrier=*/true);
+      Value pair = emitThreadItems(threads, count / 2, /*barrier=*/true);
       Value i = add(mul(div(pair, constant(j)), constant(2 * j)),
                     rem(pair, constant(j)));
       Value l = add(i, constant(j));
@@ -203,13 +195,12 @@ LogicalResult BlockSortKernel::emitSkeleton() {
       Value lKey = memref::LoadOp::create(b, loc, keys, l);
       Value iPosition = memref::LoadOp::create(b, loc, positions, i);
       Value lPosition = memref::LoadOp::create(b, loc, positions, l);
-      bool descending = sort.getDescending();
       Value swap = arith::SelectOp::create(
           b, loc, up,
           emitPairBefore(b, loc, lKey, lPosition, iKey, iPosition,
-                         shape.extent, descending),
+                         rows.extent, descending),
           emitPairBefore(b, loc, iKey, iPosition, lKey, lPosition,
-                         shape.extent, descending));
+                         rows.extent, descending));
       b.setInsertionPointToStart(
           scf::IfOp::create(b, loc, swap, /*withElseRegion=*/false)
               .thenBlock());
@@ -217,18 +208,62 @@ LogicalResult BlockSortKernel::emitSkeleton() {
       memref::StoreOp::create(b, loc, iKey, keys, l);
       memref::StoreOp::create(b, loc, lPosition, positions, i);
       memref::StoreOp::create(b, loc, iPosition, positions, l);
-      leaveThreadLoop(before, blockBody);
+      leaveThreadLoop(before, block.blockBody);
     }
   }
+}
 
-  // Every output at each rank, from the position sorted there.
-  Value rank = emitThreadItems(shape.threads, shape.extent, /*barrier=*/true);
-  SmallVector<Value> ranked = row;
-  ranked[dim] = rank;
+LogicalResult BlockRowEmitter::emitRankedOutputs(const SortedRows &rows,
+                                                 ArrayRef<Value> row,
+                                                 Value rank, Value position,
+                                                 bool anyRank) {
+  if (anyRank && rows.ranks < rows.extent) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc,
+                          arith::CmpIOp::create(b, loc,
+                                                arith::CmpIPredicate::ult,
+                                                rank, constant(rows.ranks)),
+                          /*withElseRegion=*/false)
+            .thenBlock());
+    pushScope();
+    LogicalResult result = emitRankedOutputs(rows, row, rank, position);
+    popScope();
+    return result;
+  }
+  SmallVector<Value> ranked(row);
+  // A single rank is rank 0, spelled as delinearize spells unit dims
+  // (constant 0): meta ops of the argsort read it at that index.
+  ranked[rows.dim] = rows.ranks == 1 ? constant(0) : rank;
+  Value element = splat(position, 1);
+  ArgsortOp sort = rows.sort;
+  if (rows.slices.empty())
+    return emitOutputsGiven(sort.getResult(), element, ranked,
+                            rows.writtenShape);
+  Lanes at;
+  at.base = ranked;
+  for (SliceOp slice : ArrayRef(rows.slices).drop_front())
+    scopes.back().values[slice.getResult()].push_back({at, element});
+  SliceOp first = rows.slices.front();
+  return emitOutputsGiven(first.getResult(), element, ranked,
+                          rows.writtenShape);
+}
+
+LogicalResult BlockSortKernel::emitSkeleton() {
+  int64_t padded = llvm::PowerOf2Ceil(rows.extent);
+  int64_t threads = std::min(kMaxBlockSortThreads, padded / 2);
+  size_t depth = scopes.size();
+  PairRows block =
+      emitPairRows("sort", padded, rows.keyType, rows.getRowShape());
+  if (failed(emitLoadPairs(rows, block, constant(0), padded, threads)))
+    return failure();
+  emitBitonicSort(rows, block, padded, threads);
+  // Every output at each rank it holds, from the position sorted there.
+  Value rank = emitThreadItems(threads, rows.ranks, /*barrier=*/true);
   Value position = arith::ExtSIOp::create(
-      b, loc, b.getI64Type(), memref::LoadOp::create(b, loc, positions, rank));
-  if (failed(emitOutputsGiven(sort.getResult(), splat(position, 1), ranked,
-                               resultShape)))
+      b, loc, b.getI64Type(),
+      memref::LoadOp::create(b, loc, block.positions, rank));
+  if (failed(emitRankedOutputs(rows, block.row, rank, position)))
     return failure();
   while (scopes.size() > depth)
     popScope();

@@ -62,9 +62,43 @@ private:
   KernelTableRow row;
 };
 
+/// What the sort kinds compute of a segment's argsort: its rows, or only
+/// their first k where every user of the argsort is a top-k slice of it
+/// (getTopkSelection), all of one shape; the segment writes values of that
+/// shape only.
+struct SortedRows {
+  ArgsortOp sort;
+  /// The top-k slices the argsort is read through; empty: its whole rows.
+  SmallVector<SliceOp> slices;
+  int64_t dim, extent;
+  /// The ranks of each row the outputs hold: k, or the extent.
+  int64_t ranks;
+  /// The shape of the values written: the slices' or the argsort's.
+  SmallVector<int64_t> writtenShape;
+  /// The key type: the compute type of the argsort's source.
+  Type keyType;
+
+  /// The query's, where its schedule is unsplit, its segment has one
+  /// argsort and its outputs are of the written shape (up to extent-1
+  /// dims).
+  static std::optional<SortedRows> get(const KernelQuery &query);
+  /// The written shape with extent 1 along the sorted dim.
+  SmallVector<int64_t> getRowShape() const {
+    SmallVector<int64_t> shape(writtenShape);
+    shape[dim] = 1;
+    return shape;
+  }
+};
+
+/// The most (key, i32 position) pairs of `keyType`, a power of two of at
+/// most 4096, that a block's shared memory holds: the longest row the
+/// block-sort kind sorts, the chunk the merge-sort kind sorts in a block.
+int64_t getSortChunk(Type keyType);
+
 /// An emitter of a block per row whose threads take turns through
 /// workgroup memory, one thread loop per turn (BlockSortKernel,
-/// SelectRowKernel).
+/// SelectRowKernel, MergeSortKernel); also the sort-rows kind's, for
+/// emitRankedOutputs.
 class BlockRowEmitter : public EmitterBase {
 public:
   using EmitterBase::EmitterBase;
@@ -76,15 +110,38 @@ protected:
     Value keys, positions;
     /// The block's row: its index in the rows' shape (0 along the row).
     SmallVector<Value> row;
+    /// The row's flat index, and which of its `blocksPerRow` blocks this
+    /// is (0 where there is one).
+    Value rowIndex, part;
     /// The block loop's body, where each thread loop goes.
     OpBuilder::InsertPoint blockBody;
   };
   /// Workgroup buffers `__fuser_<name>_keys` (of `keyType`) and
   /// `__fuser_<name>_positions` of `count` pairs, and the block loop over
-  /// the rows of `rowShape` (extent 1 along the row), with the builder and
-  /// a new scope inside.
+  /// the rows of `rowShape` (extent 1 along the row), `blocksPerRow`
+  /// blocks each, with the builder and a new scope inside.
   PairRows emitPairRows(StringRef name, int64_t count, Type keyType,
-                        ArrayRef<int64_t> rowShape);
+                        ArrayRef<int64_t> rowShape, int64_t blocksPerRow = 1);
+  /// A thread loop storing the (key, i32 position) pairs of `count`
+  /// positions of `rows`' source from `first` along the sorted dim, of
+  /// block row `row`, into the workgroup buffers: the keys in the key
+  /// type, positions at or past the extent padding (a zero key, sorted
+  /// after every element by emitPairBefore).
+  LogicalResult emitLoadPairs(const SortedRows &rows, const PairRows &block,
+                              Value first, int64_t count, int64_t threads);
+  /// The thread loops of a bitonic network sorting the `count` pairs (a
+  /// power of two) of `block` in emitPairBefore's order, a barrier before
+  /// each.
+  void emitBitonicSort(const SortedRows &rows, const PairRows &block,
+                       int64_t count, int64_t threads);
+  /// Every output at rank `rank` of row `row` (of the rows' shape), from
+  /// the source position `position` (an i64) sorted there: the argsort's
+  /// element, and every slice's, is `position` (emitOutputsGiven). Where
+  /// `anyRank`, the rank may be any of the row's, and only those below
+  /// `rows.ranks` are written (an scf.if where that is not all).
+  LogicalResult emitRankedOutputs(const SortedRows &rows, ArrayRef<Value> row,
+                                  Value rank, Value position,
+                                  bool anyRank = false);
   /// A thread loop of `threads` (after a barrier where `barrier`) with a
   /// loop over `count` items striding by the threads inside, the builder
   /// and a new scope in its body. Returns the item.
@@ -150,6 +207,7 @@ extern const KernelKind blockScanKernel;
 extern const KernelKind scanRowKernel;
 extern const KernelKind selectRowKernel;
 extern const KernelKind blockSortKernel;
+extern const KernelKind mergeSortKernel;
 extern const KernelKind sortRowKernel;
 extern const KernelKind scatterRowKernel;
 extern const KernelKind splitReductionKernel;

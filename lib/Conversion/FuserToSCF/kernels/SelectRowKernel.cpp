@@ -1,10 +1,10 @@
 //===- SelectRowKernel.cpp - a block selects the first k of each row ------===//
 //
-// Pointwise schedules of a segment with an argsort read only through top-k
-// slices (getTopkSelection: its first k along the sorted dim, k at most
-// kMaxSelectedPerRow) and writing values of the slices' shape only (a
+// The sort kinds' segments (SortedRows) with an argsort read only through
+// top-k slices (getTopkSelection: its first k along the sorted dim) of at
+// most kMaxSelectedPerRow, writing values of the slices' shape only (a
 // topk: the slice is its indices, a gather of the source there its
-// values): a block per row selects the row's first k (key, position) pairs
+// values; a larger k goes to the sort kinds): a block per row selects the row's first k (key, position) pairs
 // in the sort order without sorting the row. Each thread walks the
 // elements t, t + threads, ... keeping the first k it has seen as a sorted
 // list in registers (an element that does not sort before the list's last
@@ -48,28 +48,17 @@ namespace {
 constexpr int64_t kElementsPerSelectThread = 4096;
 constexpr int64_t kMaxSelectThreads = 32;
 
-/// The users of `sort` when each is a top-k slice of it, all of one shape;
-/// empty otherwise.
-SmallVector<SliceOp> getSelections(ArgsortOp sort) {
-  SmallVector<SliceOp> slices;
-  for (Operation *user : sort->getUsers()) {
-    auto slice = dyn_cast<SliceOp>(user);
-    if (!slice || !getTopkSelection(slice) ||
-        (!slices.empty() && shapeOf(slice.getResult()) !=
-                                shapeOf(slices.front().getResult())))
-      return {};
-    slices.push_back(slice);
-  }
-  return slices;
-}
-
 class SelectRowKernel final : public BlockRowEmitter {
 public:
   SelectRowKernel(OpBuilder &builder, const KernelQuery &query)
-      : BlockRowEmitter(builder, query) {}
-  /// Unsplit schedules of a segment with one argsort, read only through
-  /// top-k slices of one shape, and only outputs of that shape.
-  static bool matches(const KernelQuery &query);
+      : BlockRowEmitter(builder, query), rows(*SortedRows::get(query)) {}
+  /// The sort kinds' segments whose argsort is read through top-k slices
+  /// of at most kMaxSelectedPerRow.
+  static bool matches(const KernelQuery &query) {
+    std::optional<SortedRows> rows = SortedRows::get(query);
+    return rows && !rows->slices.empty() &&
+           rows->ranks <= kMaxSelectedPerRow;
+  }
 
 protected:
   LogicalResult emitSkeleton() override;
@@ -81,26 +70,11 @@ private:
   /// before the list's pair i.
   SmallVector<Value> emitInsert(ValueRange list, Value key, Value position,
                                 function_ref<Value(size_t)> before);
+
+  const SortedRows rows;
 };
 
 } // namespace
-
-bool SelectRowKernel::matches(const KernelQuery &query) {
-  if (query.schedule.getSplit() != 1)
-    return false;
-  auto sort = getOnlyOp<ArgsortOp>(query.segment);
-  if (!sort)
-    return false;
-  SmallVector<SliceOp> slices = getSelections(sort);
-  if (slices.empty())
-    return false;
-  SegmentOp segment = query.segment;
-  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
-  return llvm::all_of(yield.getValues().getTypes(), [&](Type type) {
-    return isSameShapeUpToUnitDims(cast<ShapedType>(type).getShape(),
-                                   shapeOf(slices.front().getResult()));
-  });
-}
 
 SmallVector<Value>
 SelectRowKernel::emitInsert(ValueRange list, Value key, Value position,
@@ -136,25 +110,20 @@ SelectRowKernel::emitInsert(ValueRange list, Value key, Value position,
 }
 
 LogicalResult SelectRowKernel::emitSkeleton() {
-  ArgsortOp sort = getOnlyOp<ArgsortOp>(segment);
-  SmallVector<SliceOp> slices = getSelections(sort);
-  int64_t dim = sort.getDim();
-  ArrayRef<int64_t> selectedShape = shapeOf(slices.front().getResult());
-  int64_t extent = shapeOf(sort.getResult())[dim], k = selectedShape[dim];
+  ArgsortOp sort = rows.sort;
+  int64_t dim = rows.dim, extent = rows.extent, k = rows.ranks;
   bool descending = sort.getDescending();
   int64_t threads = std::clamp<int64_t>(
       llvm::divideCeil(extent, kElementsPerSelectThread), 1,
       kMaxSelectThreads);
-  Type keyType =
-      getComputeType(getElementTypeOrSelf(sort.getSource().getType()));
+  Type keyType = rows.keyType;
   Type i32 = b.getI32Type();
-  SmallVector<int64_t> rowShape(selectedShape);
-  rowShape[dim] = 1;
   size_t depth = scopes.size();
-  PairRows rows = emitPairRows("select", threads * k, keyType, rowShape);
-  Value keys = rows.keys, positions = rows.positions;
-  SmallVector<Value> row = rows.row;
-  OpBuilder::InsertPoint blockBody = rows.blockBody;
+  PairRows block =
+      emitPairRows("select", threads * k, keyType, rows.getRowShape());
+  Value keys = block.keys, positions = block.positions;
+  SmallVector<Value> row = block.row;
+  OpBuilder::InsertPoint blockBody = block.blockBody;
   // An empty list: k padding pairs (zero keys at the row's end, after
   // every element).
   auto emptyList = [&] {
@@ -242,21 +211,11 @@ LogicalResult SelectRowKernel::emitSkeleton() {
     leaveThreadLoop(before, blockBody);
   }
 
-  // Every output at each rank, from the position selected there. A k of 1
-  // has rank 0, spelled as delinearize spells unit dims (constant 0).
+  // Every output at each rank, from the position selected there.
   Value rank = emitThreadItems(threads, k, /*barrier=*/true);
-  SmallVector<Value> ranked = row;
-  ranked[dim] = k == 1 ? constant(0) : rank;
-  Value position = splat(
-      arith::ExtSIOp::create(b, loc, b.getI64Type(),
-                             memref::LoadOp::create(b, loc, positions, rank)),
-      1);
-  Lanes at;
-  at.base = ranked;
-  for (SliceOp slice : ArrayRef(slices).drop_front())
-    scopes.back().values[slice.getResult()].push_back({at, position});
-  if (failed(emitOutputsGiven(slices.front().getResult(), position, ranked,
-                               selectedShape)))
+  Value position = arith::ExtSIOp::create(
+      b, loc, b.getI64Type(), memref::LoadOp::create(b, loc, positions, rank));
+  if (failed(emitRankedOutputs(rows, row, rank, position)))
     return failure();
   while (scopes.size() > depth)
     popScope();

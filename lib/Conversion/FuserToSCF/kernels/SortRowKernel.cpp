@@ -1,14 +1,14 @@
 //===- SortRowKernel.cpp - a thread ranks each row of an argsort ----------===//
 //
-// Pointwise schedules of a segment with an argsort (the templates give such
-// a segment one argsort and only outputs of its shape): each thread takes a
-// row along the sorted dim and, for each element j, counts the elements
-// ordered before it (before in the order, or equal and earlier: the stable
-// rank), then computes every output at the rank's position from j (the
-// argsort's value bound there). O(extent^2) comparisons per row, with the
-// source evaluated at each; a block-wide sort in shared memory (bitonic or
-// radix) is later work. The ranks are exact, so the results are the
-// interpreter's bit for bit.
+// The sort kinds' segments (SortedRows: one argsort, read whole or through
+// top-k slices, and only outputs of the shape read) that no block kind
+// takes: rows shorter than BlockSortKernel's. Each thread takes a row along
+// the sorted dim and, for each element j, counts the elements ordered
+// before it (before in the order, or equal and earlier: the stable rank),
+// then computes every output at the rank's position from j (the argsort's
+// value bound there) where the outputs hold that rank. O(extent^2)
+// comparisons per row, with the source evaluated at each. The ranks are
+// exact, so the results are the interpreter's bit for bit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,21 +23,61 @@ using namespace mlir::fuser::kernels;
 
 namespace {
 
-class SortRowKernel final : public EmitterBase {
+class SortRowKernel final : public BlockRowEmitter {
 public:
   SortRowKernel(OpBuilder &builder, const KernelQuery &query)
-      : EmitterBase(builder, query) {}
-  /// Unsplit schedules of a segment with one argsort and only outputs of
-  /// its shape.
+      : BlockRowEmitter(builder, query), rows(*SortedRows::get(query)) {}
   static bool matches(const KernelQuery &query) {
-    return matchesRowsOf<ArgsortOp>(query);
+    return SortedRows::get(query).has_value();
   }
 
 protected:
   LogicalResult emitSkeleton() override;
+
+private:
+  const SortedRows rows;
 };
 
 } // namespace
+
+std::optional<SortedRows> SortedRows::get(const KernelQuery &query) {
+  if (query.schedule.getSplit() != 1)
+    return std::nullopt;
+  auto sort = getOnlyOp<ArgsortOp>(query.segment);
+  if (!sort)
+    return std::nullopt;
+  SortedRows rows;
+  rows.sort = sort;
+  rows.dim = sort.getDim();
+  rows.extent = shapeOf(sort.getResult())[rows.dim];
+  rows.keyType =
+      getComputeType(getElementTypeOrSelf(sort.getSource().getType()));
+  // Every user a top-k slice, all of one shape: the first k of the rows.
+  for (Operation *user : sort->getUsers()) {
+    auto slice = dyn_cast<SliceOp>(user);
+    if (!slice || !getTopkSelection(slice) ||
+        (!rows.slices.empty() && shapeOf(slice.getResult()) !=
+                                     shapeOf(rows.slices.front().getResult())))
+    {
+      rows.slices.clear();
+      break;
+    }
+    rows.slices.push_back(slice);
+  }
+  ArrayRef<int64_t> written = rows.slices.empty()
+                                  ? shapeOf(sort.getResult())
+                                  : shapeOf(rows.slices.front().getResult());
+  rows.writtenShape.assign(written.begin(), written.end());
+  rows.ranks = rows.writtenShape[rows.dim];
+  SegmentOp segment = query.segment;
+  auto yield = cast<YieldOp>(segment.getBody().front().getTerminator());
+  if (!llvm::all_of(yield.getValues().getTypes(), [&](Type type) {
+        return isSameShapeUpToUnitDims(cast<ShapedType>(type).getShape(),
+                                       written);
+      }))
+    return std::nullopt;
+  return rows;
+}
 
 std::pair<Value, Value> kernels::emitSortOrder(OpBuilder &b, Location loc,
                                                Value x, Value y,
@@ -72,13 +112,10 @@ std::pair<Value, Value> kernels::emitSortOrder(OpBuilder &b, Location loc,
 }
 
 LogicalResult SortRowKernel::emitSkeleton() {
-  ArgsortOp sort = getOnlyOp<ArgsortOp>(segment);
-  int64_t dim = sort.getDim();
-  int64_t extent = shapeOf(sort.getResult())[dim];
+  ArgsortOp sort = rows.sort;
+  int64_t dim = rows.dim, extent = rows.extent;
   size_t depth = scopes.size();
-  SmallVector<Value> index = emitRowNest(shapeOf(sort.getResult()), dim);
-  Type computeType =
-      getComputeType(getElementTypeOrSelf(sort.getSource().getType()));
+  SmallVector<Value> index = emitRowNest(rows.writtenShape, dim);
   // The row's element at `position` along the sorted dim, as a scalar of
   // the compute type.
   auto elementAt = [&](Value position) -> FailureOr<Value> {
@@ -88,7 +125,7 @@ LogicalResult SortRowKernel::emitSkeleton() {
     FailureOr<Value> element = eval(sort.getSource(), at);
     if (failed(element))
       return failure();
-    return extractLane(emitCast(b, loc, *element, computeType), 0);
+    return extractLane(emitCast(b, loc, *element, rows.keyType), 0);
   };
 
   auto outer = scf::ForOp::create(b, loc, constant(0), constant(extent),
@@ -122,13 +159,9 @@ LogicalResult SortRowKernel::emitSkeleton() {
                        .getResult()});
     popScope();
   }
-  SmallVector<Value> ranked = index;
-  // An extent-1 row has rank 0, spelled as delinearize spells unit dims
-  // (constant 0): meta ops of the argsort read it at that index.
-  ranked[dim] = extent == 1 ? constant(0) : count.getResult(0);
   Value position = arith::IndexCastOp::create(b, loc, b.getI64Type(), j);
-  if (failed(emitOutputsGiven(sort.getResult(), splat(position, 1), ranked,
-                              shapeOf(sort.getResult()))))
+  if (failed(emitRankedOutputs(rows, index, count.getResult(0), position,
+                               /*anyRank=*/true)))
     return failure();
   while (scopes.size() > depth)
     popScope();

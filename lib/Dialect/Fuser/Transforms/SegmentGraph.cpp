@@ -301,6 +301,16 @@ static bool keepsArgsortRows(ArrayRef<Operation *> a,
   });
 }
 
+/// Whether reshape `op` of `producer` renames a top-k slice's elements
+/// other than by extent-1 dims.
+static bool isTopkReshape(Operation *op, Operation *producer) {
+  auto slice = dyn_cast<SliceOp>(producer);
+  return slice && getTopkSelection(slice) &&
+         !isSameShapeUpToUnitDims(
+             cast<ShapedType>(op->getResult(0).getType()).getShape(),
+             cast<ShapedType>(slice.getResult().getType()).getShape());
+}
+
 FailureOr<std::unique_ptr<KernelTemplateBuilder>>
 SegmentGraph::matchUnion(unsigned lhs, unsigned rhs, bool &tooLarge) {
   Group &a = groups[lhs], &b = groups[rhs];
@@ -606,11 +616,16 @@ void SegmentGraph::packIndependentKernels() {
 void SegmentGraph::partition() {
   // A reshape of a computed value renames its elements: it joins the
   // producer first, so that it does not stand between the producer and
-  // the reshape's readers as an op of its own.
+  // the reshape's readers as an op of its own. Not a top-k slice's
+  // (getTopkSelection) reshape that is more than extent-1 dims (an MoE
+  // router's topk indices flattened): it reads the slice other than
+  // element by element, which would keep the slice out of its argsort's
+  // kernel; alone, it becomes a view of the slice that kernel writes.
   for (auto [index, op] : llvm::enumerate(opsInOrder))
     if (isReshapeLike(op))
       if (Operation *producer = op->getOperand(0).getDefiningOp();
-          producer && opIndex.contains(producer))
+          producer && opIndex.contains(producer) &&
+          !isTopkReshape(op, producer))
         tryMerge(groupIndex[opIndex.lookup(producer)], groupIndex[index],
                  /*carryRefusals=*/true);
   for (auto [index, group] : llvm::enumerate(groups)) {
