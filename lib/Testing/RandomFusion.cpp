@@ -131,6 +131,8 @@ public:
   OwningOpRef<ModuleOp> run();
   /// The Normalization family (RandomFusionOptions::Family).
   OwningOpRef<ModuleOp> runNormalization();
+  /// The Library family (RandomFusionOptions::Family).
+  OwningOpRef<ModuleOp> runLibrary();
 
 private:
   /// A module holding the empty @fusion, the builder in its body.
@@ -1440,6 +1442,130 @@ OwningOpRef<ModuleOp> FusionGenerator::runNormalization() {
   return module;
 }
 
+OwningOpRef<ModuleOp> FusionGenerator::runLibrary() {
+  OwningOpRef<ModuleOp> module = startFusion();
+  // Every operand and result of a library op has the storage type; halves
+  // compute around it in f32, as Thunder's casts do.
+  Type storage = rng.pick<Type>({bf16, bf16, f16, f32, f32, f64});
+  Type compute = storage == f64 ? f64 : f32;
+  auto pickExtent = [&](ArrayRef<int64_t> choices) {
+    return rng.pick<int64_t>(choices);
+  };
+  SmallVector<int64_t> batch;
+  for (unsigned d = rng.inRange(0, 2); d > 0; --d)
+    batch.push_back(pickExtent({1, 2, 3}));
+  int64_t m = pickExtent({1, 2, 3, 5, 8, 16, 33});
+  int64_t k = pickExtent({1, 2, 4, 7, 16, 32, 64});
+  int64_t n = pickExtent({1, 3, 4, 8, 17, 32});
+  while (m > 1 && product(batch) * m * std::max(k, n) > options.maxElements)
+    m /= 2;
+  auto withBatch = [&](ArrayRef<int64_t> batchDims, ArrayRef<int64_t> matrix) {
+    SmallVector<int64_t> shape(batchDims);
+    llvm::append_range(shape, matrix);
+    return RankedTensorType::get(shape, storage);
+  };
+  auto transposed = [&](ArrayRef<int64_t> batchDims, int64_t rows,
+                        int64_t columns) {
+    Value stored = addArgument(withBatch(batchDims, {columns, rows}));
+    int64_t rank = batchDims.size() + 2;
+    SmallVector<int64_t> permutation =
+        llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(permutation[rank - 2], permutation[rank - 1]);
+    return permuteBy(stored, permutation);
+  };
+  auto operand = [&](ArrayRef<int64_t> batchDims, int64_t rows,
+                     int64_t columns) {
+    return rng.percent(25) ? transposed(batchDims, rows, columns)
+                           : addArgument(withBatch(batchDims, {rows, columns}));
+  };
+
+  // The lhs (a linear's input): [batch..., M, K], now and then 1-D, or
+  // stored transposed; now and then scaled first (a pointwise producer).
+  Value lhs = rng.percent(10) ? addArgument(withBatch({}, {k}))
+                              : operand(batch, m, k);
+  if (rng.percent(40)) {
+    Value scale = record(arith::ConstantOp::create(
+        builder, loc,
+        builder.getFloatAttr(compute, rng.pick<double>({0.5, -1.5, 2.0}))));
+    Value scaled = record(
+        MulOp::create(builder, loc, convert(lhs, compute), scale));
+    lhs = convert(scaled, storage);
+  }
+
+  Value result;
+  if (rng.percent(50)) {
+    // linear: weight [N, K] (or stored [K, N] and permuted), a bias [N].
+    Value weight = operand({}, n, k);
+    Value bias = rng.percent(50) ? addArgument(withBatch({}, {n})) : Value();
+    result = record(LinearOp::create(builder, loc, lhs, weight, bias));
+  } else {
+    // matmul: rhs [K, N], batched with dims equal to or broadcasting the
+    // lhs's, now and then 1-D.
+    SmallVector<int64_t> rhsBatch;
+    if (tensorType(lhs).getRank() > 1 && rng.percent(50))
+      for (int64_t size : batch)
+        rhsBatch.push_back(rng.percent(70) ? size : 1);
+    Value rhs = rng.percent(10) ? addArgument(withBatch({}, {k}))
+                                : operand(rhsBatch, k, n);
+    result = record(MatmulOp::create(builder, loc, lhs, rhs));
+  }
+
+  // Consumers in the compute type: a bias or a gate of the result's
+  // shape, relu or silu, and now and then an MLP's down projection.
+  RankedTensorType resultType = tensorType(result);
+  Value current = convert(result, compute);
+  if (resultType.getRank() > 0 && rng.percent(40)) {
+    int64_t last = resultType.getShape().back();
+    Value bias = convert(addArgument(withBatch({}, {last})), compute);
+    SmallVector<int64_t> outer =
+        llvm::to_vector(llvm::seq<int64_t>(0, resultType.getRank() - 1));
+    current = record(AddOp::create(builder, loc, current,
+                                   outer.empty() ? bias
+                                                 : broadcastAt(bias, outer)));
+  }
+  switch (rng.below(4)) {
+  case 0:
+    current = record(ReluOp::create(builder, loc, current));
+    break;
+  case 1:
+    current = record(SiluOp::create(builder, loc, current));
+    break;
+  case 2:
+    current = record(MulOp::create(
+        builder, loc, current,
+        convert(addArgument(resultType.clone(storage)), compute)));
+    break;
+  default:
+    break;
+  }
+  SmallVector<Value> results{convert(current, storage)};
+  if (resultType.getRank() > 0 && rng.percent(30)) {
+    // The down projection's input is inexact (unlike the deterministic
+    // inputs, multiples of 1/8 whose products a BLAS sums exactly in any
+    // order): scaled by 2^-12 towards the unit variance that nvFuser's
+    // tolerance assumes (randn), so that it compares within it.
+    Value scale = record(arith::ConstantOp::create(
+        builder, loc, builder.getFloatAttr(compute, 0x1p-12)));
+    Value input = convert(
+        record(MulOp::create(builder, loc, current, scale)), storage);
+    int64_t down = pickExtent({1, 5, 8});
+    Value weight =
+        addArgument(withBatch({}, {down, resultType.getShape().back()}));
+    results.front() =
+        record(LinearOp::create(builder, loc, input, weight, Value()));
+  }
+  if (rng.percent(30))
+    results.push_back(result);
+  if (resultType.getRank() > 0 && rng.percent(30))
+    results.push_back(
+        reduce(current, ReductionKind::Add, {resultType.getRank() - 1},
+               /*keepdim=*/false));
+  func::ReturnOp::create(builder, loc, results);
+  function.setFunctionType(builder.getFunctionType(
+      body->getArgumentTypes(), ValueRange(results).getTypes()));
+  return module;
+}
+
 } // namespace
 
 OwningOpRef<ModuleOp>
@@ -1447,9 +1573,14 @@ mlir::fuser::generateRandomFusion(MLIRContext *context,
                                   const RandomFusionOptions &options) {
   context->loadDialect<FuserDialect, func::FuncDialect, arith::ArithDialect>();
   FusionGenerator generator(context, options);
-  return options.family == RandomFusionOptions::Family::Normalization
-             ? generator.runNormalization()
-             : generator.run();
+  switch (options.family) {
+  case RandomFusionOptions::Family::Normalization:
+    return generator.runNormalization();
+  case RandomFusionOptions::Family::Library:
+    return generator.runLibrary();
+  default:
+    return generator.run();
+  }
 }
 
 std::optional<RandomFusionOptions::Family>
@@ -1462,5 +1593,7 @@ mlir::fuser::parseRandomFusionFamily(StringRef name) {
     return RandomFusionOptions::Family::Types;
   if (name == "sorts")
     return RandomFusionOptions::Family::Sorts;
+  if (name == "library")
+    return RandomFusionOptions::Family::Library;
   return std::nullopt;
 }

@@ -35,8 +35,9 @@ static cl::opt<std::string> familyOption(
     "family",
     cl::desc("any (every op, the default), normalization (reductions over "
              "rows whose results meet the rows again), types (any with complex "
-             "and 8-bit floats) or sorts (any with more scans and argsorts, "
-             "half of these as topk)"),
+             "and 8-bit floats), sorts (any with more scans and argsorts, "
+             "half of these as topk) or library (a matmul or linear between "
+             "pointwise producers and consumers)"),
     cl::init("any"));
 static cl::opt<bool>
     statsOption("op-stats",
@@ -63,7 +64,7 @@ int main(int argc, char **argv) {
       fuser::parseRandomFusionFamily(familyOption);
   if (!family) {
     llvm::errs() << "fuser-gen: unknown --family '" << familyOption
-                 << "' (any, normalization)\n";
+                 << "' (any, normalization, types, sorts, library)\n";
     return 2;
   }
   for (unsigned i = 0; i < countOption; ++i) {

@@ -38,12 +38,16 @@ struct RandomFusionOptions {
   /// `Any` with scans and argsorts more often, half of its argsorts read
   /// as nvFuser's topk (a slice of the first k, 1 <= k <= 20, and a gather
   /// of the values there: the selection kernel's form up to 16).
-  enum class Family { Any, Normalization, Types, Sorts };
+  /// `Library` builds a matmul or linear (now and then a second linear
+  /// after it, an MLP's down projection) between pointwise producers and
+  /// consumers, as nvFuser programs feed them: transposed, broadcast and
+  /// 1-D operands, a bias, a sum of the result's rows.
+  enum class Family { Any, Normalization, Types, Sorts, Library };
   Family family = Family::Any;
 };
 
-/// The family named `name` (`any`, `normalization`, `types`, `sorts`), or
-/// nullopt.
+/// The family named `name` (`any`, `normalization`, `types`, `sorts`,
+/// `library`), or nullopt.
 std::optional<RandomFusionOptions::Family>
 parseRandomFusionFamily(llvm::StringRef name);
 
