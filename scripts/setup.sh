@@ -9,7 +9,8 @@ APT_PACKAGES=(llvm-22-dev libmlir-22-dev libmlir-22 mlir-22-tools llvm-22-tools
               python3-dev python3-pip python3-venv  # the Python package
               clang-14 libclang-rt-14-dev  # libFuzzer for the fuzz smoke
               valgrind  # bench/segment_scaling.py --instructions
-              libopenblas-dev)  # library segments (matmul, linear) on the CPU backend, dlopen'ed
+              libopenblas-dev  # library segments (matmul, linear) on the CPU backend, dlopen'ed
+              libdnnl2)  # oneDNN: their bf16 gemms (LibraryCalls.cpp), dlopen'ed; optional
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

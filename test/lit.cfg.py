@@ -89,3 +89,12 @@ if sanitizers:
 # cannot run a sanitizer build (ASan's runtime must come first).
 if shutil.which("valgrind") and not sanitizers:
     config.available_features.add("valgrind")
+# oneDNN (libdnnl.so.2, scripts/setup.sh), which the CPU backend loads for
+# its bf16 gemms (lib/ExecutionEngine/LibraryCalls.cpp): tests of that path
+# run where it loads (`%if onednn`), those of the fallback everywhere.
+try:
+    import ctypes
+    ctypes.CDLL("libdnnl.so.2")
+    config.available_features.add("onednn")
+except OSError:
+    pass

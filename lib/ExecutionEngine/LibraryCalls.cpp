@@ -1,18 +1,37 @@
-//===- LibraryCalls.cpp - library segments on the CPU: a BLAS gemm --------===//
+//===- LibraryCalls.cpp - library segments on the CPU: gemm libraries ----===//
 //
 // runLibraryMatmul reads the descriptor of convert-fuser-to-scf's library
-// call (fuser/Conversion/LibraryCall.h) and makes one CBLAS gemm per batch
+// call (fuser/Conversion/LibraryCall.h) and makes one gemm per batch
 // element, row-major:
 // - batch dims that the rhs broadcasts and that continue the lhs's and the
 //   result's rows fold into M (a linear over [B, S, K] is one gemm);
-// - an operand whose rows or columns are contiguous is passed as it lies,
-//   transposed or not, with its leading dimension; any other (a broadcast,
-//   a stride in both dims) is packed into a contiguous copy first;
-// - f32 calls sgemm, f64 dgemm; f16 and bf16 are converted to f32 around
-//   the call (operands widened exactly, the f32 result rounded once to the
-//   element type), so they accumulate in f32 as cuBLAS's compute type 32F;
+// - f32 calls the CBLAS sgemm, f64 dgemm, of a BLAS loaded with dlopen
+//   (OpenBLAS, or $FUSER_BLAS); an operand whose rows or columns are
+//   contiguous is passed as it lies, transposed or not, with its leading
+//   dimension; any other (a broadcast, a stride in both dims) is packed
+//   into a contiguous copy first;
+// - bf16 runs oneDNN's matmul primitive (libdnnl.so.2, loaded with dlopen
+//   like the BLAS; $FUSER_DNNL names another, `none` turns it off) on the
+//   operands as they lie (src and weights described by their strides: a
+//   transposed operand is a transposed layout, never a copy; others packed
+//   into bf16 copies), with f32 accumulation, the bias added in f32 and the
+//   result rounded once to bf16 (to nearest even) by oneDNN: cuBLAS's
+//   compute type 32F. One primitive per shape and layout, made at its first
+//   use (its kernel compiled: about a millisecond) and kept. The CPU's
+//   bf16 instructions that oneDNN uses (AMX, AVX512-BF16) flush subnormal
+//   inputs and sums to zero (magnitudes below 1.2e-38, far inside nvFuser's
+//   tolerance); otherwise only the order of the f32 sums differs from the
+//   sgemm path;
+// - f16, and bf16 where oneDNN is not loaded or offers only its reference
+//   implementation, calls sgemm on operands widened to f32 exactly, each in
+//   its own layout (a transposed one stays transposed: contiguous lines
+//   converted in vectorized loops, on the run's threads (runOnThreads) for
+//   operands of 64 Ki elements or more), the f32 result rounded once to
+//   the element type;
 // - the bias is preloaded into the result and the gemm adds to it (beta 1);
 // - K = 0 writes the bias, or +0.0, without a call.
+// $FUSER_MATMUL_LOG=1 prints each gemm's path to stderr (the tests check
+// it: test/ExecutionEngine/cpu-library-half.mlir).
 //
 // runLibraryAttentionForward/Backward compute each head of fuser.sdpfa_fwd
 // and fuser.sdpfa_bwd (the heads one after another, each gemm on BLAS's
@@ -33,12 +52,17 @@
 #include "fuser/ExecutionEngine/Elements.h"
 #include "fuser/ExecutionEngine/MatmulDescriptor.h"
 
-#include "llvm/ADT/bit.h"
+#include "fuser/ExecutionEngine/CPUThreads.h"
 
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -120,6 +144,258 @@ std::optional<MatrixLayout> getLayout(int64_t rows, int64_t cols,
   return std::nullopt;
 }
 
+// oneDNN 2.x's C API (libdnnl.so.2; Debian's libdnnl2), the few pieces the
+// bf16 gemm uses, declared here from dnnl.h and dnnl_types.h so that the
+// build needs no oneDNN headers. The descriptors are structs the library
+// fills: buffers larger than oneDNN 2.6's (696 and 2800 bytes) stand for
+// them (the soname fixes the ABI).
+namespace dnnl {
+using Status = int;       // dnnl_status_t: dnnl_success = 0
+using Dims = int64_t[12]; // dnnl_dims_t: DNNL_MAX_NDIMS dnnl_dim_t
+constexpr int kEngineCPU = 1, kBF16 = 2, kF32 = 3; // engine kind, data types
+constexpr unsigned kStreamDefaultFlags = 1;         // dnnl_stream_in_order
+constexpr int kArgSrc = 1, kArgDst = 17, kArgWeights = 33, kArgBias = 41;
+constexpr int kQueryImplInfoStr = 8; // dnnl_query_impl_info_str
+struct alignas(8) MemoryDesc {
+  char bytes[1024];
+};
+struct alignas(8) MatmulDesc {
+  char bytes[4096];
+};
+struct ExecArg {
+  int arg;
+  void *memory;
+};
+using EngineCreateFn = Status(void **, int, size_t);
+using StreamCreateFn = Status(void **, void *, unsigned);
+using StreamWaitFn = Status(void *);
+using StreamDestroyFn = Status(void *);
+using MemoryDescInitByStridesFn = Status(MemoryDesc *, int, const Dims, int,
+                                         const Dims);
+using MatmulDescInitFn = Status(MatmulDesc *, const MemoryDesc *,
+                                const MemoryDesc *, const MemoryDesc *,
+                                const MemoryDesc *);
+using PrimitiveDescCreateFn = Status(void **, const void *, const void *,
+                                     void *, const void *);
+using PrimitiveDescQueryFn = Status(const void *, int, int, void *);
+using PrimitiveDescDestroyFn = Status(void *);
+using PrimitiveCreateFn = Status(void **, const void *);
+using PrimitiveExecuteFn = Status(const void *, void *, int, const ExecArg *);
+using PrimitiveDestroyFn = Status(void *);
+using MemoryCreateFn = Status(void **, const MemoryDesc *, void *, void *);
+using MemoryDestroyFn = Status(void *);
+} // namespace dnnl
+
+#if __has_include(<oneapi/dnnl/dnnl.h>)
+} // namespace
+#include <oneapi/dnnl/dnnl.h>
+namespace {
+// Where oneDNN's headers are installed (libdnnl-dev), the declarations
+// above are checked against them.
+static_assert(dnnl::kEngineCPU == dnnl_cpu && dnnl::kBF16 == dnnl_bf16 &&
+              dnnl::kF32 == dnnl_f32 && dnnl_success == 0);
+static_assert(dnnl::kStreamDefaultFlags == dnnl_stream_default_flags);
+static_assert(dnnl::kArgSrc == DNNL_ARG_SRC && dnnl::kArgDst == DNNL_ARG_DST &&
+              dnnl::kArgWeights == DNNL_ARG_WEIGHTS &&
+              dnnl::kArgBias == DNNL_ARG_BIAS);
+static_assert(dnnl::kQueryImplInfoStr == dnnl_query_impl_info_str);
+static_assert(sizeof(dnnl::Dims) == sizeof(dnnl_dims_t));
+static_assert(sizeof(dnnl::MemoryDesc) >= sizeof(dnnl_memory_desc_t) &&
+              sizeof(dnnl::MatmulDesc) >= sizeof(dnnl_matmul_desc_t));
+static_assert(sizeof(dnnl::ExecArg) == sizeof(dnnl_exec_arg_t));
+#endif
+
+/// oneDNN's matmul primitive for bf16 operands, loaded at first use like
+/// the BLAS: $FUSER_DNNL names the library, `none` turns it off (every
+/// gemm then takes the BLAS's sgemm), unset is libdnnl.so.2.
+struct Dnnl {
+  dnnl::EngineCreateFn *engineCreate = nullptr;
+  dnnl::StreamCreateFn *streamCreate = nullptr;
+  dnnl::StreamWaitFn *streamWait = nullptr;
+  dnnl::StreamDestroyFn *streamDestroy = nullptr;
+  dnnl::MemoryDescInitByStridesFn *memoryDescInitByStrides = nullptr;
+  dnnl::MatmulDescInitFn *matmulDescInit = nullptr;
+  dnnl::PrimitiveDescCreateFn *primitiveDescCreate = nullptr;
+  dnnl::PrimitiveDescQueryFn *primitiveDescQuery = nullptr;
+  dnnl::PrimitiveDescDestroyFn *primitiveDescDestroy = nullptr;
+  dnnl::PrimitiveCreateFn *primitiveCreate = nullptr;
+  dnnl::PrimitiveExecuteFn *primitiveExecute = nullptr;
+  dnnl::PrimitiveDestroyFn *primitiveDestroy = nullptr;
+  dnnl::MemoryCreateFn *memoryCreate = nullptr;
+  dnnl::MemoryDestroyFn *memoryDestroy = nullptr;
+  void *engine = nullptr;
+  std::string library;
+  std::string error;
+  bool loaded() const { return engine != nullptr; }
+};
+
+const Dnnl &getDnnl() {
+  static Dnnl dnnl;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char *named = std::getenv("FUSER_DNNL");
+    std::string name = named && *named ? named : "libdnnl.so.2";
+    if (name == "none") {
+      dnnl.error = "oneDNN turned off ($FUSER_DNNL=none)";
+      return;
+    }
+    void *library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      const char *why = dlerror();
+      dnnl.error = why ? why : name + ": not loaded";
+      return;
+    }
+    bool missing = false;
+    auto bind = [&](auto *&fn, const char *symbol) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+          dlsym(library, symbol));
+      missing |= fn == nullptr;
+    };
+    bind(dnnl.engineCreate, "dnnl_engine_create");
+    bind(dnnl.streamCreate, "dnnl_stream_create");
+    bind(dnnl.streamWait, "dnnl_stream_wait");
+    bind(dnnl.streamDestroy, "dnnl_stream_destroy");
+    bind(dnnl.memoryDescInitByStrides, "dnnl_memory_desc_init_by_strides");
+    bind(dnnl.matmulDescInit, "dnnl_matmul_desc_init");
+    bind(dnnl.primitiveDescCreate, "dnnl_primitive_desc_create");
+    bind(dnnl.primitiveDescQuery, "dnnl_primitive_desc_query");
+    bind(dnnl.primitiveDescDestroy, "dnnl_primitive_desc_destroy");
+    bind(dnnl.primitiveCreate, "dnnl_primitive_create");
+    bind(dnnl.primitiveExecute, "dnnl_primitive_execute");
+    bind(dnnl.primitiveDestroy, "dnnl_primitive_destroy");
+    bind(dnnl.memoryCreate, "dnnl_memory_create");
+    bind(dnnl.memoryDestroy, "dnnl_memory_destroy");
+    void *engine = nullptr;
+    if (missing) {
+      dnnl.error = name + " lacks oneDNN 2.x's matmul C API";
+    } else if (dnnl.engineCreate(&engine, dnnl::kEngineCPU, 0) != 0) {
+      dnnl.error = name + ": no CPU engine";
+    } else {
+      dnnl.engine = engine;
+      dnnl.library = name;
+      return;
+    }
+    dlclose(library);
+  });
+  return dnnl;
+}
+
+/// Whether each gemm logs its path to stderr ($FUSER_MATMUL_LOG=1).
+bool logGemms() {
+  static const bool log = [] {
+    const char *value = std::getenv("FUSER_MATMUL_LOG");
+    return value && *value && std::string(value) != "0";
+  }();
+  return log;
+}
+
+/// The calling thread's oneDNN stream (CPU streams are cheap, but not free
+/// to create per call).
+void *getDnnlStream(const Dnnl &dnnl) {
+  struct Stream {
+    void *stream = nullptr;
+    const Dnnl *owner = nullptr;
+    ~Stream() {
+      if (stream)
+        owner->streamDestroy(stream);
+    }
+  };
+  thread_local Stream stream;
+  if (!stream.stream && dnnl.streamCreate(&stream.stream, dnnl.engine,
+                                          dnnl::kStreamDefaultFlags) != 0)
+    stream.stream = nullptr;
+  stream.owner = &dnnl;
+  return stream.stream;
+}
+
+/// One bf16 gemm's shape and layouts as a oneDNN matmul primitive: the
+/// descriptors of its operands (src m x k, weights k x n, an f32 bias
+/// 1 x n, dst m x n, bf16 but the bias) and the primitive, null where
+/// oneDNN offers only its reference implementation (slow: the sgemm path
+/// is taken instead) or none.
+struct DnnlMatmul {
+  dnnl::MemoryDesc src, weights, bias, dst;
+  void *primitive = nullptr;
+  std::string implementation;
+  ~DnnlMatmul() {
+    if (primitive)
+      getDnnl().primitiveDestroy(primitive);
+  }
+};
+
+/// m, n, k, lhs transpose and leading dim, rhs transpose and leading dim,
+/// the result's leading dim (rows contiguous), whether there is a bias.
+using DnnlKey = std::array<int64_t, 9>;
+
+DnnlMatmul *makeDnnlMatmul(const Dnnl &dnnl, const DnnlKey &key) {
+  auto *made = new DnnlMatmul;
+  auto [m, n, k, lhsTranspose, lhsLeading, rhsTranspose, rhsLeading,
+        outLeading, hasBias] = key;
+  auto describe = [&](dnnl::MemoryDesc &desc, int64_t rows, int64_t cols,
+                      bool transposed, int64_t leading, int type) {
+    dnnl::Dims dims{rows, cols}, strides{leading, 1};
+    if (transposed)
+      std::swap(strides[0], strides[1]);
+    return dnnl.memoryDescInitByStrides(&desc, 2, dims, type, strides) == 0;
+  };
+  bool described =
+      describe(made->src, m, k, lhsTranspose == kTrans, lhsLeading,
+               dnnl::kBF16) &&
+      describe(made->weights, k, n, rhsTranspose == kTrans, rhsLeading,
+               dnnl::kBF16) &&
+      describe(made->bias, 1, n, false, std::max<int64_t>(n, 1),
+               dnnl::kF32) &&
+      describe(made->dst, m, n, false, outLeading, dnnl::kBF16);
+  dnnl::MatmulDesc desc;
+  void *primitiveDesc = nullptr;
+  if (!described ||
+      dnnl.matmulDescInit(&desc, &made->src, &made->weights,
+                          hasBias ? &made->bias : nullptr, &made->dst) != 0 ||
+      dnnl.primitiveDescCreate(&primitiveDesc, &desc, nullptr, dnnl.engine,
+                               nullptr) != 0) {
+    made->implementation = "none";
+    return made;
+  }
+  const char *implementation = nullptr;
+  if (dnnl.primitiveDescQuery(primitiveDesc, dnnl::kQueryImplInfoStr, 0,
+                              &implementation) == 0 &&
+      implementation)
+    made->implementation = implementation;
+  if (made->implementation.rfind("ref", 0) != 0 &&
+      dnnl.primitiveCreate(&made->primitive, primitiveDesc) != 0)
+    made->primitive = nullptr;
+  dnnl.primitiveDescDestroy(primitiveDesc);
+  return made;
+}
+
+/// The primitive for `key`, made at its first use and kept for the
+/// process (making one compiles its kernel: about a millisecond). Past
+/// kMaxDnnlMatmuls shapes, new ones are made again for each call: the
+/// caller destroys what `temporary` receives.
+constexpr size_t kMaxDnnlMatmuls = 1024;
+const DnnlMatmul &getDnnlMatmul(const Dnnl &dnnl, const DnnlKey &key,
+                                std::unique_ptr<DnnlMatmul> &temporary) {
+  static std::mutex mutex;
+  static auto *made = new std::map<DnnlKey, DnnlMatmul *>;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = made->find(key);
+    if (found != made->end())
+      return *found->second;
+  }
+  DnnlMatmul *matmul = makeDnnlMatmul(dnnl, key);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (made->size() >= kMaxDnnlMatmuls) {
+    temporary.reset(matmul);
+    return *matmul;
+  }
+  auto [at, inserted] = made->emplace(key, matmul);
+  if (!inserted) { // another thread made it meanwhile
+    temporary.reset(matmul);
+  }
+  return *at->second;
+}
+
 /// Reads element `offset` of `base` (of `element` type) widened to T.
 template <typename T>
 T load(MatmulElement element, const char *base, int64_t offset) {
@@ -155,6 +431,64 @@ void store(MatmulElement element, char *base, int64_t offset, T value) {
   }
 }
 
+/// f16 to f32, exactly (detail::halfToFloat's values, NaN payloads kept),
+/// without branches, so that a loop over a row vectorizes.
+inline float widenHalf(uint16_t half) {
+  uint32_t sign = uint32_t(half & 0x8000) << 16;
+  uint32_t rest = half & 0x7fff;
+  uint32_t normal = (rest << 13) + (112u << 23);
+  uint32_t special = normal + (112u << 23); // exponent 31: inf and NaN
+  // Subnormals (and zero): rest * 2^-24, exact in f32.
+  float subnormal = float(int32_t(rest)) * 0x1p-24f;
+  uint32_t bits = rest >= 0x7c00 ? special : normal;
+  bits = rest < 0x400 ? llvm::bit_cast<uint32_t>(subnormal) : bits;
+  return llvm::bit_cast<float>(bits | sign);
+}
+
+/// Widens `count` contiguous f16 or bf16 elements to f32.
+void widenRun(MatmulElement element, const uint16_t *from, float *to,
+              int64_t count) {
+  if (element == MatmulElement::F16) {
+    for (int64_t i = 0; i < count; ++i)
+      to[i] = widenHalf(from[i]);
+    return;
+  }
+  for (int64_t i = 0; i < count; ++i)
+    to[i] = llvm::bit_cast<float>(uint32_t(from[i]) << 16);
+}
+
+/// Operands of at least this many elements are widened on the run's
+/// threads (runOnThreads), smaller ones on the calling thread.
+constexpr int64_t kParallelWidenElements = int64_t(1) << 16;
+
+/// The threads of a run that asks for none (FUSER_MLIR_NUM_THREADS or the
+/// cores): the BLAS's and oneDNN's own pools take what they take.
+unsigned getWidenThreads() {
+  static const unsigned threads = [] {
+    llvm::Expected<unsigned> threads = getCPUThreads(0);
+    if (!threads) {
+      llvm::consumeError(threads.takeError());
+      return 1u;
+    }
+    return *threads;
+  }();
+  return threads;
+}
+
+const char *getElementName(MatmulElement element) {
+  switch (element) {
+  case MatmulElement::F32:
+    return "f32";
+  case MatmulElement::F64:
+    return "f64";
+  case MatmulElement::F16:
+    return "f16";
+  case MatmulElement::BF16:
+    return "bf16";
+  }
+  return "?";
+}
+
 /// The gemm in compute type T (float for f32/f16/bf16, double for f64).
 template <typename T> class GemmRunner {
 public:
@@ -164,27 +498,23 @@ public:
         biasBase(bias), outBase(out) {}
 
   void run(const Gemm &g) {
-    // Operands BLAS can read in place (T-typed elements only), else
-    // packed row-major.
+    std::string why;
+    if constexpr (std::is_same_v<T, float>)
+      if (element == MatmulElement::BF16 && g.k != 0 && runDnnl(g, why))
+        return;
+    // Operands BLAS can read in place (T-typed elements only); f16 and
+    // bf16 ones widened to T in their own layout where their rows or
+    // columns are contiguous; any other packed row-major.
     bool native = sizeof(T) == elementBytes();
-    std::optional<MatrixLayout> a =
-        native ? getLayout(g.m, g.k, g.lhsM, g.lhsK) : std::nullopt;
-    std::optional<MatrixLayout> b =
-        native ? getLayout(g.k, g.n, g.rhsK, g.rhsN) : std::nullopt;
+    Operand a = operand(lhsPacked, lhsBase, g.lhs, g.m, g.k, g.lhsM,
+                             g.lhsK, native);
+    Operand b = operand(rhsPacked, rhsBase, g.rhs, g.k, g.n, g.rhsK,
+                             g.rhsN, native);
+    const T *aData = a.data, *bData = b.data;
     std::optional<MatrixLayout> c =
         native ? getLayout(g.m, g.n, g.outM, g.outN) : std::nullopt;
     if (c && c->transpose != kNoTrans)
       c.reset();
-    const T *aData = a ? typed(lhsBase) + g.lhs
-                       : pack(lhsPacked, lhsBase, g.lhs, g.m, g.k, g.lhsM,
-                              g.lhsK);
-    const T *bData = b ? typed(rhsBase) + g.rhs
-                       : pack(rhsPacked, rhsBase, g.rhs, g.k, g.n, g.rhsK,
-                              g.rhsN);
-    if (!a)
-      a = MatrixLayout{kNoTrans, std::max<int64_t>(g.k, 1)};
-    if (!b)
-      b = MatrixLayout{kNoTrans, std::max<int64_t>(g.n, 1)};
     T *cData;
     if (c) {
       cData = const_cast<T *>(typed(outBase)) + g.out;
@@ -199,12 +529,20 @@ public:
       for (int64_t j = 0; j < g.n; ++j)
         cData[i * c->leading + j] =
             load<T>(element, biasBase, d[BiasOffset] + j * d[BiasStrideN]);
-    if (g.k != 0)
-      gemm(*a, *b, *c, g, aData, bData, cData, hasBias ? T(1) : T(0));
-    else if (!hasBias)
+    if (g.k != 0) {
+      if (logGemms())
+        llvm::errs() << "fuser matmul: " << getElementName(element) << ' '
+                     << g.m << 'x' << g.n << 'x' << g.k << " -> "
+                     << (std::is_same_v<T, double> ? "dgemm" : "sgemm")
+                     << (native ? "" : " (operands widened to f32)")
+                     << (why.empty() ? "" : "; " + why) << '\n';
+      gemm(a.layout, b.layout, *c, g, aData, bData, cData,
+           hasBias ? T(1) : T(0));
+    } else if (!hasBias) {
       for (int64_t i = 0; i < g.m; ++i)
         for (int64_t j = 0; j < g.n; ++j)
           cData[i * c->leading + j] = T(0);
+    }
     if (cData == outPacked.data())
       for (int64_t i = 0; i < g.m; ++i)
         for (int64_t j = 0; j < g.n; ++j)
@@ -213,6 +551,12 @@ public:
   }
 
 private:
+  /// An operand as the gemm reads it: its data and layout.
+  struct Operand {
+    const T *data;
+    MatrixLayout layout;
+  };
+
   int64_t elementBytes() const {
     return element == MatmulElement::F64   ? 8
            : element == MatmulElement::F32 ? 4
@@ -221,16 +565,153 @@ private:
   static const T *typed(const char *base) {
     return reinterpret_cast<const T *>(base);
   }
-  const T *pack(std::vector<T> &into, const char *base, int64_t offset,
-                int64_t rows, int64_t cols, int64_t rowStride,
-                int64_t colStride) {
+
+  /// The rows x cols operand at `offset` with these strides: in place when
+  /// `native` and BLAS can read its layout; f16/bf16 widened to T in that
+  /// layout (each contiguous line converted in a vectorized loop, on the
+  /// run's threads when large); else gathered into a row-major copy.
+  Operand operand(std::vector<T> &packed, const char *base, int64_t offset,
+                  int64_t rows, int64_t cols, int64_t rowStride,
+                  int64_t colStride, bool native) {
+    std::optional<MatrixLayout> layout =
+        getLayout(rows, cols, rowStride, colStride);
+    if (layout && native)
+      return {typed(base) + offset, *layout};
+    if (!layout || elementBytes() != 2) {
+      packed.resize(rows * cols);
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+          packed[i * cols + j] =
+              load<T>(element, base, offset + i * rowStride + j * colStride);
+      return {packed.data(), MatrixLayout{kNoTrans, std::max<int64_t>(cols, 1)}};
+    }
+    // Lines (rows, or columns of a transposed layout) of `length`
+    // contiguous elements, `layout->leading` apart.
+    bool transposed = layout->transpose == kTrans;
+    int64_t lines = transposed ? cols : rows;
+    int64_t length = transposed ? rows : cols;
+    packed.resize(lines * length);
+    if constexpr (std::is_same_v<T, float>) {
+      const auto *from = reinterpret_cast<const uint16_t *>(base) + offset;
+      float *to = packed.data();
+      int64_t leading = layout->leading;
+      MatmulElement kind = element;
+      auto widenLines = [=](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i)
+          widenRun(kind, from + i * leading, to + i * length, length);
+      };
+      unsigned threads = getWidenThreads();
+      if (threads > 1 && lines * length >= kParallelWidenElements)
+        runOnThreads(threads, lines, widenLines);
+      else
+        widenLines(0, lines);
+    }
+    return {packed.data(),
+            MatrixLayout{layout->transpose, std::max<int64_t>(length, 1)}};
+  }
+
+  /// The gemm of bf16 operands by oneDNN's matmul primitive, read in
+  /// place where their rows or columns are contiguous, the bias added in
+  /// f32 and the f32 sums rounded once to bf16 (to nearest even) by
+  /// oneDNN. False, with the reason in `why`, where oneDNN is not loaded
+  /// or offers no fast implementation: the caller takes the sgemm path.
+  bool runDnnl(const Gemm &g, std::string &why) {
+    const Dnnl &dnnl = getDnnl();
+    if (!dnnl.loaded()) {
+      why = "oneDNN: " + dnnl.error;
+      return false;
+    }
+    void *stream = getDnnlStream(dnnl);
+    if (!stream) {
+      why = "oneDNN: no stream";
+      return false;
+    }
+    const auto *lhs = reinterpret_cast<const uint16_t *>(lhsBase) + g.lhs;
+    const auto *rhs = reinterpret_cast<const uint16_t *>(rhsBase) + g.rhs;
+    auto *out = reinterpret_cast<uint16_t *>(outBase) + g.out;
+    std::optional<MatrixLayout> a = getLayout(g.m, g.k, g.lhsM, g.lhsK);
+    std::optional<MatrixLayout> b = getLayout(g.k, g.n, g.rhsK, g.rhsN);
+    std::optional<MatrixLayout> c = getLayout(g.m, g.n, g.outM, g.outN);
+    if (!a) {
+      lhs = gather(lhsPacked16, lhs, g.m, g.k, g.lhsM, g.lhsK);
+      a = MatrixLayout{kNoTrans, g.k};
+    }
+    if (!b) {
+      rhs = gather(rhsPacked16, rhs, g.k, g.n, g.rhsK, g.rhsN);
+      b = MatrixLayout{kNoTrans, g.n};
+    }
+    uint16_t *dst = out;
+    if (!c || c->transpose != kNoTrans) {
+      outPacked16.resize(g.m * g.n);
+      dst = outPacked16.data();
+      c = MatrixLayout{kNoTrans, g.n};
+    }
+    bool hasBias = d[HasBias] != 0;
+    if (hasBias) {
+      biasF32.resize(g.n);
+      for (int64_t j = 0; j < g.n; ++j)
+        biasF32[j] =
+            load<float>(element, biasBase, d[BiasOffset] + j * d[BiasStrideN]);
+    }
+    DnnlKey key{g.m,         g.n,         g.k,         a->transpose,
+                a->leading,  b->transpose, b->leading, c->leading,
+                hasBias};
+    std::unique_ptr<DnnlMatmul> temporary;
+    const DnnlMatmul &matmul = getDnnlMatmul(dnnl, key, temporary);
+    if (!matmul.primitive) {
+      why = "oneDNN: no fast implementation (" + matmul.implementation + ")";
+      return false;
+    }
+    void *memories[4] = {nullptr, nullptr, nullptr, nullptr};
+    dnnl::ExecArg args[4];
+    int count = 0;
+    bool ok = true;
+    auto bind = [&](int arg, const dnnl::MemoryDesc &desc, const void *data) {
+      void *&memory = memories[count];
+      ok = ok && dnnl.memoryCreate(&memory, &desc, dnnl.engine,
+                                   const_cast<void *>(data)) == 0;
+      args[count++] = {arg, memory};
+    };
+    bind(dnnl::kArgSrc, matmul.src, lhs);
+    bind(dnnl::kArgWeights, matmul.weights, rhs);
+    bind(dnnl::kArgDst, matmul.dst, dst);
+    if (hasBias)
+      bind(dnnl::kArgBias, matmul.bias, biasF32.data());
+    ok = ok &&
+         dnnl.primitiveExecute(matmul.primitive, stream, count, args) == 0 &&
+         dnnl.streamWait(stream) == 0;
+    for (void *memory : memories)
+      if (memory)
+        dnnl.memoryDestroy(memory);
+    if (!ok) {
+      why = "oneDNN: the primitive failed";
+      return false;
+    }
+    if (logGemms())
+      llvm::errs() << "fuser matmul: bf16 " << g.m << 'x' << g.n << 'x'
+                   << g.k << " -> oneDNN " << matmul.implementation
+                   << " (lhs " << (a->transpose == kTrans ? 'T' : 'N')
+                   << ", rhs " << (b->transpose == kTrans ? 'T' : 'N')
+                   << (dst == out ? "" : ", result packed") << ")\n";
+    if (dst != out)
+      for (int64_t i = 0; i < g.m; ++i)
+        for (int64_t j = 0; j < g.n; ++j)
+          out[i * g.outM + j * g.outN] = dst[i * g.n + j];
+    return true;
+  }
+
+  /// A row-major copy of a rows x cols matrix of 16-bit elements.
+  static const uint16_t *gather(std::vector<uint16_t> &into,
+                                const uint16_t *from, int64_t rows,
+                                int64_t cols, int64_t rowStride,
+                                int64_t colStride) {
     into.resize(rows * cols);
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < cols; ++j)
-        into[i * cols + j] =
-            load<T>(element, base, offset + i * rowStride + j * colStride);
+        into[i * cols + j] = from[i * rowStride + j * colStride];
     return into.data();
   }
+
   void gemm(MatrixLayout a, MatrixLayout b, MatrixLayout c, const Gemm &g,
             const T *aData, const T *bData, T *cData, T beta) {
     const Blas &blas = getBlas();
@@ -249,6 +730,8 @@ private:
   const char *lhsBase, *rhsBase, *biasBase;
   char *outBase;
   std::vector<T> lhsPacked, rhsPacked, outPacked;
+  std::vector<uint16_t> lhsPacked16, rhsPacked16, outPacked16;
+  std::vector<float> biasF32;
 };
 
 template <typename T>

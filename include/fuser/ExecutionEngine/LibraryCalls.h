@@ -7,7 +7,10 @@
 // project builds and runs without one; only a fusion with a library segment
 // needs it). $FUSER_BLAS names the library; otherwise OpenBLAS
 // (libopenblas.so.0, scripts/setup.sh installs libopenblas-dev), then the
-// system's libblas.so.3 (Debian's reference BLAS exports CBLAS too).
+// system's libblas.so.3 (Debian's reference BLAS exports CBLAS too). bf16
+// gemms take oneDNN's matmul primitive where libdnnl.so.2 loads (also by
+// dlopen, optional: $FUSER_DNNL names the library, `none` turns it off;
+// without it they take sgemm on widened operands).
 //
 //===----------------------------------------------------------------------===//
 
