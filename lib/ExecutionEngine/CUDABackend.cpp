@@ -419,6 +419,9 @@ mlir::fuser::compileFusionForCUDA(func::FuncOp func,
 
   if (needsSegmentation(func)) {
     PassManager pm(context, ModuleOp::getOperationName());
+    // cuBLASLt has gemms, no attention: attention runs as gemm library
+    // segments around softmax kernels.
+    pm.nest<func::FuncOp>().addPass(createFuserDecomposeAttention());
     buildPresegPipeline(pm, PresegPipelineOptions());
     pm.nest<func::FuncOp>().addPass(createFuserSegment());
     if (failed(pm.run(*compiled.module)))

@@ -191,9 +191,11 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
   });
   if (attention)
     return attention.emitError(
-        "attention library segments (sdpfa) do not run on the CUDA backend "
-        "yet: batched cuBLASLt calls around a softmax kernel are later work "
-        "(issue 47); matmul and linear ones run with cuBLASLt");
+        "attention library segments (sdpfa) do not run on the CUDA backend: "
+        "it runs attention as cuBLASLt gemms around softmax kernels "
+        "(fuser-decompose-attention, when it segments the fusion itself), "
+        "and this one was not decomposed (dropout_p > 0, or the fusion came "
+        "segmented)");
 
   auto lookUp = [&](Operation *op, Value v) -> FailureOr<HostValue> {
     auto it = values.find(v);

@@ -19,9 +19,8 @@
 // Dropout is refused, by the interpreter and by the lowering.
 // RUN: not fuser-run %S/Inputs/sdpfa-dropout.mlir --backend interp 2>&1 | FileCheck %s --check-prefix=DROPOUT
 // RUN: not fuser-run %S/Inputs/sdpfa-dropout.mlir --backend cpu 2>&1 | FileCheck %s --check-prefix=DROPOUT
-// The SIMT backend (the CUDA backend's host side) refuses attention
-// segments, where it runs matmul ones with cuBLASLt.
-// RUN: not fuser-run %s --entry fwd_f32 --backend simt 2>&1 | FileCheck %s --check-prefix=SIMT
+// The same entries under SIMT (gemms around a softmax kernel):
+// simt-sdpfa.mlir.
 
 // OK4-NOT: FAILED
 // OK4-COUNT-4: ok
@@ -43,7 +42,6 @@
 // LOWER: call @__fuser_sdpfa_fwd(
 // LOWER: call @__fuser_sdpfa_bwd(
 // DROPOUT: error: dropout_p = 1.000000e-01 is not supported: only 0 runs
-// SIMT: cpu-sdpfa.mlir:[[@LINE+8]]:30: error: attention library segments (sdpfa) do not run on the CUDA backend yet
 
 func.func @fwd_bf16(%q: tensor<2x3x7x8xbf16>, %k: tensor<2x3x33x8xbf16>, %v: tensor<2x3x33x4xbf16>) -> (tensor<2x3x7x4xbf16>, tensor<2x3x7xf32>, tensor<2xi64>, tensor<i64>) {
   %o, %lse, %seed, %offset = fuser.sdpfa_fwd %q, %k, %v {is_causal} : tensor<2x3x7x8xbf16>, tensor<2x3x33x8xbf16>, tensor<2x3x33x4xbf16> -> tensor<2x3x7x4xbf16>, tensor<2x3x7xf32>, tensor<2xi64>, tensor<i64>

@@ -28,6 +28,30 @@ def FuserSimplify : Pass<"fuser-simplify", "func::FuncOp"> {
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }
 
+def FuserDecomposeAttention
+    : Pass<"fuser-decompose-attention", "func::FuncOp"> {
+  let summary = "fuser.sdpfa_fwd and fuser.sdpfa_bwd as gemms around a "
+                "softmax";
+  let description = [{
+    Rewrites each attention op whose `dropout_p` is 0 into the fuser ops
+    that compute it in f32, as the interpreter does: `fuser.matmul` for
+    `q k^T` (a `permute` of the key), the scale, the causal mask (`iota`,
+    `gt`, `where` with -inf), the row max, `exp`, the row sum and the
+    division (the forward's softmax; `logsumexp = max + log(sum)`), and
+    `fuser.matmul` for the products with the value; the backward's
+    `p = exp(s - logsumexp)`, `p^T dO`, `dO v^T`, `sum(dO * O)`, `ds` and
+    its two products. Casts to f32 before, to the element type after; the
+    Philox seed and offset become zeros. The segmenter then makes library
+    segments of the gemms and normalization kernels of the softmax: the
+    GPU path, whose cuBLASLt has gemms only, runs attention this way
+    (docs/Lowering.md). The scores and probabilities are materialized:
+    `batch x L x S` f32 each. An attention op with `dropout_p > 0` is left
+    alone (it does not run anywhere).
+  }];
+  let dependentDialects = ["::mlir::fuser::FuserDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FuserVerifyFusion : Pass<"fuser-verify-fusion", "func::FuncOp"> {
   let summary = "Checks that each function is a well-formed fusion";
   let description = [{
