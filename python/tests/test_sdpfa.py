@@ -1,7 +1,8 @@
 """nvFuser's scaled dot-product flash attention, sdpfa_fwd and sdpfa_bwd
-(issue 47), through the direct API on the interpreter and the CPU backend
+(issue 47), through the direct API on the interpreter, the CPU backend
 (sgemm per head around the softmax step, docs/Segmentation.md "Library
-segments"), against numpy in f64:
+segments") and SIMT (the CUDA backend's path: cuBLASLt gemms around softmax
+kernels, fuser-decompose-attention), against numpy in f64:
 
     S = Q K^T * scale (+ -inf above the diagonal when causal),
     P = softmax(S), O = P V, logsumexp = log(sum(exp(S))),
@@ -57,7 +58,7 @@ def define_attention(l, s, dtype, causal, scale):
     return fd
 
 
-@pytest.mark.parametrize("backend", ["interp", "cpu"])
+@pytest.mark.parametrize("backend", ["interp", "cpu", "simt"])
 @pytest.mark.parametrize("dtype", ["f32", "bf16"])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("l,s", [(1, 1), (7, 33), (33, 7), (33, 33)])
@@ -85,7 +86,8 @@ def test_backends_agree_within_tolerance():
     fd.validate(arrays, backend="cpu")
 
 
-def test_attention_block_on_cpu():
+@pytest.mark.parametrize("backend", ["cpu", "simt"])
+def test_attention_block(backend):
     """x [B, T, D] -> q, k, v = linear(x, Wq/Wk/Wv) viewed as [B, T, H, E]
     and permuted to [B, H, T, E]; sdpfa_fwd, causal; back to [B, T, H*E]
     and the output projection: one library segment per linear and one for
@@ -112,7 +114,7 @@ def test_attention_block_on_cpu():
     q, k, v = (split(x.astype(np.float64) @ w.T.astype(np.float64)) for w in ws[:3])
     o = reference(q, k, v, np.zeros((b, heads, t, e)), True, 1 / math.sqrt(e))[0]
     expected = o.transpose(0, 2, 1, 3).reshape(b, t, d) @ ws[3].T.astype(np.float64)
-    (out,) = fd.execute([x] + ws, backend="cpu")
+    (out,) = fd.execute([x] + ws, backend=backend)
     np.testing.assert_allclose(out, expected, atol=1e-5, rtol=1e-5)
     (again,) = fd.execute([x] + ws, backend="interp")
     np.testing.assert_allclose(again, expected, atol=1e-5, rtol=1e-5)
