@@ -9,8 +9,7 @@
 // - @nan_33_smallest, @nan_33_largest: rows of 33 with NaN (log of
 //   negative inputs), the smallest 5 (NaN last) and the largest 5 (NaN
 //   first);
-// - @ties_1000: rows of 1000 with ties, k = 16, the most a selection
-//   keeps, and a consumer of the values;
+// - @ties_1000: rows of 1000 with ties, k = 16, and a consumer of the values;
 // - @long_70000: rows of 70000 with ties, k = 8, walked by 18 threads
 //   (one per 4096 elements) whose lists thread 0 merges: no row of it fits
 //   a block's shared memory, which the selection does not need;
@@ -20,11 +19,12 @@
 //   (k = 1) and the smallest 3;
 // - @bf16_columns: along dim 0 of bf16 with NaN, largest 16 of 33;
 // - @middle_dim: along the middle dim of a [3, 200, 2] f64 tensor.
-// More than 16 is sorted, not selected, in one kernel still, which writes
-// the first k ranks: @k17_nan_40 (rows of 40 with NaN, smallest 17, and
-// the inputs there: SortRowKernel) and @k32_ties_4096 (rows of 4096 with ties, largest 32:
-// BlockSortKernel); merge-sort.mlir has a top 100 of rows too long for a
-// block.
+// A k up to 64 is selected: @k17_nan_40 (rows of 40 with NaN, smallest
+// 17, and the inputs there) and @k64_ties_4096 (rows of 4096 with ties,
+// largest 64: 2k = 128 values carried per thread). More is sorted, in one
+// kernel still, which writes the first k ranks: @k65_ties_300 (rows of 300
+// with ties, largest 65: BlockSortKernel); merge-sort.mlir has a top 100
+// of rows too long for a block.
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-segment-report -o /dev/null | FileCheck %s --check-prefix=SEGMENTS
 // RUN: fuser-run %s --entry ties_31 --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry ties_31 --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
@@ -48,8 +48,11 @@
 // RUN: fuser-run %s --entry middle_dim --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry k17_nan_40 --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry k17_nan_40 --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
-// RUN: fuser-run %s --entry k32_ties_4096 --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
-// RUN: fuser-run %s --entry k32_ties_4096 --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry k64_ties_4096 --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry k64_ties_4096 --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry k65_ties_300 --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry k65_ties_300 --backend simt --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
+// RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-schedule --convert-fuser-to-scf | FileCheck %s --check-prefix=KINDS
 // RUN: fuser-run %s --entry signed_zeros --backend cpu --print-values | FileCheck %s --check-prefix=ZEROS
 // RUN: fuser-run %s --entry long_70000 --backend cpu --memory-report | FileCheck %s --check-prefix=MEM
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
@@ -69,7 +72,14 @@
 // SEGMENTS: fusion @bf16_columns: 1 kernel, 1 segment
 // SEGMENTS: fusion @middle_dim: 1 kernel, 1 segment
 // SEGMENTS: fusion @k17_nan_40: 1 kernel, 1 segment
-// SEGMENTS: fusion @k32_ties_4096: 1 kernel, 1 segment
+// SEGMENTS: fusion @k64_ties_4096: 1 kernel, 1 segment
+// SEGMENTS: fusion @k65_ties_300: 1 kernel, 1 segment
+
+// The selections' lists of 17 and 64, and the block sort of rows of 300
+// (padded to 512) for 65.
+// KINDS-DAG: memref.global "private" @__fuser_select_keys_{{[0-9]+}} : memref<17xf32
+// KINDS-DAG: memref.global "private" @__fuser_select_keys_{{[0-9]+}} : memref<64xf32
+// KINDS-DAG: memref.global "private" @__fuser_sort_keys : memref<512xf32
 
 // Equal keys keep their positions' order: 0 to 4 in each row.
 // ZEROS: result 0: tensor<2x5xi64>
@@ -84,7 +94,7 @@
 // MEM: stored: 192 bytes (minimum 192, 1.000x)
 
 // One kernel each.
-// BIN-COUNT-12: gpu.binary
+// BIN-COUNT-13: gpu.binary
 // BIN-NOT: gpu.binary
 
 func.func @ties_31(%x: tensor<5x31xf32>) -> (tensor<5x8xf32>, tensor<5x8xi64>) {
@@ -182,12 +192,22 @@ func.func @k17_nan_40(%x: tensor<3x40xf32>) -> (tensor<3x17xf32>, tensor<3x17xi6
   return %v, %s : tensor<3x17xf32>, tensor<3x17xi64>
 }
 
-func.func @k32_ties_4096(%x: tensor<3x4096xf32>) -> (tensor<3x32xf32>, tensor<3x32xi64>) {
+func.func @k64_ties_4096(%x: tensor<3x4096xf32>) -> (tensor<3x64xf32>, tensor<3x64xi64>) {
   %half = arith.constant 0.5 : f32
   %h = fuser.mul %x, %half : tensor<3x4096xf32>, f32 -> tensor<3x4096xf32>
   %r = fuser.round %h : tensor<3x4096xf32>
   %i = fuser.argsort %r [1] descending : tensor<3x4096xf32> -> tensor<3x4096xi64>
-  %k = fuser.slice %i starts [0, 0] limits [3, 32] strides [1, 1] : tensor<3x4096xi64> -> tensor<3x32xi64>
-  %v = fuser.gather %x[%k] dim 1 : tensor<3x4096xf32>, tensor<3x32xi64> -> tensor<3x32xf32>
-  return %v, %k : tensor<3x32xf32>, tensor<3x32xi64>
+  %k = fuser.slice %i starts [0, 0] limits [3, 64] strides [1, 1] : tensor<3x4096xi64> -> tensor<3x64xi64>
+  %v = fuser.gather %x[%k] dim 1 : tensor<3x4096xf32>, tensor<3x64xi64> -> tensor<3x64xf32>
+  return %v, %k : tensor<3x64xf32>, tensor<3x64xi64>
+}
+
+func.func @k65_ties_300(%x: tensor<3x300xf32>) -> (tensor<3x65xf32>, tensor<3x65xi64>) {
+  %half = arith.constant 0.5 : f32
+  %h = fuser.mul %x, %half : tensor<3x300xf32>, f32 -> tensor<3x300xf32>
+  %r = fuser.round %h : tensor<3x300xf32>
+  %i = fuser.argsort %r [1] descending : tensor<3x300xf32> -> tensor<3x300xi64>
+  %k = fuser.slice %i starts [0, 0] limits [3, 65] strides [1, 1] : tensor<3x300xi64> -> tensor<3x65xi64>
+  %v = fuser.gather %x[%k] dim 1 : tensor<3x300xf32>, tensor<3x65xi64> -> tensor<3x65xf32>
+  return %v, %k : tensor<3x65xf32>, tensor<3x65xi64>
 }

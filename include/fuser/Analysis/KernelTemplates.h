@@ -135,15 +135,11 @@ ReductionStructure analyzeReductions(SegmentOp segment);
 constexpr int64_t kNormalizationRowBudgetBytes =
     TargetInfo().sharedMemoryPerBlock;
 
-/// The most elements per row a selection kernel keeps (SelectRowKernel: a
-/// sorted list per thread, in registers); a larger k is sorted.
-constexpr int64_t kMaxSelectedPerRow = 16;
-
 /// The k of `slice` where it is a top-k of an argsort: the first k (fewer
 /// than the extent) of the argsort's rows along its sorted dim, and all of
 /// every other dim. Such a slice and the argsort are one kernel: a
-/// selection (SelectRowKernel) for k up to kMaxSelectedPerRow, else a sort
-/// kind that writes the first k ranks of each row.
+/// selection (SelectRowKernel) for k up to its kMaxSelectedPerRow, else a
+/// sort kind that writes the first k ranks of each row.
 std::optional<int64_t> getTopkSelection(SliceOp slice);
 
 /// A normalization: reductions whose results meet the un-reduced elements

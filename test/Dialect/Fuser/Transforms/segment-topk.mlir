@@ -5,19 +5,17 @@
 // them and with what is computed from them element by element (a gather
 // of a source not computed from the argsort reads its index so), writing
 // values of the slices' shape only: a selection (SelectRowKernel) for k <=
-// 16, else a sort kind writing the first k ranks of each row. Fires:
+// 64, else a sort kind writing the first k ranks of each row. Fires:
 // - @topk: nvFuser's topk as the frontend spells it (argsort, slice, gather);
 // - @argmin: k = 1, ascending;
-// - @columns: along dim 0, k = 16 (the largest a selection keeps), a
-//   consumer of the indices;
+// - @columns: along dim 0, k = 16, a consumer of the indices;
 // - @producer: the argsort's source computed (exp) and read only by it:
 //   recomputed in the selection;
 // - @sorted_values: no slice; the gather of the source by the whole
 //   argsort joins its kernel (a sort kind's);
-// - @k17: k = 17 is more than a selection keeps: rows of 40 ranked by a
-//   thread each (SortRowKernel), which writes the ranks below 17;
-// - @k32_of_4096: rows of 4096 sorted by a block (BlockSortKernel), which
-//   writes the first 32 ranks;
+// - @k17: k = 17 (more than a selection kept before it kept 64);
+// - @k65_of_4096: k = 65 is more than a selection keeps: rows of 4096
+//   sorted by a block (BlockSortKernel), which writes the first 65 ranks;
 // - @flat_ids: the indices also flattened (an MoE router's [tokens * k]
 //   ids): the reshape of the top-k slice does not join the slice before
 //   the merge queue runs (SegmentGraph::partition, isTopkReshape), as
@@ -47,7 +45,7 @@
 // CHECK-LABEL: fusion @columns: 1 kernel, 1 segment
 // CHECK-LABEL: fusion @sorted_values: 1 kernel, 1 segment
 // CHECK-LABEL: fusion @k17: 1 kernel, 1 segment
-// CHECK-LABEL: fusion @k32_of_4096: 1 kernel, 1 segment
+// CHECK-LABEL: fusion @k65_of_4096: 1 kernel, 1 segment
 // CHECK-LABEL: fusion @offset: 2 kernels, 3 segments
 // CHECK: not one kernel with #2: not the rows of an argsort: it reads its argsort's result other than element by element
 // CHECK-LABEL: fusion @strided: 2 kernels, 3 segments
@@ -70,18 +68,19 @@
 // The selection's workgroup lists (a thread per 4096 elements, at most
 // 32, k keys and positions each) in the kernels of @topk (3 threads of 5
 // f32 for rows of 10000), @argmin (1 of 1 i32), @columns (1 of 16; bf16
-// keys compare as f32), @producer and @producer_written (1 of 5),
-// @flat_ids (1 of 2), and no
-// other; the block sort's pairs (4096 f32 keys) in @k32_of_4096's.
+// keys compare as f32), @k17 (1 of 17), @producer and @producer_written
+// (1 of 5), @flat_ids (1 of 2), and no other; the block sort's pairs (4096
+// f32 keys) in @k65_of_4096's.
 // KINDS-DAG: memref.global "private" @__fuser_select_keys : memref<15xf32, #gpu.address_space<workgroup>>
 // KINDS-DAG: memref.global "private" @__fuser_select_positions : memref<15xi32, #gpu.address_space<workgroup>>
 // KINDS-DAG: memref.global "private" @__fuser_select_keys_0 : memref<1xi32, #gpu.address_space<workgroup>>
 // KINDS-DAG: memref.global "private" @__fuser_select_keys_1 : memref<16xf32, #gpu.address_space<workgroup>>
-// KINDS-DAG: memref.global "private" @__fuser_select_keys_2 : memref<5xf32, #gpu.address_space<workgroup>>
+// KINDS-DAG: memref.global "private" @__fuser_select_keys_2 : memref<17xf32, #gpu.address_space<workgroup>>
 // KINDS-DAG: memref.global "private" @__fuser_select_keys_3 : memref<5xf32, #gpu.address_space<workgroup>>
-// KINDS-DAG: memref.global "private" @__fuser_select_keys_4 : memref<2xf32, #gpu.address_space<workgroup>>
+// KINDS-DAG: memref.global "private" @__fuser_select_keys_4 : memref<5xf32, #gpu.address_space<workgroup>>
+// KINDS-DAG: memref.global "private" @__fuser_select_keys_5 : memref<2xf32, #gpu.address_space<workgroup>>
 // KINDS-DAG: memref.global "private" @__fuser_sort_keys : memref<4096xf32, #gpu.address_space<workgroup>>
-// COUNT: 6
+// COUNT: 7
 
 func.func @topk(%x: tensor<6x10000xf32>) -> (tensor<6x5xf32>, tensor<6x5xi64>) {
   %i = fuser.argsort %x [1] descending : tensor<6x10000xf32> -> tensor<6x10000xi64>
@@ -117,11 +116,11 @@ func.func @k17(%x: tensor<6x40xf32>) -> (tensor<6x17xf32>, tensor<6x17xi64>) {
   return %v, %k : tensor<6x17xf32>, tensor<6x17xi64>
 }
 
-func.func @k32_of_4096(%x: tensor<2x4096xf32>) -> (tensor<2x32xf32>, tensor<2x32xi64>) {
+func.func @k65_of_4096(%x: tensor<2x4096xf32>) -> (tensor<2x65xf32>, tensor<2x65xi64>) {
   %i = fuser.argsort %x [1] descending : tensor<2x4096xf32> -> tensor<2x4096xi64>
-  %k = fuser.slice %i starts [0, 0] limits [2, 32] strides [1, 1] : tensor<2x4096xi64> -> tensor<2x32xi64>
-  %v = fuser.gather %x[%k] dim 1 : tensor<2x4096xf32>, tensor<2x32xi64> -> tensor<2x32xf32>
-  return %v, %k : tensor<2x32xf32>, tensor<2x32xi64>
+  %k = fuser.slice %i starts [0, 0] limits [2, 65] strides [1, 1] : tensor<2x4096xi64> -> tensor<2x65xi64>
+  %v = fuser.gather %x[%k] dim 1 : tensor<2x4096xf32>, tensor<2x65xi64> -> tensor<2x65xf32>
+  return %v, %k : tensor<2x65xf32>, tensor<2x65xi64>
 }
 
 func.func @offset(%x: tensor<6x40xf32>) -> (tensor<6x5xf32>, tensor<6x5xi64>) {
