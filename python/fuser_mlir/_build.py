@@ -215,10 +215,20 @@ class Build:
         return self.values[item.index]
 
     def operand(self, item):
-        """A tensor-op operand: ("value", id) or a Python number."""
+        """A tensor-op operand: ("value", id) or a Python number (a complex
+        one as a constant: the native builder takes real numbers)."""
         if isinstance(item, (Tensor, Scalar)):
             return ("value", self.native_id(item))
+        if isinstance(item, complex):
+            return ("value", self.complex_constant(item))
         return item
+
+    def complex_constant(self, value, part="float64"):
+        """A complex constant: fuser.complex of its two parts, of dtype
+        `part` (float64: a complex128)."""
+        re = self.call(self.native.define_constant, value.real, part)
+        im = self.call(self.native.define_constant, value.imag, part)
+        return self.call(self.native.complex, ("value", re), ("value", im))
 
     def native_id(self, item):
         if item.index not in self.ids:

@@ -356,10 +356,7 @@ class FusionDefinition:
         part = "float32" if dtype_text == "complex64" else "float64"
 
         def apply_constant(build, out):
-            re = build.call(build.native.define_constant, value.real, part)
-            im = build.call(build.native.define_constant, value.imag, part)
-            build.ids[out.index] = build.call(build.native.complex, ("value", re),
-                                              ("value", im))
+            build.ids[out.index] = build.complex_constant(value, part)
             build.values[out.index] = value
 
         return self._record(Scalar, "define_scalar", (value,), {"dtype": dtype},

@@ -1426,7 +1426,7 @@ def _format_constant(value, dtype):
         return "True" if value else "False"
     if _is_int(dtype):
         return str(int(value))
-    if dtype == "ComplexDouble":
+    if dtype in _COMPLEX:
         value = complex(value)
         return "%s+%sj" % (_format_float(value.real), _format_float(value.imag))
     return _format_float(float(value))

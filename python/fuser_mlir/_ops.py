@@ -48,7 +48,7 @@ class Ops:
         # numpy scalars (and 0-d arrays) are numbers too.
         if getattr(value, "shape", None) == () and hasattr(value, "item"):
             value = value.item()
-        if isinstance(value, (bool, int, float)):
+        if isinstance(value, (bool, int, float, complex)):
             return value
         raise FusionTypeError("%s must be a Tensor, a Scalar or a Python number, got %r"
                               % (what, value))

@@ -192,6 +192,43 @@ def test_promotion(module):
 
 @MODULES
 @BACKENDS
+def test_python_complex_operands(module, backend):
+    """A Python complex number is an operand as nvFuser takes it (its
+    repr(fd) prints complex constants so, as `3.00000+0.500000j`): a
+    ComplexDouble constant, which a complex64 tensor keeps its dtype
+    against; where of two gives ComplexDouble."""
+    z = sample((4,), np.complex64)
+    c = np.array([True, False, True, False])
+
+    def define(fd):
+        tz = fd.define_tensor(shape=[4], dtype=DataType.ComplexFloat)
+        tc = fd.define_tensor(shape=[4], dtype=DataType.Bool)
+        fd.add_output(fd.ops.mul(tz, 3 + 0.5j))
+        fd.add_output(fd.ops.add(tz, np.complex128(2j)))
+        fd.add_output(fd.ops.where(tc, 3 + 0j, 5 - 1j))
+
+    scaled, shifted, chosen = run(module, backend, define, [z, c])
+    assert (scaled.dtype, shifted.dtype, chosen.dtype) == \
+        (np.complex64, np.complex64, np.complex128)
+    np.testing.assert_allclose(scaled, z * np.complex64(3 + 0.5j), rtol=1e-6)
+    np.testing.assert_array_equal(shifted, z + np.complex64(2j))
+    np.testing.assert_array_equal(chosen, np.where(c, 3 + 0j, 5 - 1j))
+    if module is nvfuser_direct:
+        with nvfuser_direct.FusionDefinition() as fd:
+            define(fd)
+        assert "fd.ops.mul(tv0, 3.00000+0.500000j)" in repr(fd)
+        again = {}
+        exec(repr(fd), {"FusionDefinition": nvfuser_direct.FusionDefinition,
+                        "DataType": DataType}, again)
+        with nvfuser_direct.FusionDefinition() as rebuilt:
+            again["nvfuser_fusion"](rebuilt)
+        for mine, theirs in zip(fd.execute([z, c], backend=backend),
+                                rebuilt.execute([z, c], backend=backend)):
+            np.testing.assert_array_equal(mine, theirs)
+
+
+@MODULES
+@BACKENDS
 @DTYPES
 def test_composed_functions_match_numpy(module, backend, dtype, np_dtype):
     # The functions built from complex log/sqrt/exp/div (nvFuser's runtime

@@ -482,6 +482,19 @@ def _nv_sum_of_a_slice_of_one(fd, DataType):
     s = fd.ops.slice(r, start_indices=[0, 1, 0], end_indices=[4, 2, 1])
     fd.add_output(fd.ops.sum(s, dims=[1, 2]))
 
+def _nv_where_scalar_dtypes(fd, DataType):
+    # nvFuser's test_where_dtypes: constants of each dtype, the complex ones
+    # printed inline or as define_scalar of ComplexFloat.
+    t0 = fd.define_tensor(shape=[-1], dtype=DataType.Bool)
+    for a, b, d in [(3.0, 5.0, None), (3.0, 5.0, DataType.Float), (3, 5, DataType.Int32),
+                    (complex(3.0), complex(5.0), None),
+                    (3.0 + 0j, 5.0 + 0j, DataType.ComplexFloat),
+                    (3.0 + 0j, 5.0 + 0j, DataType.ComplexDouble),
+                    (True, False, DataType.Bool)]:
+        c0 = fd.define_scalar(a) if d is None else fd.define_scalar(a, d)
+        c1 = fd.define_scalar(b) if d is None else fd.define_scalar(b, d)
+        fd.add_output(fd.ops.where(t0, c0, c1))
+
 NVFUSER_TEXT = {
     "keepdim_sum": """\
 def nvfuser_fusion(fd : FusionDefinition) -> None :
@@ -659,6 +672,30 @@ def nvfuser_fusion(fd : FusionDefinition) -> None :
     tv2 = fd.ops.slice(tv1, start_indices=[0, 1, 0], end_indices=[4, 2, 1], strides=[1, 1, 1], manual_normalization=True)
     tv3 = fd.ops.squeeze(tv2, dims=[1, 2])
     fd.add_output(tv3)
+""",
+    "where_scalar_dtypes": """\
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1], contiguity=[False], dtype=DataType.Bool, is_cpu=False)
+    tv1 = fd.ops.where(tv0, 3.00000, 5.00000)
+    c7 = fd.define_scalar(3.00000, dtype=DataType.Float)
+    c8 = fd.define_scalar(5.00000, dtype=DataType.Float)
+    tv2 = fd.ops.where(tv0, c7, c8)
+    c12 = fd.define_scalar(3, dtype=DataType.Int32)
+    c13 = fd.define_scalar(5, dtype=DataType.Int32)
+    tv3 = fd.ops.where(tv0, c12, c13)
+    tv4 = fd.ops.where(tv0, 3.00000+0.00000j, 5.00000+0.00000j)
+    c22 = fd.define_scalar(3.00000+0.00000j, dtype=DataType.ComplexFloat)
+    c23 = fd.define_scalar(5.00000+0.00000j, dtype=DataType.ComplexFloat)
+    tv5 = fd.ops.where(tv0, c22, c23)
+    tv6 = fd.ops.where(tv0, 3.00000+0.00000j, 5.00000+0.00000j)
+    tv7 = fd.ops.where(tv0, True, False)
+    fd.add_output(tv1)
+    fd.add_output(tv2)
+    fd.add_output(tv3)
+    fd.add_output(tv4)
+    fd.add_output(tv5)
+    fd.add_output(tv6)
+    fd.add_output(tv7)
 """,
     "expand_ints": """\
 def nvfuser_fusion(fd : FusionDefinition) -> None :

@@ -74,6 +74,8 @@ BINARY_COMBOS = [
     ("f16-const-int", "Half", ("const", 2), [2, 3], None),
     ("i32-const-int", "Int32", ("const", 3), [2, 3], None),
     ("i64-const-float", "Int", ("const", 2.5), [2, 3], None),
+    ("c64-const-complex", "ComplexFloat", ("const", 1 + 2j), [2, 3], None),
+    ("f32-const-complex", "Float", ("const", 1 + 2j), [2, 3], None),
     ("const-bf16", ("const", 2.0), "BFloat16", None, [2, 3]),
     ("f16-scalar-f64", "Half", ("scalar", "Double"), [2, 3], None),
     ("i32-scalar-i64", "Int32", ("scalar", "Int"), [2, 3], None),
