@@ -14,6 +14,7 @@ of a scalar input marks it as deciding shapes, which puts its value in the
 cache key.
 """
 
+import math
 import operator
 
 from . import _fuser_mlir as _native
@@ -67,6 +68,15 @@ PYTHON_SCALAR_OPS = {
     "maximum": max, "minimum": min,
     "ceilDiv": lambda a, b: -_trunc_div(-a, b),
     "neg": operator.neg, "abs": abs,
+    # A size computed from scalars (nvFuser's test_reshape_dynamic): float
+    # math as nvFuser's Double scalars, comparisons and Bool logic.
+    "reciprocal": lambda a: 1.0 / a, "truediv": lambda a, b: a / b,
+    "signbit": lambda a: math.copysign(1.0, a) < 0,
+    "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
+    "gt": operator.gt, "ge": operator.ge,
+    "bitwise_and": operator.and_, "bitwise_or": operator.or_, "bitwise_xor": operator.xor,
+    "logical_and": lambda a, b: bool(a) and bool(b), "logical_or": lambda a, b: bool(a) or bool(b),
+    "logical_not": lambda a: not a,
 }
 
 
@@ -255,7 +265,8 @@ class Build:
     def extents(self, values, what):
         """A list of int64s from ints, Scalars and Vectors (a shape, dims,
         widths): an int or Scalar alone is a list of one; floats, strings and
-        the like are refused, not truncated."""
+        the like are refused, not truncated (a Scalar computed in floating
+        point is truncated, as nvFuser casts an extent to Index)."""
         if isinstance(values, Vector):
             items = self.vector(values)
         elif isinstance(values, (Scalar, int)) or not hasattr(values, "__iter__"):
@@ -264,7 +275,13 @@ class Build:
             items = []
             for value in values:
                 items.extend(self.vector(value) if isinstance(value, Vector) else [value])
-        return int64_list([self.value(item) for item in items], what, shown=values)
+        return int64_list([self._whole(item) for item in items], what, shown=values)
+
+    def _whole(self, item):
+        value = self.value(item)
+        if isinstance(item, Scalar) and isinstance(value, float) and math.isfinite(value):
+            return int(value)
+        return value
 
     def vector(self, vector):
         if vector.index in self.vectors:

@@ -897,7 +897,10 @@ class Translator:
                 return ir.set(v) if out is v else out
         elif any(isinstance(e, int) and e == -1 for e in shape):
             raise Unsupported("reshape with -1 of a symbolic tensor")
-        extents = self.shape_vals(shape)
+        # A Scalar extent of another dtype is cast to Index (measured on
+        # nvFuser 0.2.36: an Int input's and a Double expression's alike).
+        extents = [e if e.is_const or e.dtype == "Index" else ir.cast("Index", e)
+                   for e in self.shape_vals(shape)]
         dims = [Dim(e, "b" if e.is_const and e.value == 1 else "i") for e in extents]
         out = ir.tv(v.dtype, dims)
         Expr("reshape", [v], [out])

@@ -4,7 +4,7 @@ cache's counters say what compiled."""
 import numpy as np
 import pytest
 
-from fuser_mlir import DataType, FusionCache, FusionDefinition, FusionError
+from fuser_mlir import DataType, FusionCache, FusionDefinition, FusionError, nvfuser_direct
 
 
 @pytest.fixture(autouse=True)
@@ -110,6 +110,38 @@ def test_sizes_from_scalars_and_vectors():
     assert fd.cache_info().variants == 2
     assert "tensor<2x6xf32>" in fd.mlir([x, 2, [3, 4]])
     assert "tensor<4x3xf32>" in fd.mlir(shapes=[[12], 4, [4, 3]])
+
+
+def test_sizes_computed_in_floating_point():
+    """A size computed from a scalar input in Double arithmetic, with
+    comparisons and Bool logic, as nvFuser's test_reshape_dynamic writes
+    it: 192 * reciprocal(S0) less whether the
+    division is inexact and negative; a Double size is truncated, as nvFuser
+    casts an extent to Index."""
+    with nvfuser_direct.FusionDefinition() as fd:
+        s0 = fd.define_scalar(None, dtype=DataType.Int)
+        t1 = fd.define_tensor(shape=[-1, -1, -1], dtype=DataType.Float)
+        s3 = fd.ops.mul(fd.define_scalar(1, dtype=DataType.Int), s0)
+        negative = fd.ops.ne(fd.ops.signbit(s3), fd.define_scalar(False, dtype=DataType.Bool))
+        inexact = fd.ops.ne(fd.ops.cast(fd.ops.fmod(192, s3), dtype=DataType.Int), 0)
+        rounding = fd.ops.cast(fd.ops.bitwise_and(negative, inexact), dtype=DataType.Int)
+        s17 = fd.ops.sub(fd.ops.mul(192, fd.ops.reciprocal(s3)), rounding)
+        fd.add_output(fd.ops.sum(fd.ops.reshape(t1, new_shape=[s0, s17]), dims=[1]))
+        fd.add_output(fd.ops.full([fd.ops.truediv(13, 2)], 1.0, DataType.Float))
+    x = np.arange(192, dtype=np.float32).reshape(4, 8, 6)
+    for rows in (32, 16):
+        summed, ones = fd.execute([rows, x])
+        np.testing.assert_array_equal(summed, x.reshape(rows, -1).sum(1))
+        assert ones.shape == (6,)
+    # nvFuser's text (the extents cast to Index) runs again.
+    assert "new_shape=[c" in repr(fd) and "dtype=DataType.Index)" in repr(fd)
+    namespace = {}
+    exec(repr(fd), {"FusionDefinition": nvfuser_direct.FusionDefinition,
+                    "DataType": DataType}, namespace)
+    with nvfuser_direct.FusionDefinition() as again:
+        namespace["nvfuser_fusion"](again)
+    for mine, theirs in zip(fd.execute([16, x]), again.execute([16, x])):
+        np.testing.assert_array_equal(mine, theirs)
 
 
 def test_symbolic_needs_shapes():
