@@ -116,8 +116,8 @@ def test_sizes_computed_in_floating_point():
     """A size computed from a scalar input in Double arithmetic, with
     comparisons and Bool logic, as nvFuser's test_reshape_dynamic writes
     it: 192 * reciprocal(S0) less whether the
-    division is inexact and negative; a Double size is truncated, as nvFuser
-    casts an extent to Index."""
+    division is inexact and negative; a Double size (6.25) is truncated, as
+    nvFuser casts a reshape extent to Index."""
     with nvfuser_direct.FusionDefinition() as fd:
         s0 = fd.define_scalar(None, dtype=DataType.Int)
         t1 = fd.define_tensor(shape=[-1, -1, -1], dtype=DataType.Float)
@@ -127,12 +127,13 @@ def test_sizes_computed_in_floating_point():
         rounding = fd.ops.cast(fd.ops.bitwise_and(negative, inexact), dtype=DataType.Int)
         s17 = fd.ops.sub(fd.ops.mul(192, fd.ops.reciprocal(s3)), rounding)
         fd.add_output(fd.ops.sum(fd.ops.reshape(t1, new_shape=[s0, s17]), dims=[1]))
-        fd.add_output(fd.ops.full([fd.ops.truediv(13, 2)], 1.0, DataType.Float))
+        quarter_more = fd.ops.add(fd.ops.truediv(192, s0), 0.25)
+        fd.add_output(fd.ops.reshape(t1, new_shape=[quarter_more, s0]))
     x = np.arange(192, dtype=np.float32).reshape(4, 8, 6)
     for rows in (32, 16):
-        summed, ones = fd.execute([rows, x])
+        summed, truncated = fd.execute([rows, x])
         np.testing.assert_array_equal(summed, x.reshape(rows, -1).sum(1))
-        assert ones.shape == (6,)
+        np.testing.assert_array_equal(truncated, x.reshape(-1, rows))
     # nvFuser's text (the extents cast to Index) runs again.
     assert "new_shape=[c" in repr(fd) and "dtype=DataType.Index)" in repr(fd)
     namespace = {}
