@@ -796,8 +796,8 @@ private:
 
   /// nvFuser's topk of `value` along `dim` as the frontend spells it from
   /// `sort` (its argsort there): a slice of the argsort's first k (1 to 20,
-  /// fewer than the extent: past the 16 a selection kernel keeps, too) and
-  /// a gather of the values there.
+  /// fewer than the extent: all selected, since a selection kernel keeps up
+  /// to 64) and a gather of the values there.
   void buildTopk(Value value, Value sort, int64_t dim) {
     RankedTensorType type = tensorType(value);
     int64_t k =

@@ -37,7 +37,8 @@ struct RandomFusionOptions {
   /// of its own, so that `Any`'s seeds keep their fusions). `Sorts` is
   /// `Any` with scans and argsorts more often, half of its argsorts read
   /// as nvFuser's topk (a slice of the first k, 1 <= k <= 20, and a gather
-  /// of the values there: the selection kernel's form up to 16).
+  /// of the values there: the selection kernel's form, which keeps up to
+  /// 64).
   /// `Library` builds a matmul or linear (now and then a second linear
   /// after it, an MLP's down projection) between pointwise producers and
   /// consumers, as nvFuser programs feed them: transposed, broadcast and
