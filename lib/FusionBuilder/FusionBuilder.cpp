@@ -121,9 +121,17 @@ Type combineCategories(Type higher, Type lower) {
   if (!higher)
     return lower;
   Category lowerCategory = lower ? getCategory(lower) : Category::Bool;
-  if (getCategory(higher) == Category::Complex ||
-      (getCategory(higher) == Category::Floating &&
-       lowerCategory != Category::Complex))
+  if (getCategory(higher) == Category::Complex)
+    return higher;
+  // A complex scalar with a float tensor keeps the tensor's width
+  // (c10's toComplexType: Float gives ComplexFloat; halves, which have no
+  // complex form here, ComplexFloat too).
+  if (getCategory(higher) == Category::Floating &&
+      lowerCategory == Category::Complex)
+    return ComplexType::get(higher.isF64()
+                                ? higher
+                                : Float32Type::get(higher.getContext()));
+  if (getCategory(higher) == Category::Floating)
     return higher;
   if (higher.isInteger(1) || lowerCategory >= Category::Floating)
     return promoteSkipUndefined(higher, lower);

@@ -191,6 +191,26 @@ def test_promotion(module):
 
 
 @MODULES
+def test_float_tensor_with_complex_scalar(module):
+    """torch's combine_categories: a complex scalar with a float tensor
+    takes the tensor's width (toComplexType): Float gives ComplexFloat,
+    Double ComplexDouble, as nvFuser gives them."""
+    f = rng.standard_normal(4).astype(np.float32)
+    d = rng.standard_normal(4)
+
+    def define(fd):
+        tf = fd.define_tensor(shape=[4], dtype=DataType.Float)
+        td = fd.define_tensor(shape=[4], dtype=DataType.Double)
+        fd.add_output(fd.ops.mul(tf, 3 + 0.5j))
+        fd.add_output(fd.ops.add(td, fd.define_scalar(2 - 1j)))
+
+    outs = run(module, "interp", define, [f, d])
+    assert [o.dtype for o in outs] == [np.complex64, np.complex128]
+    np.testing.assert_allclose(outs[0], f * np.complex64(3 + 0.5j), rtol=1e-6)
+    np.testing.assert_allclose(outs[1], d + (2 - 1j), rtol=1e-12)
+
+
+@MODULES
 @BACKENDS
 def test_python_complex_operands(module, backend):
     """A Python complex number is an operand as nvFuser takes it (its

@@ -78,12 +78,6 @@ for _op in ("erf", "erfc", "erfinv", "erfcinv", "exp2", "expm1", "lgamma", "log1
 for _op in ("maximum", "minimum", "atan2", "fmod", "remainder", "mod", "lt", "le", "gt", "ge"):
     EXPECTED["%s/c64-f32" % _op] = _NO_COMPLEX_FORM
     EXPECTED["%s/*-const-complex" % _op] = _NO_COMPLEX_FORM
-for _op in ("add", "sub", "mul", "div", "truediv", "pow"):
-    EXPECTED["%s/f32-const-complex" % _op] = (
-        "a Float tensor with a complex scalar: nvFuser gives ComplexFloat (torch's "
-        "combine_categories: a complex scalar takes the float tensor's width, "
-        "toComplexType(Float)); FusionBuilder's combineCategories (lib/FusionBuilder) promotes "
-        "to the scalar's own ComplexDouble, as it does for a define_scalar complex")
 for _op in ("logical_and", "logical_or"):
     EXPECTED["%s/*-const-complex" % _op] = (
         "nvFuser fails an internal assert (dynamic_type.h: a complex constant cast to Bool); "
