@@ -104,6 +104,7 @@ LogicalResult MergeSortKernel::emitChunkSort(int64_t chunk, Scratch to) {
                                               position, constant(rows.extent)),
                         /*withElseRegion=*/false)
           .thenBlock());
+  pushScope();
   Value at = add(mul(block.rowIndex, constant(rows.extent)), position);
   memref::StoreOp::create(b, loc,
                           memref::LoadOp::create(b, loc, block.keys, i),
