@@ -5,6 +5,9 @@
         bench/matmul_cpu.py [--runs 7] [--rounds 3] [--dtypes f32,bf16]
                             [--cases matmul_1024,linear_1024,...]
 
+(--dtypes also takes f16. FUSER_DNNL=none in the environment times the
+backend's bf16 fallback, sgemm on widened operands, instead of oneDNN.)
+
 Cases: matmul and linear at 1024 x 1024 x 1024, and a Llama-style MLP
 (tokens 512, hidden 2048, intermediate 5632): its gate/up linear
 (x W1^T, [512, 2048] x [5632, 2048]^T), the same gemm as a matmul with the weight
@@ -17,15 +20,19 @@ For each case and dtype it times, in the same process, median over
 `rounds` x `runs` calls after a warm-up (the implementations alternate
 round by round, so a change of the machine's load hits all of them):
   fuser_mlir  a cached fd.execute(inputs, backend="cpu"): the library
-              segments call the BLAS the CPU backend loads (OpenBLAS,
-              lib/ExecutionEngine/LibraryCalls.cpp), the pointwise kernel
-              between them is the backend's own
+              segments call what the CPU backend loads
+              (lib/ExecutionEngine/LibraryCalls.cpp): for f32 (and f16, on
+              operands widened to f32) the BLAS's sgemm (OpenBLAS), for
+              bf16 oneDNN's matmul primitive (libdnnl.so.2) where it loads;
+              the pointwise kernel between them is the backend's own
   torch       torch.matmul / F.linear / the MLP in torch eager, on CPU
               tensors, torch.set_num_threads(cores)
   numpy       numpy's matmul (its own BLAS), f32 only
   sgemm       cblas_sgemm of the same OpenBLAS the backend loads, called
-              with ctypes on f32 operands (for bf16: f32 copies of the bf16
-              values), the gemms only: the BLAS's share of fuser_mlir's time
+              with ctypes on f32 operands (for bf16 and f16: f32 copies of
+              their values), the gemms only: for f32 the BLAS's share of
+              fuser_mlir's time, for bf16 what an f32 gemm of the same
+              values costs
 It prints milliseconds, GFLOP/s (2 M N K per gemm; the MLP's pointwise ops
 are not counted) and the ratios fuser_mlir / torch (the issue's goal is
 1.2 or less), fuser_mlir / numpy and fuser_mlir / sgemm. Without torch it
@@ -69,7 +76,9 @@ CASES = {
                     (INTERMEDIATE, HIDDEN), (HIDDEN, INTERMEDIATE)]),
 }
 DTYPES = {"f32": (np.float32, DataType.Float),
-          "bf16": (BF16, DataType.BFloat16)}
+          "bf16": (BF16, DataType.BFloat16),
+          "f16": (np.float16, DataType.Half)}
+TORCH_DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16"}
 
 
 def gemms(kind, shapes):
@@ -180,6 +189,27 @@ class OpenBlas:
         return run
 
 
+def onednn_info():
+    """The oneDNN the backend loads for bf16 (same soname: dlopen returns
+    the backend's copy) and its version; torch's own oneDNN is linked into
+    torch and separate."""
+    name = os.environ.get("FUSER_DNNL", "libdnnl.so.2")
+    if name == "none":
+        return "oneDNN: FUSER_DNNL=none, bf16 gemms take sgemm on widened operands"
+
+    class Version(ctypes.Structure):
+        _fields_ = [("major", ctypes.c_int), ("minor", ctypes.c_int),
+                    ("patch", ctypes.c_int), ("hash", ctypes.c_char_p)]
+    try:
+        lib = ctypes.CDLL(name)
+    except OSError as error:
+        return "oneDNN: %s does not load (%s): bf16 gemms take sgemm" % (name, error)
+    lib.dnnl_version.restype = ctypes.POINTER(Version)
+    version = lib.dnnl_version().contents
+    return "oneDNN (the backend's, bf16): %s %d.%d.%d" % (
+        name, version.major, version.minor, version.patch)
+
+
 def numpy_blas_threads():
     """numpy's OpenBLAS (scipy-openblas: no sbgemm either) and its threads."""
     import glob
@@ -224,7 +254,7 @@ def check(name, ours, reference, dtype):
     ours = np.asarray(ours, np.float64)
     reference = np.asarray(reference, np.float64)
     error = np.linalg.norm(ours - reference) / np.linalg.norm(reference)
-    if error > (2e-2 if dtype == BF16 else 1e-4):
+    if error > {BF16: 2e-2, np.float16: 3e-3}.get(dtype, 1e-4):
         sys.exit("%s: fuser_mlir's result is off the reference by %.3g" % (name, error))
 
 
@@ -255,7 +285,7 @@ def main():
     except Exception:  # older numpy
         print("numpy %s" % np.__version__)
     for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "FUSER_MLIR_NUM_THREADS",
-                     "FUSER_BLAS"):
+                     "FUSER_BLAS", "FUSER_DNNL"):
         print("%s=%s" % (variable, os.environ.get(variable, "(unset)")))
 
     rng = np.random.default_rng(47)
@@ -275,7 +305,7 @@ def main():
             fns["sgemm"] = openblas.fn(kind, shapes, arrays)
             if torch is not None:
                 tensors = [torch.from_numpy(a.astype(np.float32)).to(
-                    torch.bfloat16 if np_dtype == BF16 else torch.float32) for a in arrays]
+                    getattr(torch, TORCH_DTYPES[dtype_name])) for a in arrays]
                 fns["torch"] = torch_fn(kind, tensors)
                 reference = fns["torch"]().float().numpy()
             else:
@@ -290,6 +320,7 @@ def main():
     print("load average after: %.2f %.2f %.2f" % os.getloadavg())
     for line in openblas.info():
         print(line)
+    print(onednn_info())
     print(numpy_blas_threads())
     print("median of %d rounds x %d runs (%.1f s of sleep and an untimed call before each "
           "implementation's runs), ms (GFLOP/s)" % (args.rounds, args.runs, args.settle))

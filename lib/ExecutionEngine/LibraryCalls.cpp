@@ -50,6 +50,7 @@
 #include "fuser/ExecutionEngine/LibraryCalls.h"
 #include "fuser/Conversion/LibraryCall.h"
 #include "fuser/ExecutionEngine/Elements.h"
+#include "fuser/ExecutionEngine/HostBlockCache.h"
 #include "fuser/ExecutionEngine/MatmulDescriptor.h"
 
 #include "fuser/ExecutionEngine/CPUThreads.h"
@@ -431,17 +432,18 @@ void store(MatmulElement element, char *base, int64_t offset, T value) {
   }
 }
 
-/// f16 to f32, exactly (detail::halfToFloat's values, NaN payloads kept),
-/// without branches, so that a loop over a row vectorizes.
+/// f16 to f32, exactly (detail::halfToFloat's bits, NaN payloads kept),
+/// by masks rather than branches, so that a loop over a row vectorizes
+/// (GCC if-converts no ternaries here).
 inline float widenHalf(uint16_t half) {
   uint32_t sign = uint32_t(half & 0x8000) << 16;
   uint32_t rest = half & 0x7fff;
-  uint32_t normal = (rest << 13) + (112u << 23);
-  uint32_t special = normal + (112u << 23); // exponent 31: inf and NaN
-  // Subnormals (and zero): rest * 2^-24, exact in f32.
-  float subnormal = float(int32_t(rest)) * 0x1p-24f;
-  uint32_t bits = rest >= 0x7c00 ? special : normal;
-  bits = rest < 0x400 ? llvm::bit_cast<uint32_t>(subnormal) : bits;
+  uint32_t special = 0u - uint32_t(rest >= 0x7c00); // exponent 31: inf, NaN
+  uint32_t subnormal = 0u - uint32_t(rest < 0x400); // and zero
+  uint32_t bits = (rest << 13) + (112u << 23) + (special & (112u << 23));
+  // A subnormal is rest * 2^-24, exact in f32.
+  uint32_t small = llvm::bit_cast<uint32_t>(float(int32_t(rest)) * 0x1p-24f);
+  bits = (bits & ~subnormal) | (small & subnormal);
   return llvm::bit_cast<float>(bits | sign);
 }
 
@@ -489,6 +491,38 @@ const char *getElementName(MatmulElement element) {
   return "?";
 }
 
+/// An uninitialized array from the process's host block cache
+/// (HostBlockCache.h): a large operand's widened copy is written into
+/// memory a previous call touched, without page faults.
+template <typename E> class Scratch {
+public:
+  Scratch() = default;
+  Scratch(const Scratch &) = delete;
+  Scratch &operator=(const Scratch &) = delete;
+  ~Scratch() { release(); }
+  /// Room for `count` elements (the contents of an earlier get are lost
+  /// when it grows).
+  E *get(int64_t count) {
+    std::size_t need = std::max<std::size_t>(count * sizeof(E), 1);
+    if (need > bytes) {
+      release();
+      data = static_cast<E *>(allocateHostBlock(need));
+      bytes = need;
+    }
+    return data;
+  }
+
+private:
+  void release() {
+    if (data)
+      deallocateHostBlock(data, bytes);
+    data = nullptr;
+    bytes = 0;
+  }
+  E *data = nullptr;
+  std::size_t bytes = 0;
+};
+
 /// The gemm in compute type T (float for f32/f16/bf16, double for f64).
 template <typename T> class GemmRunner {
 public:
@@ -516,11 +550,11 @@ public:
     if (c && c->transpose != kNoTrans)
       c.reset();
     T *cData;
+    bool packedOut = !c;
     if (c) {
       cData = const_cast<T *>(typed(outBase)) + g.out;
     } else {
-      outPacked.assign(g.m * g.n, T(0));
-      cData = outPacked.data();
+      cData = outPacked.get(g.m * g.n);
       c = MatrixLayout{kNoTrans, std::max<int64_t>(g.n, 1)};
     }
     bool hasBias = d[HasBias] != 0;
@@ -543,11 +577,11 @@ public:
         for (int64_t j = 0; j < g.n; ++j)
           cData[i * c->leading + j] = T(0);
     }
-    if (cData == outPacked.data())
+    if (packedOut)
       for (int64_t i = 0; i < g.m; ++i)
         for (int64_t j = 0; j < g.n; ++j)
           store<T>(element, outBase, g.out + i * g.outM + j * g.outN,
-                   outPacked[i * g.n + j]);
+                   cData[i * g.n + j]);
   }
 
 private:
@@ -570,7 +604,7 @@ private:
   /// `native` and BLAS can read its layout; f16/bf16 widened to T in that
   /// layout (each contiguous line converted in a vectorized loop, on the
   /// run's threads when large); else gathered into a row-major copy.
-  Operand operand(std::vector<T> &packed, const char *base, int64_t offset,
+  Operand operand(Scratch<T> &scratch, const char *base, int64_t offset,
                   int64_t rows, int64_t cols, int64_t rowStride,
                   int64_t colStride, bool native) {
     std::optional<MatrixLayout> layout =
@@ -578,22 +612,22 @@ private:
     if (layout && native)
       return {typed(base) + offset, *layout};
     if (!layout || elementBytes() != 2) {
-      packed.resize(rows * cols);
+      T *packed = scratch.get(rows * cols);
       for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < cols; ++j)
           packed[i * cols + j] =
               load<T>(element, base, offset + i * rowStride + j * colStride);
-      return {packed.data(), MatrixLayout{kNoTrans, std::max<int64_t>(cols, 1)}};
+      return {packed, MatrixLayout{kNoTrans, std::max<int64_t>(cols, 1)}};
     }
     // Lines (rows, or columns of a transposed layout) of `length`
     // contiguous elements, `layout->leading` apart.
     bool transposed = layout->transpose == kTrans;
     int64_t lines = transposed ? cols : rows;
     int64_t length = transposed ? rows : cols;
-    packed.resize(lines * length);
+    T *packed = scratch.get(lines * length);
     if constexpr (std::is_same_v<T, float>) {
       const auto *from = reinterpret_cast<const uint16_t *>(base) + offset;
-      float *to = packed.data();
+      float *to = packed;
       int64_t leading = layout->leading;
       MatmulElement kind = element;
       auto widenLines = [=](int64_t begin, int64_t end) {
@@ -606,7 +640,7 @@ private:
       else
         widenLines(0, lines);
     }
-    return {packed.data(),
+    return {packed,
             MatrixLayout{layout->transpose, std::max<int64_t>(length, 1)}};
   }
 
@@ -642,8 +676,7 @@ private:
     }
     uint16_t *dst = out;
     if (!c || c->transpose != kNoTrans) {
-      outPacked16.resize(g.m * g.n);
-      dst = outPacked16.data();
+      dst = outPacked16.get(g.m * g.n);
       c = MatrixLayout{kNoTrans, g.n};
     }
     bool hasBias = d[HasBias] != 0;
@@ -701,15 +734,15 @@ private:
   }
 
   /// A row-major copy of a rows x cols matrix of 16-bit elements.
-  static const uint16_t *gather(std::vector<uint16_t> &into,
+  static const uint16_t *gather(Scratch<uint16_t> &scratch,
                                 const uint16_t *from, int64_t rows,
                                 int64_t cols, int64_t rowStride,
                                 int64_t colStride) {
-    into.resize(rows * cols);
+    uint16_t *into = scratch.get(rows * cols);
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < cols; ++j)
         into[i * cols + j] = from[i * rowStride + j * colStride];
-    return into.data();
+    return into;
   }
 
   void gemm(MatrixLayout a, MatrixLayout b, MatrixLayout c, const Gemm &g,
@@ -729,8 +762,8 @@ private:
   MatmulElement element;
   const char *lhsBase, *rhsBase, *biasBase;
   char *outBase;
-  std::vector<T> lhsPacked, rhsPacked, outPacked;
-  std::vector<uint16_t> lhsPacked16, rhsPacked16, outPacked16;
+  Scratch<T> lhsPacked, rhsPacked, outPacked;
+  Scratch<uint16_t> lhsPacked16, rhsPacked16, outPacked16;
   std::vector<float> biasF32;
 };
 
