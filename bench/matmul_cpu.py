@@ -16,9 +16,10 @@ stored [K, N] ([512, 2048] x [2048, 5632]), its down linear ([512, 5632] x
 (linear(silu(linear(x, W1)) * linear(x, W3), W2); in bf16 the product is
 computed in f32 and cast back to bf16, as nvFuser's ops promote it).
 
-For each case and dtype it times, in the same process, median over
-`rounds` x `runs` calls after a warm-up (the implementations alternate
-round by round, so a change of the machine's load hits all of them):
+For each case and dtype it times, in the same process, the median (or,
+with --statistic min, the fastest) of `rounds` x `runs` calls after a
+warm-up (the implementations alternate round by round, so a change of the
+machine's load hits all of them):
   fuser_mlir  a cached fd.execute(inputs, backend="cpu"): the library
               segments call what the CPU backend loads
               (lib/ExecutionEngine/LibraryCalls.cpp): for f32 (and f16, on
@@ -232,7 +233,7 @@ def numpy_blas_threads():
         (found.get("get_corename") or b"?").decode(), "present" if sbgemm else "absent")
 
 
-def time_rounds(fns, runs, rounds, settle):
+def time_rounds(fns, runs, rounds, settle, statistic=statistics.median):
     """Median seconds per call of each fn, the fns alternating per round.
     Each library keeps its own threads (OpenBLAS's twice: the backend's and
     numpy's; torch's OpenMP), which spin a while after a call: on a machine
@@ -247,7 +248,7 @@ def time_rounds(fns, runs, rounds, settle):
                 start = time.perf_counter()
                 fn()
                 times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(t) for name, t in times.items()}
+    return {name: statistic(t) for name, t in times.items()}
 
 
 def check(name, ours, reference, dtype):
@@ -266,6 +267,9 @@ def main():
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--settle", type=float, default=0.5,
                         help="seconds of sleep before each implementation's runs")
+    parser.add_argument("--statistic", choices=["median", "min"], default="median",
+                        help="of each implementation's calls: min shows what a call costs "
+                        "when every thread it uses gets a core")
     args = parser.parse_args()
 
     cores = len(os.sched_getaffinity(0))
@@ -313,7 +317,8 @@ def main():
             if np_dtype == np.float32:
                 fns["numpy"] = numpy_fn(kind, arrays)
             check("%s %s" % (name, dtype_name), ours.astype(np.float32), reference, np_dtype)
-            seconds = time_rounds(fns, args.runs, args.rounds, args.settle)
+            seconds = time_rounds(fns, args.runs, args.rounds, args.settle,
+                                  min if args.statistic == "min" else statistics.median)
             flops = sum(2 * m * n * k for m, n, k, _ in gemms(kind, shapes))
             rows[(dtype_name, name)] = (shapes, flops, seconds)
             print("  %s %s done" % (dtype_name, name), file=sys.stderr)
@@ -322,8 +327,9 @@ def main():
         print(line)
     print(onednn_info())
     print(numpy_blas_threads())
-    print("median of %d rounds x %d runs (%.1f s of sleep and an untimed call before each "
-          "implementation's runs), ms (GFLOP/s)" % (args.rounds, args.runs, args.settle))
+    print("%s of %d rounds x %d runs (%.1f s of sleep and an untimed call before each "
+          "implementation's runs), ms (GFLOP/s)"
+          % (args.statistic, args.rounds, args.runs, args.settle))
 
     columns = ["torch", "numpy", "sgemm"]
     print("| dtype | case | M x N x K | fuser_mlir | "
