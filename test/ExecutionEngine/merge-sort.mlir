@@ -15,8 +15,11 @@
 //   chunks (the last short), 2 merge passes, the first of which copies
 //   the third run unmerged;
 // - @ints_topk: the first 100 of i32 rows of 12289 with many ties (x mod
-//   7): a top-k of more than a selection keeps, the last pass writing
-//   ranks below 100 only.
+//   7): a top-k of more than a selection keeps. Each run keeps its first
+//   100 pairs only (a pair past a run's first k ranks no better merged):
+//   the chunks store their first 100, a merge pass moves and searches
+//   the first 100 of each run and stores the first 100 of each merged
+//   run, and the last writes ranks below 100 only.
 // Must not fire: @fits (rows of 4096 f32, one chunk) is the block-sort
 // kind's, @short (rows of 40) the sort-rows kind's: one launch each.
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-segment-report -o /dev/null | FileCheck %s --check-prefix=SEGMENTS
@@ -32,6 +35,7 @@
 // RUN: fuser-run %s --entry fits --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry short --backend cpu --check-against interp --ulp-tolerance 0 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry long_70000 --backend cpu --memory-report | FileCheck %s --check-prefix=MEM
+// RUN: fuser-run %s --entry ints_topk --backend cpu --memory-report | FileCheck %s --check-prefix=MEMK
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-lower-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
 
 // OK-NOT: FAILED
@@ -72,6 +76,17 @@
 // MEM-NEXT: loaded: 560000 bytes (minimum 560000, 1.000x)
 // MEM-NEXT: stored: 1120000 bytes (minimum 1120000, 1.000x)
 // MEM-COUNT-5: launch: grid 547 x block 256
+
+// The top 100's passes: the chunks store 2 rows x (3 x 100 + 1) pairs of
+// 8 bytes, the first merge pass 2 rows x 2 runs x 100, the last the
+// outputs (2 x 100 i32 values and i64 indices).
+// MEMK: launch: grid 8 x block 512
+// MEMK: stored: 4816 bytes
+// MEMK: launch: grid 97 x block 256
+// MEMK: stored: 3200 bytes
+// MEMK: launch: grid 97 x block 256
+// MEMK: stored: 2400 bytes
+// MEMK-NOT: launch
 
 // A binary per pass: 6, 2, 3 and 3 for the merge sorts, 1 for @fits and
 // @short.
