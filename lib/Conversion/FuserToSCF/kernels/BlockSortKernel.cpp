@@ -195,12 +195,16 @@ void BlockRowEmitter::emitBitonicSort(const SortedRows &rows,
       Value lKey = memref::LoadOp::create(b, loc, keys, l);
       Value iPosition = memref::LoadOp::create(b, loc, positions, i);
       Value lPosition = memref::LoadOp::create(b, loc, positions, l);
-      Value swap = arith::SelectOp::create(
-          b, loc, up,
+      // The order is strict and total over distinct positions: where l's
+      // pair is not before i's, i's is before l's. So a run sorted up
+      // swaps where l's is before, a run sorted down where it is not.
+      Value down = arith::XOrIOp::create(
+          b, loc, up, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+      Value swap = arith::XOrIOp::create(
+          b, loc,
           emitPairBefore(b, loc, lKey, lPosition, iKey, iPosition,
                          rows.extent, descending),
-          emitPairBefore(b, loc, iKey, iPosition, lKey, lPosition,
-                         rows.extent, descending));
+          down);
       b.setInsertionPointToStart(
           scf::IfOp::create(b, loc, swap, /*withElseRegion=*/false)
               .thenBlock());
