@@ -928,7 +928,7 @@ int main(int argc, char **argv) {
 
   if (!parseRandomFusionFamily(familyOption)) {
     llvm::errs() << "fuser-diff: unknown --family '" << familyOption
-                 << "' (any, normalization)\n";
+                 << "' (any, normalization, types, sorts, library)\n";
     return 2;
   }
   std::optional<SeedRange> seeds = parseSeeds(seedsOption);
