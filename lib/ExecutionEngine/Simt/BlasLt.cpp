@@ -13,7 +13,8 @@
 // device allocation, then computes
 //   D = op(A) op(B) (+ bias along D's rows)
 // with the CPU backend's gemm (runLibraryMatmul, LibraryCalls.h: a BLAS,
-// f16/bf16 widened to f32, f64 in f64), and marks D written on the device.
+// f16 widened to f32, bf16 by oneDNN where it loads, else widened too, f64
+// in f64), and marks D written on the device.
 // FUSER_SIMT_BLASLT_LOG=1 prints each cublasLtMatmul's problem to stderr
 // (`simt: cublasLtMatmul m=.. n=.. k=.. A=rowsxcols,ld=..,N|T ...`), so
 // tests can see the layouts the runtime chose.
