@@ -225,6 +225,12 @@ LogicalResult mlir::fuser::emitLibraryCall(
            << getAttention(op).dropoutP
            << " is not supported: only 0 runs (a dropout mask drawn as "
               "ATen's flash kernel draws it is later work)";
+  // A matmul or linear without result elements (M or N is 0, or a batch
+  // dim) computes nothing; its buffers need no strides (MLIR gives an empty
+  // memref's no static ones).
+  if (!attention &&
+      cast<ShapedType>(op->getResult(0).getType()).getNumElements() == 0)
+    return success();
   SmallVector<StridedBuffer> buffers;
   for (Value operand : op->getOperands()) {
     FailureOr<StridedBuffer> buffer = getOperandBuffer(
