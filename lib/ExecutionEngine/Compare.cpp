@@ -151,8 +151,8 @@ AbsoluteTolerance mlir::fuser::getReductionTolerance(Type elementType,
   return {atol * scale, atol * 0.01 * scale};
 }
 
-std::optional<int64_t> mlir::fuser::getLibraryReductionSize(func::FuncOp func,
-                                                            unsigned index) {
+SmallVector<std::optional<int64_t>>
+mlir::fuser::getLibraryReductionSizes(func::FuncOp func) {
   // value -> (combined elements, whether a library op computes into it),
   // in one post-order walk (a segment's body before the segment; defs
   // before uses), so that chains of any length take no stack.
@@ -191,10 +191,13 @@ std::optional<int64_t> mlir::fuser::getLibraryReductionSize(func::FuncOp func,
     }
   });
   auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  std::pair<int64_t, bool> size = sizeOf(returnOp.getOperand(index));
-  if (!size.second)
-    return std::nullopt;
-  return size.first;
+  SmallVector<std::optional<int64_t>> result;
+  for (Value returned : returnOp.getOperands()) {
+    std::pair<int64_t, bool> size = sizeOf(returned);
+    result.push_back(size.second ? std::optional<int64_t>(size.first)
+                                 : std::nullopt);
+  }
+  return result;
 }
 
 FailureOr<double> mlir::fuser::getToleranceRatio(const Buffer &a,

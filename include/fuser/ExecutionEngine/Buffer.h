@@ -105,13 +105,12 @@ struct AbsoluteTolerance {
 AbsoluteTolerance getReductionTolerance(Type elementType,
                                         int64_t reductionSize);
 
-/// For result `index` of fusion `func`: how many elements the reductions
-/// and contractions it depends on combine (products along a chain, the
-/// largest over operands), when it depends on a library op (matmul,
-/// linear), whose results backends add in different orders; nullopt when
-/// it does not.
-std::optional<int64_t> getLibraryReductionSize(func::FuncOp func,
-                                               unsigned index);
+/// For each result of fusion `func`: how many elements the reductions and
+/// contractions it depends on combine (products along a chain, the largest
+/// over operands), when it depends on a library op (matmul, linear), whose
+/// results backends add in different orders; nullopt when it does not.
+/// One walk of `func` for all results.
+SmallVector<std::optional<int64_t>> getLibraryReductionSizes(func::FuncOp func);
 
 /// The largest |a - b| / (atol + rtol * |b|) over the elements (0 where
 /// they are equal, NaN against NaN included; infinite for NaN against a
