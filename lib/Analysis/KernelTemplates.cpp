@@ -170,7 +170,7 @@ public:
     add<ScatterOp>(kindBit(SegmentKind::Pointwise), false);
     // A library call computes each library op, in a segment of its own
     // (nvFuser's ExprEval segments); never recomputed.
-    add<MatmulOp, LinearOp, SdpfaFwdOp, SdpfaBwdOp>(
+    add<MatmulOp, LinearOp, GroupedMmOp, SdpfaFwdOp, SdpfaBwdOp>(
         kindBit(SegmentKind::Library), false);
   }
 

@@ -1214,6 +1214,9 @@ CPUKernelModule::compile(ModuleOp module, const BackendOptions &options,
     symbols[interner(library::kMatmulFunction)] = {
         llvm::orc::ExecutorAddr::fromPtr(&runLibraryMatmul),
         llvm::JITSymbolFlags::Exported};
+    symbols[interner(library::kGroupedMmFunction)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&runLibraryGroupedMm),
+        llvm::JITSymbolFlags::Exported};
     symbols[interner(library::kAttentionForwardFunction)] = {
         llvm::orc::ExecutorAddr::fromPtr(&runLibraryAttentionForward),
         llvm::JITSymbolFlags::Exported};
@@ -1370,14 +1373,18 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
   if (!threads)
     return emitError(loc, errorMessage(threads.takeError()));
   llvm::SaveAndRestore<unsigned> scopedThreads(runThreads, *threads);
+  // Reports of this run only (a failed run before may have left one).
   indexOutOfRange = {};
+  takeLibraryCallError();
   it->getValue().packed(packedArgs.data());
+  auto checkLocation = [&](int64_t check) -> Location {
+    return size_t(check) < indexChecks.size() ? indexChecks[check] : loc;
+  };
+  if (std::optional<LibraryCallError> error = takeLibraryCallError())
+    return emitError(checkLocation(error->check), error->message);
   if (IndexOutOfRange error = std::exchange(indexOutOfRange, {});
       error.reported) {
-    Location where = size_t(error.check) < indexChecks.size()
-                         ? indexChecks[error.check]
-                         : loc;
-    return emitError(where, "index ")
+    return emitError(checkLocation(error.check), "index ")
            << error.index << " is out of range [0, " << error.extent
            << ") along dim " << error.dim << " at index element "
            << error.element;

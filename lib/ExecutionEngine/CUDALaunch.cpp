@@ -8,6 +8,7 @@
 
 #include "fuser/ExecutionEngine/CUDALaunch.h"
 #include "fuser/Conversion/LibraryCall.h"
+#include "fuser/ExecutionEngine/MatmulDescriptor.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -186,7 +187,8 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
   func::CallOp attention;
   func.walk([&](func::CallOp call) {
     if (!attention && library::isLibraryFunction(call.getCallee()) &&
-        !call.getCallee().starts_with(library::kMatmulFunction))
+        !call.getCallee().starts_with(library::kMatmulFunction) &&
+        !call.getCallee().starts_with(library::kGroupedMmFunction))
       attention = call;
   });
   if (attention)
@@ -291,13 +293,16 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
       continue;
     }
     if (auto call = dyn_cast<func::CallOp>(op);
-        call && call.getCallee() == library::kMatmulFunction) {
+        call && (call.getCallee() == library::kMatmulFunction ||
+                 call.getCallee() == library::kGroupedMmFunction)) {
       Step step{Step::Kind::Library, loc};
+      step.grouped = call.getCallee() == library::kGroupedMmFunction;
       for (auto [i, operand] : llvm::enumerate(call.getOperands())) {
         FailureOr<HostValue> value = lookUp(&op, operand);
         if (failed(value))
           return failure();
-        bool noBias = i == 3 && value->kind == HostValue::Kind::Constant &&
+        bool noBias = !step.grouped && i == 3 &&
+                      value->kind == HostValue::Kind::Constant &&
                       value->intValue == 0;
         if (i == 0 ? value->kind != HostValue::Kind::Descriptor
                    : value->kind != HostValue::Kind::Buffer && !noBias)
@@ -312,8 +317,12 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
       if (step.libraryBuffers.size() != 4)
         return op.emitError("a library call takes a descriptor and 4 "
                             "buffers");
-      // What cuBLASLt cannot read in place is refused here, where it is.
-      llvm::Expected<BlasLtGemm> gemm = planBlasLtGemm(step.descriptor);
+      // What cuBLASLt cannot read in place is refused here, where it is (a
+      // grouped_mm's groups read the whole gemm's layouts).
+      llvm::Expected<BlasLtGemm> gemm = planBlasLtGemm(
+          step.grouped ? ArrayRef(step.descriptor).slice(
+                             library::FirstGemmSlot, library::FirstBatchDim)
+                       : ArrayRef(step.descriptor));
       if (!gemm)
         return op.emitError("the CUDA backend cannot run this matmul with "
                             "cuBLASLt: ")
@@ -572,7 +581,9 @@ void LaunchPlan::writeJSON(llvm::raw_ostream &os,
     }
     case Step::Kind::Library:
       os << "{\"op\": \"library\", \"function\": \""
-         << library::kMatmulFunction << "\", \"descriptor\": [";
+         << (step.grouped ? library::kGroupedMmFunction
+                          : library::kMatmulFunction)
+         << "\", \"descriptor\": [";
       llvm::interleaveComma(step.descriptor, os);
       os << "], \"buffers\": [";
       llvm::interleaveComma(step.libraryBuffers, os);
@@ -615,6 +626,14 @@ Executable::load(const LaunchPlan &plan, Driver &driver) {
       llvm::Expected<BlasLt &> blasLt = driver.getBlasLt();
       if (!blasLt)
         return blasLt.takeError();
+      // A grouped_mm's gemms are known when it runs (their shapes are in
+      // the offsets): each is set up then, with the most workspace any
+      // algorithm may ask.
+      if (step.grouped) {
+        exe->workspaceBytes = std::max(exe->workspaceBytes, kMaxWorkspaceBytes);
+        exe->matmuls.push_back(nullptr);
+        continue;
+      }
       llvm::Expected<BlasLtGemm> gemm = planBlasLtGemm(step.descriptor);
       if (!gemm)
         return gemm.takeError();
@@ -769,6 +788,14 @@ llvm::Error Executable::execute(ArrayRef<CUevent> stepEvents) {
         return buffer < 0 ? 0 : addresses[buffer];
       };
       ArrayRef<int> buffers = step.libraryBuffers;
+      if (step.grouped) {
+        if (llvm::Error e = runGroupedMm(step, address(buffers[0]),
+                                         address(buffers[1]),
+                                         address(buffers[2]),
+                                         address(buffers[3])))
+          return e;
+        break;
+      }
       if (llvm::Error e = matmuls[i]->run(
               driver, address(buffers[0]), address(buffers[1]),
               address(buffers[2]), address(buffers[3]), workspace)) {
@@ -788,6 +815,53 @@ llvm::Error Executable::execute(ArrayRef<CUevent> stepEvents) {
         return e;
   }
   return llvm::Error::success();
+}
+
+llvm::Error Executable::runGroupedMm(const LaunchPlan::Step &step,
+                                     CUdeviceptr mat1, CUdeviceptr mat2,
+                                     CUdeviceptr offsets, CUdeviceptr out) {
+  const int64_t *d = step.descriptor.data();
+  GroupedMm shape = library::decodeGroupedMm(d);
+  // The group ends decide the gemms' shapes: they come to the host, which
+  // waits for the kernels before the call (cuMemcpyDtoH synchronizes).
+  int64_t stride = d[library::OffsetsStride];
+  std::vector<int32_t> ends(shape.groups ? (shape.groups - 1) * stride + 1 : 0);
+  if (!ends.empty())
+    if (llvm::Error e = driver.check(
+            driver.api().cuMemcpyDtoH(
+                ends.data(), offsets + d[library::OffsetsOffset] * 4,
+                ends.size() * sizeof(int32_t)),
+            "cuMemcpyDtoH of grouped_mm's offsets"))
+      return e;
+  // Located at the library op.
+  auto fail = [&](const llvm::Twine &message) {
+    mlir::emitError(step.loc) << message;
+    return llvm::createStringError("a grouped_mm library segment failed "
+                                   "(the error above)");
+  };
+  if (std::optional<std::string> error = checkGroupOffsets(
+          ends.data(), stride, shape.groups, shape.getGroupedExtent()))
+    return fail(*error);
+  llvm::Expected<BlasLt &> blasLt = driver.getBlasLt();
+  if (!blasLt)
+    return blasLt.takeError();
+  llvm::Error failure = llvm::Error::success();
+  library::forEachGroupGemm(
+      d, ends.data(), stride, [&](const library::GroupGemm &descriptor) {
+        if (failure)
+          return;
+        llvm::Expected<BlasLtGemm> gemm = planBlasLtGemm(descriptor);
+        llvm::Expected<std::unique_ptr<BlasLtMatmul>> matmul =
+            gemm ? BlasLtMatmul::create(*blasLt, std::move(*gemm))
+                 : gemm.takeError();
+        llvm::Error e = matmul ? (*matmul)->run(driver, mat1, mat2, /*bias=*/0,
+                                                out, workspace)
+                               : matmul.takeError();
+        if (e)
+          failure = fail("cuBLASLt failed on a group of this grouped_mm: " +
+                         llvm::toString(std::move(e)));
+      });
+  return failure;
 }
 
 llvm::Expected<SmallVector<Buffer>> Executable::download() {

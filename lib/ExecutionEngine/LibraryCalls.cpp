@@ -33,6 +33,13 @@
 // $FUSER_MATMUL_LOG=1 prints each gemm's path to stderr (the tests check
 // it: test/ExecutionEngine/cpu-library-half.mlir).
 //
+// runLibraryGroupedMm checks the offsets of a fuser.grouped_mm (read where
+// they lie), then runs each non-empty group as runLibraryMatmul's gemm, of
+// the whole gemm narrowed to the group's rows, columns or contraction, and
+// zeroes the rows (columns) past the last offset as a gemm with K = 0
+// (which calls nothing). Offsets that break the rule compute nothing: the
+// error waits in takeLibraryCallError for the run to report at the op.
+//
 // runLibraryAttentionForward/Backward compute each head of fuser.sdpfa_fwd
 // and fuser.sdpfa_bwd (the heads one after another, each gemm on BLAS's
 // threads): operands packed into row-major f32 (widened exactly), the
@@ -49,6 +56,7 @@
 
 #include "fuser/ExecutionEngine/LibraryCalls.h"
 #include "fuser/Conversion/LibraryCall.h"
+#include "fuser/Dialect/Fuser/IR/GroupedMm.h"
 #include "fuser/ExecutionEngine/Elements.h"
 #include "fuser/ExecutionEngine/HostBlockCache.h"
 #include "fuser/ExecutionEngine/MatmulDescriptor.h"
@@ -914,6 +922,35 @@ void mlir::fuser::runLibraryMatmul(intptr_t descriptor, intptr_t lhs,
     runBatched<double>(d, lhsBase, rhsBase, biasBase, outBase);
   else
     runBatched<float>(d, lhsBase, rhsBase, biasBase, outBase);
+}
+
+namespace {
+/// The error of the last library call on this thread that found its data
+/// wrong (takeLibraryCallError).
+thread_local std::optional<LibraryCallError> libraryCallError;
+} // namespace
+
+std::optional<LibraryCallError> mlir::fuser::takeLibraryCallError() {
+  return std::exchange(libraryCallError, std::nullopt);
+}
+
+void mlir::fuser::runLibraryGroupedMm(intptr_t descriptor, intptr_t mat1,
+                                      intptr_t mat2, intptr_t offsets,
+                                      intptr_t out) {
+  const auto *d = reinterpret_cast<const int64_t *>(descriptor);
+  const int32_t *ends =
+      reinterpret_cast<const int32_t *>(offsets) + d[OffsetsOffset];
+  GroupedMm shape = decodeGroupedMm(d);
+  if (std::optional<std::string> error =
+          checkGroupOffsets(ends, d[OffsetsStride], shape.groups,
+                            shape.getGroupedExtent())) {
+    libraryCallError = LibraryCallError{d[GroupedCheck], *error};
+    return;
+  }
+  forEachGroupGemm(d, ends, d[OffsetsStride], [&](const GroupGemm &gemm) {
+    runLibraryMatmul(reinterpret_cast<intptr_t>(gemm.data()), mat1, mat2,
+                     /*bias=*/0, out);
+  });
 }
 
 void mlir::fuser::runLibraryAttentionForward(

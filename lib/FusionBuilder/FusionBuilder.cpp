@@ -874,6 +874,24 @@ FailureOr<Value> FusionBuilder::linear(Value input, Value weight, Value bias) {
   return buildInferred<LinearOp>(input, weight, bias);
 }
 
+FailureOr<Value> FusionBuilder::groupedMm(Value mat1, Value mat2,
+                                          Value offsets) {
+  for (Value operand : {mat1, mat2}) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type ||
+        !isa<Float16Type, BFloat16Type, Float32Type>(type.getElementType()))
+      return typeError() << "'grouped_mm' takes f16, bf16 or f32 tensors "
+                            "(torch._grouped_mm's dtypes), got "
+                         << typeText(operand.getType());
+  }
+  auto offsetsType = dyn_cast<RankedTensorType>(offsets.getType());
+  if (!offsetsType || !offsetsType.getElementType().isInteger(32))
+    return typeError() << "'grouped_mm' takes Int32 offsets (torch's int32), "
+                          "got "
+                       << typeText(offsets.getType());
+  return buildInferred<GroupedMmOp>(mat1, mat2, offsets);
+}
+
 FailureOr<SmallVector<Value>>
 FusionBuilder::sdpfaFwd(Value query, Value key, Value value, double dropoutP,
                         bool isCausal, std::optional<double> scale) {

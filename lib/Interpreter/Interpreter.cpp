@@ -15,6 +15,7 @@
 #include "fuser/Interpreter/Interpreter.h"
 #include "fuser/Dialect/Fuser/IR/Attention.h"
 #include "fuser/Dialect/Fuser/IR/Contraction.h"
+#include "fuser/Dialect/Fuser/IR/GroupedMm.h"
 #include "fuser/Dialect/Fuser/IR/ElementSemantics.h"
 #include "fuser/Dialect/Fuser/IR/RandomSemantics.h"
 #include "fuser/Dialect/Fuser/IR/ElementwiseKinds.h"
@@ -203,6 +204,9 @@ private:
   LogicalResult evalGather(GatherOp op);
   /// matmul and linear (LibraryOpInterface).
   LogicalResult evalContraction(Operation *op);
+  /// grouped_mm: a gemm per group, summed as evalContraction sums
+  /// (docs/Interpreter.md).
+  LogicalResult evalGroupedMm(GroupedMmOp op);
   /// sdpfa_fwd and sdpfa_bwd, per head in f32 (docs/Interpreter.md).
   LogicalResult evalAttention(Operation *op);
   LogicalResult evalCast(Operation *op, Value source);
@@ -333,6 +337,7 @@ LogicalResult Evaluator::evaluate(Operation *op) {
       .Case<MatmulOp, LinearOp>([&](Operation *op) {
         return evalContraction(op);
       })
+      .Case([&](GroupedMmOp op) { return evalGroupedMm(op); })
       .Case<SdpfaFwdOp, SdpfaBwdOp>(
           [&](Operation *op) { return evalAttention(op); })
       .Case([&](UniformOp op) { return evalRandom(op, /*normal=*/false); })
@@ -552,6 +557,30 @@ LogicalResult Evaluator::evalGather(GatherOp op) {
   return success();
 }
 
+namespace {
+/// The sum over kk < count of lhs[lhsOffset + kk * lhsStride] *
+/// rhs[rhsOffset + kk * rhsStride] in the accumulation type T (f32 for f16
+/// and bf16): in increasing kk from -0.0, the IEEE identity (so one product
+/// is the product itself, as the preseg rule for K = 1 needs), each product
+/// and sum rounded to T (no fused multiply-add: -ffp-contract=off); over
+/// none, +0.0 as torch's zeros.
+template <ElemKind K>
+ComputeOf<K> sumProducts(const uint8_t *lhs, int64_t lhsOffset,
+                         int64_t lhsStride, const uint8_t *rhs,
+                         int64_t rhsOffset, int64_t rhsStride,
+                         int64_t count) {
+  using T = ComputeOf<K>;
+  auto load = [](const uint8_t *base, int64_t offset) {
+    return Elem<K>::load(loadElement<StorageOf<K>>(base, offset));
+  };
+  T acc = count == 0 ? T(0) : -T(0);
+  for (int64_t kk = 0; kk < count; ++kk)
+    acc += load(lhs, lhsOffset + kk * lhsStride) *
+           load(rhs, rhsOffset + kk * rhsStride);
+  return acc;
+}
+} // namespace
+
 LogicalResult Evaluator::evalContraction(Operation *op) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   FailureOr<Buffer> result = allocate(op, type);
@@ -571,29 +600,17 @@ LogicalResult Evaluator::evalContraction(Operation *op) {
   visitElemKind(*getElemKind(type.getElementType()), [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
     if constexpr (isFloatKind<K> && !isFloat8Kind<K>) {
-      // The compute type is the accumulation type: f32 for f16 and bf16.
-      using T = ComputeOf<K>;
-      using Storage = StorageOf<K>;
-      auto load = [](const uint8_t *base, int64_t offset) {
-        return Elem<K>::load(loadElement<Storage>(base, offset));
-      };
       for (int64_t batch = 0, count = contraction.getBatchCount();
            batch < count; ++batch) {
         auto [lhsOffset, rhsOffset] = contraction.getOperandOffsets(batch);
         int64_t outOffset = batch * m * n;
         for (int64_t i = 0; i < m; ++i) {
           for (int64_t j = 0; j < n; ++j) {
-            // In increasing k from -0.0, the IEEE identity (so K = 1 is
-            // the product itself, as the preseg rule needs), each product
-            // and sum rounded to T (no fused multiply-add:
-            // -ffp-contract=off); over K = 0, +0.0 as torch's zeros.
-            T acc = k == 0 ? T(0) : -T(0);
-            for (int64_t kk = 0; kk < k; ++kk)
-              acc += load(lhs, lhsOffset + i * k + kk) *
-                     load(rhs, rhsOffset + kk * rhsRowStride +
-                                   j * rhsColumnStride);
+            ComputeOf<K> acc = sumProducts<K>(
+                lhs, lhsOffset + i * k, 1, rhs, rhsOffset + j * rhsColumnStride,
+                rhsRowStride, k);
             if (bias)
-              acc += load(bias, j);
+              acc += Elem<K>::load(loadElement<StorageOf<K>>(bias, j));
             storeElement(out, outOffset + i * n + j, Elem<K>::store(acc));
           }
         }
@@ -601,6 +618,60 @@ LogicalResult Evaluator::evalContraction(Operation *op) {
     }
   });
   bind(op->getResult(0), std::move(*result));
+  return success();
+}
+
+LogicalResult Evaluator::evalGroupedMm(GroupedMmOp op) {
+  // Allocated zeroed: rows (columns) past the last offset stay +0.0.
+  FailureOr<Buffer> result = allocate(op, op.getType());
+  if (failed(result))
+    return failure();
+  GroupedMm g = getGroupedMm(op);
+  const uint8_t *offsetBytes = get(op.getOffsets()).getBytes().data();
+  std::vector<int32_t> offsets(g.groups);
+  for (int64_t i = 0; i < g.groups; ++i)
+    offsets[i] = loadElement<int32_t>(offsetBytes, i);
+  if (std::optional<std::string> error = checkGroupOffsets(
+          offsets.data(), 1, g.groups, g.getGroupedExtent()))
+    return op.emitError(*error);
+  const uint8_t *a = get(op.getMat1()).getBytes().data();
+  const uint8_t *b = get(op.getMat2()).getBytes().data();
+  uint8_t *out = result->bytes.data();
+  int64_t m = g.m, n = g.n, k = g.k;
+  visitElemKind(*getElemKind(op.getType().getElementType()), [&](auto tag) {
+    constexpr ElemKind K = decltype(tag)::kind;
+    if constexpr (isFloatKind<K> && !isFloat8Kind<K>) {
+      auto store = [&](int64_t offset, ComputeOf<K> acc) {
+        storeElement(out, offset, Elem<K>::store(acc));
+      };
+      for (int64_t group = 0, start = 0; group < g.groups;
+           start = offsets[group++]) {
+        int64_t end = offsets[group];
+        switch (g.grouped) {
+        case GroupedDim::Rows: // mat1 [M, K], mat2[group] [K, N]
+          for (int64_t i = start; i < end; ++i)
+            for (int64_t j = 0; j < n; ++j)
+              store(i * n + j, sumProducts<K>(a, i * k, 1, b,
+                                              group * k * n + j, n, k));
+          break;
+        case GroupedDim::Columns: // mat1[group] [M, K], mat2 [K, N]
+          for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = start; j < end; ++j)
+              store(i * n + j,
+                    sumProducts<K>(a, (group * m + i) * k, 1, b, j, n, k));
+          break;
+        case GroupedDim::Contraction: // k in [start, end)
+          for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j)
+              store((group * m + i) * n + j,
+                    sumProducts<K>(a, i * k + start, 1, b, start * n + j, n,
+                                   end - start));
+          break;
+        }
+      }
+    }
+  });
+  bind(op.getResult(), std::move(*result));
   return success();
 }
 

@@ -1351,6 +1351,19 @@ class Translator:
         return self.library("linear", operands,
                             a.logical()[:-1] + b.logical()[:-1])
 
+    def r_op_grouped_mm(self, record):
+        # nvFuser's createGroupedMmaOutput: [G, M, N] for two 2-D operands,
+        # else [M, N].
+        operands = [self.val(x) for x in record.args[:3]]
+        a, b, offsets = [x.logical() for x in operands]
+        if len(b) == 3:
+            dims = [a[0], b[2]]
+        elif len(a) == 3:
+            dims = [a[1], b[1]]
+        else:
+            dims = [offsets[0], a[0], b[1]]
+        return self.library("grouped_mm", operands, dims)
+
     def attention_option(self, value, default):
         return self.ir.const(default) if value is None else self.val(value)
 

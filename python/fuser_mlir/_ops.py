@@ -939,7 +939,8 @@ class Ops:
     # (nvFuser's ExprEval segments; docs/Segmentation.md).
 
     def _library_op(self, name, operands):
-        """matmul or linear of `operands` (tensors of this definition)."""
+        """matmul, linear or grouped_mm of `operands` (tensors of this
+        definition)."""
         def build_fn(build):
             ids = [build.native_id(x) for x in operands]
             try:
@@ -966,6 +967,31 @@ class Ops:
         if bias is not None:
             operands.append(self._tensor(bias, "linear's bias"))
         return self._library_op("linear", operands)
+
+    def grouped_mm(self, mat1, mat2, offsets, scale1=None, scale2=None, alpha=None,
+                   bias=None, beta=None, dtype=None, output_block_scale_size=0,
+                   output_block_scale_dtype=None, output_gamma=False):
+        """nvFuser's unscaled grouped_mm (torch._grouped_mm): G gemms split by
+        the Int32 `offsets` (cumulative group ends) of one dim. [M, K] x
+        [G, K, N] -> [M, N] (rows grouped), [G, M, K] x [K, N] -> [M, N]
+        (columns grouped), [M, K] x [K, N] -> [G, M, N] (contraction
+        grouped); rows (columns) past the last offset are 0. The scaled
+        overload (scale1, scale2, alpha, bias, beta, dtype and the output
+        block scales) is refused."""
+        scaled = [name for name, value in (
+            ("scale1", scale1), ("scale2", scale2), ("alpha", alpha), ("bias", bias),
+            ("beta", beta), ("dtype", dtype),
+            ("output_block_scale_dtype", output_block_scale_dtype)) if value is not None]
+        scaled += [name for name, value in (
+            ("output_block_scale_size", output_block_scale_size),
+            ("output_gamma", output_gamma)) if not isinstance(value, (bool, int)) or value]
+        if scaled:
+            raise FusionNotImplementedError(
+                "grouped_mm's scaled forms (%s) are not modelled by fuser_mlir: only the "
+                "unscaled grouped_mm(mat1, mat2, offsets) is" % ", ".join(scaled))
+        return self._library_op("grouped_mm", [self._tensor(mat1, "grouped_mm's mat1"),
+                                               self._tensor(mat2, "grouped_mm's mat2"),
+                                               self._tensor(offsets, "grouped_mm's offsets")])
 
     def _attention_attribute(self, name, value, what, convert):
         """dropout_p, is_causal or scale of an attention op: None, a Python
@@ -1061,10 +1087,18 @@ class Ops:
 
 
 def _library_result_shape(name, shapes):
-    """The result shape of matmul or linear of operands of `shapes`, the
-    larger extent where two that must agree differ (placeholders)."""
+    """The result shape of matmul, linear or grouped_mm of operands of
+    `shapes`, the larger extent where two that must agree differ
+    (placeholders)."""
     if name == "linear":
         return list(shapes[0][:-1]) + [shapes[1][0]]
+    if name == "grouped_mm":
+        mat1, mat2, offsets = shapes
+        if len(mat2) == 3:
+            return [mat1[0], mat2[2]]
+        if len(mat1) == 3:
+            return [mat1[1], mat2[1]]
+        return [offsets[0], mat1[0], mat2[-1]]
     lhs, rhs = shapes
     lhs_batch, rhs_batch = list(lhs[:-2]), list(rhs[:-2])
     rank = max(len(lhs_batch), len(rhs_batch))

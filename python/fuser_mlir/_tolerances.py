@@ -47,8 +47,9 @@ def tolerance(dtype, reduction_size):
 _REDUCTIONS = ("ops.sum", "ops.prod", "ops.max", "ops.min", "ops.var", "ops.var_mean",
                "ops.welford")
 # Ops whose output sums over the last extent of their first operand (K), as
-# nvFuser's matmul and linear outputs hold a reduction domain of extent K.
-_CONTRACTIONS = ("ops.matmul", "ops.linear")
+# nvFuser's matmul, linear and grouped_mm outputs hold a reduction domain of
+# extent K (a grouped contraction sums a part of it).
+_CONTRACTIONS = ("ops.matmul", "ops.linear", "ops.grouped_mm")
 # Attention ops: the position of the query among their tensor operands.
 _ATTENTION = {"ops.sdpfa_fwd": 0, "ops.sdpfa_bwd": 1}
 

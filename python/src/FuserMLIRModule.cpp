@@ -329,6 +329,12 @@ public:
                                  bias ? lookUp(*bias) : Value());
     });
   }
+  int64_t groupedMm(int64_t mat1, int64_t mat2, int64_t offsets) {
+    return build([&] {
+      return getBuilder().groupedMm(lookUp(mat1), lookUp(mat2),
+                                    lookUp(offsets));
+    });
+  }
   /// nvFuser's sdpfa_fwd: the ids of (output, logsumexp, philox_seed,
   /// philox_offset).
   std::vector<int64_t> sdpfaFwd(int64_t query, int64_t key, int64_t value,
@@ -933,6 +939,7 @@ NB_MODULE(_fuser_mlir, m) {
       .def("matmul", &Fusion::matmul)
       .def("linear", &Fusion::linear, nb::arg("input"), nb::arg("weight"),
            nb::arg("bias").none() = nb::none())
+      .def("grouped_mm", &Fusion::groupedMm)
       .def("sdpfa_fwd", &Fusion::sdpfaFwd, nb::arg("query"), nb::arg("key"),
            nb::arg("value"), nb::arg("dropout_p"), nb::arg("is_causal"),
            nb::arg("scale").none())

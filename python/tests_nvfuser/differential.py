@@ -156,11 +156,11 @@ EXPECTED.update({
     "eye/*": "as arange/*",
     "index_put_accumulate/*": "the legacy frontend's index_put_accumulate, which fuser_mlir "
                               "keeps on both APIs; nvfuser_direct has none",
-    "grouped_mm/*": "nvFuser's block-scaled and grouped matmuls and FP4/FP8 quantization "
-                    "(CUTLASS kernels for Hopper and Blackwell) have no fuser IR op: fuser_mlir "
-                    "refuses them (UnsupportedOpError naming the op)",
-    "scaled_mm/*": "as grouped_mm/*",
-    "nv_block_quantize/*": "as grouped_mm/*",
+    "scaled_mm/*": "nvFuser's block-scaled matmuls and FP4/FP8 quantization (CUTLASS "
+                   "kernels for Hopper and Blackwell) have no fuser IR op: fuser_mlir refuses "
+                   "them (UnsupportedOpError naming the op); the unscaled grouped_mm runs "
+                   "(fuser.grouped_mm)",
+    "nv_block_quantize/*": "as scaled_mm/*",
 })
 del _op, _name
 

@@ -11,6 +11,14 @@
 // every offset and stride in elements. The CPU backend resolves the symbol
 // to a BLAS call (lib/ExecutionEngine/LibraryCalls.cpp, docs/Lowering.md).
 //
+// A fuser.grouped_mm segment calls kGroupedMmFunction,
+//   void(index descriptor, index mat1, index mat2, index offsets, index out),
+// with a descriptor laid out as GroupedMmSlot: the grouped dim, G, the
+// offsets' layout and each operand's group stride, then a kMatmulFunction
+// descriptor (without batch dims) of the whole gemm, M, N and K the whole
+// extents, which each group narrows (the runtime calls kMatmulFunction's
+// gemm once per non-empty group).
+//
 // A fuser.sdpfa_fwd segment calls kAttentionForwardFunction,
 //   void(index descriptor, index query, index key, index value, index output,
 //        index logsumexp, index philox_seed, index philox_offset),
@@ -72,6 +80,30 @@ enum BatchSlot : int64_t {
   BatchSlots
 };
 
+constexpr llvm::StringLiteral kGroupedMmFunction = "__fuser_grouped_mm";
+
+/// A grouped_mm call's descriptor: these slots, then the FirstBatchDim
+/// slots of a kMatmulFunction descriptor with BatchRank 0 (the bias slots
+/// 0).
+enum GroupedMmSlot : int64_t {
+  /// The GroupedDim (fuser/Dialect/Fuser/IR/GroupedMm.h).
+  GroupedDimension,
+  Groups,
+  /// The op's number in the module's kIndexChecksAttr list (Passes.h):
+  /// where the run reports offsets that break the rule.
+  GroupedCheck,
+  /// The i32 offsets' element offset and stride.
+  OffsetsOffset,
+  OffsetsStride,
+  /// The stride between groups of the operand that has a group dim (mat2
+  /// for grouped rows, mat1 for grouped columns, the result for a grouped
+  /// contraction; 0 for the others).
+  Mat1GroupStride,
+  Mat2GroupStride,
+  OutGroupStride,
+  FirstGemmSlot
+};
+
 constexpr llvm::StringLiteral kAttentionForwardFunction = "__fuser_sdpfa_fwd";
 constexpr llvm::StringLiteral kAttentionBackwardFunction = "__fuser_sdpfa_bwd";
 
@@ -79,6 +111,7 @@ constexpr llvm::StringLiteral kAttentionBackwardFunction = "__fuser_sdpfa_bwd";
 /// global (named after its function).
 inline bool isLibraryFunction(llvm::StringRef name) {
   return name.starts_with(kMatmulFunction) ||
+         name.starts_with(kGroupedMmFunction) ||
          name.starts_with(kAttentionForwardFunction) ||
          name.starts_with(kAttentionBackwardFunction);
 }

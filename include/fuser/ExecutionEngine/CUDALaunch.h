@@ -81,9 +81,13 @@ struct LaunchPlan {
     uint64_t sharedBytes = 0;
     SmallVector<KernelArg> args;
     /// Library: the call's descriptor and its buffers lhs, rhs, bias (-1
-    /// without one) and out.
+    /// without one) and out; or, `grouped`, a library::kGroupedMmFunction
+    /// call's and its buffers mat1, mat2, offsets and out (run as a
+    /// cuBLASLt gemm per non-empty group, after copying the offsets to the
+    /// host).
     std::vector<int64_t> descriptor;
     SmallVector<int, 4> libraryBuffers;
+    bool grouped = false;
   };
 
   std::string function;
@@ -146,6 +150,12 @@ public:
 private:
   Executable(LaunchPlan plan, Driver &driver)
       : plan(std::move(plan)), driver(driver) {}
+  /// A grouped_mm step over buffers at these addresses: its offsets copied
+  /// to the host (a synchronizing copy) and checked, then a cuBLASLt gemm
+  /// per non-empty group, each set up as it runs.
+  llvm::Error runGroupedMm(const LaunchPlan::Step &step, CUdeviceptr mat1,
+                           CUdeviceptr mat2, CUdeviceptr offsets,
+                           CUdeviceptr out);
   LaunchPlan plan;
   Driver &driver;
   std::vector<CUmodule> modules;

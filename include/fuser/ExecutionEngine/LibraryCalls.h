@@ -1,7 +1,8 @@
 //===- LibraryCalls.h - the CPU backend's library calls ----------*- C++ -*-===//
 //
 // What library segments call on the CPU backend: library::kMatmulFunction
-// (fuser/Conversion/LibraryCall.h) runs its batched gemm, and the attention
+// (fuser/Conversion/LibraryCall.h) runs its batched gemm,
+// library::kGroupedMmFunction that gemm per group, and the attention
 // functions their heads (sgemm calls around a softmax step), with the CBLAS
 // sgemm/dgemm of a BLAS loaded with dlopen at first use (never linked: the
 // project builds and runs without one; only a fusion with a library segment
@@ -18,6 +19,7 @@
 #define FUSER_EXECUTIONENGINE_LIBRARYCALLS_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mlir::fuser {
@@ -33,6 +35,24 @@ const std::string &getBlasLibraryName();
 /// buffers at these addresses. The BLAS must be loaded (getBlasLoadError).
 void runLibraryMatmul(intptr_t descriptor, intptr_t lhs, intptr_t rhs,
                       intptr_t bias, intptr_t out);
+
+/// library::kGroupedMmFunction: a gemm per non-empty group of the
+/// fuser.grouped_mm that `descriptor` states, zeros past the last offset.
+/// Offsets that break the rule (checkGroupOffsets) compute nothing and
+/// leave a LibraryCallError. The BLAS must be loaded.
+void runLibraryGroupedMm(intptr_t descriptor, intptr_t mat1, intptr_t mat2,
+                         intptr_t offsets, intptr_t out);
+
+/// What a library call found wrong in its data: the op's number in the
+/// module's kIndexChecksAttr list, and the message.
+struct LibraryCallError {
+  int64_t check;
+  std::string message;
+};
+
+/// The error the last failing library call on this thread left, cleared;
+/// nullopt when none did since the last take.
+std::optional<LibraryCallError> takeLibraryCallError();
 
 /// library::kAttentionForwardFunction: fuser.sdpfa_fwd as `descriptor`
 /// states it over the buffers at these addresses. The BLAS must be loaded.

@@ -193,6 +193,10 @@ public:
   /// nvFuser's linear(input, weight, bias) (F.linear's shapes, a 2-D
   /// weight; `bias` may be null): `fuser.linear`, dtypes as for matmul.
   FailureOr<Value> linear(Value input, Value weight, Value bias);
+  /// nvFuser's unscaled grouped_mm(mat1, mat2, offsets): `fuser.grouped_mm`.
+  /// f16, bf16 or f32 operands of one type and Int32 offsets, else a type
+  /// error.
+  FailureOr<Value> groupedMm(Value mat1, Value mat2, Value offsets);
   /// nvFuser's sdpfa_fwd(query, key, value, dropout_p, is_causal, scale):
   /// `fuser.sdpfa_fwd`, its (output, logsumexp, philox_seed,
   /// philox_offset). The tensors must be f16, bf16 or f32 of one dtype.

@@ -372,22 +372,27 @@ Value EmitterBase::checkGatherIndex(GatherOp op, Value position,
   return checkIndices ? clamp(position, 0, extent - 1) : position;
 }
 
+int64_t mlir::fuser::getIndexCheck(ModuleOp module, Location loc) {
+  SmallVector<Attribute> checks;
+  if (auto list = module->getAttrOfType<ArrayAttr>(kIndexChecksAttr))
+    checks.assign(list.begin(), list.end());
+  int64_t check = llvm::find(checks, loc) - checks.begin();
+  if (check == int64_t(checks.size())) {
+    checks.push_back(loc);
+    module->setAttr(kIndexChecksAttr,
+                    ArrayAttr::get(module.getContext(), checks));
+  }
+  return check;
+}
+
 void EmitterBase::emitIndexCheck(Operation *op, int64_t dim, int64_t extent,
                                  ArrayRef<int64_t> indexShape, Value position,
                                  ArrayRef<Value> element) {
   if (!checkIndices)
     return;
-  // The check's number: the op's location in the module's list.
   auto module = segment->getParentOfType<ModuleOp>();
   MLIRContext *context = b.getContext();
-  SmallVector<Attribute> checks;
-  if (auto list = module->getAttrOfType<ArrayAttr>(kIndexChecksAttr))
-    checks.assign(list.begin(), list.end());
-  int64_t check = llvm::find(checks, op->getLoc()) - checks.begin();
-  if (check == int64_t(checks.size())) {
-    checks.push_back(op->getLoc());
-    module->setAttr(kIndexChecksAttr, ArrayAttr::get(context, checks));
-  }
+  int64_t check = getIndexCheck(module, op->getLoc());
   Type i64 = b.getI64Type();
   auto report = module.lookupSymbol<func::FuncOp>(kIndexOutOfRangeFunction);
   if (!report) {

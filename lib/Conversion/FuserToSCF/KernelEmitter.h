@@ -32,6 +32,11 @@ LogicalResult emitLibraryCall(OpBuilder &builder, SegmentOp segment,
                               ValueRange inputs, ValueRange outputs,
                               SmallVectorImpl<Value> &contiguousCopies);
 
+/// The number of `loc` in `module`'s list of checked locations
+/// (kIndexChecksAttr), added when absent: where the run reports an error
+/// found in the data (a gather index out of range, grouped_mm offsets).
+int64_t getIndexCheck(ModuleOp module, Location loc);
+
 /// The strided memref through which `yielded`, a value of `segment`'s body
 /// computed from an input by meta ops, views that input (FuserToSCF.cpp).
 FailureOr<Value> createAliasView(OpBuilder &b, SegmentOp segment,

@@ -4,9 +4,10 @@
 // inputs) becomes one call of a library function with a constant
 // descriptor: for a fuser.matmul or fuser.linear, library::kMatmulFunction
 // and its batched gemm (the extents, and the offset and strides in elements
-// of each operand's strided view and of the result); for fuser.sdpfa_fwd
-// and fuser.sdpfa_bwd, the attention functions and the offset and strides
-// of every operand and result (fuser/Conversion/LibraryCall.h). A
+// of each operand's strided view and of the result); for fuser.grouped_mm,
+// library::kGroupedMmFunction and the whole gemm its groups split; for
+// fuser.sdpfa_fwd and fuser.sdpfa_bwd, the attention functions and the offset
+// and strides of every operand and result (fuser/Conversion/LibraryCall.h). A
 // transposed operand is a stride, not a copy; the CPU backend's runtime
 // picks the BLAS layout or packs.
 //
@@ -17,6 +18,7 @@
 #include "fuser/Conversion/LibraryCall.h"
 #include "fuser/Dialect/Fuser/IR/Attention.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
+#include "fuser/Dialect/Fuser/IR/GroupedMm.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -141,6 +143,51 @@ static SmallVector<int64_t> describe(Operation *op, const StridedBuffer &lhs,
   return d;
 }
 
+/// The descriptor of grouped_mm `op` over its buffers (LibraryCall.h,
+/// GroupedMmSlot): the operand with a group dim has its matrix dims after
+/// it.
+static SmallVector<int64_t> describeGroupedMm(Operation *op, int64_t check,
+                                              const StridedBuffer &mat1,
+                                              const StridedBuffer &mat2,
+                                              const StridedBuffer &offsets,
+                                              const StridedBuffer &out) {
+  GroupedMm grouped = getGroupedMm(op);
+  SmallVector<int64_t> d(FirstGemmSlot, 0);
+  d[GroupedDimension] = int64_t(grouped.grouped);
+  d[Groups] = grouped.groups;
+  d[GroupedCheck] = check;
+  d[OffsetsOffset] = offsets.offset;
+  d[OffsetsStride] = offsets.strides[0];
+  // The strides of the two matrix dims: the last two of each buffer.
+  auto matrix = [](const StridedBuffer &buffer) {
+    ArrayRef<int64_t> strides = buffer.strides;
+    return strides.take_back(2);
+  };
+  if (grouped.grouped == GroupedDim::Rows)
+    d[Mat2GroupStride] = mat2.strides[0];
+  else if (grouped.grouped == GroupedDim::Columns)
+    d[Mat1GroupStride] = mat1.strides[0];
+  else
+    d[OutGroupStride] = out.strides[0];
+  SmallVector<int64_t> gemm(FirstBatchDim, 0);
+  gemm[Element] = int64_t(*getMatmulElement(
+      cast<MemRefType>(out.memref.getType()).getElementType()));
+  gemm[M] = grouped.m;
+  gemm[N] = grouped.n;
+  gemm[K] = grouped.k;
+  gemm[LhsOffset] = mat1.offset;
+  gemm[LhsStrideM] = matrix(mat1)[0];
+  gemm[LhsStrideK] = matrix(mat1)[1];
+  gemm[RhsOffset] = mat2.offset;
+  gemm[RhsStrideK] = matrix(mat2)[0];
+  gemm[RhsStrideN] = matrix(mat2)[1];
+  gemm[OutOffset] = out.offset;
+  gemm[OutStrideM] = matrix(out)[0];
+  gemm[OutStrideN] = matrix(out)[1];
+  llvm::append_range(d, gemm);
+  return d;
+}
+
 /// The module's declaration of library function `name` of `arity` index
 /// arguments.
 static func::FuncOp getLibraryFunction(OpBuilder &b, ModuleOp module,
@@ -225,9 +272,9 @@ LogicalResult mlir::fuser::emitLibraryCall(
            << getAttention(op).dropoutP
            << " is not supported: only 0 runs (a dropout mask drawn as "
               "ATen's flash kernel draws it is later work)";
-  // A matmul or linear without result elements (M or N is 0, or a batch
-  // dim) computes nothing; its buffers need no strides (MLIR gives an empty
-  // memref's no static ones).
+  // A matmul, linear or grouped_mm without result elements (M or N is 0,
+  // or a batch dim) computes nothing; its buffers need no strides (MLIR
+  // gives an empty memref's no static ones).
   if (!attention &&
       cast<ShapedType>(op->getResult(0).getType()).getNumElements() == 0)
     return success();
@@ -261,20 +308,26 @@ LogicalResult mlir::fuser::emitLibraryCall(
   }
 
   auto module = segment->getParentOfType<ModuleOp>();
+  bool grouped = isa<GroupedMmOp>(op);
   StringRef name = isa<SdpfaFwdOp>(op)   ? kAttentionForwardFunction
                    : isa<SdpfaBwdOp>(op) ? kAttentionBackwardFunction
+                   : grouped             ? kGroupedMmFunction
                                          : kMatmulFunction;
   SmallVector<int64_t> descriptor =
       attention ? describeAttention(op, buffers)
-                : describe(op, buffers[0], buffers[1],
-                           op->getNumOperands() > 2 ? &buffers[2] : nullptr,
-                           buffers.back());
+      : grouped
+          ? describeGroupedMm(op, getIndexCheck(module, loc), buffers[0],
+                              buffers[1], buffers[2], buffers[3])
+          : describe(op, buffers[0], buffers[1],
+                     op->getNumOperands() > 2 ? &buffers[2] : nullptr,
+                     buffers.back());
   auto address = [&](Value memref) -> Value {
     return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   };
   SmallVector<Value> arguments = {
       createDescriptor(b, loc, module, name, descriptor)};
-  if (attention) {
+  if (attention || grouped) {
+    // grouped_mm: mat1, mat2, offsets, out.
     for (const StridedBuffer &buffer : buffers)
       arguments.push_back(address(buffer.memref));
   } else {

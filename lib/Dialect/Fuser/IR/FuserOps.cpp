@@ -10,6 +10,7 @@
 #include "fuser/Dialect/Fuser/IR/Attention.h"
 #include "fuser/Dialect/Fuser/IR/Contraction.h"
 #include "fuser/Dialect/Fuser/IR/ElementTypes.h"
+#include "fuser/Dialect/Fuser/IR/GroupedMm.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 
 #include "mlir/IR/Builders.h"
@@ -753,6 +754,86 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
   results.push_back(input->clone(shape));
   return success();
 }
+
+LogicalResult GroupedMmOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  auto mat1 = getTensorOperand<GroupedMmOp>(loc, adaptor.getMat1());
+  auto mat2 = getTensorOperand<GroupedMmOp>(loc, adaptor.getMat2());
+  auto offsets = getTensorOperand<GroupedMmOp>(loc, adaptor.getOffsets());
+  if (failed(mat1) || failed(mat2) || failed(offsets))
+    return failure();
+  Type element = mat1->getElementType();
+  // torch._grouped_mm's dtypes; it has no f64 kernel.
+  if (!isa<Float16Type, BFloat16Type, Float32Type>(element))
+    return opError<GroupedMmOp>(loc, "takes f16, bf16 or f32, got ", element);
+  if (mat2->getElementType() != element)
+    return opError<GroupedMmOp>(loc, "operand element types differ: ",
+                                element, " and ", mat2->getElementType());
+  if (offsets->getRank() != 1 || !offsets->getElementType().isInteger(32))
+    return opError<GroupedMmOp>(
+        loc, "offsets must be a 1-D tensor of i32 (torch's int32), got ",
+        *offsets);
+  ArrayRef<int64_t> a = mat1->getShape(), b = mat2->getShape();
+  int64_t groups = offsets->getDimSize(0);
+  if (a.size() == 3 && b.size() == 3)
+    return opError<GroupedMmOp>(loc, "takes no two 3-D operands (that is a "
+                                     "batched fuser.matmul)");
+  if (a.size() < 2 || a.size() > 3 || b.size() < 2 || b.size() > 3)
+    return opError<GroupedMmOp>(
+        loc, "operands must be [M, K] x [G, K, N], [G, M, K] x [K, N] or "
+             "[M, K] x [K, N], got ranks ",
+        a.size(), " and ", b.size());
+  if (a.back() != b[b.size() - 2])
+    return opError<GroupedMmOp>(loc, "contraction extents differ: ", a.back(),
+                                " in mat1 dim ", a.size() - 1, ", ",
+                                b[b.size() - 2], " in mat2 dim ",
+                                b.size() - 2);
+  auto checkGroups = [&](int64_t extent, StringRef which) -> LogicalResult {
+    if (extent == groups)
+      return success();
+    return opError<GroupedMmOp>(loc, "offsets has ", groups,
+                                " groups, but ", which, "'s dim 0 has ",
+                                extent);
+  };
+  SmallVector<int64_t> shape;
+  if (b.size() == 3) {
+    if (failed(checkGroups(b[0], "mat2")))
+      return failure();
+    shape = {a[0], b[2]};
+  } else if (a.size() == 3) {
+    if (failed(checkGroups(a[0], "mat1")))
+      return failure();
+    shape = {a[1], b[1]};
+  } else {
+    shape = {groups, a[0], b[1]};
+  }
+  results.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+GroupedMm mlir::fuser::getGroupedMm(Operation *op) {
+  auto groupedMm = cast<GroupedMmOp>(op);
+  ArrayRef<int64_t> a = groupedMm.getMat1().getType().getShape();
+  ArrayRef<int64_t> b = groupedMm.getMat2().getType().getShape();
+  int64_t groups = groupedMm.getOffsets().getType().getDimSize(0);
+  int64_t k = a.back(), n = b.back();
+  if (b.size() == 3)
+    return {GroupedDim::Rows, groups, a[0], n, k};
+  if (a.size() == 3)
+    return {GroupedDim::Columns, groups, a[1], n, k};
+  return {GroupedDim::Contraction, groups, a[0], n, k};
+}
+
+int64_t GroupedMmOp::getFlopCount() {
+  // Every result element of a group sums K products (the contraction form
+  // sums K in all over its groups): 2 M N K, fewer where offsets stop short.
+  GroupedMm g = getGroupedMm(*this);
+  return 2 * g.m * g.n * g.k;
+}
+
+int64_t GroupedMmOp::getReductionSize() { return getGroupedMm(*this).k; }
 
 namespace {
 /// The forward's result types from `query`, `key` and `value` (output,

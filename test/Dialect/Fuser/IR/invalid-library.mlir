@@ -1,5 +1,5 @@
-// One case per verifier rule of fuser.matmul, fuser.linear, fuser.sdpfa_fwd
-// and fuser.sdpfa_bwd.
+// One case per verifier rule of fuser.matmul, fuser.linear, fuser.sdpfa_fwd,
+// fuser.sdpfa_bwd and fuser.grouped_mm.
 // RUN: fuser-opt %s -split-input-file -verify-diagnostics
 
 func.func @matmul_rank(%a: tensor<f32>, %b: tensor<4xf32>) -> tensor<f32> {
@@ -222,4 +222,94 @@ func.func @sdpfa_bwd_seed(%q: tensor<1x2x5x8xf32>, %lse: tensor<1x2x5xf32>, %see
   // expected-error @+1 {{'fuser.sdpfa_bwd' op failed to infer returned types}}
   %0:3 = fuser.sdpfa_bwd %q, %q, %q, %q, %q, %lse, %seed, %offset : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5xf32>, tensor<i64>, tensor<i64> -> tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>
   return
+}
+
+// -----
+
+func.func @grouped_mm_f64(%a: tensor<4x3xf64>, %b: tensor<2x3x5xf64>, %o: tensor<2xi32>) -> tensor<4x5xf64> {
+  // expected-error @+2 {{'fuser.grouped_mm' op takes f16, bf16 or f32, got 'f64'}}
+  // expected-error @+1 {{'fuser.grouped_mm' op failed to infer returned types}}
+  %0 = fuser.grouped_mm %a, %b, %o : tensor<4x3xf64>, tensor<2x3x5xf64>, tensor<2xi32> -> tensor<4x5xf64>
+  return %0 : tensor<4x5xf64>
+}
+
+// -----
+
+func.func @grouped_mm_element_types(%a: tensor<4x3xbf16>, %b: tensor<2x3x5xf32>, %o: tensor<2xi32>) -> tensor<4x5xbf16> {
+  // expected-error @+2 {{'fuser.grouped_mm' op operand element types differ: 'bf16' and 'f32'}}
+  // expected-error @+1 {{'fuser.grouped_mm' op failed to infer returned types}}
+  %0 = fuser.grouped_mm %a, %b, %o : tensor<4x3xbf16>, tensor<2x3x5xf32>, tensor<2xi32> -> tensor<4x5xbf16>
+  return %0 : tensor<4x5xbf16>
+}
+
+// -----
+
+func.func @grouped_mm_offsets_i64(%a: tensor<4x3xf32>, %b: tensor<2x3x5xf32>, %o: tensor<2xi64>) -> tensor<4x5xf32> {
+  // expected-error @+2 {{'fuser.grouped_mm' op offsets must be a 1-D tensor of i32 (torch's int32), got 'tensor<2xi64>'}}
+  // expected-error @+1 {{'fuser.grouped_mm' op failed to infer returned types}}
+  %0 = fuser.grouped_mm %a, %b, %o : tensor<4x3xf32>, tensor<2x3x5xf32>, tensor<2xi64> -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @grouped_mm_offsets_rank(%a: tensor<4x3xf32>, %b: tensor<2x3x5xf32>, %o: tensor<1x2xi32>) -> tensor<4x5xf32> {
+  // expected-error @+2 {{'fuser.grouped_mm' op offsets must be a 1-D tensor of i32 (torch's int32), got 'tensor<1x2xi32>'}}
+  // expected-error @+1 {{'fuser.grouped_mm' op failed to infer returned types}}
+  %0 = fuser.grouped_mm %a, %b, %o : tensor<4x3xf32>, tensor<2x3x5xf32>, tensor<1x2xi32> -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @grouped_mm_two_3d(%a: tensor<2x4x3xf32>, %b: tensor<2x3x5xf32>, %o: tensor<2xi32>) -> tensor<2x4x5xf32> {
+  // expected-error @+2 {{'fuser.grouped_mm' op takes no two 3-D operands (that is a batched fuser.matmul)}}
+  // expected-error @+1 {{'fuser.grouped_mm' op failed to infer returned types}}
+  %0 = fuser.grouped_mm %a, %b, %o : tensor<2x4x3xf32>, tensor<2x3x5xf32>, tensor<2xi32> -> tensor<2x4x5xf32>
+  return %0 : tensor<2x4x5xf32>
+}
+
+// -----
+
+func.func @grouped_mm_rank(%a: tensor<3xf32>, %b: tensor<2x3x5xf32>, %o: tensor<2xi32>) -> tensor<5xf32> {
+  // expected-error @+2 {{'fuser.grouped_mm' op operands must be [M, K] x [G, K, N], [G, M, K] x [K, N] or [M, K] x [K, N], got ranks 1 and 3}}
+  // expected-error @+1 {{'fuser.grouped_mm' op failed to infer returned types}}
+  %0 = fuser.grouped_mm %a, %b, %o : tensor<3xf32>, tensor<2x3x5xf32>, tensor<2xi32> -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+func.func @grouped_mm_k(%a: tensor<4x3xf32>, %b: tensor<2x6x5xf32>, %o: tensor<2xi32>) -> tensor<4x5xf32> {
+  // expected-error @+2 {{'fuser.grouped_mm' op contraction extents differ: 3 in mat1 dim 1, 6 in mat2 dim 1}}
+  // expected-error @+1 {{'fuser.grouped_mm' op failed to infer returned types}}
+  %0 = fuser.grouped_mm %a, %b, %o : tensor<4x3xf32>, tensor<2x6x5xf32>, tensor<2xi32> -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @grouped_mm_groups_mat2(%a: tensor<4x3xf32>, %b: tensor<2x3x5xf32>, %o: tensor<3xi32>) -> tensor<4x5xf32> {
+  // expected-error @+2 {{'fuser.grouped_mm' op offsets has 3 groups, but mat2's dim 0 has 2}}
+  // expected-error @+1 {{'fuser.grouped_mm' op failed to infer returned types}}
+  %0 = fuser.grouped_mm %a, %b, %o : tensor<4x3xf32>, tensor<2x3x5xf32>, tensor<3xi32> -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @grouped_mm_groups_mat1(%a: tensor<2x4x3xf32>, %b: tensor<3x5xf32>, %o: tensor<3xi32>) -> tensor<4x5xf32> {
+  // expected-error @+2 {{'fuser.grouped_mm' op offsets has 3 groups, but mat1's dim 0 has 2}}
+  // expected-error @+1 {{'fuser.grouped_mm' op failed to infer returned types}}
+  %0 = fuser.grouped_mm %a, %b, %o : tensor<2x4x3xf32>, tensor<3x5xf32>, tensor<3xi32> -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @grouped_mm_result(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>, %o: tensor<2xi32>) -> tensor<4x5xf32> {
+  // expected-error @+2 {{'fuser.grouped_mm' op inferred type(s) 'tensor<2x4x5xf32>' are incompatible with return type(s) of operation 'tensor<4x5xf32>'}}
+  // expected-error @+1 {{'fuser.grouped_mm' op failed to infer returned types}}
+  %0 = fuser.grouped_mm %a, %b, %o : tensor<4x3xf32>, tensor<3x5xf32>, tensor<2xi32> -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
 }

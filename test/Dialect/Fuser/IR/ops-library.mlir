@@ -1,6 +1,7 @@
 // Round trip of the library ops: matmul (1-D, 2-D and batched operands with
 // broadcast batch dims; each float type) and linear (with and without bias,
-// 1-D and batched inputs), sdpfa_fwd and sdpfa_bwd.
+// 1-D and batched inputs), sdpfa_fwd, sdpfa_bwd and grouped_mm (its three
+// forms).
 // RUN: fuser-opt %s | FileCheck %s
 // RUN: fuser-opt %s | fuser-opt | FileCheck %s
 // RUN: fuser-opt %s --mlir-print-op-generic | fuser-opt | FileCheck %s
@@ -53,5 +54,23 @@ func.func @sdpfa(%q: tensor<2x3x5x8xbf16>, %k: tensor<2x3x7x8xbf16>, %v: tensor<
   %1:4 = fuser.sdpfa_fwd %q, %k, %v {is_causal, scale = 0.25} : tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16> -> tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64>
   %2:4 = fuser.sdpfa_fwd %a, %b, %b {dropout_p = 0.1} : tensor<1x2x3x1x8xf32>, tensor<1x2x3x33x8xf32>, tensor<1x2x3x33x8xf32> -> tensor<1x2x3x1x8xf32>, tensor<1x2x3x1xf32>, tensor<2xi64>, tensor<i64>
   %3:3 = fuser.sdpfa_bwd %go, %q, %k, %v, %o, %lse, %seed, %offset {is_causal} : tensor<2x3x5x4xbf16>, tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16>, tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64> -> tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16>
+  return
+}
+
+// grouped_mm: rows grouped (bf16), columns grouped (f16), the contraction
+// grouped (f32), and no groups.
+// CHECK-LABEL: func.func @grouped_mm
+// CHECK-NEXT: fuser.grouped_mm %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x32xbf16>, tensor<2x32x16xbf16>, tensor<2xi32> -> tensor<32x16xbf16>
+// CHECK-NEXT: fuser.grouped_mm %{{.*}}, %{{.*}}, %{{.*}} : tensor<3x5x4xf16>, tensor<4x7xf16>, tensor<3xi32> -> tensor<5x7xf16>
+// CHECK-NEXT: fuser.grouped_mm %{{.*}}, %{{.*}}, %{{.*}} : tensor<5x4xf32>, tensor<4x7xf32>, tensor<3xi32> -> tensor<3x5x7xf32>
+// CHECK-NEXT: fuser.grouped_mm %{{.*}}, %{{.*}}, %{{.*}} : tensor<5x4xf32>, tensor<0x4x7xf32>, tensor<0xi32> -> tensor<5x7xf32>
+func.func @grouped_mm(%x: tensor<32x32xbf16>, %w: tensor<2x32x16xbf16>, %o2: tensor<2xi32>,
+                      %a: tensor<3x5x4xf16>, %b: tensor<4x7xf16>, %o3: tensor<3xi32>,
+                      %c: tensor<5x4xf32>, %d: tensor<4x7xf32>, %e: tensor<0x4x7xf32>,
+                      %o0: tensor<0xi32>) {
+  %0 = fuser.grouped_mm %x, %w, %o2 : tensor<32x32xbf16>, tensor<2x32x16xbf16>, tensor<2xi32> -> tensor<32x16xbf16>
+  %1 = fuser.grouped_mm %a, %b, %o3 : tensor<3x5x4xf16>, tensor<4x7xf16>, tensor<3xi32> -> tensor<5x7xf16>
+  %2 = fuser.grouped_mm %c, %d, %o3 : tensor<5x4xf32>, tensor<4x7xf32>, tensor<3xi32> -> tensor<3x5x7xf32>
+  %3 = fuser.grouped_mm %c, %e, %o0 : tensor<5x4xf32>, tensor<0x4x7xf32>, tensor<0xi32> -> tensor<5x7xf32>
   return
 }

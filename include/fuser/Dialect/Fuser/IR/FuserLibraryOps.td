@@ -1,6 +1,7 @@
 //===- FuserLibraryOps.td - ops a library call computes ----*- tablegen -*-===//
 //
-// nvFuser's matmul, linear, sdpfa_fwd and sdpfa_bwd (csrc/ops/composite.h):
+// nvFuser's matmul, linear, sdpfa_fwd and sdpfa_bwd (csrc/ops/composite.h)
+// and grouped_mm (csrc/ops/arith.h):
 // ops that no generated kernel computes. nvFuser evaluates each in a segment of its own through
 // ATen (its ExprEval scheduler); here a `library` segment holds one and a
 // BLAS call computes it (docs/Segmentation.md, docs/Lowering.md).
@@ -76,6 +77,52 @@ def Fuser_LinearOp : Fuser_LibraryOp<"linear"> {
   let assemblyFormat = [{
     $input `,` $weight (`bias` $bias^)? attr-dict `:` type($input) `,`
     type($weight) (`,` type($bias)^)? `->` type($result)
+  }];
+}
+
+def Fuser_GroupedMmOp : Fuser_LibraryOp<"grouped_mm"> {
+  let summary = "grouped matrix product (MoE), groups given by offsets";
+  let description = [{
+    nvFuser's unscaled `grouped_mm(mat1, mat2, offsets)`, which follows
+    `torch._grouped_mm`: G gemms, one per group, where `offsets` (`[G]`,
+    i32, torch's dtype) holds each group's end along the grouped dim,
+    cumulative: group g spans `[offsets[g-1], offsets[g])`, group 0 starts
+    at 0. Three forms, by the operands' ranks:
+
+    - `[M, K] x [G, K, N] -> [M, N]`, rows grouped (the MoE form: tokens
+      sorted by expert, one weight per expert): `result[m, n] = sum over k
+      of mat1[m, k] * mat2[g, k, n]` for the group g of row m;
+    - `[G, M, K] x [K, N] -> [M, N]`, columns grouped: `result[m, n] = sum
+      over k of mat1[g, m, k] * mat2[k, n]` for the group g of column n;
+    - `[M, K] x [K, N] -> [G, M, N]`, the contraction grouped (a weight
+      gradient per expert): `result[g, m, n] = sum over k in group g of
+      mat1[m, k] * mat2[k, n]`; an empty group is +0.0.
+
+    Two 3-D operands are refused, as nvFuser refuses them (a batched
+    `fuser.matmul`). Both operands have one element type, f16, bf16 or f32
+    (torch's), which the result has too; sums accumulate as
+    `fuser.matmul`'s (f32 for f16 and bf16), rounded once.
+
+    Offsets must not decrease and must lie in `[0, extent]` of the grouped
+    dim; others are a located error when it runs (the values are data).
+    Rows (columns) past the last offset belong to no group: torch leaves
+    them unwritten (its result is `at::empty`) and nvFuser's fallback
+    requires the last offset to equal the extent; here they are +0.0, and
+    contraction elements past the last offset are not summed.
+
+    No index maps: which operand element a result element reads depends
+    on the offsets' values.
+
+    ```mlir
+    %y = fuser.grouped_mm %x, %w, %offsets : tensor<32x32xbf16>, tensor<2x32x16xbf16>, tensor<2xi32> -> tensor<32x16xbf16>
+    ```
+  }];
+  let arguments = (ins Fuser_FloatTensor:$mat1, Fuser_FloatTensor:$mat2,
+                       Fuser_IntegerTensor:$offsets);
+  let results = (outs Fuser_FloatTensor:$result);
+  let assemblyFormat = [{
+    $mat1 `,` $mat2 `,` $offsets attr-dict `:` type($mat1) `,` type($mat2)
+    `,` type($offsets) `->` type($result)
   }];
 }
 
