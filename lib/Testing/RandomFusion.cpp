@@ -133,6 +133,8 @@ public:
   OwningOpRef<ModuleOp> runNormalization();
   /// The Library family (RandomFusionOptions::Family).
   OwningOpRef<ModuleOp> runLibrary();
+  /// The Library family's attention fusions.
+  OwningOpRef<ModuleOp> runAttention();
 
 private:
   /// A module holding the empty @fusion, the builder in its body.
@@ -1443,6 +1445,8 @@ OwningOpRef<ModuleOp> FusionGenerator::runNormalization() {
 }
 
 OwningOpRef<ModuleOp> FusionGenerator::runLibrary() {
+  if (rng.percent(20))
+    return runAttention();
   OwningOpRef<ModuleOp> module = startFusion();
   // Every operand and result of a library op has the storage type; halves
   // compute around it in f32, as Thunder's casts do.
@@ -1560,6 +1564,81 @@ OwningOpRef<ModuleOp> FusionGenerator::runLibrary() {
     results.push_back(
         reduce(current, ReductionKind::Add, {resultType.getRank() - 1},
                /*keepdim=*/false));
+  func::ReturnOp::create(builder, loc, results);
+  function.setFunctionType(builder.getFunctionType(
+      body->getArgumentTypes(), ValueRange(results).getTypes()));
+  return module;
+}
+
+OwningOpRef<ModuleOp> FusionGenerator::runAttention() {
+  OwningOpRef<ModuleOp> module = startFusion();
+  Type storage = rng.pick<Type>({bf16, bf16, f16, f32});
+  SmallVector<int64_t> batch{rng.pick<int64_t>({1, 2})};
+  if (rng.percent(15))
+    batch.push_back(rng.pick<int64_t>({1, 2}));
+  int64_t heads = rng.pick<int64_t>({1, 2, 3});
+  int64_t l = rng.pick<int64_t>({1, 2, 5, 8, 16});
+  int64_t s = rng.pick<int64_t>({1, 3, 7, 16});
+  int64_t e = rng.pick<int64_t>({4, 8, 16});
+  int64_t ev = rng.pick<int64_t>({4, 8});
+  while (l > 1 && product(batch) * heads * l * std::max({s, e, ev}) >
+                      options.maxElements)
+    l /= 2;
+  // [batch..., heads, rows, columns]; now and then stored as a projection's
+  // reshaped output, [batch..., rows, heads, columns], and permuted.
+  auto operand = [&](int64_t rows, int64_t columns) {
+    SmallVector<int64_t> shape(batch);
+    bool stored = rng.percent(25);
+    llvm::append_range(shape, stored ? SmallVector<int64_t>{rows, heads, columns}
+                                     : SmallVector<int64_t>{heads, rows, columns});
+    Value argument = addArgument(RankedTensorType::get(shape, storage));
+    if (!stored)
+      return argument;
+    int64_t rank = shape.size();
+    SmallVector<int64_t> permutation =
+        llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(permutation[rank - 3], permutation[rank - 2]);
+    return permuteBy(argument, permutation);
+  };
+  Value query = operand(l, e);
+  Value key = operand(s, e);
+  Value value = operand(s, ev);
+  if (rng.percent(40)) {
+    Value factor = record(arith::ConstantOp::create(
+        builder, loc, builder.getFloatAttr(f32, rng.pick<double>({0.5, -1.5}))));
+    query = convert(
+        record(MulOp::create(builder, loc, convert(query, f32), factor)),
+        storage);
+  }
+  FloatAttr dropout = builder.getF64FloatAttr(0.0);
+  UnitAttr causal = rng.percent(50) ? builder.getUnitAttr() : UnitAttr();
+  FloatAttr scale =
+      rng.percent(30)
+          ? builder.getF64FloatAttr(rng.pick<double>({0.5, 0.125}))
+          : FloatAttr();
+  auto forward = SdpfaFwdOp::create(builder, loc, query, key, value, dropout,
+                                    causal, scale);
+  Value output = record(forward.getOutput());
+  Value current = convert(output, f32);
+  if (rng.percent(30))
+    current = record(MulOp::create(
+        builder, loc, current,
+        convert(addArgument(cast<RankedTensorType>(output.getType())), f32)));
+  SmallVector<Value> results{convert(current, storage)};
+  if (rng.percent(40))
+    results.push_back(forward.getLogsumexp());
+  if (rng.percent(35)) {
+    Value gradOutput = addArgument(cast<RankedTensorType>(output.getType()));
+    auto backward = SdpfaBwdOp::create(
+        builder, loc, gradOutput, query, key, value, output,
+        forward.getLogsumexp(), forward.getPhiloxSeed(),
+        forward.getPhiloxOffset(), dropout, causal, scale);
+    results.push_back(backward.getGradQuery());
+    if (rng.percent(50))
+      results.push_back(backward.getGradKey());
+    if (rng.percent(50))
+      results.push_back(backward.getGradValue());
+  }
   func::ReturnOp::create(builder, loc, results);
   function.setFunctionType(builder.getFunctionType(
       body->getArgumentTypes(), ValueRange(results).getTypes()));
