@@ -17,7 +17,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from fuser_mlir import DataType, FusionDefinition, FusionError, FusionTypeError, FusionValueError
+from fuser_mlir import (DataType, FusionDefinition, FusionError, FusionTypeError,
+                        FusionValueError, nvfuser_direct)
 from fuser_mlir._errors import FusionNotImplementedError
 
 BF16 = ml_dtypes.bfloat16
@@ -236,3 +237,19 @@ def test_scaled_forms_refused(keyword):
         with pytest.raises(FusionNotImplementedError,
                            match="grouped_mm's scaled forms \\(%s\\) are not modelled" % keyword):
             fd.ops.grouped_mm(a, b, offsets, **{keyword: value})
+
+
+def test_repr():
+    """repr(fd) prints nvFuser's text of the unscaled form (its
+    python_translate.cpp: fd.ops.grouped_mm(mat1, mat2, offsets)), which
+    runs again and computes the same."""
+    inputs = inputs_for("rows", BF16, seed=11)
+    with nvfuser_direct.FusionDefinition() as fd:
+        fd.add_output(fd.ops.grouped_mm(*[define(fd, a) for a in inputs]))
+    text = repr(fd)
+    assert "    tv3 = fd.ops.grouped_mm(tv0, tv1, tv2)\n" in text, text
+    namespace = {"DataType": DataType, "FusionDefinition": nvfuser_direct.FusionDefinition}
+    exec(text, namespace)
+    with nvfuser_direct.FusionDefinition() as again:
+        namespace["nvfuser_fusion"](again)
+    np.testing.assert_array_equal(again.execute(inputs)[0], fd.execute(inputs)[0])

@@ -71,7 +71,8 @@ def every_op(fd, n):
 # Ops with a case in every_op, in test_generation_random_indexing_texts (the
 # generation, random and indexing ops; arange and eye print as the iotas
 # they are made of, test_generation_ops.py), in test_scan_ops.py and
-# test_sort_ops.py (scans and sorts), test_scatter_ops.py (scatter) or, for
+# test_sort_ops.py (scans and sorts), test_scatter_ops.py (scatter),
+# test_grouped_mm.py (grouped_mm's text, nvFuser's, and its run again) or, for
 # the library ops (sdpfa_fwd and sdpfa_bwd too), topk and
 # index_put_accumulate, which the translation to nvFuser's text does not model yet, in
 # test_untranslated_ops_print_the_recorded_calls, beyond the generated
@@ -83,7 +84,8 @@ COVERED = {"where", "cast", "full", "reshape", "view", "squeeze", "broadcast", "
            "triu", "uniform", "normal", "gather", "take_along_axis", "index_select",
            "select", "embedding_fwd", "rand_like", "randn_like", "matmul", "linear",
            "cumsum", "cumprod", "cummax", "cummin", "argsort", "topk",
-           "arange", "eye", "scatter", "index_put_accumulate", "sdpfa_fwd", "sdpfa_bwd"}
+           "arange", "eye", "scatter", "index_put_accumulate", "sdpfa_fwd", "sdpfa_bwd",
+           "grouped_mm"}
 
 
 def test_every_op_has_a_case():
