@@ -253,3 +253,20 @@ def test_repr():
     with nvfuser_direct.FusionDefinition() as again:
         namespace["nvfuser_fusion"](again)
     np.testing.assert_array_equal(again.execute(inputs)[0], fd.execute(inputs)[0])
+
+
+@pytest.mark.parametrize("backend", ["interp", "cpu"])
+def test_symbolic_extents(backend):
+    """A definition with symbolic M and K runs for each input's extents (a
+    kernel of its own per shape), the groups following the offsets."""
+    with FusionDefinition() as fd:
+        a = fd.define_tensor(shape=[-1, -1], dtype=DataType.Float)
+        b = fd.define_tensor(shape=[3, -1, 4], dtype=DataType.Float)
+        offsets = fd.define_tensor(shape=[3], dtype=DataType.Int32)
+        fd.add_output(fd.ops.grouped_mm(a, b, offsets))
+    rng = np.random.default_rng(5)
+    for m, k, ends in [(6, 5, [1, 1, 6]), (11, 2, [4, 7, 9])]:
+        inputs = [rng.standard_normal((m, k)).astype(np.float32),
+                  rng.standard_normal((3, k, 4)).astype(np.float32), np.array(ends, np.int32)]
+        (out,) = fd.validate(inputs, [reference(*inputs)], backend=backend)
+        assert out.shape == (m, 4)

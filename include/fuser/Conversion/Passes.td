@@ -24,7 +24,11 @@ def ConvertFuserToSCF : Pass<"convert-fuser-to-scf", "ModuleOp"> {
     each buffer's offset and strides, `fuser/Conversion/LibraryCall.h`) and
     of the buffers, the operands read through strided views of the
     segment's inputs (a transpose is a stride, not a copy); the CPU backend
-    resolves it to a BLAS gemm. Unsegmented fusions, segments without a schedule and ops the lowering
+    resolves it to a BLAS gemm. A `fuser.grouped_mm` segment becomes one
+    call `__fuser_grouped_mm(descriptor, mat1, mat2, offsets, out)`, its
+    descriptor the grouped dim, the offsets' layout and the whole gemm the
+    groups narrow (a gemm per non-empty group when it runs). Unsegmented
+    fusions, segments without a schedule and ops the lowering
     does not support are located errors.
 
     Gathers read the source at a data-dependent index. With
