@@ -135,6 +135,8 @@ public:
   OwningOpRef<ModuleOp> runLibrary();
   /// The Library family's attention fusions.
   OwningOpRef<ModuleOp> runAttention();
+  /// The Library family's grouped matmuls.
+  OwningOpRef<ModuleOp> runGroupedMm();
 
 private:
   /// A module holding the empty @fusion, the builder in its body.
@@ -1445,8 +1447,11 @@ OwningOpRef<ModuleOp> FusionGenerator::runNormalization() {
 }
 
 OwningOpRef<ModuleOp> FusionGenerator::runLibrary() {
-  if (rng.percent(20))
+  unsigned kind = rng.below(100);
+  if (kind < 20)
     return runAttention();
+  if (kind < 35)
+    return runGroupedMm();
   OwningOpRef<ModuleOp> module = startFusion();
   // Every operand and result of a library op has the storage type; halves
   // compute around it in f32, as Thunder's casts do.
@@ -1639,6 +1644,81 @@ OwningOpRef<ModuleOp> FusionGenerator::runAttention() {
     if (rng.percent(50))
       results.push_back(backward.getGradValue());
   }
+  func::ReturnOp::create(builder, loc, results);
+  function.setFunctionType(builder.getFunctionType(
+      body->getArgumentTypes(), ValueRange(results).getTypes()));
+  return module;
+}
+
+OwningOpRef<ModuleOp> FusionGenerator::runGroupedMm() {
+  OwningOpRef<ModuleOp> module = startFusion();
+  Type storage = rng.pick<Type>({bf16, bf16, f16, f32});
+  int64_t groups = rng.pick<int64_t>({1, 2, 3, 4, 8});
+  int64_t m = rng.pick<int64_t>({1, 5, 8, 16, 33});
+  int64_t k = rng.pick<int64_t>({1, 4, 16, 32});
+  int64_t n = rng.pick<int64_t>({1, 3, 8, 16});
+  // The grouped dim: rows ([M, K] x [G, K, N]), columns ([G, M, K] x
+  // [K, N]) or the contraction ([M, K] x [K, N] -> [G, M, N]).
+  enum class Grouped { Rows, Columns, Contraction };
+  auto grouped = static_cast<Grouped>(rng.below(3));
+  int64_t extent = grouped == Grouped::Rows      ? m
+                   : grouped == Grouped::Columns ? n
+                                                 : k;
+  // The offsets as an MoE layer computes them: a cumulative sum of token
+  // counts (here from the data, so that groups are empty, short or long),
+  // clamped to the extent, so that the last may stop short of it.
+  auto scalar = [&](int64_t value) {
+    return record(arith::ConstantOp::create(builder, loc,
+                                            builder.getI32IntegerAttr(value)));
+  };
+  auto countsType = RankedTensorType::get({groups}, i32);
+  Value counts = record(RemainderOp::create(
+      builder, loc, countsType,
+      record(AbsOp::create(builder, loc, addArgument(countsType))),
+      scalar(extent / groups + 2)));
+  Value ends = record(ScanOp::create(builder, loc, ReductionKind::Add, counts,
+                                     /*dim=*/0));
+  Value offsets = convert(
+      record(MinimumOp::create(builder, loc, ends, scalar(extent))), i32);
+
+  auto operand = [&](ArrayRef<int64_t> shape) {
+    if (shape.size() != 2 || !rng.percent(25))
+      return addArgument(RankedTensorType::get(shape, storage));
+    // Stored transposed, as a weight often is.
+    Value stored =
+        addArgument(RankedTensorType::get({shape[1], shape[0]}, storage));
+    return permuteBy(stored, {1, 0});
+  };
+  Value mat1 = grouped == Grouped::Columns ? operand({groups, m, k})
+                                           : operand({m, k});
+  if (rng.percent(30)) {
+    Value factor = record(arith::ConstantOp::create(
+        builder, loc, builder.getFloatAttr(f32, rng.pick<double>({0.5, -2.0}))));
+    mat1 = convert(
+        record(MulOp::create(builder, loc, convert(mat1, f32), factor)),
+        storage);
+  }
+  Value mat2 = grouped == Grouped::Rows ? operand({groups, k, n})
+                                        : operand({k, n});
+  Value result =
+      record(GroupedMmOp::create(builder, loc, mat1, mat2, offsets));
+
+  Value current = convert(result, f32);
+  switch (rng.below(3)) {
+  case 0:
+    current = record(SiluOp::create(builder, loc, current));
+    break;
+  case 1:
+    current = record(MulOp::create(
+        builder, loc, current,
+        convert(addArgument(tensorType(result)), f32)));
+    break;
+  default:
+    break;
+  }
+  SmallVector<Value> results{convert(current, storage)};
+  if (rng.percent(20))
+    results.push_back(offsets);
   func::ReturnOp::create(builder, loc, results);
   function.setFunctionType(builder.getFunctionType(
       body->getArgumentTypes(), ValueRange(results).getTypes()));

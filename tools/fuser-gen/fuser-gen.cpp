@@ -37,7 +37,7 @@ static cl::opt<std::string> familyOption(
              "rows whose results meet the rows again), types (any with complex "
              "and 8-bit floats), sorts (any with more scans and argsorts, "
              "half of these as topk) or library (a matmul or linear between "
-             "pointwise producers and consumers, or attention)"),
+             "pointwise producers and consumers, attention or a grouped_mm)"),
     cl::init("any"));
 static cl::opt<bool>
     statsOption("op-stats",
