@@ -270,3 +270,21 @@ def test_symbolic_extents(backend):
                   rng.standard_normal((3, k, 4)).astype(np.float32), np.array(ends, np.int32)]
         (out,) = fd.validate(inputs, [reference(*inputs)], backend=backend)
         assert out.shape == (m, 4)
+
+
+@pytest.mark.parametrize("backend", ["interp", "cpu", "simt"])
+def test_strided_offsets(backend):
+    """Offsets that are a strided view of an input (a column of a [G, 2]
+    table: stride 2) are read where they lie by the call, as its other
+    operands are, with no kernel before it."""
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((12, 5)).astype(np.float32)
+    w = rng.standard_normal((3, 5, 7)).astype(np.float32)
+    pairs = np.array([[2, -9], [2, -9], [10, -9]], np.int32)
+    with FusionDefinition() as fd:
+        mat1, mat2, table = define(fd, x), define(fd, w), define(fd, pairs)
+        offsets = fd.ops.squeeze(fd.ops.slice(table, [0, 0], [3, 1]), [1])
+        fd.add_output(fd.ops.grouped_mm(mat1, mat2, offsets))
+    (segment,) = [s for s in fd.segments() if s.kind == "library"]
+    assert [i["shape"] for i in segment.inputs] == [(12, 5), (3, 5, 7), (3, 2)]
+    fd.validate([x, w, pairs], [reference(x, w, pairs[:, 0])], backend=backend)

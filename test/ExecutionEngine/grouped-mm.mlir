@@ -8,14 +8,18 @@
 // within nvFuser's matmul tolerance for K summed elements. The offsets are
 // computed in the fusion (iota clamped: empty groups, and a last offset
 // before the extent), so a kernel writes them and the call reads them. The
-// three forms, odd sizes, bf16, f16 and f32, a transposed operand, an MoE
-// block; offsets that break the rule are a located error on every backend.
+// three forms, odd sizes, bf16, f16 and f32, transposed operands (expert
+// weights stored [G, N, K]), no groups, K = 0, an MoE block; offsets that
+// break the rule are a located error on every backend.
 // RUN: fuser-run %s --entry rows_bf16 --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry rows_f32 --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry columns_f16 --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry contraction_f32 --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry contraction_bf16 --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry moe_bf16 --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry transposed_weights --backend cpu --check-against interp | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry no_groups --backend cpu --print-values | FileCheck %s --check-prefix=ZEROS
+// RUN: fuser-run %s --entry k0 --backend cpu --print-values | FileCheck %s --check-prefix=ZEROS
 // The same under SIMT:
 // RUN: fuser-run %s --entry rows_bf16 --backend simt --check-against interp 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry rows_f32 --backend simt --check-against interp 2>&1 | FileCheck %s --check-prefix=OK
@@ -23,6 +27,10 @@
 // RUN: fuser-run %s --entry contraction_f32 --backend simt --check-against interp 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry contraction_bf16 --backend simt --check-against interp 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: fuser-run %s --entry moe_bf16 --backend simt --check-against interp 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry transposed_weights --backend simt --check-against interp 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: fuser-run %s --entry no_groups --backend simt --print-values | FileCheck %s --check-prefix=ZEROS
+// RUN: fuser-run %s --entry k0 --backend simt --print-values | FileCheck %s --check-prefix=ZEROS
+// RUN: fuser-run %s --entry k0 --backend interp --print-values | FileCheck %s --check-prefix=ZEROS
 // RUN: env FUSER_SIMT_BLASLT_LOG=1 fuser-run %s --entry rows_bf16 --backend simt 2>&1 | FileCheck %s --check-prefix=SIMT-GEMMS
 // Rows past the last offset are +0.0 on each backend:
 // RUN: fuser-run %s --entry tail --backend interp --print-values | FileCheck %s --check-prefix=TAIL
@@ -53,6 +61,9 @@
 
 // TAIL: result 0: tensor<3x2xf32>
 // TAIL-NEXT: {{\[\[[^]]*\], \[0, 0\], \[0, 0\]\]}}
+
+// ZEROS: result 0: tensor<3x4xf32>
+// ZEROS-NEXT: {{\[\[0, 0, 0, 0\], \[0, 0, 0, 0\], \[0, 0, 0, 0\]\]}}
 
 // GEMMS-COUNT-3: fuser matmul: {{.*}}
 // GEMMS-NOT: fuser matmul:
@@ -88,9 +99,9 @@
 // MOE-NOT: fuser.segment
 // MOE: return
 
-// DECREASING: grouped-mm.mlir:[[@LINE+100]]:8: error: grouped_mm's offsets[1] = 7 is less than offsets[0] = 10: offsets must not decrease
-// PAST: grouped-mm.mlir:[[@LINE+108]]:8: error: grouped_mm's offsets[1] = 25 is past the grouped dim's extent 16
-// NEGATIVE: grouped-mm.mlir:[[@LINE+116]]:8: error: grouped_mm's offsets[0] = -3 is negative
+// DECREASING: grouped-mm.mlir:[[@LINE+129]]:8: error: grouped_mm's offsets[1] = 7 is less than offsets[0] = 10: offsets must not decrease
+// PAST: grouped-mm.mlir:[[@LINE+137]]:8: error: grouped_mm's offsets[1] = 25 is past the grouped dim's extent 16
+// NEGATIVE: grouped-mm.mlir:[[@LINE+145]]:8: error: grouped_mm's offsets[0] = -3 is negative
 
 // Rows grouped, bf16: offsets [0, 3, 10, 16] of M = 19 (group 0 empty,
 // rows 16..18 past the last offset).
@@ -173,6 +184,35 @@ func.func @moe_bf16(%x: tensor<21x16xbf16>, %gate: tensor<4x16x24xbf16>, %up: te
   %p = fuser.mul %df, %probs : tensor<21x16xf32>, tensor<21x1xf32> -> tensor<21x16xf32>
   %o = fuser.cast %p : tensor<21x16xf32> to tensor<21x16xbf16>
   return %o : tensor<21x16xbf16>
+}
+
+// Expert weights stored [G, N, K] (nn.Linear's layout) and read through a
+// permute: each group's rhs is a transpose flag, not a copy. Offsets
+// [1, 3, 5] of M = 9.
+func.func @transposed_weights(%x: tensor<9x5xf32>, %wt: tensor<3x6x5xf32>) -> tensor<9x6xf32> {
+  %one = arith.constant 1 : i32
+  %two = arith.constant 2 : i32
+  %offsets = fuser.iota %one, %two : i32 -> tensor<3xi32>
+  %w = fuser.permute %wt [0, 2, 1] : tensor<3x6x5xf32> -> tensor<3x5x6xf32>
+  %y = fuser.grouped_mm %x, %w, %offsets : tensor<9x5xf32>, tensor<3x5x6xf32>, tensor<3xi32> -> tensor<9x6xf32>
+  return %y : tensor<9x6xf32>
+}
+
+// No groups: every row is past the (absent) last offset.
+func.func @no_groups(%x: tensor<3x2xf32>, %w: tensor<0x2x4xf32>) -> tensor<3x4xf32> {
+  %one = arith.constant 1 : i32
+  %offsets = fuser.iota %one, %one : i32 -> tensor<0xi32>
+  %y = fuser.grouped_mm %x, %w, %offsets : tensor<3x2xf32>, tensor<0x2x4xf32>, tensor<0xi32> -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}
+
+// K = 0: the groups' rows (offsets [1, 2]) are empty sums, +0.0, as the
+// row past them.
+func.func @k0(%x: tensor<3x0xf32>, %w: tensor<2x0x4xf32>) -> tensor<3x4xf32> {
+  %one = arith.constant 1 : i32
+  %offsets = fuser.iota %one, %one : i32 -> tensor<2xi32>
+  %y = fuser.grouped_mm %x, %w, %offsets : tensor<3x0xf32>, tensor<2x0x4xf32>, tensor<2xi32> -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
 }
 
 // One group of row 0: rows 1 and 2 are past the last offset.
