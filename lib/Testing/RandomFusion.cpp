@@ -277,6 +277,17 @@ private:
     return castTo(value, type);
   }
 
+  /// `value` times `factor`, multiplied in `compute` and stored back in
+  /// `value`'s element type (a pointwise producer of a library op).
+  Value scaledBy(Value value, double factor, Type compute) {
+    Type storage = getElementTypeOrSelf(value.getType());
+    Value constant = record(arith::ConstantOp::create(
+        builder, loc, builder.getFloatAttr(compute, factor)));
+    return convert(record(MulOp::create(builder, loc, convert(value, compute),
+                                        constant)),
+                   storage);
+  }
+
   /// A type that holds every value of `type` exactly.
   Type widerType(Type type) {
     if (type == i1)
@@ -1492,14 +1503,8 @@ OwningOpRef<ModuleOp> FusionGenerator::runLibrary() {
   // stored transposed; now and then scaled first (a pointwise producer).
   Value lhs = rng.percent(10) ? addArgument(withBatch({}, {k}))
                               : operand(batch, m, k);
-  if (rng.percent(40)) {
-    Value scale = record(arith::ConstantOp::create(
-        builder, loc,
-        builder.getFloatAttr(compute, rng.pick<double>({0.5, -1.5, 2.0}))));
-    Value scaled = record(
-        MulOp::create(builder, loc, convert(lhs, compute), scale));
-    lhs = convert(scaled, storage);
-  }
+  if (rng.percent(40))
+    lhs = scaledBy(lhs, rng.pick<double>({0.5, -1.5, 2.0}), compute);
 
   Value result;
   if (rng.percent(50)) {
@@ -1608,13 +1613,8 @@ OwningOpRef<ModuleOp> FusionGenerator::runAttention() {
   Value query = operand(l, e);
   Value key = operand(s, e);
   Value value = operand(s, ev);
-  if (rng.percent(40)) {
-    Value factor = record(arith::ConstantOp::create(
-        builder, loc, builder.getFloatAttr(f32, rng.pick<double>({0.5, -1.5}))));
-    query = convert(
-        record(MulOp::create(builder, loc, convert(query, f32), factor)),
-        storage);
-  }
+  if (rng.percent(40))
+    query = scaledBy(query, rng.pick<double>({0.5, -1.5}), f32);
   FloatAttr dropout = builder.getF64FloatAttr(0.0);
   UnitAttr causal = rng.percent(50) ? builder.getUnitAttr() : UnitAttr();
   FloatAttr scale =
@@ -1691,13 +1691,8 @@ OwningOpRef<ModuleOp> FusionGenerator::runGroupedMm() {
   };
   Value mat1 = grouped == Grouped::Columns ? operand({groups, m, k})
                                            : operand({m, k});
-  if (rng.percent(30)) {
-    Value factor = record(arith::ConstantOp::create(
-        builder, loc, builder.getFloatAttr(f32, rng.pick<double>({0.5, -2.0}))));
-    mat1 = convert(
-        record(MulOp::create(builder, loc, convert(mat1, f32), factor)),
-        storage);
-  }
+  if (rng.percent(30))
+    mat1 = scaledBy(mat1, rng.pick<double>({0.5, -2.0}), f32);
   Value mat2 = grouped == Grouped::Rows ? operand({groups, k, n})
                                         : operand({k, n});
   Value result =
