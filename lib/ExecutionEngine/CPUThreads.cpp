@@ -11,6 +11,12 @@
 // never depends on a pool thread being free (another run, on another
 // thread, may hold them all).
 //
+// A pool thread that takes part in a run keeps off the caller's core (on
+// Linux, where the process may run on more than one): the scheduler wakes a
+// thread near its waker, and now and then on the waker's own core, where the
+// two then share one core for the whole kernel (a 2-thread row sum took the
+// 1-thread time in about one call of five; docs/Performance.md).
+//
 //===----------------------------------------------------------------------===//
 
 #include "fuser/ExecutionEngine/CPUThreads.h"
@@ -28,6 +34,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+
+#ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
+#endif
 
 using namespace mlir::fuser;
 
@@ -82,6 +93,48 @@ struct Blocks {
   int64_t done = 0;
 };
 
+#ifdef __linux__
+/// The CPUs this process may run on, as it started.
+const cpu_set_t &getAllowedCPUs() {
+  static const cpu_set_t allowed = [] {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+      CPU_ZERO(&set);
+    return set;
+  }();
+  return allowed;
+}
+
+/// The core a run's caller is on, when its pool threads can keep off it:
+/// one the process may run on, while others remain; else -1.
+int getCallerCPU() {
+  const cpu_set_t &allowed = getAllowedCPUs();
+  int cpu = sched_getcpu();
+  if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed) ||
+      CPU_COUNT(&allowed) < 2)
+    return -1;
+  return cpu;
+}
+
+/// Keeps the calling pool thread off `callerCPU` (-1: anywhere allowed).
+/// The affinity changes only when the caller's core does, so a run from a
+/// caller that stays put costs no system call.
+void keepOffCPU(int callerCPU) {
+  thread_local int avoided = -1;
+  if (callerCPU == avoided)
+    return;
+  cpu_set_t set = getAllowedCPUs();
+  if (callerCPU >= 0)
+    CPU_CLR(callerCPU, &set);
+  if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0)
+    avoided = callerCPU;
+}
+#else
+int getCallerCPU() { return -1; }
+void keepOffCPU(int) {}
+#endif
+
 /// The pool of `workers` threads, made on first use and kept for the
 /// process: a run of n threads uses the pool of n - 1.
 llvm::StdThreadPool &getPool(unsigned workers) {
@@ -134,8 +187,12 @@ void mlir::fuser::runOnThreads(
   shared->done = probe;
   int64_t helpers = std::min<int64_t>(threads - 1, blocks / probe - 1);
   llvm::StdThreadPool &pool = getPool(threads - 1);
+  int callerCPU = getCallerCPU();
   for (int64_t i = 0; i < helpers; ++i)
-    pool.async([shared] { shared->work(); });
+    pool.async([shared, callerCPU] {
+      keepOffCPU(callerCPU);
+      shared->work();
+    });
   shared->work();
   std::unique_lock<std::mutex> lock(shared->mutex);
   shared->finished.wait(lock, [&] { return shared->done == blocks; });
