@@ -303,7 +303,7 @@ bool isTensorOpName(llvm::StringRef name) {
              {"view", "reshape", "squeeze", "broadcast", "expand", "reduction",
               "Set", "SegmenterSet", "pad", "slice", "cat", "full", "iota",
               "indexSelect", "index_select", "select", "embedding", "scan",
-              "scatter", "argsort"},
+              "scatter", "argsort", "GroupedMmaOp"},
              name) ||
          isRandomOpName(name) || isGatherOpName(name);
 }
@@ -525,6 +525,7 @@ private:
   FailureOr<Value> parseScan(TensorDecl &out, Location loc);
   FailureOr<Value> parseScatter(TensorDecl &out, Location loc);
   FailureOr<Value> parseArgsort(TensorDecl &out, Location loc);
+  FailureOr<Value> parseGroupedMm(TensorDecl &out, Location loc);
   FailureOr<bool> parseFlagArgument(llvm::StringRef name,
                                     llvm::StringRef opName);
   FailureOr<ReductionKind> parseCombinerKind(llvm::StringRef opName);
@@ -1799,6 +1800,8 @@ FailureOr<Value> Importer::parseTensorOp(TensorDecl out) {
     value = parseScatter(out, loc);
   else if (name == "argsort")
     value = parseArgsort(out, loc);
+  else if (name == "GroupedMmaOp")
+    value = parseGroupedMm(out, loc);
   else
     value = parseLoadStore(out, loc, name);
   if (failed(value) ||
@@ -2477,6 +2480,37 @@ Importer::parseFirstOperand(llvm::StringRef opName) {
   if (failed(expect(Kind::LParen, "(", ("after '" + opName + "'").str())))
     return failure();
   return parseTensorRef();
+}
+
+/// GroupedMmaOp(mat1=T, mat2=T, offsets=T): nvFuser's unscaled grouped_mm,
+/// fuser.grouped_mm. The scaled form prints scale1=, alpha=, bias= and
+/// beta= after the offsets, and block-scaled outputs; none is modelled.
+FailureOr<Value> Importer::parseGroupedMm(TensorDecl &out, Location loc) {
+  constexpr llvm::StringLiteral opName = "GroupedMmaOp";
+  if (failed(expect(Kind::LParen, "(", "after 'GroupedMmaOp'")))
+    return failure();
+  SmallVector<Value, 3> operands;
+  for (llvm::StringRef label : {"mat1", "mat2", "offsets"}) {
+    if (!operands.empty() &&
+        failed(expect(Kind::Comma, ",", "in 'GroupedMmaOp'")))
+      return failure();
+    if (failed(expectArgumentName(label, opName)))
+      return failure();
+    FailureOr<TensorRef> operand = parseTensorRef();
+    if (failed(operand))
+      return failure();
+    if (operands.empty())
+      resolveElementType(out, operand->decl.elementType);
+    operands.push_back(operand->value);
+  }
+  if (tok.is(Kind::Comma))
+    return emitError(tok.getLoc())
+           << "unsupported scaled GroupedMmaOp (scale1, alpha, bias or beta "
+              "after the offsets): fuser.grouped_mm models the unscaled form";
+  fusionBuilder.setLoc(loc);
+  return checkDeclared(
+      fusionBuilder.groupedMm(operands[0], operands[1], operands[2]), out,
+      opName);
 }
 
 LogicalResult Importer::expectArgumentName(llvm::StringRef keyword,
