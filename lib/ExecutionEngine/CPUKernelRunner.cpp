@@ -66,7 +66,6 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
-#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -223,9 +222,6 @@ void reportIndexOutOfRange(int64_t check, int64_t index, int64_t extent,
   keepFirst(indexOutOfRange, {true, check, index, extent, dim, element});
 }
 
-/// The threads of the run in progress on this thread (CPUKernelModule::run).
-thread_local unsigned runThreads = 1;
-
 /// __fuser_run_blocks (fuser-cpu-dispatch-block-loops): the kernel's blocks
 /// [0, blocks) in ranges on the run's threads. Each range runs in the IEEE
 /// default floating-point environment, as the caller does, and its index
@@ -234,7 +230,7 @@ void runBlocks(void (*thunk)(void *, int64_t, int64_t), void *context,
                int64_t blocks) {
   std::mutex mutex;
   IndexOutOfRange first = indexOutOfRange;
-  runOnThreads(runThreads, blocks, [&](int64_t begin, int64_t end) {
+  runOnThreads(getRunThreads(), blocks, [&](int64_t begin, int64_t end) {
     ScopedDefaultFloatingPointEnvironment environment;
     IndexOutOfRange outer = std::exchange(indexOutOfRange, {});
     thunk(context, begin, end);
@@ -1372,7 +1368,7 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
   llvm::Expected<unsigned> threads = getCPUThreads(options.numThreads);
   if (!threads)
     return emitError(loc, errorMessage(threads.takeError()));
-  llvm::SaveAndRestore<unsigned> scopedThreads(runThreads, *threads);
+  ScopedRunThreads scopedThreads(*threads);
   // Reports of this run only (a failed run before may have left one).
   indexOutOfRange = {};
   takeLibraryCallError();

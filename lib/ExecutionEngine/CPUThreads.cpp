@@ -34,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 #ifdef __linux__
 #include <pthread.h>
@@ -135,6 +136,9 @@ int getCallerCPU() { return -1; }
 void keepOffCPU(int) {}
 #endif
 
+/// getRunThreads().
+thread_local unsigned runThreads = 0;
+
 /// The pool of `workers` threads, made on first use and kept for the
 /// process: a run of n threads uses the pool of n - 1.
 llvm::StdThreadPool &getPool(unsigned workers) {
@@ -163,6 +167,13 @@ llvm::Expected<unsigned> mlir::fuser::getCPUThreads(unsigned requested) {
   }
   return std::max(1u, llvm::hardware_concurrency().compute_thread_count());
 }
+
+unsigned mlir::fuser::getRunThreads() { return runThreads; }
+
+ScopedRunThreads::ScopedRunThreads(unsigned threads)
+    : previous(std::exchange(runThreads, threads)) {}
+
+ScopedRunThreads::~ScopedRunThreads() { runThreads = previous; }
 
 void mlir::fuser::runOnThreads(
     unsigned threads, int64_t blocks,

@@ -30,8 +30,13 @@
 //   the element type;
 // - the bias is preloaded into the result and the gemm adds to it (beta 1);
 // - K = 0 writes the bias, or +0.0, without a call.
-// $FUSER_MATMUL_LOG=1 prints each gemm's path to stderr (the tests check
-// it: test/ExecutionEngine/cpu-library-half.mlir).
+// - each call takes its run's threads (fuser-run --num-threads,
+//   FUSER_MLIR_NUM_THREADS; getRunThreads): the widening loops on
+//   runOnThreads, OpenBLAS through openblas_set_num_threads, oneDNN through
+//   its OpenMP runtime's omp_set_num_threads.
+// $FUSER_MATMUL_LOG=1 prints each gemm's path, and the threads its library
+// reports, to stderr (the tests check it:
+// test/ExecutionEngine/cpu-library-half.mlir, cpu-library-threads.mlir).
 //
 // runLibraryGroupedMm checks the offsets of a fuser.grouped_mm (read where
 // they lie), then runs each non-empty group as runLibraryMatmul's gemm, of
@@ -67,6 +72,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -90,6 +96,9 @@ using DgemmFn = void(int, int, int, int, int, int, double, const double *,
 struct Blas {
   SgemmFn *sgemm = nullptr;
   DgemmFn *dgemm = nullptr;
+  /// OpenBLAS's thread count (not every BLAS has one).
+  void (*setNumThreads)(int) = nullptr;
+  int (*getNumThreads)() = nullptr;
   std::string library;
   std::string error;
 };
@@ -121,6 +130,10 @@ const Blas &getBlas() {
       }
       blas.sgemm = sgemm;
       blas.dgemm = dgemm;
+      blas.setNumThreads = reinterpret_cast<void (*)(int)>(
+          dlsym(library, "openblas_set_num_threads"));
+      blas.getNumThreads = reinterpret_cast<int (*)()>(
+          dlsym(library, "openblas_get_num_threads"));
       blas.library = name;
       return;
     }
@@ -232,6 +245,10 @@ struct Dnnl {
   dnnl::PrimitiveDestroyFn *primitiveDestroy = nullptr;
   dnnl::MemoryCreateFn *memoryCreate = nullptr;
   dnnl::MemoryDestroyFn *memoryDestroy = nullptr;
+  /// The OpenMP runtime oneDNN runs on (Debian's is built with libgomp),
+  /// found among its dependencies; null for another threading runtime.
+  void (*ompSetNumThreads)(int) = nullptr;
+  int (*ompGetMaxThreads)() = nullptr;
   void *engine = nullptr;
   std::string library;
   std::string error;
@@ -274,6 +291,10 @@ const Dnnl &getDnnl() {
     bind(dnnl.primitiveDestroy, "dnnl_primitive_destroy");
     bind(dnnl.memoryCreate, "dnnl_memory_create");
     bind(dnnl.memoryDestroy, "dnnl_memory_destroy");
+    dnnl.ompSetNumThreads = reinterpret_cast<void (*)(int)>(
+        dlsym(library, "omp_set_num_threads"));
+    dnnl.ompGetMaxThreads =
+        reinterpret_cast<int (*)()>(dlsym(library, "omp_get_max_threads"));
     void *engine = nullptr;
     if (missing) {
       dnnl.error = name + " lacks oneDNN 2.x's matmul C API";
@@ -471,9 +492,12 @@ void widenRun(MatmulElement element, const uint16_t *from, float *to,
 /// threads (runOnThreads), smaller ones on the calling thread.
 constexpr int64_t kParallelWidenElements = int64_t(1) << 16;
 
-/// The threads of a run that asks for none (FUSER_MLIR_NUM_THREADS or the
-/// cores): the BLAS's and oneDNN's own pools take what they take.
-unsigned getWidenThreads() {
+/// The threads of a library call: its run's (getRunThreads), else those
+/// of a run that asks for none (FUSER_MLIR_NUM_THREADS or the cores), as
+/// for the fake cuBLASLt's calls.
+unsigned getLibraryThreads() {
+  if (unsigned threads = getRunThreads())
+    return threads;
   static const unsigned threads = [] {
     llvm::Expected<unsigned> threads = getCPUThreads(0);
     if (!threads) {
@@ -483,6 +507,36 @@ unsigned getWidenThreads() {
     return *threads;
   }();
   return threads;
+}
+
+/// The BLAS with its thread count set to the call's. OpenBLAS keeps one
+/// count for the process: it is set where it differs from the last
+/// call's (concurrent runs asking for different counts share the last).
+/// Returns the count the BLAS reports, 0 where it has none.
+int useBlasThreads(const Blas &blas) {
+  static std::atomic<unsigned> current{0};
+  unsigned threads = getLibraryThreads();
+  if (blas.setNumThreads && current.exchange(threads) != threads)
+    blas.setNumThreads(int(threads));
+  return blas.getNumThreads ? blas.getNumThreads() : 0;
+}
+
+/// "; N threads" for a gemm's log line, where its library reports N.
+std::string getThreadsNote(int threads) {
+  return threads > 0 ? "; " + std::to_string(threads) + " threads" : "";
+}
+
+/// oneDNN with the calling thread's OpenMP thread count (a per-thread
+/// setting) set to the call's. Returns the count OpenMP reports, 0 where
+/// oneDNN runs on another runtime.
+int useDnnlThreads(const Dnnl &dnnl) {
+  thread_local unsigned current = 0;
+  unsigned threads = getLibraryThreads();
+  if (dnnl.ompSetNumThreads && current != threads) {
+    dnnl.ompSetNumThreads(int(threads));
+    current = threads;
+  }
+  return dnnl.ompGetMaxThreads ? dnnl.ompGetMaxThreads() : 0;
 }
 
 const char *getElementName(MatmulElement element) {
@@ -572,12 +626,14 @@ public:
         cData[i * c->leading + j] =
             load<T>(element, biasBase, d[BiasOffset] + j * d[BiasStrideN]);
     if (g.k != 0) {
+      int threads = useBlasThreads(getBlas());
       if (logGemms())
         llvm::errs() << "fuser matmul: " << getElementName(element) << ' '
                      << g.m << 'x' << g.n << 'x' << g.k << " -> "
                      << (std::is_same_v<T, double> ? "dgemm" : "sgemm")
                      << (native ? "" : " (operands widened to f32)")
-                     << (why.empty() ? "" : "; " + why) << '\n';
+                     << (why.empty() ? "" : "; " + why)
+                     << getThreadsNote(threads) << '\n';
       gemm(a.layout, b.layout, *c, g, aData, bData, cData,
            hasBias ? T(1) : T(0));
     } else if (!hasBias) {
@@ -642,7 +698,7 @@ private:
         for (int64_t i = begin; i < end; ++i)
           widenRun(kind, from + i * leading, to + i * length, length);
       };
-      unsigned threads = getWidenThreads();
+      unsigned threads = getLibraryThreads();
       if (threads > 1 && lines * length >= kParallelWidenElements)
         runOnThreads(threads, lines, widenLines);
       else
@@ -718,6 +774,7 @@ private:
     bind(dnnl::kArgDst, matmul.dst, dst);
     if (hasBias)
       bind(dnnl::kArgBias, matmul.bias, biasF32.data());
+    int threads = useDnnlThreads(dnnl);
     ok = ok &&
          dnnl.primitiveExecute(matmul.primitive, stream, count, args) == 0 &&
          dnnl.streamWait(stream) == 0;
@@ -733,7 +790,8 @@ private:
                    << g.k << " -> oneDNN " << matmul.implementation
                    << " (lhs " << (a->transpose == kTrans ? 'T' : 'N')
                    << ", rhs " << (b->transpose == kTrans ? 'T' : 'N')
-                   << (dst == out ? "" : ", result packed") << ")\n";
+                   << (dst == out ? "" : ", result packed") << ")"
+                   << getThreadsNote(threads) << '\n';
     if (dst != out)
       for (int64_t i = 0; i < g.m; ++i)
         for (int64_t j = 0; j < g.n; ++j)
@@ -814,7 +872,9 @@ void sgemmRowMajor(bool transposeA, bool transposeB, int64_t m, int64_t n,
     std::fill(c, c + m * n, 0.0f);
     return;
   }
-  getBlas().sgemm(kRowMajor, transposeA ? kTrans : kNoTrans,
+  const Blas &blas = getBlas();
+  useBlasThreads(blas);
+  blas.sgemm(kRowMajor, transposeA ? kTrans : kNoTrans,
                   transposeB ? kTrans : kNoTrans, int(m), int(n), int(k),
                   alpha, a, int(transposeA ? m : k), b,
                   int(transposeB ? k : n), 0.0f, c, int(n));

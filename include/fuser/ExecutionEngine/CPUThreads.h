@@ -26,6 +26,23 @@ constexpr const char *kNumThreadsVariable = "FUSER_MLIR_NUM_THREADS";
 /// run on.
 llvm::Expected<unsigned> getCPUThreads(unsigned requested);
 
+/// The threads of the CPU backend run in progress on the calling thread
+/// (the kernels' blocks and the library calls of CPUKernelModule::run take
+/// them); 0 outside a run.
+unsigned getRunThreads();
+
+/// Sets getRunThreads() for a scope: a run's, on its calling thread.
+class ScopedRunThreads {
+public:
+  explicit ScopedRunThreads(unsigned threads);
+  ~ScopedRunThreads();
+  ScopedRunThreads(const ScopedRunThreads &) = delete;
+  ScopedRunThreads &operator=(const ScopedRunThreads &) = delete;
+
+private:
+  unsigned previous;
+};
+
 /// Calls `range(begin, end)` on ranges that cover [0, blocks) once each, on
 /// up to `threads` threads (the caller's and `threads - 1` of a pool), and
 /// returns when every range has returned. With one thread, or fewer than two
