@@ -55,12 +55,28 @@ def format_definition(function_name, records):
     return "\n".join(lines) + "\n"
 
 
+# An integer tensor input of at most this many elements is written with its
+# values: such inputs are offsets, indices, sizes or seeds, whose random
+# stand-ins would make the script fail (grouped_mm's offsets must be
+# non-negative and non-decreasing, gather's indices in range).
+SMALL_INTEGER_INPUT = 64
+
+
+def _small_integers(not_integer, count):
+    return not not_integer and count <= SMALL_INTEGER_INPUT
+
+
 def _format_input(value):
     """Source that makes an input like `value` (a torch tensor, a numpy
     array or a scalar)."""
     module = type(value).__module__
     if module.startswith("torch"):
         shape = list(value.shape)
+        if _small_integers(value.dtype.is_floating_point or value.dtype.is_complex
+                           or str(value.dtype) == "torch.bool", value.numel()) \
+                and value.is_contiguous():
+            return "torch.tensor(%r, dtype=%s, device=%r)" % (
+                value.tolist(), value.dtype, str(value.device))
         return ("torch.testing.make_tensor(%r, dtype=%s, device=%r).as_strided(%r, %r)"
                 % (shape, value.dtype, str(value.device), shape, list(value.stride())))
     if module.startswith("numpy"):
@@ -75,6 +91,8 @@ def _format_input(value):
                     % (list(array.shape), dtype))
         if array.dtype.kind == "b":
             return "np.random.default_rng(0).integers(0, 2, %r).astype(bool)" % (list(array.shape),)
+        if _small_integers(array.dtype.kind not in "iu", array.size):
+            return "np.array(%r, dtype=np.%s)" % (array.tolist(), dtype)
         return ("np.random.default_rng(0).integers(-8, 8, %r).astype(np.%s)"
                 % (list(array.shape), dtype))
     return format_value(value)
