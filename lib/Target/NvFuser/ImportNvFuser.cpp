@@ -73,6 +73,10 @@ struct TensorDecl {
   SmallVector<IterDomainDecl> domain;
   SmallVector<int64_t> shape; // the domain without reduction IterDomains
   RankedTensorType type;      // null while `elementType` is
+  /// Printed `uint64_t` (elementType i64): fuser IR has no unsigned
+  /// integers, so only sdpa's philox_seed and philox_offset, which fuser
+  /// models as i64, may be one (checked where a tensor is defined or read).
+  bool isUInt64 = false;
 
   void setElementType(Type type) {
     elementType = type;
@@ -303,7 +307,7 @@ bool isTensorOpName(llvm::StringRef name) {
              {"view", "reshape", "squeeze", "broadcast", "expand", "reduction",
               "Set", "SegmenterSet", "pad", "slice", "cat", "full", "iota",
               "indexSelect", "index_select", "select", "embedding", "scan",
-              "scatter", "argsort", "GroupedMmaOp"},
+              "scatter", "argsort", "GroupedMmaOp", "matmul", "linear"},
              name) ||
          isRandomOpName(name) || isGatherOpName(name);
 }
@@ -463,6 +467,11 @@ private:
   void skipToUnmatchedBrace(llvm::function_ref<bool()> stopAt = nullptr);
   LogicalResult parseDeclarationList(bool stopAtStatement,
                                      SmallVectorImpl<Definition> &decls);
+  /// Whether the current token is the comma after the first result of a
+  /// statement with several (`T3_g_float[...],\n T4_g_float[...]\n =
+  /// sdpa(...)`), which in a group follows the outputs directly: tensors
+  /// separated by commas, then `=`. Consumes nothing.
+  bool startsResultList();
   LogicalResult parseBody(llvm::function_ref<bool()> atEnd);
   LogicalResult finishFunction(func::FuncOp func, ArrayRef<Definition> outputs);
   func::FuncOp createFunction(llvm::SMLoc loc, llvm::StringRef name,
@@ -479,6 +488,47 @@ private:
   /// The error for the operation of a statement with several outputs that
   /// neither Welford nor topk is, at the current token.
   LogicalResult emitUnsupportedMultiOutput();
+  /// The error for a `uint64_t` tensor outside sdpa's Philox state.
+  LogicalResult emitUInt64Error(const TensorDecl &decl) {
+    return emitError(decl.loc)
+           << "unsupported dtype 'uint64_t' of '" << decl.name
+           << "' here: fuser IR has no unsigned integers; a uint64_t tensor "
+              "imports (as i64) only as sdpa's philox_seed or philox_offset";
+  }
+  /// `T3,\n T4,\n ... T6\n = op(...)`, results separated by commas
+  /// (`first` holds T3, parsed): sdpa and sdpa_bwd.
+  LogicalResult parseResultListStatement(TensorDecl first);
+  /// `sdpa(Q, K, V, dropout_p = double(0), is_causal=true, scale=double(0.125),
+  /// )` (SdpaFwdOp): fuser.sdpfa_fwd.
+  LogicalResult parseSdpaFwd(ArrayRef<TensorDecl> outs);
+  /// `sdpa_bwd(dO, Q, K, V, O, logsum_exp = L, dropout_p = ..., is_causal =
+  /// ..., philox_seed = S, philox_offset = P, , scale = ...)` (SdpaBwdOp):
+  /// fuser.sdpfa_bwd.
+  LogicalResult parseSdpaBwd(ArrayRef<TensorDecl> outs);
+  /// Checks and names the results of a statement with several outputs.
+  LogicalResult defineResults(ArrayRef<TensorDecl> outs, ValueRange results,
+                              llvm::StringRef opName);
+  /// dropout_p, is_causal and scale of sdpa and sdpa_bwd, where printed.
+  struct AttentionScalars {
+    std::optional<double> dropoutP, scale;
+    std::optional<bool> isCausal;
+  };
+  /// `key = constant` (key dropout_p, is_causal or scale) into `scalars`.
+  LogicalResult parseAttentionScalar(llvm::StringRef key,
+                                     llvm::StringRef opName,
+                                     AttentionScalars &scalars);
+  /// `opName(` after the results, checked to be `resultNames` (comma
+  /// separated), and the first `operandCount` tensors, each with its comma.
+  FailureOr<SmallVector<Value>> parseAttentionHead(ArrayRef<TensorDecl> outs,
+                                                   llvm::StringRef opName,
+                                                   llvm::StringRef resultNames,
+                                                   size_t operandCount);
+  /// A constant scalar argument (`double(0.125)`, `true`) of `opName`; a
+  /// named or computed one is refused: fuser's library ops take it as an
+  /// attribute.
+  FailureOr<ScalarLiteral> parseConstantArgument(llvm::StringRef name,
+                                                 llvm::StringRef opName,
+                                                 bool isFlag);
 
   //--- Declarations ---------------------------------------------------------//
 
@@ -500,7 +550,8 @@ private:
     TensorDecl decl;
     Value value;
   };
-  FailureOr<TensorRef> parseTensorRef();
+  /// A tensor operand; a `uint64_t` one only where `allowUInt64`.
+  FailureOr<TensorRef> parseTensorRef(bool allowUInt64 = false);
   FailureOr<Value> parseView(TensorDecl &out, Location loc,
                              llvm::StringRef opName);
   FailureOr<Value> parseSqueeze(TensorDecl &out, Location loc);
@@ -526,6 +577,8 @@ private:
   FailureOr<Value> parseScatter(TensorDecl &out, Location loc);
   FailureOr<Value> parseArgsort(TensorDecl &out, Location loc);
   FailureOr<Value> parseGroupedMm(TensorDecl &out, Location loc);
+  FailureOr<Value> parseMatmul(TensorDecl &out, Location loc,
+                               llvm::StringRef opName);
   FailureOr<bool> parseFlagArgument(llvm::StringRef name,
                                     llvm::StringRef opName);
   FailureOr<ReductionKind> parseCombinerKind(llvm::StringRef opName);
@@ -982,15 +1035,24 @@ Importer::parseDeclarationList(bool stopAtStatement,
     } else {
       return success();
     }
-    if (stopAtStatement && tok.is(Kind::Equal)) {
+    if (stopAtStatement && (tok.is(Kind::Equal) || startsResultList())) {
       restore(start);
       return success();
     }
+    // A tensor's `uint64_t` (sdpa's Philox state) is i64, marked unsigned.
+    auto parseListDataType = [&](const Token &t) -> Type {
+      if (decl.tensor && t.isIdentifier("uint64_t") &&
+          (decl.tensor->isUInt64 || !decl.tensor->elementType))
+        return IntegerType::get(context, 64);
+      return parseDataType(t.spelling, context);
+    };
     if (tok.is(Kind::Comma) && peek().is(Kind::Identifier) &&
-        parseDataType(peek().spelling, context))
+        parseListDataType(peek()))
       consume();
     if (tok.is(Kind::Identifier)) {
-      if (Type dtype = parseDataType(tok.spelling, context)) {
+      if (Type dtype = parseListDataType(tok)) {
+        if (decl.tensor && tok.isIdentifier("uint64_t"))
+          decl.tensor->isUInt64 = true;
         if (decl.tensor && !decl.tensor->elementType) {
           decl.tensor->setElementType(dtype);
           decl.type = decl.tensor->type;
@@ -1022,6 +1084,31 @@ Importer::parseDeclarationList(bool stopAtStatement,
       consume();
   }
   return success();
+}
+
+bool Importer::startsResultList() {
+  SavedPosition start = save();
+  bool sawTensor = false;
+  while (tok.is(Kind::Comma)) {
+    consume();
+    if (!tok.is(Kind::Identifier) || !isTensorName(tok.spelling))
+      break;
+    consume();
+    if (!tok.is(Kind::LSquare))
+      break;
+    unsigned depth = 0;
+    do {
+      if (tok.is(Kind::LSquare))
+        ++depth;
+      else if (tok.is(Kind::RSquare))
+        --depth;
+      consume();
+    } while (depth > 0 && !tok.is(Kind::Eof));
+    sawTensor = true;
+  }
+  bool isResultList = sawTensor && tok.is(Kind::Equal);
+  restore(start);
+  return isResultList;
 }
 
 func::FuncOp Importer::createFunction(llvm::SMLoc loc, llvm::StringRef name,
@@ -1328,6 +1415,11 @@ LogicalResult Importer::parseStatement() {
     def = {tensor->name, tensor->loc, tensor->type, *tensor};
     if (tok.is(Kind::LParen))
       return parseWelfordStatement(*tensor);
+    if (tok.is(Kind::Comma) && peek().is(Kind::Identifier) &&
+        isTensorName(peek().spelling))
+      return parseResultListStatement(*tensor);
+    if (tensor->isUInt64)
+      return emitUInt64Error(*tensor);
     // EmbeddingFwdOp prints a comma after its result.
     if (tok.is(Kind::Comma) && peek().is(Kind::Equal))
       consume();
@@ -1395,6 +1487,10 @@ FailureOr<TensorDecl> Importer::parseTensorDecl() {
   llvm::StringRef dtype = memoryAndType.drop_front(memory.size());
   if (dtype.consume_front("_")) {
     decl.elementType = parseDataType(dtype, context);
+    if (dtype == "uint64_t") {
+      decl.elementType = IntegerType::get(context, 64);
+      decl.isUInt64 = true;
+    }
     if (!decl.elementType)
       return emitError(decl.loc)
              << "unsupported dtype '" << dtype << "' in '" << spelling
@@ -1666,6 +1762,14 @@ FailureOr<Definition> Importer::parseScalarDecl() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Importer::parseRightHandSide(const Definition &def) {
+  if (tok.isIdentifier("sdpa") || tok.isIdentifier("sdpa_bwd"))
+    return emitError(def.loc)
+           << "'" << tok.spelling << "' has "
+           << (tok.spelling == "sdpa"
+                   ? "4 results (output, log_sumexp, philox_seed, "
+                     "philox_offset)"
+                   : "3 results (grad_query, grad_key, grad_value)")
+           << ", found 1";
   if (tok.is(Kind::Identifier) && isTensorOpName(tok.spelling)) {
     if (!def.tensor)
       return emitError(tok.getLoc())
@@ -1723,7 +1827,7 @@ LogicalResult Importer::checkDeclaredType(Value value, const Definition &def,
          << "' is declared as " << def.type;
 }
 
-FailureOr<Importer::TensorRef> Importer::parseTensorRef() {
+FailureOr<Importer::TensorRef> Importer::parseTensorRef(bool allowUInt64) {
   if (!tok.is(Kind::Identifier) || !isTensorName(tok.spelling))
     return emitError(tok.getLoc())
            << "expected a tensor operand like 'T3_g_float[...]', found "
@@ -1731,6 +1835,8 @@ FailureOr<Importer::TensorRef> Importer::parseTensorRef() {
   FailureOr<TensorDecl> decl = parseTensorDecl();
   if (failed(decl))
     return failure();
+  if (decl->isUInt64 && !allowUInt64)
+    return emitUInt64Error(*decl);
   auto it = values.find(decl->name);
   if (it == values.end())
     return emitError(decl->loc)
@@ -1802,6 +1908,8 @@ FailureOr<Value> Importer::parseTensorOp(TensorDecl out) {
     value = parseArgsort(out, loc);
   else if (name == "GroupedMmaOp")
     value = parseGroupedMm(out, loc);
+  else if (name == "matmul" || name == "linear")
+    value = parseMatmul(out, loc, name);
   else
     value = parseLoadStore(out, loc, name);
   if (failed(value) ||
@@ -2511,6 +2619,259 @@ FailureOr<Value> Importer::parseGroupedMm(TensorDecl &out, Location loc) {
   return checkDeclared(
       fusionBuilder.groupedMm(operands[0], operands[1], operands[2]), out,
       opName);
+}
+
+/// matmul(A,\n B) (MatmulOp::toString) and linear(A,\n B) or linear(A,\n
+/// B,\n bias) (LinearOp::toString): fuser.matmul and fuser.linear, built
+/// by the FusionBuilder (torch.matmul's and F.linear's shapes). The result
+/// prints the contraction as a trailing `rS` dim (none where K is a
+/// broadcast), which the declared type drops.
+FailureOr<Value> Importer::parseMatmul(TensorDecl &out, Location loc,
+                                       llvm::StringRef opName) {
+  std::string context = ("in '" + opName + "'").str();
+  FailureOr<TensorRef> lhs = parseFirstOperand(opName);
+  if (failed(lhs) || failed(expect(Kind::Comma, ",", context)))
+    return failure();
+  FailureOr<TensorRef> rhs = parseTensorRef();
+  if (failed(rhs))
+    return failure();
+  Value bias;
+  if (opName == "linear" && tok.is(Kind::Comma)) {
+    consume();
+    FailureOr<TensorRef> biasRef = parseTensorRef();
+    if (failed(biasRef))
+      return failure();
+    bias = biasRef->value;
+  }
+  if (tok.is(Kind::Comma))
+    return emitError(tok.getLoc())
+           << "unexpected argument after the operands of '" << opName
+           << "': it takes " << (opName == "linear" ? "two or three" : "two")
+           << " tensors";
+  resolveElementType(out, lhs->decl.elementType);
+  fusionBuilder.setLoc(loc);
+  FailureOr<Value> value =
+      opName == "matmul" ? fusionBuilder.matmul(lhs->value, rhs->value)
+                         : fusionBuilder.linear(lhs->value, rhs->value, bias);
+  return checkDeclared(value, out, opName);
+}
+
+LogicalResult Importer::parseResultListStatement(TensorDecl first) {
+  SmallVector<TensorDecl, 4> outs = {first};
+  while (tok.is(Kind::Comma)) {
+    consume();
+    FailureOr<TensorDecl> decl = parseTensorDecl();
+    if (failed(decl))
+      return failure();
+    outs.push_back(*decl);
+  }
+  if (failed(expect(Kind::Equal, "=", "after the results")))
+    return failure();
+  for (const TensorDecl &out : outs)
+    if (values.count(out.name))
+      return emitError(out.loc) << "'" << out.name << "' is defined twice";
+  LogicalResult result = tok.isIdentifier("sdpa") ? parseSdpaFwd(outs)
+                         : tok.isIdentifier("sdpa_bwd")
+                             ? parseSdpaBwd(outs)
+                             : emitUnsupportedMultiOutput();
+  if (succeeded(result) && tok.is(Kind::Semicolon))
+    consume();
+  return result;
+}
+
+LogicalResult Importer::defineResults(ArrayRef<TensorDecl> outs,
+                                      ValueRange results,
+                                      llvm::StringRef opName) {
+  for (auto [out, value] : llvm::zip_equal(outs, results)) {
+    TensorDecl decl = out;
+    // An old-format result takes the dtype the op gives it.
+    resolveElementType(decl, getElementTypeOrSelf(value.getType()));
+    if (failed(checkDeclared(value, decl, opName)))
+      return failure();
+    values[decl.name] = value;
+  }
+  if (Operation *op = results.front().getDefiningOp();
+      op && !isa<NameLoc>(op->getLoc()))
+    op->setLoc(
+        NameLoc::get(builder.getStringAttr(outs.front().name), op->getLoc()));
+  return success();
+}
+
+FailureOr<ScalarLiteral> Importer::parseConstantArgument(llvm::StringRef name,
+                                                         llvm::StringRef opName,
+                                                         bool isFlag) {
+  llvm::SMLoc loc = tok.getLoc();
+  if (tok.is(Kind::LParen) ||
+      (tok.is(Kind::Identifier) && parseScalarName(tok.spelling, context)))
+    return emitError(loc) << "unsupported '" << opName << "' with a "
+                          << (tok.is(Kind::LParen) ? "computed" : "named")
+                          << " " << name
+                          << ": fuser IR takes it as a constant attribute";
+  FailureOr<ScalarLiteral> literal = parseLiteral();
+  if (failed(literal))
+    return failure();
+  bool isBool = literal->kind == ScalarLiteral::Kind::Bool;
+  if (isFlag != isBool)
+    return emitError(loc) << "expected "
+                          << (isFlag ? "true or false" : "a number") << " as "
+                          << name << " of '" << opName << "'";
+  return literal;
+}
+
+LogicalResult Importer::parseAttentionScalar(llvm::StringRef key,
+                                             llvm::StringRef opName,
+                                             AttentionScalars &scalars) {
+  llvm::SMLoc keyLoc = tok.getLoc();
+  bool isFlag = key == "is_causal";
+  std::optional<double> &real =
+      key == "scale" ? scalars.scale : scalars.dropoutP;
+  if (isFlag ? scalars.isCausal.has_value() : real.has_value())
+    return emitError(keyLoc) << "'" << key << "' is given twice";
+  if (failed(expectArgumentName(key, opName)))
+    return failure();
+  FailureOr<ScalarLiteral> value = parseConstantArgument(key, opName, isFlag);
+  if (failed(value))
+    return failure();
+  if (isFlag)
+    scalars.isCausal = value->intValue != 0;
+  else
+    real = value->kind == ScalarLiteral::Kind::Float
+               ? value->floatValue
+               : static_cast<double>(value->intValue);
+  return success();
+}
+
+FailureOr<SmallVector<Value>>
+Importer::parseAttentionHead(ArrayRef<TensorDecl> outs, llvm::StringRef opName,
+                             llvm::StringRef resultNames, size_t operandCount) {
+  size_t resultCount = llvm::count(resultNames, ',') + 1;
+  consume(); // the op name
+  if (outs.size() != resultCount)
+    return emitError(outs.front().loc)
+           << "'" << opName << "' has " << resultCount << " results ("
+           << resultNames << "), found " << outs.size();
+  std::string context = ("in '" + opName + "'").str();
+  if (failed(expect(Kind::LParen, "(", context)))
+    return failure();
+  SmallVector<Value> operands;
+  for (size_t i = 0; i < operandCount; ++i) {
+    FailureOr<TensorRef> operand = parseTensorRef();
+    if (failed(operand) || failed(expect(Kind::Comma, ",", context)))
+      return failure();
+    operands.push_back(operand->value);
+  }
+  return operands;
+}
+
+LogicalResult Importer::parseSdpaFwd(ArrayRef<TensorDecl> outs) {
+  constexpr llvm::StringLiteral opName = "sdpa";
+  Location loc = getLoc(tok.getLoc());
+  FailureOr<SmallVector<Value>> operands = parseAttentionHead(
+      outs, opName, "output, log_sumexp, philox_seed, philox_offset", 3);
+  if (failed(operands))
+    return failure();
+  // nvFuser prints `bias=` and `mask=` operands, then `dropout_p = `,
+  // `is_causal=` and, where given, `scale=`, each followed by a comma.
+  AttentionScalars scalars;
+  while (!tok.is(Kind::RParen)) {
+    llvm::SMLoc keyLoc = tok.getLoc();
+    llvm::StringRef key = tok.is(Kind::Identifier) ? tok.spelling : "";
+    if (key == "bias" || key == "mask")
+      return emitError(keyLoc)
+             << "unsupported 'sdpa' with an attention " << key
+             << ": fuser.sdpfa_fwd has no bias or mask operand";
+    if (key != "dropout_p" && key != "is_causal" && key != "scale")
+      return emitError(keyLoc) << "expected an 'sdpa' argument (dropout_p, "
+                                  "is_causal, scale) or ')', found "
+                               << describeCurrent();
+    if (failed(parseAttentionScalar(key, opName, scalars)) ||
+        (!tok.is(Kind::RParen) &&
+         failed(expect(Kind::Comma, ",", "between the arguments of 'sdpa'"))))
+      return failure();
+  }
+  consume(); // )
+  fusionBuilder.setLoc(loc);
+  // nvFuser's defaults where an argument is missing: no dropout, not causal.
+  FailureOr<SmallVector<Value>> results =
+      fusionBuilder.sdpfaFwd((*operands)[0], (*operands)[1], (*operands)[2],
+                             scalars.dropoutP.value_or(0.0),
+                             scalars.isCausal.value_or(false), scalars.scale);
+  if (failed(results))
+    return failure();
+  for (int i : {2, 3})
+    if (outs[i].elementType && outs[i].elementType.isInteger(64) &&
+        !outs[i].isUInt64 && outs[i].type != (*results)[i].getType())
+      return emitError(outs[i].loc)
+             << "'sdpa' " << (i == 2 ? "philox_seed" : "philox_offset") << " '"
+             << outs[i].name << "' is declared as " << outs[i].type
+             << ", nvFuser's form before torch 2.7 (int64 scalars); "
+                "fuser.sdpfa_fwd returns torch 2.7's (uint64[2] and a "
+                "uint64 scalar, as i64): "
+             << (*results)[i].getType();
+  return defineResults(outs, *results, opName);
+}
+
+LogicalResult Importer::parseSdpaBwd(ArrayRef<TensorDecl> outs) {
+  constexpr llvm::StringLiteral opName = "sdpa_bwd";
+  Location loc = getLoc(tok.getLoc());
+  // grad_output, query, key, value, output.
+  FailureOr<SmallVector<Value>> operands =
+      parseAttentionHead(outs, opName, "grad_query, grad_key, grad_value", 5);
+  if (failed(operands))
+    return failure();
+  // `logsum_exp = `, `dropout_p = `, `is_causal = `, `philox_seed = `,
+  // `philox_offset = `, each followed by a comma, then where given
+  // `, scale = ...` (nvFuser prints that comma too: `philox_offset = T6,
+  // , scale = ...`).
+  llvm::StringLiteral tensorKeys[] = {"logsum_exp", "philox_seed",
+                                      "philox_offset"};
+  Value tensors[3];
+  AttentionScalars scalars;
+  while (!tok.is(Kind::RParen)) {
+    if (tok.is(Kind::Comma)) {
+      consume();
+      continue;
+    }
+    llvm::SMLoc keyLoc = tok.getLoc();
+    llvm::StringRef key = tok.is(Kind::Identifier) ? tok.spelling : "";
+    const llvm::StringLiteral *tensorKey = llvm::find(tensorKeys, key);
+    if (tensorKey != std::end(tensorKeys)) {
+      Value &tensor = tensors[tensorKey - std::begin(tensorKeys)];
+      if (tensor)
+        return emitError(keyLoc) << "'" << key << "' is given twice";
+      if (failed(expectArgumentName(key, opName)))
+        return failure();
+      FailureOr<TensorRef> operand =
+          parseTensorRef(/*allowUInt64=*/key != "logsum_exp");
+      if (failed(operand))
+        return failure();
+      tensor = operand->value;
+    } else if (key == "dropout_p" || key == "is_causal" || key == "scale") {
+      if (failed(parseAttentionScalar(key, opName, scalars)))
+        return failure();
+    } else {
+      return emitError(keyLoc)
+             << "expected an 'sdpa_bwd' argument (logsum_exp, dropout_p, "
+                "is_causal, philox_seed, philox_offset, scale) or ')', found "
+             << describeCurrent();
+    }
+    if (!tok.is(Kind::RParen) &&
+        failed(expect(Kind::Comma, ",", "between the arguments of 'sdpa_bwd'")))
+      return failure();
+  }
+  for (size_t i = 0; i < std::size(tensors); ++i)
+    if (!tensors[i])
+      return emitError(tok.getLoc())
+             << "'sdpa_bwd' without '" << tensorKeys[i] << "'";
+  consume(); // )
+  fusionBuilder.setLoc(loc);
+  FailureOr<SmallVector<Value>> results = fusionBuilder.sdpfaBwd(
+      (*operands)[0], (*operands)[1], (*operands)[2], (*operands)[3],
+      (*operands)[4], tensors[0], scalars.dropoutP.value_or(0.0),
+      scalars.isCausal.value_or(false), tensors[1], tensors[2], scalars.scale);
+  if (failed(results))
+    return failure();
+  return defineResults(outs, *results, opName);
 }
 
 LogicalResult Importer::expectArgumentName(llvm::StringRef keyword,
