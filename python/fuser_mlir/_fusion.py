@@ -891,7 +891,8 @@ class FusionDefinition:
         import numpy as np
         outputs = None
         if reference_outputs is None:
-            originals = _copies(inputs)
+            originals = _copies(inputs, {alias for _, _, alias in self._outputs
+                                         if alias is not None})
             # The reference run draws the same random numbers (the
             # generator's state before the run), then the state goes on
             # from the run's.
@@ -1177,12 +1178,27 @@ def _tensor_type_text(type_info):
     return "tensor<%s>" % "x".join([str(e) for e in shape] + [element])
 
 
-def _copies(inputs):
-    """The inputs, tensors copied: a reference run must not see aliased
-    outputs written into them."""
+def _copies(inputs, positions):
+    """The inputs, those at `positions` (written by aliased outputs) copied:
+    a reference run must not see the run's writes. The others are read
+    only, and copying them doubled validate's memory (nvFuser's
+    test_issue5377: 4 GB of weights, one aliased [1, 16] input)."""
     import numpy as np
-    return [v.clone() if _arrays.is_torch(v) else
-            np.copy(v) if isinstance(v, np.ndarray) else v for v in inputs]
+    written = [inputs[p] for p in positions]
+
+    def memory(v):
+        # The buffer an input's writes land in (an input given twice, or a
+        # view of a written one, must be copied too).
+        if _arrays.is_torch(v):
+            return ("torch", v.untyped_storage().data_ptr())
+        if isinstance(v, np.ndarray):
+            return ("numpy", (v.base if v.base is not None else v).ctypes.data)
+        return None
+    written_memory = {memory(v) for v in written} - {None}
+    return [v if position not in positions and memory(v) not in written_memory else
+            v.clone() if _arrays.is_torch(v) else
+            np.copy(v) if isinstance(v, np.ndarray) else v
+            for position, v in enumerate(inputs)]
 
 
 def _returns_torch(inputs):
