@@ -28,6 +28,7 @@
 
 #include "fuser/ExecutionEngine/MemoryReport.h"
 #include "fuser/Conversion/FuserToGPU/CopyKernel.h"
+#include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
 #include "fuser/ExecutionEngine/CPUBackend.h"
 #include "fuser/Pipelines/Pipelines.h"
@@ -679,6 +680,33 @@ void printJsonString(llvm::raw_ostream &os, StringRef text) {
   os << '"';
 }
 
+/// The library calls of `func`, in program order.
+std::vector<LibraryCallReport> getLibraryCalls(func::FuncOp func) {
+  std::vector<LibraryCallReport> calls;
+  auto bytesOf = [](TypeRange types) {
+    ByteCount total;
+    for (Type type : types)
+      if (FailureOr<ByteCount> bytes = getValueByteCount(type);
+          succeeded(bytes))
+        total += *bytes;
+    return total.bytes;
+  };
+  func.walk([&](LibraryOpInterface library) {
+    Operation *op = library.getOperation();
+    LibraryCallReport call;
+    call.op = op->getName().getStringRef().str();
+    llvm::raw_string_ostream signature(call.signature);
+    llvm::interleaveComma(op->getOperandTypes(), signature);
+    signature << " -> ";
+    llvm::interleaveComma(op->getResultTypes(), signature);
+    call.readBytes = bytesOf(op->getOperandTypes());
+    call.writtenBytes = bytesOf(op->getResultTypes());
+    call.flops = library.getFlopCount();
+    calls.push_back(std::move(call));
+  });
+  return calls;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -732,6 +760,7 @@ mlir::fuser::measureMemory(func::FuncOp func, ArrayRef<Buffer> inputs,
   MemoryReport report;
   report.fusion = func.getSymName().str();
   report.limits = options.limits;
+  report.libraryCalls = getLibraryCalls(func);
 
   // The GPU's schedules, run on the CPU.
   FailureOr<OwningOpRef<ModuleOp>> lowered = lowerFusionToKernelLoops(
@@ -884,6 +913,12 @@ void mlir::fuser::printMemoryReport(llvm::raw_ostream &os,
          << " per thread, " << r.warpInstructions << " warp instructions, "
          << r.sectors << " sectors (fewest " << r.minSectors << ")\n";
   }
+  for (auto [index, call] : llvm::enumerate(report.libraryCalls))
+    os << "library call " << index << ": " << call.op << " " << call.signature
+       << ": read " << call.readBytes << " bytes, written "
+       << call.writtenBytes << " bytes, " << call.flops << " flops ("
+       << llvm::format("%.2f", call.flopsPerByte())
+       << " per byte; a library computes it, not measured)\n";
   if (report.memcpyBytes)
     os << "memcpy: " << report.memcpyBytes
        << " bytes copied by alias outputs (no kernel)\n";
@@ -894,6 +929,18 @@ void mlir::fuser::printMemoryReport(llvm::raw_ostream &os,
      << " ("
      << llvm::format("%.3f", ratio(report.movedBytes(), report.fusionMinBytes))
      << "x)\n";
+  if (!report.libraryCalls.empty()) {
+    uint64_t read = 0, written = 0;
+    int64_t flops = 0;
+    for (const LibraryCallReport &call : report.libraryCalls) {
+      read += call.readBytes;
+      written += call.writtenBytes;
+      flops += call.flops;
+    }
+    os << "library: " << report.libraryCalls.size() << " call(s), read "
+       << read << " bytes, written " << written << " bytes, " << flops
+       << " flops\n";
+  }
   for (auto [i, hash] : llvm::enumerate(report.resultHashes))
     os << "result " << i << ": fnv1a64=0x"
        << llvm::format_hex_no_prefix(hash, 16) << "\n";
@@ -987,6 +1034,17 @@ void mlir::fuser::printMemoryReportJson(llvm::raw_ostream &os,
   os << "\n ],\n \"memcpy_bytes\": " << report.memcpyBytes
      << ", \"moved_bytes\": " << report.movedBytes()
      << ", \"fusion_min_bytes\": " << report.fusionMinBytes
+     << ", \"library_calls\": [";
+  for (auto [index, call] : llvm::enumerate(report.libraryCalls)) {
+    os << (index ? ", " : "") << "{\"op\": ";
+    printJsonString(os, call.op);
+    os << ", \"signature\": ";
+    printJsonString(os, call.signature);
+    os << ", \"read_bytes\": " << call.readBytes
+       << ", \"written_bytes\": " << call.writtenBytes
+       << ", \"flops\": " << call.flops << "}";
+  }
+  os << "]"
      << ", \"result_fnv1a64\": [";
   for (auto [i, hash] : llvm::enumerate(report.resultHashes))
     os << (i ? ", " : "") << "\"0x" << llvm::format_hex_no_prefix(hash, 16)

@@ -128,6 +128,25 @@ struct KernelReport {
   }
 };
 
+/// A library call (a `library` segment: gemm, grouped gemm, attention). A
+/// library computes it, not an instrumented kernel: its figures are its
+/// op's, each operand read once and each result written once.
+struct LibraryCallReport {
+  /// fuser.linear, ...
+  std::string op;
+  /// Its operand and result types, as the op prints them.
+  std::string signature;
+  uint64_t readBytes = 0, writtenBytes = 0;
+  /// LibraryOpInterface::getFlopCount: 2 per multiply-add (a grouped_mm's
+  /// counts every row, column or contraction element in a group).
+  int64_t flops = 0;
+
+  double flopsPerByte() const {
+    uint64_t bytes = readBytes + writtenBytes;
+    return bytes ? double(flops) / double(bytes) : 0.0;
+  }
+};
+
 struct MemoryReport {
   std::string fusion;
   GPULimits limits;
@@ -135,6 +154,8 @@ struct MemoryReport {
   /// Set when no kernel went through ptxas: why (no toolkit, no PTX).
   std::string ptxasNote;
   std::vector<KernelReport> kernels;
+  /// Not among the kernels, nor in movedBytes and fusionMinBytes.
+  std::vector<LibraryCallReport> libraryCalls;
   /// Identity-layout copies of alias outputs (a memcpy on the GPU, no
   /// kernel): bytes read (= bytes written).
   uint64_t memcpyBytes = 0;
