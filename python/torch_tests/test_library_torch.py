@@ -136,3 +136,92 @@ def test_grouped_mm(backend, dtype, shapes):
         reference[:, end:] = 0
     fd = define(lambda fd, x, y, o: fd.ops.grouped_mm(x, y, o), [a, b, offsets])
     fd.validate([a, b, offsets], [reference], backend=backend)
+
+
+BF16, F32 = DataType.BFloat16, DataType.Float
+
+
+def bf16(fd, value):
+    """A value computed in f32 rounded to bf16, as Thunder's bf16 ops are."""
+    return fd.ops.cast(value, dtype=BF16)
+
+
+@pytest.mark.parametrize("backend", ["cpu", "simt"])
+def test_llama_mlp(backend):
+    """A Llama MLP as nvFuser programs spell it (Thunder's fusion of
+    litgpt's LLaMAMLP): linear, silu, mul, linear, in bf16."""
+    x = randn(2, 16, 64, dtype=torch.bfloat16)
+    w_fc1, w_fc2 = randn(176, 64, dtype=torch.bfloat16) * 0.1, \
+        randn(176, 64, dtype=torch.bfloat16) * 0.1
+    w_proj = randn(64, 176, dtype=torch.bfloat16) * 0.1
+    inputs = [x, w_fc1, w_fc2, w_proj]
+
+    def build(fd, x, w_fc1, w_fc2, w_proj):
+        x_fc1 = fd.ops.linear(x, w_fc1)
+        x_fc2 = fd.ops.linear(x, w_fc2)
+        silu = bf16(fd, fd.ops.silu(fd.ops.cast(x_fc1, dtype=F32)))
+        gated = bf16(fd, fd.ops.mul(fd.ops.cast(silu, dtype=F32),
+                                    fd.ops.cast(x_fc2, dtype=F32)))
+        return fd.ops.linear(gated, w_proj)
+    fd = define(build, inputs)
+    reference = F.linear(F.silu(F.linear(x, w_fc1)) * F.linear(x, w_fc2), w_proj)
+    fd.validate(inputs, [reference], backend=backend)
+    assert [segment.kind for segment in fd.segments(inputs)].count("library") == 3
+
+
+@pytest.mark.parametrize("backend", ["cpu", "simt"])
+def test_attention_block(backend):
+    """A causal self-attention block as Thunder hands litgpt's to nvFuser:
+    the q, k and v projections, the heads split and transposed, RoPE on q
+    and k (litgpt's apply_rope: the rotated half, bf16 products), causal
+    sdpfa_fwd, the heads merged, the output projection; bf16."""
+    batch, seq, heads, size = 1, 16, 4, 16
+    embed = heads * size
+    half = size // 2
+    x = randn(batch, seq, embed, dtype=torch.bfloat16)
+    w_q, w_k, w_v, w_o = (randn(embed, embed, dtype=torch.bfloat16) * 0.1
+                          for _ in range(4))
+    positions = torch.arange(seq).float()
+    theta = 1.0 / (10000 ** (torch.arange(0, size, 2).float() / size))
+    angles = torch.outer(positions, theta).repeat(1, 2)
+    cos, sin = torch.cos(angles).bfloat16(), torch.sin(angles).bfloat16()
+    inputs = [x, w_q, w_k, w_v, w_o, cos, sin]
+    shape = [batch, heads, seq, size]
+
+    def build(fd, x, w_q, w_k, w_v, w_o, cos, sin):
+        def heads_of(weight):
+            projected = fd.ops.linear(x, weight)
+            split = fd.ops.reshape(projected, new_shape=[batch, seq, heads, size])
+            return fd.ops.permute(split, dims=[0, 2, 1, 3])
+
+        def rope(t):
+            x1 = fd.ops.slice(t, start_indices=[0, 0, 0, 0],
+                              end_indices=[batch, heads, seq, half])
+            x2 = fd.ops.slice(t, start_indices=[0, 0, 0, half], end_indices=shape)
+            rotated = fd.ops.cat([bf16(fd, fd.ops.neg(fd.ops.cast(x2, dtype=F32))), x1],
+                                 dim=-1)
+
+            def times(a, table):
+                b = fd.ops.broadcast_in_dim(table, shape=shape, broadcast_dims=[2, 3])
+                return bf16(fd, fd.ops.mul(fd.ops.cast(a, dtype=F32),
+                                           fd.ops.cast(b, dtype=F32)))
+            return bf16(fd, fd.ops.add(fd.ops.cast(times(t, cos), dtype=F32),
+                                       fd.ops.cast(times(rotated, sin), dtype=F32)))
+
+        q, k, v = rope(heads_of(w_q)), rope(heads_of(w_k)), heads_of(w_v)
+        out, _, _, _ = fd.ops.sdpfa_fwd(q, k, v, dropout_p=0.0, is_causal=True)
+        merged = fd.ops.reshape(fd.ops.permute(out, dims=[0, 2, 1, 3]),
+                                new_shape=[batch, seq, embed])
+        return fd.ops.linear(merged, w_o)
+    fd = define(build, inputs)
+
+    def torch_heads(weight):
+        return F.linear(x, weight).view(batch, seq, heads, size).transpose(1, 2)
+
+    def torch_rope(t):
+        rotated = torch.cat((-t[..., half:], t[..., :half]), dim=-1)
+        return (t * cos) + (rotated * sin)
+    q, k = torch_rope(torch_heads(w_q)), torch_rope(torch_heads(w_k))
+    out = F.scaled_dot_product_attention(q, k, torch_heads(w_v), is_causal=True)
+    reference = F.linear(out.transpose(1, 2).reshape(batch, seq, embed), w_o)
+    fd.validate(inputs, [reference], backend=backend)
