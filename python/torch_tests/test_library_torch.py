@@ -139,6 +139,14 @@ def test_grouped_mm(backend, dtype, shapes):
 
 
 BF16, F32 = DataType.BFloat16, DataType.Float
+# The blocks chain several library sums, and nvFuser's rule multiplies
+# their sizes (64 * 176 for the MLP, 64 * 32 * 64 for attention), which
+# gives bf16 an absolute tolerance of 5 and 10: nothing would fail. Both
+# implementations round each op to bf16 as Thunder does, so they agree
+# within a few bf16 ulps of the outputs (magnitudes up to about 3; measured:
+# 0 for the MLP, 2^-7 for attention); swapping RoPE's cos and sin changes
+# the attention output by 0.44.
+BLOCK_TOLERANCE = dict(atol=0.02, rtol=0.01)
 
 
 def bf16(fd, value):
@@ -165,7 +173,7 @@ def test_llama_mlp(backend):
         return fd.ops.linear(gated, w_proj)
     fd = define(build, inputs)
     reference = F.linear(F.silu(F.linear(x, w_fc1)) * F.linear(x, w_fc2), w_proj)
-    fd.validate(inputs, [reference], backend=backend)
+    fd.validate(inputs, [reference], backend=backend, **BLOCK_TOLERANCE)
     assert [segment.kind for segment in fd.segments(inputs)].count("library") == 3
 
 
@@ -224,4 +232,4 @@ def test_attention_block(backend):
     q, k = torch_rope(torch_heads(w_q)), torch_rope(torch_heads(w_k))
     out = F.scaled_dot_product_attention(q, k, torch_heads(w_v), is_causal=True)
     reference = F.linear(out.transpose(1, 2).reshape(batch, seq, embed), w_o)
-    fd.validate(inputs, [reference], backend=backend)
+    fd.validate(inputs, [reference], backend=backend, **BLOCK_TOLERANCE)
