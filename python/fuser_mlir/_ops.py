@@ -1028,7 +1028,19 @@ class Ops:
         """Scaled dot-product flash attention, forward: (output, logsumexp,
         philox_seed, philox_offset). query [N..., H, L, E], key [N..., H, S,
         E], value [N..., H, S, Ev]; scale defaults to 1/sqrt(E). Only
-        dropout_p 0 runs (fuser.sdpfa_fwd); bias and mask are not supported."""
+        dropout_p 0 runs (fuser.sdpfa_fwd); bias and mask are not supported.
+        nvFuser's earlier signature, sdpfa_fwd(query, key, value, dropout_p,
+        is_causal, scale), which Thunder 0.2.6 and older repro scripts call
+        positionally, is taken too: bias and mask are tensors, so a scalar
+        (or a Python number) in their places is that form's dropout_p and
+        is_causal."""
+        if any(x is not None and not isinstance(x, Tensor) for x in (bias, mask)):
+            if is_causal is not None or scale is not None:
+                raise FusionTypeError(
+                    "sdpfa_fwd: a scalar for bias or mask is the earlier signature "
+                    "sdpfa_fwd(query, key, value, dropout_p, is_causal, scale), which "
+                    "takes no is_causal or scale keyword besides")
+            bias, mask, dropout_p, is_causal, scale = None, None, bias, mask, dropout_p
         if bias is not None or mask is not None:
             raise FusionNotImplementedError(
                 "sdpfa_fwd's bias and mask are not supported by fuser_mlir yet")

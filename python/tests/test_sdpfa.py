@@ -150,3 +150,40 @@ def test_dropout_is_refused_at_run():
     for backend in ("interp", "cpu"):
         with pytest.raises(FusionError, match="dropout_p = 1.000000e-01 is not supported"):
             fd.execute([x], backend=backend)
+
+
+@pytest.mark.parametrize("options", [
+    lambda fd: (fd.define_scalar(0.0, dtype=DataType.Double),
+                fd.define_scalar(True, dtype=DataType.Bool), None),
+    lambda fd: (0.0, True, 0.25)], ids=["scalars", "numbers"])
+def test_earlier_positional_signature(options):
+    """nvFuser's earlier sdpfa_fwd(query, key, value, dropout_p, is_causal,
+    scale), as Thunder 0.2.6 calls it positionally: a scalar where bias or
+    mask would be is that form's option, computing what the keywords do."""
+    rng = np.random.default_rng(11)
+    arrays = [rng.standard_normal((1, 2, 5, 8)).astype(np.float32) for _ in range(3)]
+    outputs = []
+    for positional in (True, False):
+        with FusionDefinition() as fd:
+            q, k, v = (fd.define_tensor(shape=[1, 2, 5, 8], dtype=DataType.Float)
+                       for _ in range(3))
+            dropout, causal, scale = options(fd)
+            if positional:
+                o = fd.ops.sdpfa_fwd(q, k, v, dropout, causal, scale)[0]
+            else:
+                o = fd.ops.sdpfa_fwd(q, k, v, dropout_p=dropout, is_causal=causal,
+                                     scale=scale)[0]
+            fd.add_output(o)
+        outputs.append(fd.execute(arrays, backend="cpu")[0])
+        assert "bias" not in repr(fd)
+    np.testing.assert_array_equal(outputs[0], outputs[1])
+    # Causal: the first query sees only the first key, so its output is
+    # that key's value row.
+    np.testing.assert_allclose(outputs[0][:, :, 0], arrays[2][:, :, 0], rtol=1e-6)
+
+
+def test_earlier_signature_with_keywords_is_refused():
+    with FusionDefinition() as fd:
+        q = fd.define_tensor(shape=[1, 2, 5, 8], dtype=DataType.Float)
+        with pytest.raises(TypeError, match="earlier signature"):
+            fd.ops.sdpfa_fwd(q, q, q, 0.0, True, is_causal=True)
