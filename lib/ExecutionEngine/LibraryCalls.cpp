@@ -875,9 +875,9 @@ void sgemmRowMajor(bool transposeA, bool transposeB, int64_t m, int64_t n,
   const Blas &blas = getBlas();
   useBlasThreads(blas);
   blas.sgemm(kRowMajor, transposeA ? kTrans : kNoTrans,
-                  transposeB ? kTrans : kNoTrans, int(m), int(n), int(k),
-                  alpha, a, int(transposeA ? m : k), b,
-                  int(transposeB ? k : n), 0.0f, c, int(n));
+             transposeB ? kTrans : kNoTrans, int(m), int(n), int(k), alpha, a,
+             int(transposeA ? m : k), b, int(transposeB ? k : n), 0.0f, c,
+             int(n));
 }
 
 /// The buffers of an attention call and their layouts (the descriptor of

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/ExecutionEngine/MemoryReport.h"
+#include "fuser/Analysis/SegmentTraffic.h"
 #include "fuser/Conversion/FuserToGPU/CopyKernel.h"
 #include "fuser/Dialect/Fuser/IR/FuserOps.h"
 #include "fuser/Dialect/Fuser/Utils/ShapeUtils.h"
@@ -44,6 +45,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -680,17 +682,11 @@ void printJsonString(llvm::raw_ostream &os, StringRef text) {
   os << '"';
 }
 
-/// The library calls of `func`, in program order.
+/// The library calls of `func`, in program order, with their traffic as
+/// SegmentTraffic counts a segment's: each distinct operand read once, each
+/// result written once.
 std::vector<LibraryCallReport> getLibraryCalls(func::FuncOp func) {
   std::vector<LibraryCallReport> calls;
-  auto bytesOf = [](TypeRange types) {
-    ByteCount total;
-    for (Type type : types)
-      if (FailureOr<ByteCount> bytes = getValueByteCount(type);
-          succeeded(bytes))
-        total += *bytes;
-    return total.bytes;
-  };
   func.walk([&](LibraryOpInterface library) {
     Operation *op = library.getOperation();
     LibraryCallReport call;
@@ -699,8 +695,14 @@ std::vector<LibraryCallReport> getLibraryCalls(func::FuncOp func) {
     llvm::interleaveComma(op->getOperandTypes(), signature);
     signature << " -> ";
     llvm::interleaveComma(op->getResultTypes(), signature);
-    call.readBytes = bytesOf(op->getOperandTypes());
-    call.writtenBytes = bytesOf(op->getResultTypes());
+    ByteCount read, written;
+    for (Value operand :
+         llvm::SetVector<Value>(op->operand_begin(), op->operand_end()))
+      read += getTransferBytes(operand.getType());
+    for (Type type : op->getResultTypes())
+      written += getTransferBytes(type);
+    call.readBytes = read.bytes;
+    call.writtenBytes = written.bytes;
     call.flops = library.getFlopCount();
     calls.push_back(std::move(call));
   });

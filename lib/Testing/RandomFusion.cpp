@@ -150,6 +150,13 @@ private:
     return module;
   }
 
+  /// Returns `results` from @fusion, which then has their types.
+  void finishFusion(ValueRange results) {
+    func::ReturnOp::create(builder, loc, results);
+    function.setFunctionType(
+        builder.getFunctionType(body->getArgumentTypes(), results.getTypes()));
+  }
+
   //===--- value pool -----------------------------------------------------===//
 
   Value record(Value value) {
@@ -1234,9 +1241,7 @@ private:
     if (rng.percent(5))
       results.push_back(body->getArgument(rng.below(body->getNumArguments())));
     rng.shuffle(MutableArrayRef<Value>(results));
-    func::ReturnOp::create(builder, loc, results);
-    function.setFunctionType(builder.getFunctionType(
-        body->getArgumentTypes(), ValueRange(results).getTypes()));
+    finishFusion(results);
   }
 
   MLIRContext *context;
@@ -1451,9 +1456,7 @@ OwningOpRef<ModuleOp> FusionGenerator::runNormalization() {
     results.push_back(reducedRows[rng.below(reducedRows.size())]);
   if (rng.percent(20))
     results.push_back(row);
-  func::ReturnOp::create(builder, loc, results);
-  function.setFunctionType(builder.getFunctionType(
-      body->getArgumentTypes(), ValueRange(results).getTypes()));
+  finishFusion(results);
   return module;
 }
 
@@ -1574,9 +1577,7 @@ OwningOpRef<ModuleOp> FusionGenerator::runLibrary() {
     results.push_back(
         reduce(current, ReductionKind::Add, {resultType.getRank() - 1},
                /*keepdim=*/false));
-  func::ReturnOp::create(builder, loc, results);
-  function.setFunctionType(builder.getFunctionType(
-      body->getArgumentTypes(), ValueRange(results).getTypes()));
+  finishFusion(results);
   return module;
 }
 
@@ -1644,9 +1645,7 @@ OwningOpRef<ModuleOp> FusionGenerator::runAttention() {
     if (rng.percent(50))
       results.push_back(backward.getGradValue());
   }
-  func::ReturnOp::create(builder, loc, results);
-  function.setFunctionType(builder.getFunctionType(
-      body->getArgumentTypes(), ValueRange(results).getTypes()));
+  finishFusion(results);
   return module;
 }
 
@@ -1714,9 +1713,7 @@ OwningOpRef<ModuleOp> FusionGenerator::runGroupedMm() {
   SmallVector<Value> results{convert(current, storage)};
   if (rng.percent(20))
     results.push_back(offsets);
-  func::ReturnOp::create(builder, loc, results);
-  function.setFunctionType(builder.getFunctionType(
-      body->getArgumentTypes(), ValueRange(results).getTypes()));
+  finishFusion(results);
   return module;
 }
 

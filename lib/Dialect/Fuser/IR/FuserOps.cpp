@@ -755,6 +755,18 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+/// The grouped gemm of operands shaped `a` and `b` (ranks 2 or 3, not
+/// both 3) split by `groups` offsets: the form by the ranks, its extents.
+static GroupedMm classifyGroupedMm(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
+                                   int64_t groups) {
+  int64_t k = a.back(), n = b.back();
+  if (b.size() == 3)
+    return {GroupedDim::Rows, groups, a[0], n, k};
+  if (a.size() == 3)
+    return {GroupedDim::Columns, groups, a[1], n, k};
+  return {GroupedDim::Contraction, groups, a[0], n, k};
+}
+
 LogicalResult GroupedMmOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
@@ -797,33 +809,24 @@ LogicalResult GroupedMmOp::inferReturnTypes(MLIRContext *,
                                 " groups, but ", which, "'s dim 0 has ",
                                 extent);
   };
-  SmallVector<int64_t> shape;
-  if (b.size() == 3) {
-    if (failed(checkGroups(b[0], "mat2")))
-      return failure();
-    shape = {a[0], b[2]};
-  } else if (a.size() == 3) {
-    if (failed(checkGroups(a[0], "mat1")))
-      return failure();
-    shape = {a[1], b[1]};
-  } else {
-    shape = {groups, a[0], b[1]};
-  }
+  GroupedMm grouped = classifyGroupedMm(a, b, groups);
+  if ((grouped.grouped == GroupedDim::Rows &&
+       failed(checkGroups(b[0], "mat2"))) ||
+      (grouped.grouped == GroupedDim::Columns &&
+       failed(checkGroups(a[0], "mat1"))))
+    return failure();
+  SmallVector<int64_t> shape = {grouped.m, grouped.n};
+  if (grouped.grouped == GroupedDim::Contraction)
+    shape.insert(shape.begin(), groups);
   results.push_back(RankedTensorType::get(shape, element));
   return success();
 }
 
 GroupedMm mlir::fuser::getGroupedMm(Operation *op) {
   auto groupedMm = cast<GroupedMmOp>(op);
-  ArrayRef<int64_t> a = groupedMm.getMat1().getType().getShape();
-  ArrayRef<int64_t> b = groupedMm.getMat2().getType().getShape();
-  int64_t groups = groupedMm.getOffsets().getType().getDimSize(0);
-  int64_t k = a.back(), n = b.back();
-  if (b.size() == 3)
-    return {GroupedDim::Rows, groups, a[0], n, k};
-  if (a.size() == 3)
-    return {GroupedDim::Columns, groups, a[1], n, k};
-  return {GroupedDim::Contraction, groups, a[0], n, k};
+  return classifyGroupedMm(groupedMm.getMat1().getType().getShape(),
+                           groupedMm.getMat2().getType().getShape(),
+                           groupedMm.getOffsets().getType().getDimSize(0));
 }
 
 int64_t GroupedMmOp::getFlopCount() {
