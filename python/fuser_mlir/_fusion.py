@@ -1118,10 +1118,12 @@ def max_total_bytes():
 # about 13 us in a loop of calls and several times that between torch's ops
 # (a Thunder step), more than the rest of a cached call of a small fusion. It
 # is taken at most once per DEFAULT_BUDGET_REFRESH_S (so it is at most that
-# old when a run starts) and afresh for a run whose inputs are at least
-# FRESH_BUDGET_INPUT_BYTES, where the run's own time dwarfs it.
+# old when a run starts) and afresh for a run whose inputs reach
+# 1/FRESH_BUDGET_FRACTION of it, where a reading that old could decide
+# whether the run fits. (A read after a gemm on both cores takes about
+# 80 us, 7% of a 1024^3 bf16 matmul.)
 DEFAULT_BUDGET_REFRESH_S = 0.1
-FRESH_BUDGET_INPUT_BYTES = 1 << 20
+FRESH_BUDGET_FRACTION = 16
 _default_budget = (float("-inf"), 0)  # (time.monotonic() when taken, bytes)
 default_budget_reads = 0  # how often it was read (the tests count them)
 
@@ -1135,7 +1137,8 @@ def run_budget(budget, input_bytes):
         return budget
     now = time.monotonic()
     taken, default = _default_budget
-    if now - taken > DEFAULT_BUDGET_REFRESH_S or input_bytes >= FRESH_BUDGET_INPUT_BYTES:
+    if (now - taken > DEFAULT_BUDGET_REFRESH_S
+            or input_bytes * FRESH_BUDGET_FRACTION >= default):
         default = _native.default_max_total_bytes()
         default_budget_reads += 1
         _default_budget = (now, default)
