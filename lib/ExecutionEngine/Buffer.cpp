@@ -62,7 +62,7 @@ Buffer mlir::fuser::makeDeterministicInput(Type type, unsigned argIndex,
   visitElemKind(*kind, [&](auto tag) {
     constexpr ElemKind K = decltype(tag)::kind;
     using Storage = StorageOf<K>;
-    buffer.bytes.resize(count * sizeof(Storage));
+    buffer.bytes.resize(count * sizeof(Storage), 0);
     if constexpr (K == ElemKind::I1) {
       fillFromTable(buffer, std::array<Storage, 2>{0, 1}, base);
     } else if constexpr (isFloatKind<K>) {

@@ -1332,13 +1332,16 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
     if (failed(reserveRunBytes(loc, options, heldBytes, bytes,
                                "output " + Twine(i - inputs.size()), memref)))
       return failure();
-    // Outputs start zeroed, so that an element a kernel misses shows as a
-    // mismatch rather than as whatever the allocator held; the kernels write
-    // into the Buffer itself where its storage is aligned for them.
+    // Outputs start zeroed where options.zeroOutputs asks (BackendOptions);
+    // the kernels write into the Buffer itself where its storage is aligned
+    // for them.
     Buffer output;
     output.elementType = memref.getElementType();
     output.shape.assign(memref.getShape().begin(), memref.getShape().end());
-    output.bytes.resize(bytes);
+    if (options.zeroOutputs)
+      output.bytes.resize(bytes, 0);
+    else
+      output.bytes.resize(bytes);
     if (bytes == 0 || isKernelAligned(output.bytes.data())) {
       argData.push_back(output.bytes.data());
     } else {
@@ -1346,7 +1349,8 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
       if (!storage.back().data)
         return emitError(loc, "out of memory: could not allocate ")
                << bytes << " bytes for output " << (i - inputs.size());
-      std::memset(storage.back().data, 0, bytes);
+      if (options.zeroOutputs)
+        std::memset(storage.back().data, 0, bytes);
       argData.push_back(storage.back().data);
     }
     outputs.push_back(std::move(output));

@@ -878,7 +878,7 @@ llvm::Expected<SmallVector<Buffer>> Executable::download() {
     output.elementType = buffer.type.getElementType();
     output.shape.assign(buffer.type.getShape().begin(),
                         buffer.type.getShape().end());
-    output.bytes.resize(buffer.bytes);
+    output.bytes.resize(buffer.bytes, 0);
     if (buffer.bytes)
       if (llvm::Error e = driver.check(
               api.cuMemcpyDtoH(output.bytes.data(), addresses[i],

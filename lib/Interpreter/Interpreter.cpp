@@ -237,7 +237,7 @@ private:
 FailureOr<Buffer> Evaluator::allocate(Operation *op, Type type) {
   FailureOr<Buffer> buffer = describe(op, type);
   if (succeeded(buffer))
-    buffer->bytes.resize(*getValueByteSize(type));
+    buffer->bytes.resize(*getValueByteSize(type), 0);
   return buffer;
 }
 

@@ -603,6 +603,8 @@ public:
     BackendOptions options;
     if (backendName != "cuda")
       options.maxBufferBytes = std::numeric_limits<uint64_t>::max();
+    // Outputs as torch.empty gives them: the kernels write them whole.
+    options.zeroOutputs = false;
     std::unique_ptr<Backend> backend =
         createBackend(backendName, options, error);
     if (!backend)

@@ -156,7 +156,7 @@ Buffer mlir::fuser::widenBufferToF64(const Buffer &buffer) {
   std::optional<ElemKind> kind = getElemKind(buffer.elementType);
   ArrayRef<uint8_t> bytes = buffer.getBytes();
   if (kind == ElemKind::C64) {
-    wide.bytes.resize(count * 2 * sizeof(double));
+    wide.bytes.resize(count * 2 * sizeof(double), 0);
     for (int64_t i = 0; i < 2 * count; ++i) {
       float part;
       std::memcpy(&part, bytes.data() + i * sizeof(float), sizeof(float));
@@ -166,7 +166,7 @@ Buffer mlir::fuser::widenBufferToF64(const Buffer &buffer) {
     }
     return wide;
   }
-  wide.bytes.resize(count * sizeof(double));
+  wide.bytes.resize(count * sizeof(double), 0);
   for (int64_t i = 0; i < count; ++i) {
     double value = loadDouble(buffer, i);
     std::memcpy(wide.bytes.data() + i * sizeof(double), &value,

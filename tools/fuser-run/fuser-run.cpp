@@ -526,9 +526,12 @@ int runMain() {
   else
     printText(llvm::outs(), *results, checks);
   if (benchRuns.getNumOccurrences()) {
+    // Timed as Python's execute runs it: outputs uninitialized.
+    BackendOptions timed = getBackendOptions();
+    timed.zeroOutputs = false;
     if (failed(backendName == "cpu"
-                   ? benchmarkOnCPU(entry, inputs, getBackendOptions(),
-                                    benchRuns, llvm::outs())
+                   ? benchmarkOnCPU(entry, inputs, timed, benchRuns,
+                                    llvm::outs())
                    : benchmarkOnCUDA(entry, inputs, getBackendOptions(),
                                      benchRuns, llvm::outs())))
       return ExitBadInput;

@@ -178,7 +178,7 @@ TEST_F(ExpandMathTest, KernelsGiveTheScalarBitsAtEveryWidth) {
     Buffer input;
     input.elementType = Float32Type::get(&context);
     input.shape = {static_cast<int64_t>(inputs.size())};
-    input.bytes.resize(inputs.size() * sizeof(float));
+    input.bytes.resize(inputs.size() * sizeof(float), 0);
     std::memcpy(input.bytes.data(), inputs.data(), input.bytes.size());
 
     for (int64_t width : kWidths) {

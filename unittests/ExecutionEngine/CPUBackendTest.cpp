@@ -5,7 +5,8 @@
 // for bit with the interpreter on the equivalent fuser fusion: vectorized
 // bf16 pointwise with a scalar tail, an outer reduction over a
 // block x thread nest, an inner reduction combined with scf.reduce, scalar
-// arguments, i1 and f16 elements, and conversions that must round once.
+// arguments, i1 and f16 elements, and conversions that must round once;
+// and the options of a run (zeroed outputs, buffer limits).
 //
 //===----------------------------------------------------------------------===//
 
@@ -368,7 +369,7 @@ Buffer makeBuffer(Type elementType, ArrayRef<T> values) {
   Buffer buffer;
   buffer.elementType = elementType;
   buffer.shape = {static_cast<int64_t>(values.size())};
-  buffer.bytes.resize(values.size() * sizeof(T));
+  buffer.bytes.resize(values.size() * sizeof(T), 0);
   std::memcpy(buffer.bytes.data(), values.data(), buffer.bytes.size());
   return buffer;
 }
@@ -575,6 +576,34 @@ TEST_F(CPUBackendTest, RefusesMismatchedInputs) {
                                      BackendOptions())));
   EXPECT_NE(diagnostics.find("does not match argument 0"), std::string::npos)
       << diagnostics;
+}
+
+
+// BackendOptions::zeroOutputs: outputs start zeroed for the tools' checks,
+// or as the allocator hands them out for Python's execute. A function that
+// writes nothing shows which: its 1 MiB output comes from the host block
+// cache, where a block of that size filled with 0xa5 was just freed.
+TEST_F(CPUBackendTest, ZeroOutputsOrLeavesThemAsAllocated) {
+  ModuleOp kernels = parse(R"mlir(
+func.func @untouched(%out: memref<512x512xf32>) {
+  return
+}
+)mlir");
+  constexpr size_t kBytes = 512 * 512 * 4;
+  for (bool zero : {true, false}) {
+    {
+      ByteVector freed(kBytes, 0xa5);
+    }
+    BackendOptions options;
+    options.zeroOutputs = zero;
+    FailureOr<SmallVector<Buffer>> outputs =
+        runKernelModule(kernels, "untouched", {}, options);
+    ASSERT_TRUE(succeeded(outputs)) << diagnostics;
+    ASSERT_EQ(outputs->size(), 1u);
+    ASSERT_EQ((*outputs)[0].bytes.size(), kBytes);
+    ByteVector expected(kBytes, zero ? 0 : 0xa5);
+    EXPECT_TRUE((*outputs)[0].bytes == expected) << "zeroOutputs " << zero;
+  }
 }
 
 } // namespace

@@ -102,7 +102,7 @@ Buffer cycled(Type elementType, int64_t count, ArrayRef<T> values) {
   Buffer buffer;
   buffer.elementType = elementType;
   buffer.shape = {count};
-  buffer.bytes.resize(count * sizeof(T));
+  buffer.bytes.resize(count * sizeof(T), 0);
   for (int64_t i = 0; i < count; ++i)
     std::memcpy(buffer.bytes.data() + i * sizeof(T), &values[i % values.size()],
                 sizeof(T));

@@ -49,6 +49,11 @@ struct BackendOptions {
   /// FUSER_MLIR_NUM_THREADS environment variable at each run, else the
   /// hardware threads (getCPUThreads). The bits do not depend on it.
   unsigned numThreads = 0;
+  /// Whether the `cpu` backend's outputs start zeroed, so that an element a
+  /// kernel misses shows as a mismatch in a check rather than as what a
+  /// reused block held (the tools' runs), or uninitialized, as torch.empty
+  /// gives them (Python's execute: a write pass less per output).
+  bool zeroOutputs = true;
 };
 
 /// Within its scope, on this thread, every run takes `maxTotalBytes` as its

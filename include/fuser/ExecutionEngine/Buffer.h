@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <new>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace mlir::fuser {
@@ -30,6 +31,9 @@ namespace mlir::fuser {
 /// (cuMemAlloc: 256) and the CPU backend's, so that kernels on the CPU read
 /// and write a Buffer's own elements and the memory report counts the same
 /// sectors for every buffer. Large blocks are reused (HostBlockCache.h).
+/// Elements made without a value are default-initialized, so left as they
+/// are: `resize(n)` gives uninitialized storage (as torch.empty does, for
+/// outputs a kernel writes whole), `resize(n, 0)` zeroes it.
 template <typename T> struct AlignedAllocator {
   using value_type = T;
   AlignedAllocator() = default;
@@ -39,6 +43,13 @@ template <typename T> struct AlignedAllocator {
   }
   void deallocate(T *p, std::size_t n) {
     deallocateHostBlock(p, n * sizeof(T));
+  }
+  template <typename U> void construct(U *p) noexcept {
+    ::new (static_cast<void *>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U *p, Args &&...args) {
+    ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
   }
   template <typename U> bool operator==(const AlignedAllocator<U> &) const {
     return true;
