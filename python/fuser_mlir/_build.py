@@ -18,7 +18,8 @@ import math
 import operator
 
 from . import _fuser_mlir as _native
-from ._errors import FusionTypeError, FusionValueError, translate
+from ._errors import (FusionNotImplementedError, FusionTypeError, FusionValueError,
+                      translate)
 from ._states import Scalar, Tensor, Vector
 
 __all__ = ["Build", "PLACEHOLDER_EXTENT", "int64_list"]
@@ -77,6 +78,8 @@ PYTHON_SCALAR_OPS = {
     "bitwise_and": operator.and_, "bitwise_or": operator.or_, "bitwise_xor": operator.xor,
     "logical_and": lambda a, b: bool(a) and bool(b), "logical_or": lambda a, b: bool(a) or bool(b),
     "logical_not": lambda a: not a,
+    # An attention op's scale from a head size (1 / sqrt(E)).
+    "sqrt": math.sqrt, "rsqrt": lambda a: 1.0 / math.sqrt(a),
 }
 
 
@@ -223,6 +226,54 @@ class Build:
                                       "be an extent" % item.name)
             self.values[item.index] = python_fn()
         return self.values[item.index]
+
+    def option_value(self, item, what):
+        """The Python value of an op's attribute given as a number or a
+        Scalar (sdpfa's dropout_p, is_causal and scale, which fuser ops hold
+        as attributes). A Scalar made of constants, extents and scalar
+        inputs with the ops PYTHON_SCALAR_OPS evaluates has its value in a
+        concrete build; the scalar inputs it reads decide the compiled
+        fusion, as extents do (their values are in the cache key). The
+        provisional build marks those inputs and gives None (the value
+        comes with the inputs), or the value where no input is read."""
+        if not isinstance(item, Scalar):
+            return item
+        if not self.provisional:
+            return self.value(item)
+        read = self.option_inputs(item, what)
+        if not read:
+            return self.value(item)
+        self.fd._shape_inputs.update(read)
+        return None
+
+    def option_inputs(self, item, what):
+        """The positions of the scalar inputs an attribute's Scalar reads;
+        FusionNotImplementedError where an op on the way has no Python
+        evaluation (`what` names the attribute)."""
+        inputs = {handle.index: position for position, handle in enumerate(self.fd._inputs)
+                  if isinstance(handle, Scalar)}
+        read, seen, stack = [], set(), [item]
+        while stack:
+            scalar = stack.pop()
+            if scalar.index in seen:
+                continue
+            seen.add(scalar.index)
+            if scalar.index in inputs:
+                read.append(inputs[scalar.index])
+                continue
+            lazy = self.lazy.get(scalar.index)
+            record = self.fd._records[scalar.index]
+            if lazy is not None and lazy[0] is None:
+                raise FusionNotImplementedError(
+                    "%s:%d: %s %s is computed by %s, which fuser_mlir does not evaluate "
+                    "before the fusion runs: the op holds it as an attribute, known when "
+                    "inputs concretize the definition (a number, a scalar input, or +, -, *, "
+                    "/, sqrt, comparisons and casts of them)"
+                    % (self.location + (what, item.name, (record.call or "?").replace(
+                        "ops.", "fd.ops."))))
+            stack.extend(value for value in list(record.args) + list(record.kwargs.values())
+                         if isinstance(value, Scalar))
+        return read
 
     def operand(self, item):
         """A tensor-op operand: ("value", id) or a Python number (a complex

@@ -23,7 +23,8 @@ from ._errors import (FusionError, FusionMemoryError, FusionNotImplementedError,
 from ._nvfuser_repr import fusion_outputs
 from ._ops import Ops
 from ._printer import format_definition, format_repro_script
-from ._states import DTYPE_NAMES, DataType, Scalar, Tensor, Vector, dtype_name
+from ._states import (DTYPE_NAMES, DataType, Scalar, Tensor, UnsupportedDTypeError, Vector,
+                      dtype_name)
 
 __all__ = ["FusionDefinition", "Segment"]
 
@@ -122,6 +123,11 @@ class FusionDefinition:
         self._shape_inputs = set()  # positions of inputs whose values decide shapes
         self._outputs = []         # (handle, stride_order, alias input position)
         self._layouts = {}         # tensor state index -> stride_order (fd.ops.stride_order)
+        # State indices of the UInt64 tensors: inputs defined so and
+        # sdpfa_fwd's Philox seed and offset. fuser IR has no unsigned
+        # integers: they are i64 of the same bits, used only as sdpfa_bwd's
+        # philox operands and as outputs (returned as uint64).
+        self._uint64 = set()
         self._symbolic_extents = False
         self._provisional = None
         self._provisional_error = None
@@ -185,6 +191,8 @@ class FusionDefinition:
         if self._complete:
             raise FusionError("this FusionDefinition is complete (its `with` block or "
                               "definition() has ended, or it came from a pipeline)")
+        if self._uint64:
+            _check_uint64_uses(self._uint64, call, args, kwargs, location)
         self._key = self._plan = None  # the definition changes
         index = len(self._records)
         out_kind = self._state_classes.get(out_kind, out_kind)
@@ -230,8 +238,8 @@ class FusionDefinition:
             raise FusionError("the type of %s is known once inputs concretize this "
                               "definition (%s)" % (state.name, self._provisional_error))
         if isinstance(state, Tensor):
-            return tuple(self._provisional.tensor_type(state)[0]), \
-                self._provisional.tensor_type(state)[1]
+            shape, dtype = self._provisional.tensor_type(state)
+            return tuple(shape), "uint64" if state.index in self._uint64 else dtype
         return None, self._provisional.scalar_dtype(state)
 
     def is_symbolic(self):
@@ -286,7 +294,11 @@ class FusionDefinition:
         if stride_order is not None and sorted(stride_order) != list(range(rank)):
             raise FusionValueError("define_tensor's stride_order %r is not a permutation of "
                                    "the %d dims" % (list(stride_order), rank))
-        dtype_text = dtype_name(dtype, "define_tensor's dtype")
+        if dtype is DataType.UInt64:
+            # sdpfa's Philox state (_check_uint64_uses): i64 of the same bits.
+            dtype_text, native_dtype = "uint64", "int64"
+        else:
+            dtype_text = native_dtype = dtype_name(dtype, "define_tensor's dtype")
         position = len(self._inputs)
         kwargs = {"shape": extents}
         if contiguity is not None:
@@ -300,9 +312,11 @@ class FusionDefinition:
         def apply(build, out):
             shape = extents if build.shapes is None else build.shapes[position]
             shape = [PLACEHOLDER_EXTENT if e == -1 else e for e in shape]
-            build.ids[out.index] = build.call(build.native.define_input, shape, dtype_text)
+            build.ids[out.index] = build.call(build.native.define_input, shape, native_dtype)
 
         tensor = self._record(Tensor, "define_tensor", (), kwargs, apply)
+        if dtype_text == "uint64":
+            self._uint64.add(tensor.index)
         self._inputs.append(tensor)
         self._input_specs[position] = (extents, dtype_text)
         self._symbolic_extents |= -1 in extents
@@ -560,7 +574,8 @@ class FusionDefinition:
         """What execute checks and does per call, computed once the
         definition is finished: per input, (kind, dtype, numpy dtype, extents
         or None, True where the extents are all static, else the (dim, extent)
-        pairs of static ones, whether the dtype is complex); the outputs that
+        pairs of static ones, whether the dtype is complex, the dtype the
+        native run takes: int64 for a UInt64 input); the outputs that
         may be views of an input (_input_view); whether an output has a
         stride_order; whether every output is the run's result as it is or
         a view of an input (none aliased or laid out: torch CPU tensors then
@@ -575,13 +590,15 @@ class FusionDefinition:
                 extents = tuple(extents)
                 static = True if -1 not in extents else \
                     tuple((dim, e) for dim, e in enumerate(extents) if e != -1)
+                # A UInt64 input crosses as int64 of the same bits.
                 inputs.append((Tensor, dtype, _arrays.numpy_dtype(dtype), extents, static,
-                               dtype.startswith("complex")))
+                               dtype.startswith("complex"),
+                               "int64" if dtype == "uint64" else dtype))
             elif isinstance(handle, Scalar):
-                inputs.append((Scalar, self._scalar_dtypes[position], None, None, False,
-                               False))
+                dtype = self._scalar_dtypes[position]
+                inputs.append((Scalar, dtype, None, None, False, False, dtype))
             else:
-                inputs.append((Vector, None, None, None, False, False))
+                inputs.append((Vector, None, None, None, False, False, None))
         views = set()
         for handle, _, _ in self._outputs:
             state = handle
@@ -623,7 +640,8 @@ class FusionDefinition:
         checked, signature, natives = [], [], []
         device, on_cuda, as_torch, numpy_given = None, False, False, False
         for position, value in enumerate(inputs):
-            kind, dtype, numpy_dtype, extents, static, is_complex = plan[position]
+            kind, dtype, numpy_dtype, extents, static, is_complex, native_dtype = \
+                plan[position]
             kept = False
             if kind is Tensor:
                 if type(value) is ndarray:
@@ -648,7 +666,8 @@ class FusionDefinition:
                 if kept:
                     checked.append(value)
                     signature.append((shape, True))
-                    natives.append((dtype, shape, value.data_ptr() if data is None else data))
+                    natives.append((native_dtype, shape,
+                                    value.data_ptr() if data is None else data))
                     continue
             # Anything else: checked and converted with messages.
             what = "inputs[%d]" % position
@@ -662,7 +681,7 @@ class FusionDefinition:
                 device = device or value_device
                 signature.append((value.shape, value.flags.c_contiguous or
                                   tuple(_arrays.stride_order_of(value))))
-                natives.append(_arrays.to_native(value, dtype, value.shape))
+                natives.append(_arrays.to_native(value, native_dtype, value.shape))
             elif kind is Scalar:
                 value = _arrays.check_scalar(value, dtype, what)
                 signature.append(value.item() if position in self._shape_inputs else None)
@@ -766,6 +785,11 @@ class FusionDefinition:
         torch_out = by_address and as_torch and (device is None or device.type == "cpu") \
             and _arrays.torch_state()[2] is not None
         runs = _call(compiled.run, native_inputs, run_budget(budget, input_bytes), torch_out)
+        if self._uint64:
+            # UInt64 outputs (sdpfa's Philox state) come back as int64:
+            # their bits, viewed as uint64 (as nvFuser returns them).
+            runs = [("uint64", run[1]) if handle.index in self._uint64 else run
+                    for run, (handle, _, _) in zip(runs, self._outputs)]
         if torch_out:
             outputs = _arrays.torch_from_natives(runs)
             for position, (handle, _, _) in enumerate(self._outputs if views else ()):
@@ -1029,6 +1053,43 @@ def _view_layout(chain, build, shape, dtype):
 def _on_cuda(value):
     """Whether a torch value is on a CUDA device (a torch.Size has none)."""
     return getattr(getattr(value, "device", None), "type", None) == "cuda"
+
+
+# Where a UInt64 tensor may be used: call -> the kwargs that may hold one.
+_UINT64_USES = {"ops.sdpfa_bwd": ("philox_seed", "philox_offset")}
+
+
+def _check_uint64_uses(uint64, call, args, kwargs, location):
+    """Refuses a use of a UInt64 tensor (state index in `uint64`) other
+    than sdpfa_bwd's philox_seed and philox_offset and a plain add_output:
+    fuser IR has no unsigned integers, and fuser_mlir carries sdpfa's
+    Philox state as int64 of the same bits, which only those uses keep.
+    nvFuser takes UInt64 everywhere, so this is fuser_mlir's limitation
+    (UnsupportedDTypeError)."""
+    if call is None:
+        return  # a further result of a call with several
+    allowed = _UINT64_USES.get(call, ())
+    if call == "add_output" and len(args) == 1:
+        args = ()  # an output: returned as uint64
+    found = [v for v in _states_in(args) if v.index in uint64] + \
+        [v for key, value in kwargs.items() if key not in allowed
+         for v in _states_in([value]) if v.index in uint64]
+    if found:
+        name = call[len("ops."):] if call.startswith("ops.") else call
+        raise UnsupportedDTypeError(
+            "%s:%d: %s: %s is a DataType.UInt64 tensor, which fuser_mlir takes only as "
+            "sdpfa_bwd's philox_seed or philox_offset or as a fusion output (fuser IR has "
+            "no unsigned integers: it carries sdpfa's Philox state as int64 of the same "
+            "bits)" % (location[0], location[1], name, found[0].name))
+
+
+def _states_in(values):
+    """The Tensors among `values`, lists and tuples searched."""
+    for value in values:
+        if isinstance(value, Tensor):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from _states_in(value)
 
 
 def _check_tensor_input(value, extents, dtype, what):

@@ -113,7 +113,7 @@ def _combine(higher, lower):
 
 class Val:
     __slots__ = ("kind", "name", "dtype", "value", "definition", "dims", "contiguity",
-                 "stride_order", "is_const", "known")
+                 "stride_order", "is_const", "known", "is_cpu")
 
     def __init__(self, kind, name, dtype, value=None, is_const=False):
         self.kind, self.name, self.dtype, self.value = kind, name, dtype, value
@@ -123,6 +123,7 @@ class Val:
         self.dims = None          # TensorView: [Dim]
         self.contiguity = None
         self.stride_order = None
+        self.is_cpu = False       # a CPU scalar tensor input (define_tensor's is_cpu)
 
     @property
     def is_tv(self):
@@ -489,6 +490,7 @@ class Translator:
         order = kw.get("stride_order")
         if order and list(order) != list(range(len(shape) - 1, -1, -1)):
             tv.stride_order = list(order)
+        tv.is_cpu = bool(kw.get("is_cpu"))
         ir.inputs.append(tv)
         return tv
 
@@ -1364,40 +1366,75 @@ class Translator:
             dims = [offsets[0], a[0], b[1]]
         return self.library("grouped_mm", operands, dims)
 
-    def attention_option(self, value, default):
-        return self.ir.const(default) if value is None else self.val(value)
+    def attention_option(self, value, is_causal=False):
+        """dropout_p, is_causal or scale as nvFuser's sdpfa_fwd/sdpfa_bwd
+        take them: a number as a constant of the option's dtype
+        (convertToVal: Double, is_causal Bool), a Scalar's Val, or None."""
+        if value is None:
+            return None
+        if isinstance(value, State):
+            return self.val(value)
+        return self.ir.const(bool(value) if is_causal else float(value))
+
+    def attention_options(self, kw, op_cost):
+        """The options after the op's results, as nvFuser's sdpfa_fwd and
+        sdpfa_bwd make them: the defaults (dropout_p 0, not causal), then
+        maybeCastExpr(Double, ...) of scale, then of dropout_p (the op's
+        arguments, which GCC evaluates right to left): a cast of an Int or
+        Float Scalar, two values, or one value for a constant; then
+        `op_cost` values for the op (measured on nvFuser 0.2.36: 3 for the
+        forward, none for the backward)."""
+        ir = self.ir
+        dropout_p, is_causal, scale = kw["dropout_p"], kw["is_causal"], kw["scale"]
+        if dropout_p is None:
+            dropout_p = ir.const(0.0)
+        if is_causal is None:
+            is_causal = ir.const(False)
+
+        def maybe_cast(value):
+            if value.is_const:
+                ir.charge(1)
+                return value
+            return ir.maybe_cast("Double", value)
+        scale = None if scale is None else maybe_cast(scale)
+        dropout_p = maybe_cast(dropout_p)
+        ir.charge(op_cost)
+        return dropout_p, is_causal, scale
 
     def r_op_sdpfa_fwd(self, record):
         ir = self.ir
         q, k, v = [self.val(x) for x in record.args[:3]]
-        kw = record.kwargs
-        dropout_p = self.attention_option(kw.get("dropout_p"), 0.0)
-        is_causal = self.attention_option(kw.get("is_causal"), False)
-        scale = None if kw.get("scale") is None else self.val(kw["scale"])
+        kw = {name: self.attention_option(record.kwargs.get(name), name == "is_causal")
+              for name in ("dropout_p", "is_causal", "scale")}
         rows = [Dim(d.extent, d.kind, d.expanded) for d in q.logical()[:-1]]
-        # 20 values for the four results, 21 with a scale (measured on
-        # nvFuser 0.2.36); the Philox state is UInt64.
-        output = ir.tv(q.dtype, rows + [Dim(v.logical()[-1].extent, "i")],
-                       cost=20 if scale is None else 21)
+        # 16 values for the four results (measured on nvFuser 0.2.36); the
+        # Philox state is UInt64.
+        output = ir.tv(q.dtype, rows + [Dim(v.logical()[-1].extent, "i")], cost=16)
         logsumexp = ir.tv("Float", [Dim(d.extent, d.kind, d.expanded) for d in rows], cost=0)
         seed = ir.tv("UInt64", [Dim(Val("scalar", -1, "Index", 2, True), "i")], cost=0)
         offset = ir.tv("UInt64", [], cost=0)
-        Expr("sdpfa_fwd", [q, k, v], [output, logsumexp, seed, offset],
-             {"options": [("dropout_p", dropout_p), ("is_causal", is_causal)] +
-              ([] if scale is None else [("scale", scale)])})
+        dropout_p, is_causal, scale = self.attention_options(kw, 3)
+        options = [("dropout_p", dropout_p), ("is_causal", is_causal)] + \
+            ([] if scale is None else [("scale", scale)])
+        Expr("sdpfa_fwd", [q, k, v] + [value for _, value in options],
+             [output, logsumexp, seed, offset], {"options": options})
         return [output, logsumexp, seed, offset]
 
     def r_op_sdpfa_bwd(self, record):
         ir = self.ir
         tensors = [self.val(x) for x in record.args[:6]]
-        kw = record.kwargs
-        options = [("dropout_p", self.attention_option(kw.get("dropout_p"), 0.0)),
-                   ("is_causal", self.attention_option(kw.get("is_causal"), False)),
-                   ("philox_seed", self.val(kw["philox_seed"])),
-                   ("philox_offset", self.val(kw["philox_offset"])),
-                   ("scale", None if kw.get("scale") is None else self.val(kw["scale"]))]
-        grads = [ir.tv(t.dtype, [Dim(d.extent, d.kind, d.expanded) for d in t.logical()])
+        kw = {name: self.attention_option(record.kwargs.get(name), name == "is_causal")
+              for name in ("dropout_p", "is_causal", "scale")}
+        # One value less per gradient than a new TensorView of its dims
+        # (measured on nvFuser 0.2.36 with 4-D operands).
+        grads = [ir.tv(t.dtype, [Dim(d.extent, d.kind, d.expanded) for d in t.logical()],
+                       cost=2 * sum(1 for d in t.logical() if d.kind == "i"))
                  for t in tensors[1:4]]
+        dropout_p, is_causal, scale = self.attention_options(kw, 0)
+        options = [("dropout_p", dropout_p), ("is_causal", is_causal),
+                   ("philox_seed", self.val(record.kwargs["philox_seed"])),
+                   ("philox_offset", self.val(record.kwargs["philox_offset"])),
+                   ("scale", scale)]
         Expr("sdpfa_bwd", tensors + [v for _, v in options if v is not None], grads,
              {"options": options})
         return grads
@@ -1523,8 +1560,8 @@ class Printer:
         shape = [d.maybe_expanded.value if d.maybe_expanded.is_const else -1
                  for d in tv.dims]
         text = ("tv%d = fd.define_tensor(shape=%s, contiguity=%s, dtype=DataType.%s, "
-                "is_cpu=False" % (tv.name, _format_py(shape), _format_py(tv.contiguity),
-                                  tv.dtype))
+                "is_cpu=%s" % (tv.name, _format_py(shape), _format_py(tv.contiguity),
+                               tv.dtype, tv.is_cpu))
         if tv.stride_order:
             text += ", stride_order=%s" % _format_py(tv.stride_order)
         self.emit(text + ")")

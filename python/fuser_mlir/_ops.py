@@ -13,7 +13,7 @@ from ._arrays import nvfuser_type_name
 from ._build import PYTHON_SCALAR_OPS
 from ._errors import (FusionNotImplementedError, FusionTypeError, FusionValueError,
                       UnsupportedOpError)
-from ._states import DataType, Scalar, State, Tensor, Vector, dtype_name
+from ._states import DTYPE_NAMES, DataType, Scalar, State, Tensor, Vector, dtype_name
 
 __all__ = ["Ops"]
 
@@ -993,17 +993,58 @@ class Ops:
                                                self._tensor(mat2, "grouped_mm's mat2"),
                                                self._tensor(offsets, "grouped_mm's offsets")])
 
-    def _attention_attribute(self, name, value, what, convert):
-        """dropout_p, is_causal or scale of an attention op: None, a Python
-        number or a constant Scalar (the op holds it as an attribute)."""
+    def _attention_attribute(self, name, value, what):
+        """dropout_p, is_causal or scale of an attention op as given: None, a
+        Python number or a Scalar, checked as nvFuser checks them
+        (sdpfa_fwd, csrc/ops/composite.cpp): dropout_p and scale real (an
+        integer or floating-point Scalar), is_causal a Bool Scalar. The op
+        holds the value as an attribute: a Scalar that is not a constant
+        (a scalar input, or an expression of inputs) is read when inputs
+        concretize the definition (Build.option_value), so each value
+        compiles its own fusion."""
         if value is None:
             return None
-        constant = self._constant(value)
-        if constant is None:
-            raise FusionValueError(
-                "%s's %s must be a Python number or a constant Scalar: the op "
-                "takes it as an attribute, not a value given at execute" % (name, what))
-        return convert(constant)
+        if isinstance(value, Scalar):
+            value = self._check_own(value, "%s's %s" % (name, what))
+            dtype = self._fd._type_of(value)[1]
+            if what == "is_causal":
+                if dtype != "bool":
+                    raise FusionTypeError(
+                        "%s: Expected is_causal to be a scalar boolean. (%s is a DataType.%s "
+                        "Scalar)" % (name, value.name, DTYPE_NAMES[dtype].name))
+            elif dtype == "bool" or dtype.startswith("complex"):
+                raise FusionTypeError(
+                    "%s: Expected %s to be a real-valued scalar. (%s is a DataType.%s Scalar)"
+                    % (name, "dropout" if what == "dropout_p" else what, value.name,
+                       DTYPE_NAMES[dtype].name))
+            provisional = self._fd._provisional
+            if provisional is not None:
+                # An op without a Python evaluation on the way: refused now,
+                # symbolic extents or not.
+                from ._fusion import caller_location
+                provisional.location = caller_location()
+                provisional.option_inputs(value, "%s's %s" % (name, what))
+            return value
+        if getattr(value, "shape", None) == () and hasattr(value, "item"):
+            value = value.item()
+        if isinstance(value, (bool, int, float)):
+            return value
+        raise FusionTypeError(
+            "%s: Expected %s to be a %s. (got %r)"
+            % (name, "dropout" if what == "dropout_p" else what,
+               "scalar boolean" if what == "is_causal" else "real-valued scalar", value))
+
+    @staticmethod
+    def _attention_options(build, name, dropout_p, is_causal, scale):
+        """(dropout_p, is_causal, scale) of an attention op for this build:
+        the numbers (Build.option_value; nvFuser casts dropout_p and scale
+        to Double). Where a value comes with the inputs, the provisional
+        build holds nvFuser's defaults (0, not causal, 1/sqrt(E))."""
+        p = build.option_value(dropout_p, "%s's dropout_p" % name)
+        causal = build.option_value(is_causal, "%s's is_causal" % name)
+        scale_value = build.option_value(scale, "%s's scale" % name)
+        return (0.0 if p is None else float(p), bool(causal),
+                None if scale_value is None else float(scale_value))
 
     def _attention(self, name, tensors, kwargs, extra_outs, build_fn, stand_ins):
         """An attention op of `tensors` (the native build_fn's operands):
@@ -1052,20 +1093,24 @@ class Ops:
                 raise FusionValueError(
                     "Expected (query_domain.size())>=(4) . Found %d vs 4."
                     % len(self._fd._type_of(tensors[0])[0]))
-        p = self._attention_attribute("sdpfa_fwd", dropout_p, "dropout_p", float)
-        causal = self._attention_attribute("sdpfa_fwd", is_causal, "is_causal", bool)
-        scale_value = self._attention_attribute("sdpfa_fwd", scale, "scale", float)
+        dropout_p = self._attention_attribute("sdpfa_fwd", dropout_p, "dropout_p")
+        is_causal = self._attention_attribute("sdpfa_fwd", is_causal, "is_causal")
+        scale = self._attention_attribute("sdpfa_fwd", scale, "scale")
         kwargs = {"dropout_p": dropout_p, "is_causal": is_causal, "scale": scale}
 
         def build_fn(build, ids):
-            return build.call(build.native.sdpfa_fwd, *ids, p or 0.0, bool(causal),
-                              scale_value)
+            return build.call(build.native.sdpfa_fwd, *ids, *self._attention_options(
+                build, "sdpfa_fwd", dropout_p, is_causal, scale))
 
         def stand_ins(types):
             (q_shape, dtype), _, (v_shape, _) = types
             return [(list(q_shape[:-1]) + [v_shape[-1]], dtype),
                     (list(q_shape[:-1]), "float32"), ([2], "int64"), ([], "int64")]
-        return self._attention("sdpfa_fwd", tensors, kwargs, 3, build_fn, stand_ins)
+        results = self._attention("sdpfa_fwd", tensors, kwargs, 3, build_fn, stand_ins)
+        # The Philox seed and offset are nvFuser's UInt64 (torch >= 2.7):
+        # i64 here, of the same bits (FusionDefinition._uint64).
+        self._fd._uint64.update(t.index for t in results[2:])
+        return results
 
     def sdpfa_bwd(self, grad_output, query, key, value, output, logsumexp, dropout_p,
                   is_causal, philox_seed, philox_offset, scale):
@@ -1077,15 +1122,17 @@ class Ops:
         tensors = [self._tensor(t, "sdpfa_bwd's %s" % n) for t, n in zip(
             [grad_output, query, key, value, output, logsumexp, philox_seed,
              philox_offset], names)]
-        p = self._attention_attribute("sdpfa_bwd", dropout_p, "dropout_p", float)
-        causal = self._attention_attribute("sdpfa_bwd", is_causal, "is_causal", bool)
-        scale_value = self._attention_attribute("sdpfa_bwd", scale, "scale", float)
+        dropout_p = self._attention_attribute("sdpfa_bwd", dropout_p, "dropout_p")
+        is_causal = self._attention_attribute("sdpfa_bwd", is_causal, "is_causal")
+        scale = self._attention_attribute("sdpfa_bwd", scale, "scale")
         kwargs = {"dropout_p": dropout_p, "is_causal": is_causal,
                   "philox_seed": tensors[6], "philox_offset": tensors[7], "scale": scale}
 
         def build_fn(build, ids):
-            return build.call(build.native.sdpfa_bwd, *ids[:6], p or 0.0, bool(causal),
-                              ids[6], ids[7], scale_value)
+            p, causal, scale_value = self._attention_options(build, "sdpfa_bwd", dropout_p,
+                                                             is_causal, scale)
+            return build.call(build.native.sdpfa_bwd, *ids[:6], p, causal, ids[6], ids[7],
+                              scale_value)
 
         def stand_ins(types):
             return [tuple(t) for t in types[1:4]]

@@ -70,7 +70,9 @@ def test_against_numpy(backend, dtype, causal, l, s):
     scale = None if causal else 0.3
     fd = define_attention(l, s, fd_dtype, causal, scale)
     o, lse, dq, dk, dv = reference(*arrays, causal, 1 / math.sqrt(E) if scale is None else scale)
-    zeros = np.zeros(2, np.int64), np.zeros((), np.int64)
+    # The Philox state: nvFuser's uint64[2] and uint64 (torch >= 2.7), zeros
+    # without dropout.
+    zeros = np.zeros(2, np.uint64), np.zeros((), np.uint64)
     expected = [o.astype(np_dtype), lse.astype(np.float32), *zeros,
                 dq.astype(np_dtype), dk.astype(np_dtype), dv.astype(np_dtype)]
     outputs = fd.validate(arrays, expected, backend=backend)
@@ -135,10 +137,12 @@ def test_definition_errors():
         q = fd.define_tensor(shape=[1, 2, 5, 8], dtype=DataType.Float)
         with pytest.raises(FusionError, match="bias and mask are not supported"):
             fd.ops.sdpfa_fwd(q, q, q, bias=q)
+    # A Scalar given at execute is an option too (test_sdpfa_runtime_options.py);
+    # one of the wrong dtype is nvFuser's error.
     with FusionDefinition() as fd:
         q = fd.define_tensor(shape=[1, 2, 5, 8], dtype=DataType.Float)
-        p = fd.define_scalar(DataType.Double)
-        with pytest.raises(FusionError, match="dropout_p must be a Python number or a constant"):
+        p = fd.define_scalar(DataType.Bool)
+        with pytest.raises(FusionError, match="Expected dropout to be a real-valued scalar"):
             fd.ops.sdpfa_fwd(q, q, q, dropout_p=p)
 
 
