@@ -357,8 +357,21 @@ LogicalResult Segmenter::materialize(std::vector<PlannedSegment> &segments) {
     IRMapping inner;
     inner.map(planned.inputs, segmentBody->getArguments());
     OpBuilder bodyBuilder = OpBuilder::atBlockEnd(segmentBody);
-    for (Operation *op : planned.opsToClone)
+    // A segment_set of memory that exists (a View: a fusion input, or a
+    // value its kernel writes anyway, such as an operand written once for
+    // two calls) is that memory, so a library call reads its source
+    // through the same views: a library segment holds its call and strided
+    // views only, no copy (SegmentOp's verifier, the library template).
+    bool holdsLibraryOp =
+        llvm::any_of(planned.members, llvm::IsaPred<LibraryOpInterface>);
+    for (Operation *op : planned.opsToClone) {
+      if (auto set = dyn_cast<SegmentSetOp>(op);
+          set && holdsLibraryOp && roles.lookup(op) == OpRole::View) {
+        inner.map(set.getResult(), inner.lookupOrDefault(set.getSource()));
+        continue;
+      }
       bodyBuilder.clone(*op, inner);
+    }
     YieldOp::create(bodyBuilder, loc,
                     llvm::map_to_vector(planned.outputs, [&](Value output) {
                       return inner.lookup(output);
