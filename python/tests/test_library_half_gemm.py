@@ -165,6 +165,49 @@ def test_fallback_when_missing():
                          for l in lines), lines[:5]
 
 
+def placed(array, offset):
+    """A copy of `array` whose data starts `offset` bytes past a 64-byte
+    boundary (numpy's own arrays start wherever malloc put them)."""
+    raw = np.empty(array.nbytes + 128, np.uint8)
+    start = (-raw.ctypes.data) % 64 + offset
+    out = raw[start:start + array.nbytes].view(array.dtype).reshape(array.shape)
+    out[...] = array
+    return out
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_lhs_off_a_cache_line(transposed):
+    """A bf16 lhs 16 bytes off a cache line (oneDNN's src; its rows 256 bytes
+    apart, so a copy at a line boundary aligns every row) gives the bits of
+    the same values on a line boundary, in either layout."""
+    rng = np.random.default_rng(5)
+    lhs_shape = (128, 64) if transposed else (64, 128)
+    lhs = random(rng, lhs_shape, BF16)
+    rhs = random(rng, (128, 32), BF16)
+    with FusionDefinition() as fd:
+        a = fd.define_tensor(shape=list(lhs_shape), dtype=DataType.BFloat16)
+        b = fd.define_tensor(shape=[128, 32], dtype=DataType.BFloat16)
+        fd.add_output(fd.ops.matmul(fd.ops.permute(a, [1, 0]) if transposed else a, b))
+    (on_line,) = fd.execute([placed(lhs, 0), rhs], backend="cpu")
+    (off_line,) = fd.execute([placed(lhs, 16), rhs], backend="cpu")
+    assert np.array_equal(np.asarray(on_line).view(np.uint16),
+                          np.asarray(off_line).view(np.uint16))
+    wide = lhs.astype(np.float64)
+    expected = (wide.T if transposed else wide) @ rhs.astype(np.float64)
+    np.testing.assert_allclose(np.asarray(off_line, np.float64), expected, atol=0.05, rtol=0.02)
+
+
+@pytest.mark.skipif(not has_onednn(), reason="libdnnl.so.2 does not load here")
+def test_lhs_off_a_cache_line_is_copied():
+    """The lhs 16 bytes off a line is copied to one before oneDNN reads it;
+    the one on a line is read in place."""
+    log = run_child({}, "test_lhs_off_a_cache_line and not copied")
+    bf16 = gemm_lines(log, "bf16")
+    assert len(bf16) == 4, bf16
+    assert sum("lhs copied to a cache line" in l for l in bf16) == 2, bf16
+    assert any("(lhs T, rhs N), lhs copied to a cache line" in l for l in bf16), bf16
+
+
 @pytest.mark.skipif(not has_onednn(), reason="libdnnl.so.2 does not load here")
 def test_onednn_path():
     """With oneDNN every bf16 gemm is a oneDNN primitive on the operands as
