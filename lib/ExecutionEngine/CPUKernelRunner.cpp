@@ -1332,16 +1332,13 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
     if (failed(reserveRunBytes(loc, options, heldBytes, bytes,
                                "output " + Twine(i - inputs.size()), memref)))
       return failure();
-    // Outputs start zeroed where options.zeroOutputs asks (BackendOptions);
-    // the kernels write into the Buffer itself where its storage is aligned
-    // for them.
+    // The kernels write into the Buffer itself where its storage is aligned
+    // for them; what they write starts zeroed where options.zeroOutputs
+    // asks (BackendOptions), else as allocated.
     Buffer output;
     output.elementType = memref.getElementType();
     output.shape.assign(memref.getShape().begin(), memref.getShape().end());
-    if (options.zeroOutputs)
-      output.bytes.resize(bytes, 0);
-    else
-      output.bytes.resize(bytes);
+    output.bytes.resize(bytes);
     if (bytes == 0 || isKernelAligned(output.bytes.data())) {
       argData.push_back(output.bytes.data());
     } else {
@@ -1349,10 +1346,10 @@ CPUKernelModule::run(StringRef name, ArrayRef<Buffer> inputs) {
       if (!storage.back().data)
         return emitError(loc, "out of memory: could not allocate ")
                << bytes << " bytes for output " << (i - inputs.size());
-      if (options.zeroOutputs)
-        std::memset(storage.back().data, 0, bytes);
       argData.push_back(storage.back().data);
     }
+    if (options.zeroOutputs && bytes != 0)
+      std::memset(argData.back(), 0, bytes);
     outputs.push_back(std::move(output));
   }
 
