@@ -190,16 +190,22 @@ private:
 
 /// The class of `op`: the table's, or for a scalar computation (one result
 /// that is no tensor, no region) what the emitter's scalar evaluation
-/// takes: elementwise fuser ops, and ops of other dialects (cloned).
+/// takes: elementwise fuser ops, and ops of other dialects (cloned); a
+/// library segment takes them too (the call's scalar operands, which its
+/// lowering computes: LibraryCall.cpp).
 static OpClass classify(Operation *op) {
   static const OpTable table;
   OpClass opClass = table.lookup(op);
-  if (opClass.kinds != 0 || op->getNumResults() != 1 ||
-      op->getNumRegions() != 0 || isa<TensorType>(op->getResult(0).getType()))
+  if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
+      isa<TensorType>(op->getResult(0).getType()))
     return opClass;
-  if (isa_and_present<FuserDialect>(op->getDialect()))
-    return {};
-  return {kPointwiseKinds, false};
+  if (opClass.kinds == 0) {
+    if (isa_and_present<FuserDialect>(op->getDialect()))
+      return {};
+    opClass = {kPointwiseKinds, false};
+  }
+  opClass.kinds |= kindBit(SegmentKind::Library);
+  return opClass;
 }
 
 bool mlir::fuser::canEmitInKernel(Operation *op, SegmentKind kind) {

@@ -50,19 +50,23 @@
 // and fuser.sdpfa_bwd (the heads one after another, each gemm on BLAS's
 // threads): operands packed into row-major f32 (widened exactly), the
 // products by sgemm (the scale as its alpha) and the softmax step here,
-// results rounded once to their element type:
-// - forward: S = scale Q K^T; per row the mask, the max m, P = exp(S - m)
-//   and its sum l, logsumexp m + log(l); O = (P V) / l;
+// results rounded once to their element type; F is the dropout's factor
+// (keepScale where RandomSemantics.h keepsScore keeps the score, else 0;
+// 1 without dropout):
+// - forward: S = scale Q K^T + bias; per row the masks, the max m,
+//   P = exp(S - m) and its sum l, logsumexp m + log(l); O = ((P F) V) / l;
+//   philox_seed = [seed, offset], philox_offset 0;
 // - backward: P = exp(scale Q K^T - logsumexp) (0 where masked),
-//   dV = P^T dO, dP = dO V^T, D = rowsum(dO * O), dS = P (dP - D),
-//   dQ = scale dS K, dK = scale dS^T Q.
-// The Philox seed and offset are zeros (only dropout_p = 0 is lowered).
+//   dV = (P F)^T dO, dP = dO V^T, D = rowsum(dO * O), dS = P (dP F - D),
+//   dQ = scale dS K, dK = scale dS^T Q, the dropout's seed and offset read
+//   from philox_seed.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuser/ExecutionEngine/LibraryCalls.h"
 #include "fuser/Conversion/LibraryCall.h"
 #include "fuser/Dialect/Fuser/IR/GroupedMm.h"
+#include "fuser/Dialect/Fuser/IR/RandomSemantics.h"
 #include "fuser/ExecutionEngine/Elements.h"
 #include "fuser/ExecutionEngine/HostBlockCache.h"
 #include "fuser/ExecutionEngine/MatmulDescriptor.h"
@@ -929,10 +933,60 @@ public:
   bool masked(int64_t row, int64_t col) const {
     return d[AttentionCausal] != 0 && col > row;
   }
-  float scale() const {
-    return llvm::bit_cast<float>(uint32_t(d[AttentionScaleBits]));
-  }
+  float scale() const { return getFloat(AttentionScaleBits); }
   int64_t getHeads() const { return heads; }
+  bool has(unsigned i) const { return addresses[i] != 0; }
+
+  /// The i64 at element `index` of buffer `i` (a Philox seed or offset).
+  int64_t loadI64(unsigned i, int64_t index = 0) const {
+    const int64_t *own = slots(i);
+    return reinterpret_cast<const int64_t *>(
+        addresses[i])[own[0] + index * own[1]];
+  }
+  void storeI64(unsigned i, int64_t index, int64_t value) const {
+    const int64_t *own = slots(i);
+    reinterpret_cast<int64_t *>(addresses[i])[own[0] + index * own[1]] =
+        value;
+  }
+
+  /// The dropout's factors of `head`'s scores (row-major L x S) from the
+  /// Philox `seed` and `offset`; empty without dropout.
+  void getKeepFactors(uint64_t seed, uint64_t offset, int64_t head,
+                      std::vector<float> &into) const {
+    if (!d[AttentionHasDropout]) {
+      into.clear();
+      return;
+    }
+    float threshold = getFloat(AttentionDropoutThresholdBits);
+    float keepScale = getFloat(AttentionKeepScaleBits);
+    int64_t count = l() * s();
+    into.resize(count);
+    auto first = uint64_t(head * count);
+    for (int64_t i = 0; i < count; ++i)
+      into[i] = random::keepsScore(seed, offset, first + i, threshold)
+                    ? keepScale
+                    : 0.0f;
+  }
+
+  /// Adds the forward's bias (buffer `bias`) to `head`'s scores and sets
+  /// the scores its mask (buffer `mask`) or the causal mask hides to -inf.
+  void applyMasks(unsigned bias, unsigned mask, int64_t head,
+                  std::vector<float> &scores) const {
+    auto [biasAt, biasRow, biasCol] = locate(bias, head);
+    auto [maskAt, maskRow, maskCol] = locate(mask, head);
+    const auto *biasBase = reinterpret_cast<const char *>(addresses[bias]);
+    const auto *maskBase = reinterpret_cast<const uint8_t *>(addresses[mask]);
+    for (int64_t i = 0; i < l(); ++i)
+      for (int64_t j = 0; j < s(); ++j) {
+        float &score = scores[i * s() + j];
+        if (masked(i, j) ||
+            (maskBase && !maskBase[maskAt + i * maskRow + j * maskCol]))
+          score = -INFINITY;
+        else if (biasBase)
+          score +=
+              load<float>(element, biasBase, biasAt + i * biasRow + j * biasCol);
+      }
+  }
 
   /// Reads the rows x cols matrix of buffer `i` at `head` (a logsumexp is
   /// L x 1) into `into`, row-major f32; `f32` for the logsumexp.
@@ -959,16 +1013,10 @@ public:
                      at + r * rowStride + c * colStride, from[r * cols + c]);
   }
 
-  /// Zeros the Philox seed (buffer `seed`, 2 elements) and offset (the next).
-  void zeroPhilox(unsigned seed) const {
-    auto *seedBase = reinterpret_cast<int64_t *>(addresses[seed]);
-    const int64_t *seedSlots = slots(seed);
-    seedBase[seedSlots[0]] = 0;
-    seedBase[seedSlots[0] + seedSlots[1]] = 0;
-    reinterpret_cast<int64_t *>(addresses[seed + 1])[slots(seed + 1)[0]] = 0;
-  }
-
 private:
+  float getFloat(AttentionSlot slot) const {
+    return llvm::bit_cast<float>(uint32_t(d[slot]));
+  }
   const int64_t *slots(unsigned i) const {
     return d + AttentionFirstBatchDim + (rank - 2) +
            i * getAttentionBufferSlots(rank);
@@ -1046,33 +1094,40 @@ void mlir::fuser::runLibraryGroupedMm(intptr_t descriptor, intptr_t mat1,
 
 void mlir::fuser::runLibraryAttentionForward(
     intptr_t descriptor, intptr_t query, intptr_t key, intptr_t value,
+    intptr_t bias, intptr_t mask, intptr_t seed, intptr_t offset,
     intptr_t output, intptr_t logsumexp, intptr_t philoxSeed,
     intptr_t philoxOffset) {
   AttentionCall call(reinterpret_cast<const int64_t *>(descriptor),
-                     {query, key, value, output, logsumexp, philoxSeed,
-                      philoxOffset});
+                     {query, key, value, bias, mask, seed, offset, output,
+                      logsumexp, philoxSeed, philoxOffset});
+  // [seed, offset] of the dropout (zeros without one).
+  int64_t philox[2] = {call.has(5) ? call.loadI64(5) : 0,
+                       call.has(6) ? call.loadI64(6) : 0};
   int64_t l = call.l(), s = call.s(), e = call.e(), ev = call.ev();
-  std::vector<float> q, k, v, p(l * s), o(l * ev), lse(l), sums(l);
+  std::vector<float> q, k, v, p(l * s), o(l * ev), lse(l), sums(l), keep;
   for (int64_t head = 0; head < call.getHeads(); ++head) {
     call.pack(0, head, l, e, q);
     call.pack(1, head, s, e, k);
     call.pack(2, head, s, ev, v);
     sgemmRowMajor(false, true, l, s, e, call.scale(), q.data(), k.data(),
                   p.data());
-    // The softmax step: p becomes exp(score - row max), 0 where masked.
+    call.applyMasks(3, 4, head, p);
+    call.getKeepFactors(philox[0], philox[1], head, keep);
+    // The softmax step: p becomes exp(score - row max) (0 where masked),
+    // times the dropout's factor after its sum.
     for (int64_t i = 0; i < l; ++i) {
       float *row = p.data() + i * s;
       float max = -INFINITY;
       for (int64_t j = 0; j < s; ++j)
-        if (!call.masked(i, j))
-          max = std::max(max, row[j]);
+        max = std::max(max, row[j]);
       float sum = 0;
       for (int64_t j = 0; j < s; ++j) {
-        row[j] = call.masked(i, j) || max == -INFINITY
-                     ? 0.0f
-                     : std::exp(row[j] - max);
+        row[j] = max == -INFINITY ? 0.0f : std::exp(row[j] - max);
         sum += row[j];
       }
+      if (!keep.empty())
+        for (int64_t j = 0; j < s; ++j)
+          row[j] *= keep[i * s + j];
       sums[i] = sum;
       lse[i] = max == -INFINITY ? -INFINITY : max + std::log(sum);
     }
@@ -1081,10 +1136,12 @@ void mlir::fuser::runLibraryAttentionForward(
     for (int64_t i = 0; i < l; ++i)
       for (int64_t c = 0; c < ev; ++c)
         o[i * ev + c] = lse[i] == -INFINITY ? 0.0f : o[i * ev + c] / sums[i];
-    call.unpack(3, head, l, ev, o);
-    call.unpack(4, head, l, 1, lse, /*f32=*/true);
+    call.unpack(7, head, l, ev, o);
+    call.unpack(8, head, l, 1, lse, /*f32=*/true);
   }
-  call.zeroPhilox(5);
+  call.storeI64(9, 0, philox[0]);
+  call.storeI64(9, 1, philox[1]);
+  call.storeI64(10, 0, 0);
 }
 
 void mlir::fuser::runLibraryAttentionBackward(
@@ -1096,9 +1153,11 @@ void mlir::fuser::runLibraryAttentionBackward(
                      {gradOutput, query, key, value, output, logsumexp,
                       philoxSeed, philoxOffset, gradQuery, gradKey,
                       gradValue});
+  auto seed = static_cast<uint64_t>(call.loadI64(6, 0));
+  auto offset = static_cast<uint64_t>(call.loadI64(6, 1));
   int64_t l = call.l(), s = call.s(), e = call.e(), ev = call.ev();
-  std::vector<float> dout, q, k, v, o, lse, p(l * s), dp(l * s), dq(l * e),
-      dk(s * e), dv(s * ev);
+  std::vector<float> dout, q, k, v, o, lse, p(l * s), z(l * s), dp(l * s),
+      dq(l * e), dk(s * e), dv(s * ev), keep;
   for (int64_t head = 0; head < call.getHeads(); ++head) {
     call.pack(0, head, l, ev, dout);
     call.pack(1, head, l, e, q);
@@ -1106,23 +1165,35 @@ void mlir::fuser::runLibraryAttentionBackward(
     call.pack(3, head, s, ev, v);
     call.pack(4, head, l, ev, o);
     call.pack(5, head, l, 1, lse, /*f32=*/true);
+    call.getKeepFactors(seed, offset, head, keep);
     sgemmRowMajor(false, true, l, s, e, call.scale(), q.data(), k.data(),
                   p.data());
     for (int64_t i = 0; i < l; ++i)
       for (int64_t j = 0; j < s; ++j)
         p[i * s + j] =
             call.masked(i, j) ? 0.0f : std::exp(p[i * s + j] - lse[i]);
-    sgemmRowMajor(true, false, s, ev, l, 1.0f, p.data(), dout.data(),
+    // Z = P F: the probabilities the forward's output summed.
+    const std::vector<float> *kept = &p;
+    if (!keep.empty()) {
+      for (int64_t i = 0; i < l * s; ++i)
+        z[i] = p[i] * keep[i];
+      kept = &z;
+    }
+    sgemmRowMajor(true, false, s, ev, l, 1.0f, kept->data(), dout.data(),
                   dv.data());
     sgemmRowMajor(false, true, l, s, ev, 1.0f, dout.data(), v.data(),
                   dp.data());
-    // dS = P (dP - rowsum(dO * O)), in place of dP.
+    // dS = P (dP F - rowsum(dO * O)), in place of dP.
     for (int64_t i = 0; i < l; ++i) {
       float d = 0;
       for (int64_t c = 0; c < ev; ++c)
         d += dout[i * ev + c] * o[i * ev + c];
-      for (int64_t j = 0; j < s; ++j)
-        dp[i * s + j] = p[i * s + j] * (dp[i * s + j] - d);
+      for (int64_t j = 0; j < s; ++j) {
+        float grad = dp[i * s + j];
+        if (!keep.empty())
+          grad *= keep[i * s + j];
+        dp[i * s + j] = p[i * s + j] * (grad - d);
+      }
     }
     sgemmRowMajor(false, false, l, e, s, call.scale(), dp.data(), k.data(),
                   dq.data());

@@ -893,12 +893,21 @@ FailureOr<Value> FusionBuilder::groupedMm(Value mat1, Value mat2,
 }
 
 FailureOr<SmallVector<Value>>
-FusionBuilder::sdpfaFwd(Value query, Value key, Value value, double dropoutP,
-                        bool isCausal, std::optional<double> scale) {
+FusionBuilder::sdpfaFwd(Value query, Value key, Value value, Value bias,
+                        Value mask, double dropoutP, bool isCausal,
+                        std::optional<double> scale, Value seed,
+                        Value offset) {
   if (failed(checkLibraryOperands("sdpfa_fwd", {query, key, value})))
     return failure();
+  if (mask) {
+    auto maskType = dyn_cast<RankedTensorType>(mask.getType());
+    if (!maskType || !maskType.getElementType().isInteger(1))
+      return typeError() << "'sdpfa_fwd' takes a Bool mask, got "
+                         << typeText(mask.getType());
+  }
   return buildInferredResults<SdpfaFwdOp>(
-      4, query, key, value, builder.getF64FloatAttr(dropoutP),
+      4, query, key, value, bias, mask, seed, offset,
+      builder.getF64FloatAttr(dropoutP),
       isCausal ? builder.getUnitAttr() : UnitAttr(),
       scale ? builder.getF64FloatAttr(*scale) : FloatAttr());
 }

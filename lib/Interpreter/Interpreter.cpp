@@ -710,28 +710,73 @@ template <typename Fn> float sumF32(int64_t n, Fn at) {
   return sum;
 }
 
-/// The scores of one head: scale * q[l] . k[s] in f32, -inf where masked.
-std::vector<float> getScores(const Attention &a, const float *q,
-                             const float *k) {
+/// What the forward adds to the scores beyond scale * q . k: its bias
+/// (widened to f32) and mask, each of the scores' rank with dims of 1
+/// broadcast, and the dropout's Philox state.
+struct ScoreTerms {
+  /// The scores' shape, [N..., H, L, S].
+  SmallVector<int64_t> scores;
+  std::vector<float> bias;
+  SmallVector<int64_t> biasShape;
+  ArrayRef<uint8_t> mask;
+  SmallVector<int64_t> maskShape;
+  uint64_t seed = 0, offset = 0;
+
+  /// The element of a tensor of `shape` at score (head, row, col).
+  int64_t at(ArrayRef<int64_t> shape, int64_t head, int64_t row,
+             int64_t col) const {
+    int64_t rank = scores.size(), index = 0, stride = 1;
+    auto step = [&](int64_t dim, int64_t coordinate) {
+      if (shape[dim] != 1)
+        index += coordinate * stride;
+      stride *= shape[dim];
+    };
+    step(rank - 1, col);
+    step(rank - 2, row);
+    for (int64_t dim = rank - 3; dim >= 0; --dim) {
+      step(dim, head % scores[dim]);
+      head /= scores[dim];
+    }
+    return index;
+  }
+};
+
+/// The scores of one head: scale * q[l] . k[s] + bias in f32, -inf where
+/// the mask or the causal mask hides the key.
+std::vector<float> getScores(const Attention &a, const ScoreTerms &terms,
+                             int64_t head, const float *q, const float *k) {
   std::vector<float> scores(a.l * a.s);
   for (int64_t i = 0; i < a.l; ++i)
-    for (int64_t j = 0; j < a.s; ++j)
-      scores[i * a.s + j] =
-          a.isMasked(i, j) ? -INFINITY
-                           : sumF32(a.e, [&](int64_t e) {
-                               return q[i * a.e + e] * k[j * a.e + e];
-                             }) * a.scale;
+    for (int64_t j = 0; j < a.s; ++j) {
+      bool hidden = a.isMasked(i, j) ||
+                    (!terms.mask.empty() &&
+                     !terms.mask[terms.at(terms.maskShape, head, i, j)]);
+      float score = hidden ? -INFINITY : sumF32(a.e, [&](int64_t e) {
+        return q[i * a.e + e] * k[j * a.e + e];
+      }) * a.scale;
+      if (!hidden && !terms.bias.empty())
+        score += terms.bias[terms.at(terms.biasShape, head, i, j)];
+      scores[i * a.s + j] = score;
+    }
   return scores;
+}
+
+/// The dropout's factor of score (head, i, j): 1 without dropout, else
+/// `keepScale` where kept and 0 where dropped.
+float getKeepFactor(const Attention &a, const ScoreTerms &terms,
+                    int64_t head, int64_t i, int64_t j) {
+  if (!a.hasDropout())
+    return 1.0f;
+  uint64_t index = uint64_t((head * a.l + i) * a.s + j);
+  return random::keepsScore(terms.seed, terms.offset, index,
+                            a.dropoutThreshold)
+             ? a.keepScale
+             : 0.0f;
 }
 } // namespace
 
 LogicalResult Evaluator::evalAttention(Operation *op) {
   Attention a = getAttention(op);
-  if (a.dropoutP != 0)
-    return op->emitError("dropout_p = ")
-           << a.dropoutP
-           << " is not supported: only 0 runs (a dropout mask drawn as "
-              "ATen's flash kernel draws it is later work)";
   SmallVector<Buffer> results;
   for (Value result : op->getResults()) {
     FailureOr<Buffer> buffer = allocate(op, result.getType());
@@ -739,18 +784,51 @@ LogicalResult Evaluator::evalAttention(Operation *op) {
       return failure();
     results.push_back(std::move(*buffer));
   }
+  auto forward = dyn_cast<SdpfaFwdOp>(op);
+  ScoreTerms terms;
+  Value queryValue = forward ? forward.getQuery()
+                             : cast<SdpfaBwdOp>(op).getQuery();
+  llvm::append_range(
+      terms.scores,
+      cast<RankedTensorType>(queryValue.getType()).getShape().drop_back());
+  terms.scores.push_back(a.s);
   std::vector<std::vector<float>> in;
-  for (Value operand : op->getOperands())
-    if (isa<FloatType>(getElementTypeOrSelf(operand.getType())))
+  if (forward) {
+    for (Value operand : {forward.getQuery(), forward.getKey(),
+                          forward.getValue()})
       in.push_back(widenToF32(get(operand)));
+    if (Value bias = forward.getBias()) {
+      terms.bias = widenToF32(get(bias));
+      terms.biasShape = llvm::to_vector(
+          cast<RankedTensorType>(bias.getType()).getShape());
+    }
+    if (Value mask = forward.getMask()) {
+      terms.mask = get(mask).getBytes();
+      terms.maskShape = llvm::to_vector(
+          cast<RankedTensorType>(mask.getType()).getShape());
+    }
+    if (a.hasDropout()) {
+      terms.seed = static_cast<uint64_t>(
+          loadElement<int64_t>(get(forward.getSeed()).getBytes().data(), 0));
+      terms.offset = static_cast<uint64_t>(
+          loadElement<int64_t>(get(forward.getOffset()).getBytes().data(), 0));
+    }
+  } else {
+    auto backward = cast<SdpfaBwdOp>(op);
+    for (Value operand : op->getOperands())
+      if (isa<FloatType>(getElementTypeOrSelf(operand.getType())))
+        in.push_back(widenToF32(get(operand)));
+    const uint8_t *philox = get(backward.getPhiloxSeed()).getBytes().data();
+    terms.seed = static_cast<uint64_t>(loadElement<int64_t>(philox, 0));
+    terms.offset = static_cast<uint64_t>(loadElement<int64_t>(philox, 1));
+  }
   int64_t qe = a.l * a.e, ke = a.s * a.e, vv = a.s * a.ev, ov = a.l * a.ev;
-  if (isa<SdpfaFwdOp>(op)) {
-    // The seed and offset (results 2 and 3) stay zero: no dropout.
+  if (forward) {
     std::vector<float> out(a.batch * ov), lse(a.batch * a.l);
     for (int64_t b = 0; b < a.batch; ++b) {
       const float *q = in[0].data() + b * qe, *k = in[1].data() + b * ke,
                   *v = in[2].data() + b * vv;
-      std::vector<float> scores = getScores(a, q, k);
+      std::vector<float> scores = getScores(a, terms, b, q, k);
       for (int64_t i = 0; i < a.l; ++i) {
         const float *row = scores.data() + i * a.s;
         float max = -INFINITY;
@@ -762,25 +840,35 @@ LogicalResult Evaluator::evalAttention(Operation *op) {
           lse[b * a.l + i] = -INFINITY;
           continue;
         }
-        std::vector<float> p(a.s);
-        for (int64_t j = 0; j < a.s; ++j)
+        std::vector<float> p(a.s), kept(a.s);
+        for (int64_t j = 0; j < a.s; ++j) {
           p[j] = std::exp(row[j] - max);
+          kept[j] = p[j] * getKeepFactor(a, terms, b, i, j);
+        }
         float sum = sumF32(a.s, [&](int64_t j) { return p[j]; });
         lse[b * a.l + i] = max + std::log(sum);
         for (int64_t c = 0; c < a.ev; ++c)
-          o[c] = sumF32(a.s, [&](int64_t j) { return p[j] * v[j * a.ev + c]; }) /
+          o[c] = sumF32(a.s,
+                        [&](int64_t j) { return kept[j] * v[j * a.ev + c]; }) /
                  sum;
       }
     }
     storeFromF32(out, results[0]);
     storeFromF32(lse, results[1]);
+    // philox_seed = [seed, offset] (zeros without dropout); philox_offset 0.
+    uint8_t *seed = results[2].bytes.data();
+    storeElement(seed, 0, static_cast<int64_t>(terms.seed));
+    storeElement(seed, 1, static_cast<int64_t>(terms.offset));
+    storeElement(results[3].bytes.data(), 0, int64_t(0));
   } else {
     std::vector<float> dq(a.batch * qe), dk(a.batch * ke), dv(a.batch * vv);
     for (int64_t b = 0; b < a.batch; ++b) {
       const float *dout = in[0].data() + b * ov, *q = in[1].data() + b * qe,
                   *k = in[2].data() + b * ke, *v = in[3].data() + b * vv,
                   *o = in[4].data() + b * ov, *lse = in[5].data() + b * a.l;
-      std::vector<float> p = getScores(a, q, k), ds(a.l * a.s);
+      // p, and z = p times the dropout's factor.
+      std::vector<float> p = getScores(a, terms, b, q, k), z(a.l * a.s),
+                         ds(a.l * a.s);
       for (int64_t i = 0; i < a.l; ++i) {
         float d = sumF32(a.ev, [&](int64_t c) {
           return dout[i * a.ev + c] * o[i * a.ev + c];
@@ -788,16 +876,18 @@ LogicalResult Evaluator::evalAttention(Operation *op) {
         for (int64_t j = 0; j < a.s; ++j) {
           float &pij = p[i * a.s + j];
           pij = a.isMasked(i, j) ? 0.0f : std::exp(pij - lse[i]);
+          float keep = getKeepFactor(a, terms, b, i, j);
+          z[i * a.s + j] = pij * keep;
           float dp = sumF32(a.ev, [&](int64_t c) {
             return dout[i * a.ev + c] * v[j * a.ev + c];
           });
-          ds[i * a.s + j] = pij * (dp - d);
+          ds[i * a.s + j] = pij * (dp * keep - d);
         }
       }
       for (int64_t j = 0; j < a.s; ++j)
         for (int64_t c = 0; c < a.ev; ++c)
           dv[b * vv + j * a.ev + c] = sumF32(a.l, [&](int64_t i) {
-            return p[i * a.s + j] * dout[i * a.ev + c];
+            return z[i * a.s + j] * dout[i * a.ev + c];
           });
       for (int64_t i = 0; i < a.l; ++i)
         for (int64_t e = 0; e < a.e; ++e)

@@ -1616,14 +1616,33 @@ OwningOpRef<ModuleOp> FusionGenerator::runAttention() {
   Value value = operand(s, ev);
   if (rng.percent(40))
     query = scaledBy(query, rng.pick<double>({0.5, -1.5}), f32);
-  FloatAttr dropout = builder.getF64FloatAttr(0.0);
   UnitAttr causal = rng.percent(50) ? builder.getUnitAttr() : UnitAttr();
   FloatAttr scale =
       rng.percent(30)
           ? builder.getF64FloatAttr(rng.pick<double>({0.5, 0.125}))
           : FloatAttr();
-  auto forward = SdpfaFwdOp::create(builder, loc, query, key, value, dropout,
-                                    causal, scale);
+  // Now and then a bias and a mask of the scores' rank, some dims 1
+  // (broadcast), or else a dropout with constant Philox seed and offset.
+  SmallVector<int64_t> scores(batch);
+  llvm::append_range(scores, SmallVector<int64_t>{heads, l, s});
+  auto broadcastType = [&](Type element) {
+    SmallVector<int64_t> shape(scores);
+    for (int64_t &extent : shape)
+      if (rng.percent(30))
+        extent = 1;
+    return RankedTensorType::get(shape, element);
+  };
+  Value bias = rng.percent(25) ? addArgument(broadcastType(storage)) : Value();
+  Value mask = rng.percent(20) ? addArgument(broadcastType(i1)) : Value();
+  FloatAttr dropout = builder.getF64FloatAttr(0.0);
+  Value seed, offset;
+  if (!bias && !mask && rng.percent(20)) {
+    dropout = builder.getF64FloatAttr(rng.pick<double>({0.125, 0.5}));
+    seed = scalarConstant(i64);
+    offset = scalarConstant(i64);
+  }
+  auto forward = SdpfaFwdOp::create(builder, loc, query, key, value, bias,
+                                    mask, seed, offset, dropout, causal, scale);
   Value output = record(forward.getOutput());
   Value current = convert(output, f32);
   if (rng.percent(30))
@@ -1633,7 +1652,10 @@ OwningOpRef<ModuleOp> FusionGenerator::runAttention() {
   SmallVector<Value> results{convert(current, storage)};
   if (rng.percent(40))
     results.push_back(forward.getLogsumexp());
-  if (rng.percent(35)) {
+  // The backward of a forward without a bias or mask (nvFuser's has none);
+  // not of a dropout, whose mask the GPU path's decomposition cannot draw
+  // from philox_seed (a tensor): fuser-diff runs this family under SIMT.
+  if (!bias && !mask && !seed && rng.percent(35)) {
     Value gradOutput = addArgument(cast<RankedTensorType>(output.getType()));
     auto backward = SdpfaBwdOp::create(
         builder, loc, gradOutput, query, key, value, output,

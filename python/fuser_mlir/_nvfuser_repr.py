@@ -1414,7 +1414,9 @@ class Translator:
         seed = ir.tv("UInt64", [Dim(Val("scalar", -1, "Index", 2, True), "i")], cost=0)
         offset = ir.tv("UInt64", [], cost=0)
         dropout_p, is_causal, scale = self.attention_options(kw, 3)
-        options = [("dropout_p", dropout_p), ("is_causal", is_causal)] + \
+        options = [(name, self.val(record.kwargs[name])) for name in ("bias", "mask")
+                   if record.kwargs.get(name) is not None] + \
+            [("dropout_p", dropout_p), ("is_causal", is_causal)] + \
             ([] if scale is None else [("scale", scale)])
         Expr("sdpfa_fwd", [q, k, v] + [value for _, value in options],
              [output, logsumexp, seed, offset], {"options": options})

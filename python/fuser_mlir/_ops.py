@@ -1068,9 +1068,12 @@ class Ops:
                   is_causal=None, scale=None):
         """Scaled dot-product flash attention, forward: (output, logsumexp,
         philox_seed, philox_offset). query [N..., H, L, E], key [N..., H, S,
-        E], value [N..., H, S, Ev]; scale defaults to 1/sqrt(E). Only
-        dropout_p 0 runs (fuser.sdpfa_fwd); bias and mask are not supported.
-        nvFuser's earlier signature, sdpfa_fwd(query, key, value, dropout_p,
+        E], value [N..., H, S, Ev]; scale defaults to 1/sqrt(E). bias (the
+        query's dtype) and mask (Bool) have the query's rank, each dim the
+        scores' ([N..., H, L, S]) or 1; a dropout_p above 0 draws its
+        Philox seed and offset from the generator (_generator.py, as an
+        unseeded uniform does) and returns them as philox_seed
+        (fuser.sdpfa_fwd). nvFuser's earlier signature, sdpfa_fwd(query, key, value, dropout_p,
         is_causal, scale), which Thunder 0.2.6 and older repro scripts call
         positionally, is taken too: bias and mask are tensors, so a scalar
         (or a Python number) in their places is that form's dropout_p and
@@ -1082,12 +1085,11 @@ class Ops:
                     "sdpfa_fwd(query, key, value, dropout_p, is_causal, scale), which "
                     "takes no is_causal or scale keyword besides")
             bias, mask, dropout_p, is_causal, scale = None, None, bias, mask, dropout_p
-        if bias is not None or mask is not None:
-            raise FusionNotImplementedError(
-                "sdpfa_fwd's bias and mask are not supported by fuser_mlir yet")
         tensors = [self._tensor(query, "sdpfa_fwd's query"),
                    self._tensor(key, "sdpfa_fwd's key"),
                    self._tensor(value, "sdpfa_fwd's value")]
+        extras = {name: self._tensor(t, "sdpfa_fwd's %s" % name)
+                  for name, t in (("bias", bias), ("mask", mask)) if t is not None}
         for t in tensors:
             if len(self._fd._type_of(t)[0]) < 4:
                 raise FusionValueError(
@@ -1096,14 +1098,22 @@ class Ops:
         dropout_p = self._attention_attribute("sdpfa_fwd", dropout_p, "dropout_p")
         is_causal = self._attention_attribute("sdpfa_fwd", is_causal, "is_causal")
         scale = self._attention_attribute("sdpfa_fwd", scale, "scale")
-        kwargs = {"dropout_p": dropout_p, "is_causal": is_causal, "scale": scale}
+        kwargs = dict(extras, dropout_p=dropout_p, is_causal=is_causal, scale=scale)
+        tensors += list(extras.values())
 
         def build_fn(build, ids):
-            return build.call(build.native.sdpfa_fwd, *ids, *self._attention_options(
-                build, "sdpfa_fwd", dropout_p, is_causal, scale))
+            p, causal, scale_value = self._attention_options(
+                build, "sdpfa_fwd", dropout_p, is_causal, scale)
+            bias_id = ids[3] if "bias" in extras else None
+            mask_id = ids[-1] if "mask" in extras else None
+            seed = offset = None
+            if p != 0:
+                seed, offset = [operand[1] for operand in build.generator_operands()]
+            return build.call(build.native.sdpfa_fwd, *ids[:3], bias_id, mask_id, p,
+                              causal, scale_value, seed, offset)
 
         def stand_ins(types):
-            (q_shape, dtype), _, (v_shape, _) = types
+            (q_shape, dtype), _, (v_shape, _) = types[:3]
             return [(list(q_shape[:-1]) + [v_shape[-1]], dtype),
                     (list(q_shape[:-1]), "float32"), ([2], "int64"), ([], "int64")]
         results = self._attention("sdpfa_fwd", tensors, kwargs, 3, build_fn, stand_ins)
@@ -1116,7 +1126,8 @@ class Ops:
                   is_causal, philox_seed, philox_offset, scale):
         """Scaled dot-product flash attention, backward: (grad_query,
         grad_key, grad_value) from sdpfa_fwd's output, logsumexp and Philox
-        state. Only dropout_p 0 runs (fuser.sdpfa_bwd)."""
+        state: a dropout redraws the forward's mask from philox_seed
+        (fuser.sdpfa_bwd)."""
         names = ["grad_output", "query", "key", "value", "output", "logsumexp",
                  "philox_seed", "philox_offset"]
         tensors = [self._tensor(t, "sdpfa_bwd's %s" % n) for t, n in zip(

@@ -337,12 +337,21 @@ public:
   }
   /// nvFuser's sdpfa_fwd: the ids of (output, logsumexp, philox_seed,
   /// philox_offset).
+  /// `bias`, `mask`, `seed` and `offset` may be None.
   std::vector<int64_t> sdpfaFwd(int64_t query, int64_t key, int64_t value,
-                                double dropoutP, bool isCausal,
-                                std::optional<double> scale) {
+                                std::optional<int64_t> bias,
+                                std::optional<int64_t> mask, double dropoutP,
+                                bool isCausal, std::optional<double> scale,
+                                std::optional<int64_t> seed,
+                                std::optional<int64_t> offset) {
+    auto lookUpOptional = [&](std::optional<int64_t> id) {
+      return id ? lookUp(*id) : Value();
+    };
     return buildSeveral([&] {
-      return getBuilder().sdpfaFwd(lookUp(query), lookUp(key), lookUp(value),
-                                   dropoutP, isCausal, scale);
+      return getBuilder().sdpfaFwd(
+          lookUp(query), lookUp(key), lookUp(value), lookUpOptional(bias),
+          lookUpOptional(mask), dropoutP, isCausal, scale,
+          lookUpOptional(seed), lookUpOptional(offset));
     });
   }
   /// nvFuser's sdpfa_bwd: the ids of (grad_query, grad_key, grad_value).
@@ -943,8 +952,10 @@ NB_MODULE(_fuser_mlir, m) {
            nb::arg("bias").none() = nb::none())
       .def("grouped_mm", &Fusion::groupedMm)
       .def("sdpfa_fwd", &Fusion::sdpfaFwd, nb::arg("query"), nb::arg("key"),
-           nb::arg("value"), nb::arg("dropout_p"), nb::arg("is_causal"),
-           nb::arg("scale").none())
+           nb::arg("value"), nb::arg("bias").none(), nb::arg("mask").none(),
+           nb::arg("dropout_p"), nb::arg("is_causal"), nb::arg("scale").none(),
+           nb::arg("seed").none() = nb::none(),
+           nb::arg("offset").none() = nb::none())
       .def("sdpfa_bwd", &Fusion::sdpfaBwd, nb::arg("grad_output"),
            nb::arg("query"), nb::arg("key"), nb::arg("value"),
            nb::arg("output"), nb::arg("logsumexp"), nb::arg("dropout_p"),

@@ -1,8 +1,9 @@
 """nvFuser's uniform and normal with explicit rng_seed and rng_offset (issue
 45, random numbers) through the direct API, against an independent numpy
-implementation of nvFuser's runtime/random_numbers.cu written here from its
-formulas (Philox4x32-10, the uniform transforms, Box-Muller), on every host
-backend; the values depend only on the seed, the offset and the index."""
+implementation of nvFuser's runtime/random_numbers.cu written from its
+formulas (Philox4x32-10 and the uniform transforms in philox_reference.py,
+Box-Muller here), on every host backend; the values depend only on the
+seed, the offset and the index."""
 from fractions import Fraction
 
 import numpy as np
@@ -11,38 +12,9 @@ import pytest
 import fuser_mlir
 from fuser_mlir import DataType, FusionDefinition, FusionTypeError, FusionValueError
 from fuser_mlir import _generator
+from philox_reference import philox, uniform01_f32, uniform01_f64
 
 BACKENDS = ["interp", "cpu", "simt"]
-M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
-MASK = np.uint64(0xFFFFFFFF)
-
-
-def philox(seed, subsequence, offset):
-    """Philox4x32-10 on arrays of subsequences; returns 4 uint32 arrays."""
-    sub = subsequence.astype(np.uint64)
-    offset, seed = np.uint64(offset % 2**64), np.uint64(seed % 2**64)
-    c = [np.full(sub.shape, offset & MASK), np.full(sub.shape, offset >> np.uint64(32)),
-         sub & MASK, sub >> np.uint64(32)]
-    k0, k1 = int(seed & MASK), int(seed >> np.uint64(32))
-    for _ in range(10):
-        p0 = np.uint64(M0) * c[0]
-        p1 = np.uint64(M1) * c[2]
-        c = [(p1 >> np.uint64(32)) ^ c[1] ^ np.uint64(k0), p1 & MASK,
-             (p0 >> np.uint64(32)) ^ c[3] ^ np.uint64(k1), p0 & MASK]
-        k0, k1 = (k0 + W0) % 2**32, (k1 + W1) % 2**32
-    return [w.astype(np.uint32) for w in c]
-
-
-def uniform01_f32(word, mapped=True):
-    scale = np.float32(2.0**-32)
-    r = word.astype(np.float32) * scale + np.float32(0.5) * scale
-    return np.where(r == np.float32(1), np.float32(0), r) if mapped else r
-
-
-def uniform01_f64(x, y):
-    z = x.astype(np.uint64) ^ (y.astype(np.uint64) << np.uint64(21))
-    r = z.astype(np.float64) * 2.0**-53 + 0.5 * 2.0**-53
-    return np.where(r == 1.0, 0.0, r)
 
 
 def fma(a, b, c, dtype):

@@ -19,6 +19,7 @@ import math
 import numpy as np
 import pytest
 
+import fuser_mlir
 from fuser_mlir import DataType, FusionDefinition, FusionError, FusionTypeError
 from fuser_mlir import nvfuser_direct
 from fuser_mlir._errors import FusionNotImplementedError
@@ -122,14 +123,25 @@ def test_integer_scale_and_dropout_inputs():
     np.testing.assert_allclose(out, reference(Q, K, V, GO, False, 2.0)[0], rtol=2e-5, atol=2e-5)
 
 
-def test_dropout_input_is_refused_at_run():
-    """dropout_p given at execute: 0 runs, a positive one is the run's error
-    as a constant one is (no dropout mask is drawn)."""
+def test_dropout_input_draws_from_the_generator():
+    """dropout_p given at execute: 0 draws nothing and returns a zero Philox
+    state; 0.2 draws the generator's seed and offset (returned as
+    philox_seed) and the backends agree on its mask."""
     fd = forward_backward()
-    fd.execute([Q, K, V, GO, 0.0, False, 0.3], backend="cpu")
+    before = fuser_mlir.get_rng_state()
+    plain = fd.execute([Q, K, V, GO, 0.0, False, 0.3], backend="cpu")
+    assert fuser_mlir.get_rng_state() == before
+    assert plain[2].tolist() == [0, 0]
+    runs = {}
     for backend in ("interp", "cpu"):
-        with pytest.raises(FusionError, match="dropout_p = 2.000000e-01 is not supported"):
-            fd.execute([Q, K, V, GO, 0.2, False, 0.3], backend=backend)
+        fuser_mlir.set_rng_state(before)
+        runs[backend] = fd.execute([Q, K, V, GO, 0.2, False, 0.3], backend=backend)
+    seed, offset = before
+    assert runs["cpu"][2].tolist() == [seed, offset // 4]
+    for got, want in zip(runs["cpu"], runs["interp"]):
+        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
+                                   rtol=2e-5, atol=2e-5)
+    assert not np.allclose(runs["cpu"][0], plain[0])
 
 
 def test_philox_state_from_one_fusion_into_another():

@@ -16,11 +16,8 @@
 // The lowering: one call per attention segment, its unused results in
 // buffers of the call's own.
 // RUN: fuser-opt %s --fuser-preseg --fuser-segment --fuser-schedule --convert-fuser-to-scf | FileCheck %s --check-prefix=LOWER
-// Dropout is refused, by the interpreter and by the lowering.
-// RUN: not fuser-run %S/Inputs/sdpfa-dropout.mlir --backend interp 2>&1 | FileCheck %s --check-prefix=DROPOUT
-// RUN: not fuser-run %S/Inputs/sdpfa-dropout.mlir --backend cpu 2>&1 | FileCheck %s --check-prefix=DROPOUT
 // The same entries under SIMT (gemms around a softmax kernel):
-// simt-sdpfa.mlir.
+// simt-sdpfa.mlir; a bias, a mask and dropout: cpu-sdpfa-extras.mlir.
 
 // OK4-NOT: FAILED
 // OK4-COUNT-4: ok
@@ -41,7 +38,6 @@
 // LOWER-LABEL: func.func @bwd_f32(
 // LOWER: call @__fuser_sdpfa_fwd(
 // LOWER: call @__fuser_sdpfa_bwd(
-// DROPOUT: error: dropout_p = 1.000000e-01 is not supported: only 0 runs
 
 func.func @fwd_bf16(%q: tensor<2x3x7x8xbf16>, %k: tensor<2x3x33x8xbf16>, %v: tensor<2x3x33x4xbf16>) -> (tensor<2x3x7x4xbf16>, tensor<2x3x7xf32>, tensor<2xi64>, tensor<i64>) {
   %o, %lse, %seed, %offset = fuser.sdpfa_fwd %q, %k, %v {is_causal} : tensor<2x3x7x8xbf16>, tensor<2x3x33x8xbf16>, tensor<2x3x33x4xbf16> -> tensor<2x3x7x4xbf16>, tensor<2x3x7xf32>, tensor<2xi64>, tensor<i64>

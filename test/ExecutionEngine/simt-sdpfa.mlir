@@ -17,9 +17,9 @@
 // (the masked softmax: max, exp, sum, the division after the second gemm
 // is a pointwise kernel of its own).
 // RUN: fuser-opt %S/cpu-sdpfa.mlir --fuser-decompose-attention --fuser-preseg --fuser-segment | FileCheck %s --check-prefix=SEGMENTS
-// Must not decompose, refused with a located error: dropout (as
-// everywhere), and an attention segment in a fusion that came segmented.
-// RUN: not fuser-run %S/Inputs/sdpfa-dropout.mlir --backend simt 2>&1 | FileCheck %s --check-prefix=DROPOUT
+// Must not decompose, refused with a located error: an attention segment
+// in a fusion that came segmented (a backward with dropout:
+// simt-sdpfa-extras.mlir).
 // RUN: fuser-opt %S/cpu-sdpfa.mlir --fuser-segment > %t.mlir
 // RUN: not fuser-run %t.mlir --entry fwd_f32 --backend simt 2>&1 | FileCheck %s --check-prefix=REFUSED
 
@@ -42,5 +42,4 @@
 // SEGMENTS: fuser.matmul
 // SEGMENTS-NOT: fuser.sdpfa_fwd
 // SEGMENTS-LABEL: func.func @fwd_one(
-// DROPOUT: sdpfa-dropout.mlir:3:30: error: dropout_p = 1.000000e-01 is not supported: only 0 runs
 // REFUSED: error: attention library segments (sdpfa) do not run on the CUDA backend: it runs attention as cuBLASLt gemms around softmax kernels

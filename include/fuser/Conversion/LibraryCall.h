@@ -20,8 +20,10 @@
 // gemm once per non-empty group).
 //
 // A fuser.sdpfa_fwd segment calls kAttentionForwardFunction,
-//   void(index descriptor, index query, index key, index value, index output,
-//        index logsumexp, index philox_seed, index philox_offset),
+//   void(index descriptor, index query, index key, index value, index bias,
+//        index mask, index seed, index offset, index output,
+//        index logsumexp, index philox_seed, index philox_offset)
+// (bias, mask, and the rank-0 seed and offset 0 where the op has none),
 // a fuser.sdpfa_bwd one kAttentionBackwardFunction,
 //   void(index descriptor, index grad_output, index query, index key,
 //        index value, index output, index logsumexp, index philox_seed,
@@ -30,7 +32,8 @@
 // with the op's operands then all its results (a result the segment does
 // not yield is written to a buffer of the call's own), and a descriptor
 // laid out as AttentionSlot: the extents, then per buffer in argument
-// order its offset and Rank strides in elements.
+// order its offset and Rank strides in elements (a broadcast dim of a bias
+// or mask: stride 0).
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,7 +120,9 @@ inline bool isLibraryFunction(llvm::StringRef name) {
 }
 
 /// An attention call's descriptor: these slots (the element type as
-/// MatmulElement; the f32 scale's bits), then Rank - 2 batch extents, then
+/// MatmulElement; the bits of the f32 scale, dropout threshold and keep
+/// scale of fuser/Dialect/Fuser/IR/Attention.h), then Rank - 2 batch
+/// extents, then
 /// per buffer AttentionBufferSlots: its offset, then Rank strides (a buffer
 /// of lower rank leaves the last ones 0).
 enum AttentionSlot : int64_t {
@@ -129,6 +134,9 @@ enum AttentionSlot : int64_t {
   AttentionEv,
   AttentionCausal,
   AttentionScaleBits,
+  AttentionHasDropout,
+  AttentionDropoutThresholdBits,
+  AttentionKeepScaleBits,
   AttentionFirstBatchDim
 };
 

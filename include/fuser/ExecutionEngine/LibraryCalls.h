@@ -57,9 +57,10 @@ std::optional<LibraryCallError> takeLibraryCallError();
 /// library::kAttentionForwardFunction: fuser.sdpfa_fwd as `descriptor`
 /// states it over the buffers at these addresses. The BLAS must be loaded.
 void runLibraryAttentionForward(intptr_t descriptor, intptr_t query,
-                                intptr_t key, intptr_t value, intptr_t output,
-                                intptr_t logsumexp, intptr_t philoxSeed,
-                                intptr_t philoxOffset);
+                                intptr_t key, intptr_t value, intptr_t bias,
+                                intptr_t mask, intptr_t seed, intptr_t offset,
+                                intptr_t output, intptr_t logsumexp,
+                                intptr_t philoxSeed, intptr_t philoxOffset);
 
 /// library::kAttentionBackwardFunction: fuser.sdpfa_bwd likewise.
 void runLibraryAttentionBackward(intptr_t descriptor, intptr_t gradOutput,

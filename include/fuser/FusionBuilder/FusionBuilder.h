@@ -197,12 +197,16 @@ public:
   /// f16, bf16 or f32 operands of one type and Int32 offsets, else a type
   /// error.
   FailureOr<Value> groupedMm(Value mat1, Value mat2, Value offsets);
-  /// nvFuser's sdpfa_fwd(query, key, value, dropout_p, is_causal, scale):
-  /// `fuser.sdpfa_fwd`, its (output, logsumexp, philox_seed,
-  /// philox_offset). The tensors must be f16, bf16 or f32 of one dtype.
-  FailureOr<SmallVector<Value>> sdpfaFwd(Value query, Value key, Value value,
-                                         double dropoutP, bool isCausal,
-                                         std::optional<double> scale);
+  /// nvFuser's sdpfa_fwd(query, key, value, bias, mask, dropout_p,
+  /// is_causal, scale): `fuser.sdpfa_fwd`, its (output, logsumexp,
+  /// philox_seed, philox_offset). The tensors must be f16, bf16 or f32 of
+  /// one dtype, the mask Bool; `bias` and `mask` may be null, and `seed`
+  /// and `offset` (i64) are the dropout's Philox state, given exactly where
+  /// dropoutP > 0.
+  FailureOr<SmallVector<Value>>
+  sdpfaFwd(Value query, Value key, Value value, Value bias, Value mask,
+           double dropoutP, bool isCausal, std::optional<double> scale,
+           Value seed = {}, Value offset = {});
   /// nvFuser's sdpfa_bwd(grad_output, query, key, value, output, logsumexp,
   /// dropout_p, is_causal, philox_seed, philox_offset, scale):
   /// `fuser.sdpfa_bwd`, its (grad_query, grad_key, grad_value).

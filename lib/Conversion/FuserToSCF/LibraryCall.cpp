@@ -7,7 +7,8 @@
 // of each operand's strided view and of the result); for fuser.grouped_mm,
 // library::kGroupedMmFunction and the whole gemm its groups split; for
 // fuser.sdpfa_fwd and fuser.sdpfa_bwd, the attention functions and the offset
-// and strides of every operand and result (fuser/Conversion/LibraryCall.h). A
+// and strides of every operand (a scalar one: its rank-0 memref) and result
+// (fuser/Conversion/LibraryCall.h). A
 // transposed operand is a stride, not a copy; the CPU backend's runtime
 // picks the BLAS layout or packs.
 //
@@ -248,14 +249,74 @@ describeAttention(Operation *op, ArrayRef<StridedBuffer> buffers) {
   d[AttentionEv] = attention.ev;
   d[AttentionCausal] = attention.causal;
   d[AttentionScaleBits] = llvm::bit_cast<uint32_t>(attention.scale);
+  d[AttentionHasDropout] = attention.hasDropout();
+  d[AttentionDropoutThresholdBits] =
+      llvm::bit_cast<uint32_t>(attention.dropoutThreshold);
+  d[AttentionKeepScaleBits] = llvm::bit_cast<uint32_t>(attention.keepScale);
   llvm::append_range(d, query.getShape().drop_back(2));
   for (const StridedBuffer &buffer : buffers) {
     d.push_back(buffer.offset);
     SmallVector<int64_t> strides(buffer.strides);
+    // A broadcast dim (a bias or mask's 1) is read at stride 0.
+    for (auto [stride, size] : llvm::zip(strides, buffer.sizes))
+      if (size == 1)
+        stride = 0;
     strides.resize(rank, 0);
     llvm::append_range(d, strides);
   }
   return d;
+}
+
+/// The value of a scalar operand of a library op: a segment input (a scalar
+/// value), or a scalar computation the segment replicates, emitted here.
+static FailureOr<Value> emitScalarOperand(OpBuilder &b, SegmentOp segment,
+                                          Value operand, ValueRange inputs) {
+  if (auto argument = dyn_cast<BlockArgument>(operand))
+    return inputs[argument.getArgNumber()];
+  Operation *def = operand.getDefiningOp();
+  SmallVector<Value> operands;
+  for (Value source : def->getOperands()) {
+    FailureOr<Value> value = emitScalarOperand(b, segment, source, inputs);
+    if (failed(value))
+      return failure();
+    operands.push_back(*value);
+  }
+  return emitScalarOp(b, def, operands);
+}
+
+/// The buffers of an attention call's operands in its argument order
+/// (LibraryCall.h): the forward's query, key, value, bias, mask, seed and
+/// offset (an absent one without a memref), the backward's operands.
+static FailureOr<SmallVector<StridedBuffer>>
+getAttentionOperandBuffers(OpBuilder &b, SegmentOp segment, Operation *op,
+                           ValueRange inputs,
+                           SmallVectorImpl<Value> &contiguousCopies) {
+  SmallVector<Value> operands(op->getOperands());
+  if (auto forward = dyn_cast<SdpfaFwdOp>(op))
+    operands = {forward.getQuery(), forward.getKey(), forward.getValue(),
+                forward.getBias(),  forward.getMask(), forward.getSeed(),
+                forward.getOffset()};
+  SmallVector<StridedBuffer> buffers;
+  for (Value operand : operands) {
+    FailureOr<StridedBuffer> buffer = StridedBuffer{};
+    if (operand && isa<RankedTensorType>(operand.getType())) {
+      buffer = getOperandBuffer(b, segment, op, operand, inputs,
+                                contiguousCopies);
+    } else if (operand) {
+      // A scalar, stored for the call.
+      FailureOr<Value> scalar = emitScalarOperand(b, segment, operand, inputs);
+      if (failed(scalar))
+        return failure();
+      Value memref = memref::AllocaOp::create(
+          b, op->getLoc(), MemRefType::get({}, scalar->getType()));
+      memref::StoreOp::create(b, op->getLoc(), *scalar, memref);
+      buffer = getStridedBuffer(op, memref);
+    }
+    if (failed(buffer))
+      return failure();
+    buffers.push_back(std::move(*buffer));
+  }
+  return buffers;
 }
 
 LogicalResult mlir::fuser::emitLibraryCall(
@@ -267,11 +328,6 @@ LogicalResult mlir::fuser::emitLibraryCall(
   bool attention = isa<SdpfaFwdOp, SdpfaBwdOp>(op);
   if (!getMatmulElement(getElementTypeOrSelf(op->getResult(0).getType())))
     return op->emitError("the library call takes f16, bf16, f32 or f64");
-  if (attention && getAttention(op).dropoutP != 0)
-    return op->emitError("dropout_p = ")
-           << getAttention(op).dropoutP
-           << " is not supported: only 0 runs (a dropout mask drawn as "
-              "ATen's flash kernel draws it is later work)";
   // A matmul, linear or grouped_mm without result elements (M or N is 0,
   // or a batch dim) computes nothing; its buffers need no strides (MLIR
   // gives an empty memref's no static ones).
@@ -279,12 +335,20 @@ LogicalResult mlir::fuser::emitLibraryCall(
       cast<ShapedType>(op->getResult(0).getType()).getNumElements() == 0)
     return success();
   SmallVector<StridedBuffer> buffers;
-  for (Value operand : op->getOperands()) {
-    FailureOr<StridedBuffer> buffer = getOperandBuffer(
-        b, segment, op, operand, inputs, contiguousCopies);
-    if (failed(buffer))
+  if (attention) {
+    FailureOr<SmallVector<StridedBuffer>> operands =
+        getAttentionOperandBuffers(b, segment, op, inputs, contiguousCopies);
+    if (failed(operands))
       return failure();
-    buffers.push_back(std::move(*buffer));
+    buffers = std::move(*operands);
+  } else {
+    for (Value operand : op->getOperands()) {
+      FailureOr<StridedBuffer> buffer = getOperandBuffer(
+          b, segment, op, operand, inputs, contiguousCopies);
+      if (failed(buffer))
+        return failure();
+      buffers.push_back(std::move(*buffer));
+    }
   }
   // Every result has a buffer: the segment's output where it yields the
   // result, else one of the call's own, freed after it.
@@ -327,9 +391,12 @@ LogicalResult mlir::fuser::emitLibraryCall(
   SmallVector<Value> arguments = {
       createDescriptor(b, loc, module, name, descriptor)};
   if (attention || grouped) {
-    // grouped_mm: mat1, mat2, offsets, out.
+    // grouped_mm: mat1, mat2, offsets, out; attention: 0 for an absent
+    // operand.
     for (const StridedBuffer &buffer : buffers)
-      arguments.push_back(address(buffer.memref));
+      arguments.push_back(buffer.memref
+                              ? address(buffer.memref)
+                              : arith::ConstantIndexOp::create(b, loc, 0));
   } else {
     // lhs, rhs, bias (0 without one), out.
     arguments.push_back(address(buffers[0].memref));

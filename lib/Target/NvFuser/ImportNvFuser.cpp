@@ -498,13 +498,19 @@ private:
   /// `T3,\n T4,\n ... T6\n = op(...)`, results separated by commas
   /// (`first` holds T3, parsed): sdpa and sdpa_bwd.
   LogicalResult parseResultListStatement(TensorDecl first);
-  /// `sdpa(Q, K, V, dropout_p = double(0), is_causal=true, scale=double(0.125),
-  /// )` (SdpaFwdOp): fuser.sdpfa_fwd.
+  /// `sdpa(Q, K, V, bias=B, mask=M, dropout_p = double(0), is_causal=true,
+  /// scale=double(0.125), )` (SdpaFwdOp; bias and mask where given):
+  /// fuser.sdpfa_fwd.
   LogicalResult parseSdpaFwd(ArrayRef<TensorDecl> outs);
   /// `sdpa_bwd(dO, Q, K, V, O, logsum_exp = L, dropout_p = ..., is_causal =
   /// ..., philox_seed = S, philox_offset = P, , scale = ...)` (SdpaBwdOp):
   /// fuser.sdpfa_bwd.
   LogicalResult parseSdpaBwd(ArrayRef<TensorDecl> outs);
+  /// `key = T...` (key bias or mask of sdpa, logsum_exp or a Philox
+  /// tensor of sdpa_bwd) into `tensor`, which must not be set yet.
+  LogicalResult parseAttentionTensor(llvm::StringRef key,
+                                     llvm::StringRef opName, Value &tensor,
+                                     bool allowUInt64);
   /// Checks and names the results of a statement with several outputs.
   LogicalResult defineResults(ArrayRef<TensorDecl> outs, ValueRange results,
                               llvm::StringRef opName);
@@ -567,6 +573,11 @@ private:
   FailureOr<Value> parseIota(TensorDecl &out, Location loc);
   FailureOr<Value> parseRandom(TensorDecl &out, Location loc,
                                llvm::StringRef opName);
+  /// The seed and offset of the next draw from torch's generator (a random
+  /// op printed without a seed, or sdpa's dropout): the function's
+  /// `rng_seed` and `rng_offset` arguments, the offset plus k for the k-th
+  /// draw (parseRandom).
+  FailureOr<std::pair<Value, Value>> drawFromGenerator(Location loc);
   FailureOr<Value> parseGather(TensorDecl &out, Location loc,
                                llvm::StringRef opName);
   FailureOr<Value> parseIndexSelect(TensorDecl &out, Location loc,
@@ -661,8 +672,8 @@ private:
   func::FuncOp function;
   llvm::StringMap<Value> values;
   /// The seed and offset arguments of the function's random ops printed
-  /// without a seed (added at the first such op), and how many such ops
-  /// were read.
+  /// without a seed, and of sdpa's dropout (added at the first such op),
+  /// and how many such ops were read.
   Value generatorSeed, generatorOffset;
   int64_t generatorDraws = 0;
   /// How many functions were named after each base name (`fusion`,
@@ -2556,31 +2567,39 @@ FailureOr<Value> Importer::parseRandom(TensorDecl &out, Location loc,
     seed = printedSeed->operand;
     offset = *offsetArgument;
   } else {
-    if (!generatorSeed) {
-      FailureOr<Value> seedArgument = addScalarArgument("rng_seed", loc);
-      FailureOr<Value> offsetArgument = addScalarArgument("rng_offset", loc);
-      if (failed(seedArgument) || failed(offsetArgument))
-        return failure();
-      generatorSeed = *seedArgument;
-      generatorOffset = *offsetArgument;
-    }
-    seed = generatorSeed;
-    offset = generatorOffset;
-    if (generatorDraws > 0) {
-      fusionBuilder.setLoc(loc);
-      FailureOr<Value> drawOffset =
-          fusionBuilder.binary(BinaryKind::Add, generatorOffset,
-                               ScalarLiteral::getInt(generatorDraws));
-      if (failed(drawOffset))
-        return failure();
-      offset = *drawOffset;
-    }
-    ++generatorDraws;
+    FailureOr<std::pair<Value, Value>> draw = drawFromGenerator(loc);
+    if (failed(draw))
+      return failure();
+    std::tie(seed, offset) = *draw;
   }
   fusionBuilder.setLoc(loc);
   return checkDeclared(fusionBuilder.random(isNormal, out.shape, first, second,
                                             *seed, *offset, dtype),
                        out, opName);
+}
+
+FailureOr<std::pair<Value, Value>>
+Importer::drawFromGenerator(Location loc) {
+  if (!generatorSeed) {
+    FailureOr<Value> seedArgument = addScalarArgument("rng_seed", loc);
+    FailureOr<Value> offsetArgument = addScalarArgument("rng_offset", loc);
+    if (failed(seedArgument) || failed(offsetArgument))
+      return failure();
+    generatorSeed = *seedArgument;
+    generatorOffset = *offsetArgument;
+  }
+  Value offset = generatorOffset;
+  if (generatorDraws > 0) {
+    fusionBuilder.setLoc(loc);
+    FailureOr<Value> drawOffset =
+        fusionBuilder.binary(BinaryKind::Add, generatorOffset,
+                             ScalarLiteral::getInt(generatorDraws));
+    if (failed(drawOffset))
+      return failure();
+    offset = *drawOffset;
+  }
+  ++generatorDraws;
+  return std::make_pair(generatorSeed, offset);
 }
 
 FailureOr<Importer::TensorRef>
@@ -2763,6 +2782,20 @@ Importer::parseAttentionHead(ArrayRef<TensorDecl> outs, llvm::StringRef opName,
   return operands;
 }
 
+LogicalResult Importer::parseAttentionTensor(llvm::StringRef key,
+                                             llvm::StringRef opName,
+                                             Value &tensor, bool allowUInt64) {
+  if (tensor)
+    return emitError(tok.getLoc()) << "'" << key << "' is given twice";
+  if (failed(expectArgumentName(key, opName)))
+    return failure();
+  FailureOr<TensorRef> operand = parseTensorRef(allowUInt64);
+  if (failed(operand))
+    return failure();
+  tensor = operand->value;
+  return success();
+}
+
 LogicalResult Importer::parseSdpaFwd(ArrayRef<TensorDecl> outs) {
   constexpr llvm::StringLiteral opName = "sdpa";
   Location loc = getLoc(tok.getLoc());
@@ -2773,29 +2806,42 @@ LogicalResult Importer::parseSdpaFwd(ArrayRef<TensorDecl> outs) {
   // nvFuser prints `bias=` and `mask=` operands, then `dropout_p = `,
   // `is_causal=` and, where given, `scale=`, each followed by a comma.
   AttentionScalars scalars;
+  Value bias, mask;
   while (!tok.is(Kind::RParen)) {
     llvm::SMLoc keyLoc = tok.getLoc();
     llvm::StringRef key = tok.is(Kind::Identifier) ? tok.spelling : "";
-    if (key == "bias" || key == "mask")
-      return emitError(keyLoc)
-             << "unsupported 'sdpa' with an attention " << key
-             << ": fuser.sdpfa_fwd has no bias or mask operand";
-    if (key != "dropout_p" && key != "is_causal" && key != "scale")
-      return emitError(keyLoc) << "expected an 'sdpa' argument (dropout_p, "
-                                  "is_causal, scale) or ')', found "
+    if (key == "bias" || key == "mask") {
+      if (failed(parseAttentionTensor(key, opName, key == "bias" ? bias : mask,
+                                      /*allowUInt64=*/false)))
+        return failure();
+    } else if (key == "dropout_p" || key == "is_causal" || key == "scale") {
+      if (failed(parseAttentionScalar(key, opName, scalars)))
+        return failure();
+    } else {
+      return emitError(keyLoc) << "expected an 'sdpa' argument (bias, mask, "
+                                  "dropout_p, is_causal, scale) or ')', found "
                                << describeCurrent();
-    if (failed(parseAttentionScalar(key, opName, scalars)) ||
-        (!tok.is(Kind::RParen) &&
-         failed(expect(Kind::Comma, ",", "between the arguments of 'sdpa'"))))
+    }
+    if (!tok.is(Kind::RParen) &&
+        failed(expect(Kind::Comma, ",", "between the arguments of 'sdpa'")))
       return failure();
   }
   consume(); // )
-  fusionBuilder.setLoc(loc);
   // nvFuser's defaults where an argument is missing: no dropout, not causal.
-  FailureOr<SmallVector<Value>> results =
-      fusionBuilder.sdpfaFwd((*operands)[0], (*operands)[1], (*operands)[2],
-                             scalars.dropoutP.value_or(0.0),
-                             scalars.isCausal.value_or(false), scalars.scale);
+  // A dropout draws its Philox seed and offset from the generator, as a
+  // random op printed without a seed does.
+  double dropoutP = scalars.dropoutP.value_or(0.0);
+  Value seed, offset;
+  if (dropoutP != 0) {
+    FailureOr<std::pair<Value, Value>> draw = drawFromGenerator(loc);
+    if (failed(draw))
+      return failure();
+    std::tie(seed, offset) = *draw;
+  }
+  fusionBuilder.setLoc(loc);
+  FailureOr<SmallVector<Value>> results = fusionBuilder.sdpfaFwd(
+      (*operands)[0], (*operands)[1], (*operands)[2], bias, mask, dropoutP,
+      scalars.isCausal.value_or(false), scalars.scale, seed, offset);
   if (failed(results))
     return failure();
   for (int i : {2, 3})
@@ -2836,16 +2882,10 @@ LogicalResult Importer::parseSdpaBwd(ArrayRef<TensorDecl> outs) {
     llvm::StringRef key = tok.is(Kind::Identifier) ? tok.spelling : "";
     const llvm::StringLiteral *tensorKey = llvm::find(tensorKeys, key);
     if (tensorKey != std::end(tensorKeys)) {
-      Value &tensor = tensors[tensorKey - std::begin(tensorKeys)];
-      if (tensor)
-        return emitError(keyLoc) << "'" << key << "' is given twice";
-      if (failed(expectArgumentName(key, opName)))
+      if (failed(parseAttentionTensor(
+              key, opName, tensors[tensorKey - std::begin(tensorKeys)],
+              /*allowUInt64=*/key != "logsum_exp")))
         return failure();
-      FailureOr<TensorRef> operand =
-          parseTensorRef(/*allowUInt64=*/key != "logsum_exp");
-      if (failed(operand))
-        return failure();
-      tensor = operand->value;
     } else if (key == "dropout_p" || key == "is_causal" || key == "scale") {
       if (failed(parseAttentionScalar(key, opName, scalars)))
         return failure();

@@ -25,6 +25,10 @@ template <typename OpTy> Attention getAttentionOf(OpTy op) {
       scale ? scale->convertToDouble() : 1.0 / std::sqrt(double(attention.e)));
   attention.causal = op.getIsCausal();
   attention.dropoutP = op.getDropoutP().convertToDouble();
+  attention.dropoutThreshold = static_cast<float>(attention.dropoutP);
+  attention.keepScale =
+      attention.dropoutP == 1 ? 0.0f
+                              : static_cast<float>(1 / (1 - attention.dropoutP));
   return attention;
 }
 } // namespace

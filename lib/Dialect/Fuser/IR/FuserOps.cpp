@@ -893,6 +893,58 @@ std::pair<RankedTensorType, RankedTensorType> getPhiloxTypes(MLIRContext *contex
 } // namespace
 
 namespace {
+/// The forward's bias, mask and Philox operands: a bias of the element type
+/// and a bool mask, each of the query's rank with every dim the score's
+/// ([N..., H, L, S]) or 1; a seed and offset exactly where dropout_p > 0,
+/// and then no bias or mask (nvFuser's math attention has no dropout
+/// state).
+LogicalResult checkAttentionExtras(std::optional<Location> loc,
+                                   SdpfaFwdOp::Adaptor adaptor) {
+  auto query = cast<RankedTensorType>(adaptor.getQuery().getType());
+  SmallVector<int64_t> scores(query.getShape().drop_back());
+  scores.push_back(
+      cast<RankedTensorType>(adaptor.getKey().getType()).getShape().end()[-2]);
+  auto checkShape = [&](StringRef name, Value operand) -> LogicalResult {
+    if (!operand)
+      return success();
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type)
+      return opError<SdpfaFwdOp>(loc, name, " must be a tensor, got ",
+                                 operand.getType());
+    if (type.getRank() != query.getRank())
+      return opError<SdpfaFwdOp>(loc, name, " must have the query's rank ",
+                                 query.getRank(), ", got ", type);
+    for (auto [dim, extent] : llvm::enumerate(type.getShape()))
+      if (extent != 1 && extent != scores[dim])
+        return opError<SdpfaFwdOp>(
+            loc, name, " dim ", dim, " is ", extent,
+            ": it must be 1 or the scores' extent ", scores[dim], " (scores [",
+            ArrayRef<int64_t>(scores), "])");
+    return success();
+  };
+  Value bias = adaptor.getBias();
+  if (bias && getElementTypeOrSelf(bias) != query.getElementType())
+    return opError<SdpfaFwdOp>(loc, "bias element type ",
+                               getElementTypeOrSelf(bias),
+                               " differs from the query's ",
+                               query.getElementType());
+  if (failed(checkShape("bias", bias)) ||
+      failed(checkShape("mask", adaptor.getMask())))
+    return failure();
+  bool dropout = !adaptor.getDropoutP().isZero();
+  if (bool(adaptor.getSeed()) != bool(adaptor.getOffset()))
+    return opError<SdpfaFwdOp>(loc, "takes a Philox seed and offset together");
+  if (dropout != bool(adaptor.getSeed()))
+    return opError<SdpfaFwdOp>(
+        loc, dropout ? "dropout_p > 0 needs a Philox seed and offset"
+                     : "a Philox seed and offset need dropout_p > 0");
+  if (dropout && (bias || adaptor.getMask()))
+    return opError<SdpfaFwdOp>(loc, "takes a bias or mask only without "
+                                    "dropout (nvFuser's math attention "
+                                    "reports no Philox state)");
+  return success();
+}
+
 /// The result types of either attention op: the forward's four; the
 /// backward's three after checking the forward's results it takes.
 template <typename OpTy>
@@ -905,6 +957,8 @@ LogicalResult inferAttentionResults(MLIRContext *context,
     return failure();
   auto [seed, offset] = getPhiloxTypes(context);
   if constexpr (std::is_same_v<OpTy, SdpfaFwdOp>) {
+    if (failed(checkAttentionExtras(loc, adaptor)))
+      return failure();
     results.append({types->first, types->second, seed, offset});
   } else {
     auto expect = [&](StringRef name, Value value, Type type) -> LogicalResult {
@@ -1005,7 +1059,8 @@ LogicalResult SegmentOp::verify() {
       return emitOpError("a library segment is one library call and takes "
                          "no schedule");
     // Some or all of the results of one library op (the call writes the
-    // others to buffers of its own).
+    // others to buffers of its own), its tensor operands meta ops of the
+    // inputs, its scalar ones scalar computations (the lowering's).
     Operation *library = yield.getValues().empty()
                              ? nullptr
                              : yield.getValues()[0].getDefiningOp();
@@ -1013,13 +1068,16 @@ LogicalResult SegmentOp::verify() {
       return value.getDefiningOp() == library;
     });
     bool onlyViews = llvm::all_of(body.without_terminator(), [&](Operation &op) {
-      return &op == library ||
+      bool scalar = op.getNumResults() == 1 && op.getNumRegions() == 0 &&
+                    !isa<TensorType>(op.getResult(0).getType());
+      return &op == library || scalar ||
              (isa<MetaOpInterface>(op) && !isa<SegmentSetOp>(op));
     });
     if (!isa_and_present<LibraryOpInterface>(library) || !oneOp ||
         !onlyViews)
       return emitOpError("a library segment yields results of one library "
-                         "op, computed from meta ops of its inputs");
+                         "op, computed from meta ops of its inputs and "
+                         "scalar computations");
   }
   if (getKind() == SegmentKind::Normalization &&
       body.getOps<ReductionOp>().empty())

@@ -71,14 +71,29 @@ struct AttentionBuilder {
     return BroadcastOp::create(b, loc, value, ArrayRef<int64_t>{rank});
   }
 
-  /// The scores `scale * q k^T` (f32, `[..., L, S]`), -inf where the causal
-  /// mask hides a key (s > l).
-  Value scores(Value query, Value key) {
+  /// `value` expanded to `shape` (its dims of 1 broadcast).
+  Value expandTo(Value value, ArrayRef<int64_t> shape) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getShape() == shape)
+      return value;
+    return ExpandOp::create(b, loc, type.clone(shape), value);
+  }
+
+  /// The scores `scale * q k^T + bias` (f32, `[..., L, S]`), -inf where the
+  /// mask or the causal mask (s > l) hides a key; `bias` and `mask` may be
+  /// null.
+  Value scores(Value query, Value key, Value bias = {}, Value mask = {}) {
     Value s = MatmulOp::create(b, loc, toF32(query), transpose(toF32(key)));
     s = MulOp::create(b, loc, s, f32Constant(attention.scale));
+    auto scoresType = cast<RankedTensorType>(s.getType());
+    if (bias)
+      s = AddOp::create(b, loc, s,
+                        expandTo(toF32(bias), scoresType.getShape()));
+    if (mask)
+      s = WhereOp::create(b, loc, expandTo(mask, scoresType.getShape()), s,
+                          f32Constant(-INFINITY));
     if (!attention.causal)
       return s;
-    auto scoresType = cast<RankedTensorType>(s.getType());
     int64_t rank = scoresType.getRank();
     Type i64 = b.getI64Type();
     Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
@@ -92,12 +107,12 @@ struct AttentionBuilder {
         BroadcastOp::create(b, loc, iota(attention.l), ArrayRef<int64_t>{1});
     Value keys =
         BroadcastOp::create(b, loc, iota(attention.s), ArrayRef<int64_t>{0});
-    Value mask = GtOp::create(b, loc, keys, rows);
+    Value hidden = GtOp::create(b, loc, keys, rows);
     SmallVector<int64_t> leading =
         llvm::to_vector(llvm::seq<int64_t>(0, rank - 2));
     if (!leading.empty())
-      mask = BroadcastOp::create(b, loc, mask, leading);
-    return WhereOp::create(b, loc, mask, f32Constant(-INFINITY), s);
+      hidden = BroadcastOp::create(b, loc, hidden, leading);
+    return WhereOp::create(b, loc, hidden, f32Constant(-INFINITY), s);
   }
 
   PatternRewriter &b;
@@ -106,24 +121,40 @@ struct AttentionBuilder {
   Type f32;
 };
 
-/// sdpfa_fwd: s = scores(q, k); m = max_s s; e = exp(s - m); l = sum_s e;
-/// output = (e v) / l; logsumexp = m + log l. A row whose every score is
-/// -inf (no key: S = 0) has logsumexp -inf and output 0, as the
-/// interpreter gives. The Philox seed and offset are zeros.
+/// sdpfa_fwd: s = scores(q, k, bias, mask); m = max_s s; e = exp(s - m);
+/// l = sum_s e; output = (e' v) / l, e' = e times the dropout's factor
+/// (keepScale where fuser.uniform's draw from the seed and offset is at
+/// least dropout_p, else 0; e without dropout); logsumexp = m + log l. A
+/// row whose every score is -inf (no key) has logsumexp -inf and output 0,
+/// as the interpreter gives. The Philox seed is [seed, offset] (zeros
+/// without dropout), the offset 0.
 struct DecomposeAttentionForward : public OpRewritePattern<SdpfaFwdOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(SdpfaFwdOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.getDropoutP().isZero())
-      return rewriter.notifyMatchFailure(op, "dropout_p > 0 does not run");
     AttentionBuilder a(rewriter, op);
     Location loc = op.getLoc();
-    Value s = a.scores(op.getQuery(), op.getKey());
+    Value s = a.scores(op.getQuery(), op.getKey(), op.getBias(), op.getMask());
     Value max = a.reduceLast(ReductionKind::Max, s);
     Value e = ExpOp::create(rewriter, loc, SubOp::create(rewriter, loc, s, max));
     Value sum = a.reduceLast(ReductionKind::Add, e);
-    Value weighted = MatmulOp::create(rewriter, loc, e, a.toF32(op.getValue()));
+    Value kept = e;
+    if (a.attention.hasDropout()) {
+      auto type = cast<RankedTensorType>(s.getType());
+      Value draw = UniformOp::create(rewriter, loc, type, a.f32Constant(0.0),
+                                     a.f32Constant(1.0), op.getSeed(),
+                                     op.getOffset());
+      Value keep = GeOp::create(rewriter, loc, draw,
+                                a.f32Constant(a.attention.dropoutThreshold));
+      kept = MulOp::create(
+          rewriter, loc, e,
+          WhereOp::create(rewriter, loc, keep,
+                          a.f32Constant(a.attention.keepScale),
+                          a.f32Constant(0.0)));
+    }
+    Value weighted =
+        MatmulOp::create(rewriter, loc, kept, a.toF32(op.getValue()));
     Value empty = EqOp::create(rewriter, loc, max, a.f32Constant(-INFINITY));
     Value output = WhereOp::create(
         rewriter, loc, empty, a.f32Constant(0.0),
@@ -135,16 +166,24 @@ struct DecomposeAttentionForward : public OpRewritePattern<SdpfaFwdOp> {
     auto lseType = cast<RankedTensorType>(op.getLogsumexp().getType());
     logsumexp = SqueezeOp::create(rewriter, loc, logsumexp,
                                   ArrayRef<int64_t>{lseType.getRank()});
-    auto zeros = [&](Value result) -> Value {
-      auto type = cast<RankedTensorType>(result.getType());
-      Value zero = arith::ConstantOp::create(
-          rewriter, loc, rewriter.getIntegerAttr(type.getElementType(), 0));
-      return FullOp::create(rewriter, loc, type, zero);
-    };
+    auto seedType = cast<RankedTensorType>(op.getPhiloxSeed().getType());
+    auto offsetType = cast<RankedTensorType>(op.getPhiloxOffset().getType());
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getI64IntegerAttr(0));
+    Value seed = FullOp::create(rewriter, loc, seedType, zero);
+    if (a.attention.hasDropout()) {
+      // [seed, offset]: the offset where the iota is 1.
+      Value one =
+          arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(1));
+      Value second = EqOp::create(
+          rewriter, loc, IotaOp::create(rewriter, loc, seedType, zero, one), one);
+      Value seeds = FullOp::create(rewriter, loc, seedType, op.getSeed());
+      Value offsets = FullOp::create(rewriter, loc, seedType, op.getOffset());
+      seed = WhereOp::create(rewriter, loc, second, offsets, seeds);
+    }
     rewriter.replaceOp(op, {a.toType(output, op.getOutput().getType()),
-                            a.toType(logsumexp, lseType),
-                            zeros(op.getPhiloxSeed()),
-                            zeros(op.getPhiloxOffset())});
+                            a.toType(logsumexp, lseType), seed,
+                            FullOp::create(rewriter, loc, offsetType, zero)});
     return success();
   }
 };
@@ -152,13 +191,16 @@ struct DecomposeAttentionForward : public OpRewritePattern<SdpfaFwdOp> {
 /// sdpfa_bwd: p = exp(scores(q, k) - logsumexp) (0 where masked);
 /// grad_value = p^T dO; dp = dO v^T; d = sum_v dO * O;
 /// ds = p * (dp - d); grad_query = scale ds k; grad_key = scale ds^T q.
+/// Not with dropout: its mask is drawn from the seed and offset that
+/// philox_seed holds, a tensor, and fuser.uniform takes scalars.
 struct DecomposeAttentionBackward : public OpRewritePattern<SdpfaBwdOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(SdpfaBwdOp op,
                                 PatternRewriter &rewriter) const override {
     if (!op.getDropoutP().isZero())
-      return rewriter.notifyMatchFailure(op, "dropout_p > 0 does not run");
+      return rewriter.notifyMatchFailure(
+          op, "dropout_p > 0: the mask's seed is in a tensor");
     AttentionBuilder a(rewriter, op);
     Location loc = op.getLoc();
     Value query = a.toF32(op.getQuery()), key = a.toF32(op.getKey());

@@ -313,3 +313,67 @@ func.func @grouped_mm_result(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>, %o: tenso
   %0 = fuser.grouped_mm %a, %b, %o : tensor<4x3xf32>, tensor<3x5xf32>, tensor<2xi32> -> tensor<4x5xf32>
   return %0 : tensor<4x5xf32>
 }
+
+// -----
+
+func.func @sdpfa_bias_rank(%q: tensor<1x2x5x8xf32>, %b: tensor<2x5x5xf32>) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op bias must have the query's rank 4, got 'tensor<2x5x5xf32>'}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %q, %q bias(%b : tensor<2x5x5xf32>) : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32> -> tensor<1x2x5x8xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_bias_type(%q: tensor<1x2x5x8xf32>, %b: tensor<1x2x5x5xbf16>) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op bias element type 'bf16' differs from the query's 'f32'}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %q, %q bias(%b : tensor<1x2x5x5xbf16>) : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32> -> tensor<1x2x5x8xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+// A dim of a bias or mask is the scores' extent or 1: here the scores are
+// [1, 2, 5, 5] and the mask's dim 3 is 8.
+func.func @sdpfa_mask_shape(%q: tensor<1x2x5x8xf32>, %m: tensor<1x1x5x8xi1>) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op mask dim 3 is 8: it must be 1 or the scores' extent 5 (scores [1, 2, 5, 5])}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %q, %q mask(%m : tensor<1x1x5x8xi1>) : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32> -> tensor<1x2x5x8xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_mask_type(%q: tensor<1x2x5x8xf32>, %m: tensor<1x2x5x5xf32>) {
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op operand #3 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<1x2x5x5xf32>'}}
+  %0:4 = fuser.sdpfa_fwd %q, %q, %q mask(%m : tensor<1x2x5x5xf32>) : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32> -> tensor<1x2x5x8xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_dropout_without_seed(%q: tensor<1x2x5x8xf32>) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op dropout_p > 0 needs a Philox seed and offset}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %q, %q {dropout_p = 0.1} : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32> -> tensor<1x2x5x8xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_seed_without_dropout(%q: tensor<1x2x5x8xf32>, %s: i64) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op a Philox seed and offset need dropout_p > 0}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %q, %q dropout(seed %s offset %s) : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32> -> tensor<1x2x5x8xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @sdpfa_dropout_with_bias(%q: tensor<1x2x5x8xf32>, %b: tensor<1x2x5x5xf32>, %s: i64) {
+  // expected-error @+2 {{'fuser.sdpfa_fwd' op takes a bias or mask only without dropout (nvFuser's math attention reports no Philox state)}}
+  // expected-error @+1 {{'fuser.sdpfa_fwd' op failed to infer returned types}}
+  %0:4 = fuser.sdpfa_fwd %q, %q, %q bias(%b : tensor<1x2x5x5xf32>) dropout(seed %s offset %s) {dropout_p = 0.1} : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32> -> tensor<1x2x5x8xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return
+}

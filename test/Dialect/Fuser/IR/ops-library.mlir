@@ -41,18 +41,22 @@ func.func @linear(%x: tensor<2x3x4xf32>, %w: tensor<5x4xf32>, %b: tensor<5xf32>,
 }
 
 // Attention: the forward with its defaults (no mask, scale 1/sqrt(E),
-// dropout_p 0 elided), causal with a scale, a rank-5 f32 one, and the
-// backward of the first.
+// dropout_p 0 elided), causal with a scale, a rank-5 f32 one with dropout
+// (its seed and offset), one with a bias and a mask (broadcast dims), and
+// the backward of the first.
 // CHECK-LABEL: func.func @sdpfa
 // CHECK-NEXT: fuser.sdpfa_fwd %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16> -> tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64>
 // CHECK-NEXT: fuser.sdpfa_fwd %{{.*}}, %{{.*}}, %{{.*}} {is_causal, scale = 2.500000e-01 : f64} : tensor<2x3x5x8xbf16>
-// CHECK-NEXT: fuser.sdpfa_fwd %{{.*}}, %{{.*}}, %{{.*}} {dropout_p = 1.000000e-01 : f64} : tensor<1x2x3x1x8xf32>, tensor<1x2x3x33x8xf32>, tensor<1x2x3x33x8xf32> -> tensor<1x2x3x1x8xf32>, tensor<1x2x3x1xf32>, tensor<2xi64>, tensor<i64>
+// CHECK-NEXT: fuser.sdpfa_fwd %{{.*}}, %{{.*}}, %{{.*}} dropout(seed %{{.*}} offset %{{.*}}) {dropout_p = 1.000000e-01 : f64} : tensor<1x2x3x1x8xf32>, tensor<1x2x3x33x8xf32>, tensor<1x2x3x33x8xf32> -> tensor<1x2x3x1x8xf32>, tensor<1x2x3x1xf32>, tensor<2xi64>, tensor<i64>
+// CHECK-NEXT: fuser.sdpfa_fwd %{{.*}}, %{{.*}}, %{{.*}} bias(%{{.*}} : tensor<2x1x5x7xbf16>) mask(%{{.*}} : tensor<1x3x1x7xi1>) {is_causal} : tensor<2x3x5x8xbf16>
 // CHECK-NEXT: fuser.sdpfa_bwd %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {is_causal} : tensor<2x3x5x4xbf16>, tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16>, tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64> -> tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16>
 func.func @sdpfa(%q: tensor<2x3x5x8xbf16>, %k: tensor<2x3x7x8xbf16>, %v: tensor<2x3x7x4xbf16>,
-                 %go: tensor<2x3x5x4xbf16>, %a: tensor<1x2x3x1x8xf32>, %b: tensor<1x2x3x33x8xf32>) {
+                 %go: tensor<2x3x5x4xbf16>, %a: tensor<1x2x3x1x8xf32>, %b: tensor<1x2x3x33x8xf32>,
+                 %s: i64, %p: i64, %bias: tensor<2x1x5x7xbf16>, %mask: tensor<1x3x1x7xi1>) {
   %o, %lse, %seed, %offset = fuser.sdpfa_fwd %q, %k, %v : tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16> -> tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64>
   %1:4 = fuser.sdpfa_fwd %q, %k, %v {is_causal, scale = 0.25} : tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16> -> tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64>
-  %2:4 = fuser.sdpfa_fwd %a, %b, %b {dropout_p = 0.1} : tensor<1x2x3x1x8xf32>, tensor<1x2x3x33x8xf32>, tensor<1x2x3x33x8xf32> -> tensor<1x2x3x1x8xf32>, tensor<1x2x3x1xf32>, tensor<2xi64>, tensor<i64>
+  %2:4 = fuser.sdpfa_fwd %a, %b, %b dropout(seed %s offset %p) {dropout_p = 0.1} : tensor<1x2x3x1x8xf32>, tensor<1x2x3x33x8xf32>, tensor<1x2x3x33x8xf32> -> tensor<1x2x3x1x8xf32>, tensor<1x2x3x1xf32>, tensor<2xi64>, tensor<i64>
+  %4:4 = fuser.sdpfa_fwd %q, %k, %v bias(%bias : tensor<2x1x5x7xbf16>) mask(%mask : tensor<1x3x1x7xi1>) {is_causal} : tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16> -> tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64>
   %3:3 = fuser.sdpfa_bwd %go, %q, %k, %v, %o, %lse, %seed, %offset {is_causal} : tensor<2x3x5x4xbf16>, tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16>, tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64> -> tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16>
   return
 }

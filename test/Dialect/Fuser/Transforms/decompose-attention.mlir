@@ -24,9 +24,9 @@
 // CHECK: %[[O:.*]] = fuser.where %[[EMPTY]], %{{.*}}, %[[DIV]]
 // CHECK: fuser.log %[[L]]
 // CHECK: %[[LSE:.*]] = fuser.squeeze %{{.*}} [3] : tensor<2x3x5x1xf32> -> tensor<2x3x5xf32>
-// CHECK: %[[OB:.*]] = fuser.cast %[[O]] : tensor<2x3x5x4xf32> to tensor<2x3x5x4xbf16>
-// CHECK: %[[SEED:.*]] = fuser.full %{{.*}} : i64 -> tensor<2xi64>
-// CHECK: %[[OFFSET:.*]] = fuser.full %{{.*}} : i64 -> tensor<i64>
+// CHECK-DAG: %[[OB:.*]] = fuser.cast %[[O]] : tensor<2x3x5x4xf32> to tensor<2x3x5x4xbf16>
+// CHECK-DAG: %[[SEED:.*]] = fuser.full %{{.*}} : i64 -> tensor<2xi64>
+// CHECK-DAG: %[[OFFSET:.*]] = fuser.full %{{.*}} : i64 -> tensor<i64>
 // CHECK: return %[[OB]], %[[LSE]], %[[SEED]], %[[OFFSET]]
 // CHECK-NOT: fuser.sdpfa_fwd
 func.func @forward(%q: tensor<2x3x5x16xbf16>, %k: tensor<2x3x7x16xbf16>, %v: tensor<2x3x7x4xbf16>) -> (tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64>) {
@@ -90,12 +90,59 @@ func.func @backward(%do: tensor<1x2x5x4xf32>, %q: tensor<1x2x5x8xf32>, %k: tenso
 
 // -----
 
-// Must not fire: dropout_p > 0 (no backend runs it; each refuses it with a
-// located error).
+// Rule (forward, bias and mask): the bias, widened to f32 and expanded to
+// the scores' shape, is added to the scaled scores; where the mask
+// (expanded) is false the score is -inf.
+// CHECK-LABEL: func.func @bias_mask(
+// CHECK-SAME: %[[B:[^:]*]]: tensor<1x1x5x7xbf16>, %[[M:[^:]*]]: tensor<1x2x1x7xi1>
+// CHECK: %[[S:.*]] = fuser.mul
+// CHECK: %[[BF:.*]] = fuser.cast %[[B]] : tensor<1x1x5x7xbf16> to tensor<1x1x5x7xf32>
+// CHECK: %[[BE:.*]] = fuser.expand %[[BF]] : tensor<1x1x5x7xf32> -> tensor<1x2x5x7xf32>
+// CHECK: %[[SB:.*]] = fuser.add %[[S]], %[[BE]]
+// CHECK: %[[ME:.*]] = fuser.expand %[[M]] : tensor<1x2x1x7xi1> -> tensor<1x2x5x7xi1>
+// CHECK: fuser.where %[[ME]], %[[SB]], %{{.*}} :
+// CHECK-NOT: fuser.sdpfa_fwd
+func.func @bias_mask(%q: tensor<1x2x5x8xbf16>, %k: tensor<1x2x7x8xbf16>, %b: tensor<1x1x5x7xbf16>, %m: tensor<1x2x1x7xi1>) -> tensor<1x2x5x8xbf16> {
+  %o, %lse, %seed, %offset = fuser.sdpfa_fwd %q, %k, %k bias(%b : tensor<1x1x5x7xbf16>) mask(%m : tensor<1x2x1x7xi1>) : tensor<1x2x5x8xbf16>, tensor<1x2x7x8xbf16>, tensor<1x2x7x8xbf16> -> tensor<1x2x5x8xbf16>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64>
+  return %o : tensor<1x2x5x8xbf16>
+}
+
+// -----
+
+// Rule (forward, dropout): e is multiplied by where(u >= dropout_p,
+// 1 / (1 - dropout_p), 0) before the second matmul, u = fuser.uniform(0, 1)
+// of the scores' shape from the op's seed and offset; the sum is of e
+// itself. philox_seed = [seed, offset]: where(iota == 1, offset, seed).
 // CHECK-LABEL: func.func @dropout(
-// CHECK: fuser.sdpfa_fwd {{.*}}dropout_p = 1.000000e-01
+// CHECK-SAME: %[[SEED:[^:]*]]: i64, %[[OFFSET:[^:]*]]: i64
+// CHECK-DAG: %[[P:.*]] = arith.constant 2.500000e-01 : f32
+// CHECK-DAG: %[[KEEP:.*]] = arith.constant 1.33333337 : f32
+// CHECK: %[[E:.*]] = fuser.exp
+// CHECK: %[[U:.*]] = fuser.uniform %{{.*}}, %{{.*}} seed %[[SEED]] offset %[[OFFSET]] : f32 -> tensor<1x2x7x7xf32>
+// CHECK: %[[GE:.*]] = fuser.ge %[[U]], %[[P]]
+// CHECK: %[[F:.*]] = fuser.where %[[GE]], %[[KEEP]], %{{.*}} :
+// CHECK: %[[EF:.*]] = fuser.mul %[[E]], %[[F]]
+// CHECK: fuser.matmul %[[EF]]
+// CHECK: %[[IOTA:.*]] = fuser.iota
+// CHECK: %[[SECOND:.*]] = fuser.eq %[[IOTA]]
+// CHECK: %[[SEEDS:.*]] = fuser.full %[[SEED]] : i64 -> tensor<2xi64>
+// CHECK: %[[OFFSETS:.*]] = fuser.full %[[OFFSET]] : i64 -> tensor<2xi64>
+// CHECK: %[[STATE:.*]] = fuser.where %[[SECOND]], %[[OFFSETS]], %[[SEEDS]]
+// CHECK: return %{{.*}}, %[[STATE]]
+func.func @dropout(%q: tensor<1x2x7x8xf32>, %seed: i64, %offset: i64) -> (tensor<1x2x7x8xf32>, tensor<2xi64>) {
+  %o, %lse, %s, %p = fuser.sdpfa_fwd %q, %q, %q dropout(seed %seed offset %offset) {dropout_p = 0.25} : tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32> -> tensor<1x2x7x8xf32>, tensor<1x2x7xf32>, tensor<2xi64>, tensor<i64>
+  return %o, %s : tensor<1x2x7x8xf32>, tensor<2xi64>
+}
+
+// -----
+
+// Must not fire: a backward with dropout_p > 0 (its mask's seed is in
+// philox_seed, a tensor, and fuser.uniform takes scalars; the CUDA backend
+// refuses it with a located error).
+// CHECK-LABEL: func.func @dropout_backward(
+// CHECK: fuser.sdpfa_bwd {{.*}}dropout_p = 1.000000e-01
 // CHECK-NOT: fuser.matmul
-func.func @dropout(%q: tensor<1x2x7x8xf32>) -> tensor<1x2x7x8xf32> {
-  %o, %lse, %seed, %offset = fuser.sdpfa_fwd %q, %q, %q {dropout_p = 0.1} : tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32> -> tensor<1x2x7x8xf32>, tensor<1x2x7xf32>, tensor<2xi64>, tensor<i64>
-  return %o : tensor<1x2x7x8xf32>
+func.func @dropout_backward(%do: tensor<1x2x5x4xf32>, %q: tensor<1x2x5x8xf32>, %k: tensor<1x2x7x8xf32>, %v: tensor<1x2x7x4xf32>, %o: tensor<1x2x5x4xf32>, %lse: tensor<1x2x5xf32>, %seed: tensor<2xi64>, %offset: tensor<i64>) -> tensor<1x2x5x8xf32> {
+  %dq, %dk, %dv = fuser.sdpfa_bwd %do, %q, %k, %v, %o, %lse, %seed, %offset {dropout_p = 0.1} : tensor<1x2x5x4xf32>, tensor<1x2x5x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5xf32>, tensor<2xi64>, tensor<i64> -> tensor<1x2x5x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x4xf32>
+  return %dq : tensor<1x2x5x8xf32>
 }

@@ -52,12 +52,19 @@ def main():
                 continue
             path = os.path.join(directory, name)
             scratch = os.path.join(temp, name)
-            # Attention library segments (sdpfa) run on the CPU backend only:
-            # the CUDA backend runs matmul and linear ones with cuBLASLt (the
-            # emulator's fake) and refuses attention ones (issue 47).
+            # Attention library segments (sdpfa), in the file or in an input
+            # it runs, run on the CPU backend only: the CUDA backend runs
+            # matmul and linear ones with cuBLASLt (the emulator's fake) and
+            # attention decomposed into those (simt-sdpfa*.mlir).
             with open(path) as f:
-                if re.search(r"fuser\.(sdpfa_fwd|sdpfa_bwd) ", f.read()):
-                    continue
+                text = f.read()
+            for used in set(re.findall(r"%S/(Inputs/\S+)", text)):
+                used = os.path.join(directory, used)
+                if os.path.isfile(used):
+                    with open(used) as f:
+                        text += f.read()
+            if re.search(r"fuser\.(sdpfa_fwd|sdpfa_bwd) ", text):
+                continue
             for command in run_lines(path):
                 stages = []
                 for stage in command.split("|"):

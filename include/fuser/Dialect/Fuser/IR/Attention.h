@@ -3,9 +3,10 @@
 // fuser.sdpfa_fwd and fuser.sdpfa_bwd as one statement: a batch of
 // independent heads (the product of the N... and H dims), each an L x S
 // score matrix over E-wide queries and keys and Ev-wide values, with the
-// scale and causal mask applied in f32. The interpreter, the flop count and
-// the library call read this; type inference (FuserOps.cpp) checks the
-// shapes it summarizes.
+// scale, the causal mask and dropout applied in f32 (the forward's bias and
+// mask are operands, read where they lie). The interpreter, the flop count,
+// the decomposition and the library call read this; type inference
+// (FuserOps.cpp) checks the shapes it summarizes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +28,13 @@ struct Attention {
   /// 1 / sqrt(E), rounded to f32.
   float scale = 1;
   bool causal = false;
+  /// dropout_p: a score is kept where its uniform draw is at least
+  /// `dropoutThreshold` (dropout_p as f32), and scaled by `keepScale`
+  /// (1 / (1 - dropout_p) as f32; 0 for dropout_p 1, where none is kept).
   double dropoutP = 0;
+  float dropoutThreshold = 0, keepScale = 1;
+
+  bool hasDropout() const { return dropoutP != 0; }
 
   /// Whether key `col` is hidden from query `row`: torch's upper-left
   /// causal mask, the same for L != S.

@@ -126,50 +126,76 @@ def Fuser_GroupedMmOp : Fuser_LibraryOp<"grouped_mm"> {
   }];
 }
 
-def Fuser_SdpfaFwdOp : Fuser_LibraryOp<"sdpfa_fwd"> {
+def Fuser_SdpfaFwdOp : Fuser_LibraryOp<"sdpfa_fwd", [AttrSizedOperandSegments]> {
   let summary = "scaled dot-product flash attention, forward";
   let description = [{
-    nvFuser's `sdpfa_fwd(query, key, value, dropout_p, is_causal, scale)`
-    (ATen's `_scaled_dot_product_flash_attention`): `query` is
+    nvFuser's `sdpfa_fwd(query, key, value, bias, mask, dropout_p,
+    is_causal, scale)` (ATen's `_scaled_dot_product_flash_attention`, or
+    its math attention where a bias or mask is given): `query` is
     `[N..., H, L, E]`, `key` `[N..., H, S, E]` and `value` `[N..., H, S,
     Ev]`, rank 4 or more, with equal batch and head dims and one element
     type (f16, bf16 or f32). The results are the attention `output`
     `[N..., H, L, Ev]` in the element type, its `logsumexp` `[N..., H, L]`
     in f32, and the Philox state of the dropout as nvFuser returns it:
-    `philox_seed` (`tensor<2xi64>`, nvFuser's `uint64[2]`) and
-    `philox_offset` (`tensor<i64>`).
+    `philox_seed` (`tensor<2xi64>`, nvFuser's `uint64[2]`, ATen's
+    rng_state) and `philox_offset` (`tensor<i64>`).
 
-    Per batch and head, in f32 (docs/Interpreter.md gives the order):
-    `s[l, s] = scale * sum over e of query[l, e] * key[s, e]`, with
-    `s[l, s] = -inf` where `is_causal` and `s > l` (the upper-left causal
-    mask of torch's F.scaled_dot_product_attention), `m[l] = max over s`,
-    `logsumexp[l] = m[l] + log(sum over s of exp(s[l, s] - m[l]))`,
-    `output[l, v] = sum over s of exp(s[l, s] - logsumexp[l]) * value[s, v]`,
-    rounded once to the element type. A row without an unmasked key
-    (S = 0) has `logsumexp` -inf and `output` 0. `scale` defaults to
-    `1 / sqrt(E)`.
+    The optional `bias` (the element type) and `mask` (i1) have the rank
+    of `query`; each of their dims is the score's (`[N..., H, L, S]`) or 1,
+    broadcast. Per batch and head, in f32 (docs/Interpreter.md gives the
+    order): `s[l, s] = scale * sum over e of query[l, e] * key[s, e] +
+    bias[l, s]`, with `s[l, s] = -inf` where `mask` is false or where
+    `is_causal` and `s > l` (the upper-left causal mask of torch's
+    F.scaled_dot_product_attention), `m[l] = max over s`, `p[l, s] =
+    exp(s[l, s] - m[l])`, `logsumexp[l] = m[l] + log(sum over s of p[l,
+    s])`, `output[l, v] = sum over s of d[l, s] * value[s, v] / sum over s
+    of p[l, s]`, rounded once to the element type, where `d = p` without
+    dropout. A row without an unmasked key has `logsumexp` -inf and
+    `output` 0. `scale` defaults to `1 / sqrt(E)`.
 
-    `dropout_p` is in [0, 1]. Only 0 runs: the interpreter and the library
-    call refuse a positive one with a located error (Philox-drawn dropout
-    masks as ATen's flash kernel draws them are later work), and with 0 the
-    seed and offset are zeros.
+    `dropout_p` is in [0, 1]. Above 0 the op takes the Philox `seed` and
+    `offset` (i64, the generator's draw, as fuser.uniform takes them) and
+    returns them as `philox_seed = [seed, offset]` (`philox_offset` 0,
+    unused as ATen's); it takes no bias or mask then (nvFuser runs those
+    through ATen's math attention, which reports no Philox state). Score
+    element `i` (row-major over `[N..., H, L, S]`) is kept where the
+    uniform [0, 1) float that fuser.uniform draws at index `i` from
+    `seed` and `offset` is at least `dropout_p` (as f32), and `d[l, s] =
+    p[l, s] * r` there, `r = 1 / (1 - dropout_p)` rounded to f32 (0 for
+    `dropout_p` 1), else 0. Without dropout the seed and offset results
+    are zeros. This dropout stream is fuser_mlir's own: the backward
+    draws the same mask from `philox_seed`, but it is not ATen's CUDA
+    flash kernel's.
 
     ```mlir
     %o, %lse, %seed, %offset = fuser.sdpfa_fwd %q, %k, %v {is_causal}
+        : tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16>
+        -> tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64>
+    %o2, %lse2, %seed2, %offset2 = fuser.sdpfa_fwd %q, %k, %v
+        bias(%b : tensor<2x1x5x7xbf16>) mask(%m : tensor<1x3x1x7xi1>)
+        : tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16>
+        -> tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64>
+    %o3, %lse3, %seed3, %offset3 = fuser.sdpfa_fwd %q, %k, %v
+        dropout(seed %s offset %off) {dropout_p = 1.000000e-01 : f64}
         : tensor<2x3x5x8xbf16>, tensor<2x3x7x8xbf16>, tensor<2x3x7x4xbf16>
         -> tensor<2x3x5x4xbf16>, tensor<2x3x5xf32>, tensor<2xi64>, tensor<i64>
     ```
   }];
   let arguments = (ins Fuser_FloatTensor:$query, Fuser_FloatTensor:$key,
                        Fuser_FloatTensor:$value,
+                       Optional<Fuser_FloatTensor>:$bias,
+                       Optional<Fuser_BoolTensor>:$mask,
+                       Optional<I64>:$seed, Optional<I64>:$offset,
                        DefaultValuedAttr<F64Attr, "0.0">:$dropout_p,
                        UnitAttr:$is_causal, OptionalAttr<F64Attr>:$scale);
   let results = (outs Fuser_FloatTensor:$output, Fuser_FloatTensor:$logsumexp,
                       Fuser_IntegerTensor:$philox_seed,
                       Fuser_IntegerTensor:$philox_offset);
   let assemblyFormat = [{
-    $query `,` $key `,` $value attr-dict `:` type($query) `,` type($key) `,`
-    type($value) `->` type(results)
+    $query `,` $key `,` $value (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`dropout` `(` `seed` $seed^ `offset` $offset `)`)? attr-dict `:`
+    type($query) `,` type($key) `,` type($value) `->` type(results)
   }];
 }
 
@@ -192,8 +218,11 @@ def Fuser_SdpfaBwdOp : Fuser_LibraryOp<"sdpfa_bwd"> {
     `ds[l, s] = p[l, s] * (dp[l, s] - d[l])`,
     `grad_query[l, e] = scale * sum over s of ds[l, s] * key[s, e]`,
     `grad_key[s, e] = scale * sum over l of ds[l, s] * query[l, e]`,
-    each rounded once to the element type. `dropout_p` as in the forward:
-    only 0 runs.
+    each rounded once to the element type. With `dropout_p` above 0, the
+    forward's mask and `r`, drawn from `philox_seed` (`[seed, offset]`):
+    `p` is `p * r` where kept and 0 where dropped in `grad_value`, and `dp`
+    is `dp * r` where kept and 0 where dropped in `ds` (`d` reads the
+    forward's output, dropout included).
 
     ```mlir
     %dq, %dk, %dv = fuser.sdpfa_bwd %go, %q, %k, %v, %o, %lse, %seed, %offset

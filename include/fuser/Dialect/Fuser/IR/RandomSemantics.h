@@ -79,6 +79,14 @@ inline double uniformDouble(uint32_t x, uint32_t y) {
   return result == 1.0 ? 0.0 : result;
 }
 
+/// Whether attention dropout keeps score element `index` (row-major over
+/// the scores): where fuser.uniform's f32 draw in [0, 1) at that index,
+/// from `seed` and `offset`, is at least `threshold` (dropout_p as f32).
+inline bool keepsScore(uint64_t seed, uint64_t offset, uint64_t index,
+                       float threshold) {
+  return uniformFloat(philox(seed, index / 4, offset)[index % 4]) >= threshold;
+}
+
 /// Box-Muller on two words: sin for even components, cos for odd ones.
 inline float normalFloat(uint32_t x, uint32_t y, uint64_t component) {
   float u = uniformFloat(x);

@@ -33,20 +33,24 @@ def FuserDecomposeAttention
   let summary = "fuser.sdpfa_fwd and fuser.sdpfa_bwd as gemms around a "
                 "softmax";
   let description = [{
-    Rewrites each attention op whose `dropout_p` is 0 into the fuser ops
-    that compute it in f32, as the interpreter does: `fuser.matmul` for
-    `q k^T` (a `permute` of the key), the scale, the causal mask (`iota`,
-    `gt`, `where` with -inf), the row max, `exp`, the row sum and the
-    division (the forward's softmax; `logsumexp = max + log(sum)`), and
-    `fuser.matmul` for the products with the value; the backward's
+    Rewrites each attention op into the fuser ops that compute it in f32,
+    as the interpreter does: `fuser.matmul` for `q k^T` (a `permute` of
+    the key), the scale, the forward's bias (`expand`, `add`) and mask
+    (`expand`, `where` with -inf), the causal mask (`iota`, `gt`, `where`
+    with -inf), the row max, `exp`, the row sum and the division (the
+    forward's softmax; `logsumexp = max + log(sum)`), the dropout's
+    factors (`fuser.uniform` from the op's seed and offset, `ge`, `where`),
+    and `fuser.matmul` for the products with the value; the backward's
     `p = exp(s - logsumexp)`, `p^T dO`, `dO v^T`, `sum(dO * O)`, `ds` and
     its two products. Casts to f32 before, to the element type after; the
-    Philox seed and offset become zeros. The segmenter then makes library
+    Philox seed becomes `[seed, offset]` (zeros without dropout), the
+    offset 0. The segmenter then makes library
     segments of the gemms and normalization kernels of the softmax: the
     GPU path, whose cuBLASLt has gemms only, runs attention this way
     (docs/Lowering.md). The scores and probabilities are materialized:
-    `batch x L x S` f32 each. An attention op with `dropout_p > 0` is left
-    alone (it does not run anywhere).
+    `batch x L x S` f32 each. A backward with `dropout_p > 0` is left
+    alone: its mask's seed is in `philox_seed`, a tensor, and
+    `fuser.uniform` takes scalars (the CUDA backend refuses it).
   }];
   let dependentDialects = ["::mlir::fuser::FuserDialect",
                            "::mlir::arith::ArithDialect"];
