@@ -1076,11 +1076,16 @@ FusionBuilder::broadcastInDim(Value source, ArrayRef<int64_t> shape,
                         << type->getRank() << " broadcast_dims, found "
                         << broadcastDims.size();
   SmallVector<bool> isBroadcastDim(rank, true);
-  for (auto [i, dim] : llvm::enumerate(broadcastDims)) {
-    if (dim < 0 || dim >= rank)
+  // A negative entry counts from the end, as nvFuser's wrapDim takes it.
+  SmallVector<int64_t> dims;
+  for (int64_t dim : broadcastDims) {
+    if (dim < -rank || dim >= rank)
       return valueError() << "'broadcast_in_dim' broadcast_dims entry " << dim
                           << " is out of range for an output of rank " << rank;
-    if (i > 0 && broadcastDims[i - 1] >= dim)
+    dims.push_back(dim < 0 ? dim + rank : dim);
+  }
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    if (i > 0 && dims[i - 1] >= dim)
       return valueError()
              << "'broadcast_in_dim' broadcast_dims must be increasing";
     int64_t from = type->getDimSize(i);

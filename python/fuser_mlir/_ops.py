@@ -1184,6 +1184,8 @@ def _keep_operand_extents(build, arg, extents, dims):
     does (Thunder's index_put lowering broadcasts an index to [-1, ...])."""
     if -1 not in extents:
         return extents, dims
+    # Negative dims count from the end (FusionBuilder::broadcastInDim).
+    dims = [dim + len(extents) if dim < 0 else dim for dim in dims]
     operand = build.tensor_type(arg)[0]
     kept = list(extents)
     for position, extent in enumerate(extents):

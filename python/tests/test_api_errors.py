@@ -89,6 +89,8 @@ DEFINITION_ERRORS = [
      located("'broadcast_in_dim' of 'tensor<2x3xf32>' needs 2 broadcast_dims, found 1")),
     (ValueError, lambda v: v.fd.ops.broadcast_in_dim(v.f, [2, 3], [0, 5]),
      located("'broadcast_in_dim' broadcast_dims entry 5 is out of range for an output of rank 2")),
+    (ValueError, lambda v: v.fd.ops.broadcast_in_dim(v.f, [2, 3], [-3, 1]),
+     located("'broadcast_in_dim' broadcast_dims entry -3 is out of range for an output of rank 2")),
     (ValueError, lambda v: v.fd.ops.broadcast_in_dim(v.f, [3, 2, 4], [1, 0]),
      located("'broadcast_in_dim' broadcast_dims must be increasing")),
     (ValueError, lambda v: v.fd.ops.broadcast_in_dim(v.f, [2, 4], [0, 1]),

@@ -86,6 +86,11 @@ CASES = [
     case("broadcast_in_dim",
          lambda fd, a: fd.ops.broadcast_in_dim(a, shape=[2, 3, 4], broadcast_dims=[1, 2]),
          [x], np.broadcast_to(x, (2, 3, 4))),
+    # Negative broadcast_dims count from the end (nvFuser's wrapDim;
+    # alphafold3's layer_norm broadcasts its weight with [-1]).
+    case("broadcast_in_dim negative",
+         lambda fd, a: fd.ops.broadcast_in_dim(a, shape=[2, 3, 4], broadcast_dims=[-2, -1]),
+         [x], np.broadcast_to(x, (2, 3, 4))),
     case("permute", lambda fd, a: fd.ops.permute(a, dims=[1, 0]), [x], x.T),
     case("set", op("set"), [x], x),
     case("segment_set", op("segment_set"), [x], x),
