@@ -28,7 +28,8 @@ machine's load hits all of them):
               segments call what the CPU backend loads
               (lib/ExecutionEngine/LibraryCalls.cpp): for f32 (and f16, on
               operands widened to f32) the BLAS's sgemm (OpenBLAS), for
-              bf16 oneDNN's matmul primitive (libdnnl.so.2) where it loads;
+              bf16 oneDNN's matmul primitive (libdnnl.so.3, else
+              libdnnl.so.2) where it loads;
               the pointwise kernel between them is the backend's own
   torch       torch.matmul / F.linear / the MLP in torch eager, on CPU
               tensors, torch.set_num_threads(cores)
@@ -198,17 +199,24 @@ def onednn_info():
     """The oneDNN the backend loads for bf16 (same soname: dlopen returns
     the backend's copy) and its version; torch's own oneDNN is linked into
     torch and separate."""
-    name = os.environ.get("FUSER_DNNL", "libdnnl.so.2")
-    if name == "none":
+    names = [os.environ["FUSER_DNNL"]] if os.environ.get("FUSER_DNNL") else \
+        ["libdnnl.so.3", "libdnnl.so.2"]
+    if names == ["none"]:
         return "oneDNN: FUSER_DNNL=none, bf16 gemms take sgemm on widened operands"
 
     class Version(ctypes.Structure):
         _fields_ = [("major", ctypes.c_int), ("minor", ctypes.c_int),
                     ("patch", ctypes.c_int), ("hash", ctypes.c_char_p)]
-    try:
-        lib = ctypes.CDLL(name)
-    except OSError as error:
-        return "oneDNN: %s does not load (%s): bf16 gemms take sgemm" % (name, error)
+    errors = []
+    for name in names:
+        try:
+            lib = ctypes.CDLL(name)
+            break
+        except OSError as error:
+            errors.append(str(error))
+    else:
+        return "oneDNN: %s does not load (%s): bf16 gemms take sgemm" % (
+            " or ".join(names), "; ".join(errors))
     lib.dnnl_version.restype = ctypes.POINTER(Version)
     version = lib.dnnl_version().contents
     return "oneDNN (the backend's, bf16): %s %d.%d.%d" % (

@@ -37,3 +37,36 @@ if ! python3 -c "import nanobind, numpy, ml_dtypes, pytest" 2>/dev/null; then
   python3 -m pip install -q "${PIP_PACKAGES[@]}" \
     || python3 -m pip install -q --break-system-packages "${PIP_PACKAGES[@]}"
 fi
+
+# oneDNN 3 for the bf16 gemms of library segments (LibraryCalls.cpp loads
+# libdnnl.so.3 first, else Debian's libdnnl.so.2 above): Debian bookworm
+# packages oneDNN 2.6, whose AMX kernels take a plain [K, N] weight about
+# 1.3x slower than 3.x (docs/Performance.md). PyPI's CPU-only oneDNN 3.2
+# built with GNU OpenMP, as Debian's is (onednn-cpu-gomp), has no headers
+# to need: its library is unpacked into /usr/local/lib. Optional: without
+# network the backend uses oneDNN 2.6.
+DNNL3_WHEEL=onednn-cpu-gomp==2023.2.0
+if ! /sbin/ldconfig -p | grep -q 'libdnnl\.so\.3 '; then
+  echo "setup: installing oneDNN 3 ($DNNL3_WHEEL) into /usr/local/lib"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  unpacked=$(mktemp -d)
+  if python3 -m pip download -q --no-deps -d "$unpacked" "$DNNL3_WHEEL" \
+     && python3 - "$unpacked" <<'PY'
+import glob, os, sys, zipfile
+unpacked = sys.argv[1]
+(wheel,) = glob.glob(os.path.join(unpacked, "*.whl"))
+with zipfile.ZipFile(wheel) as archive:
+    (name,) = [n for n in archive.namelist() if n.endswith("/lib/libdnnl.so.3.2")]
+    with open(os.path.join(unpacked, "libdnnl.so.3.2"), "wb") as out:
+        out.write(archive.read(name))
+PY
+  then
+    $SUDO install -m 644 "$unpacked/libdnnl.so.3.2" /usr/local/lib/libdnnl.so.3.2
+    $SUDO ln -sf libdnnl.so.3.2 /usr/local/lib/libdnnl.so.3
+    $SUDO /sbin/ldconfig
+  else
+    echo "setup: oneDNN 3 not installed; bf16 gemms use Debian's oneDNN 2.6"
+  fi
+  rm -rf "$unpacked"
+fi

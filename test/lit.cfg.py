@@ -89,7 +89,7 @@ if sanitizers:
 # cannot run a sanitizer build (ASan's runtime must come first).
 if shutil.which("valgrind") and not sanitizers:
     config.available_features.add("valgrind")
-# oneDNN (libdnnl.so.2, scripts/setup.sh), which the CPU backend loads for
+# oneDNN (libdnnl.so.3 or libdnnl.so.2, scripts/setup.sh), which the CPU backend loads for
 # its bf16 gemms (lib/ExecutionEngine/LibraryCalls.cpp): tests of that path
 # run where it loads (`%if onednn`), those of the fallback everywhere. A
 # sanitizer build turns it off: LeakSanitizer's tracer crashes at exit
@@ -98,9 +98,12 @@ if shutil.which("valgrind") and not sanitizers:
 if sanitizers:
     config.environment["FUSER_DNNL"] = "none"
 else:
-    try:
-        import ctypes
-        ctypes.CDLL("libdnnl.so.2")
-        config.available_features.add("onednn")
-    except OSError:
-        pass
+    # onednn3 and onednn2: which major versions load (the backend takes 3
+    # first, FUSER_DNNL=libdnnl.so.2 the other).
+    import ctypes
+    for soname, feature in (("libdnnl.so.3", "onednn3"), ("libdnnl.so.2", "onednn2")):
+        try:
+            ctypes.CDLL(soname)
+            config.available_features.update({"onednn", feature})
+        except OSError:
+            pass

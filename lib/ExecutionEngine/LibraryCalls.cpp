@@ -10,12 +10,12 @@
 //   contiguous is passed as it lies, transposed or not, with its leading
 //   dimension; any other (a broadcast, a stride in both dims) is packed
 //   into a contiguous copy first;
-// - bf16 runs oneDNN's matmul primitive (libdnnl.so.2, loaded with dlopen
-//   like the BLAS; $FUSER_DNNL names another, `none` turns it off) on the
-//   operands as they lie (src and weights described by their strides: a
-//   transposed operand is a transposed layout, never a copy; others packed
-//   into bf16 copies; a src off a cache line copied to one, alignLines),
-//   with f32 accumulation, the bias added in f32 and the
+// - bf16 runs oneDNN's matmul primitive (libdnnl.so.3, else libdnnl.so.2,
+//   loaded with dlopen like the BLAS; $FUSER_DNNL names another, `none`
+//   turns it off) on the operands as they lie (src and weights described
+//   by their strides: a transposed operand is a transposed layout, never a
+//   copy; others packed into bf16 copies; a src off a cache line copied to
+//   one, alignLines), with f32 accumulation, the bias added in f32 and the
 //   result rounded once to bf16 (to nearest even) by oneDNN: cuBLAS's
 //   compute type 32F. One primitive per shape and layout, made at its first
 //   use (its kernel compiled: about a millisecond) and kept. The CPU's
@@ -171,11 +171,14 @@ std::optional<MatrixLayout> getLayout(int64_t rows, int64_t cols,
   return std::nullopt;
 }
 
-// oneDNN 2.x's C API (libdnnl.so.2; Debian's libdnnl2), the few pieces the
-// bf16 gemm uses, declared here from dnnl.h and dnnl_types.h so that the
-// build needs no oneDNN headers. The descriptors are structs the library
-// fills: buffers larger than oneDNN 2.6's (696 and 2800 bytes) stand for
-// them (the soname fixes the ABI).
+// oneDNN's C API, the few pieces the bf16 gemm uses, declared here from
+// dnnl.h and dnnl_types.h so that the build needs no oneDNN headers, for
+// both major versions (the soname fixes the ABI): 2.x (libdnnl.so.2,
+// Debian's libdnnl2), whose memory and matmul descriptors are structs the
+// library fills (buffers larger than oneDNN 2.6's 696 and 2800 bytes stand
+// for them), and 3.x (libdnnl.so.3), whose memory descriptors are opaque
+// handles and whose matmul primitive descriptor is made in one call. The
+// other entry points and constants are the same in both.
 namespace dnnl {
 using Status = int;       // dnnl_status_t: dnnl_success = 0
 using Dims = int64_t[12]; // dnnl_dims_t: DNNL_MAX_NDIMS dnnl_dim_t
@@ -199,17 +202,24 @@ using StreamWaitFn = Status(void *);
 using StreamDestroyFn = Status(void *);
 using MemoryDescInitByStridesFn = Status(MemoryDesc *, int, const Dims, int,
                                          const Dims);
+using MemoryDescCreateWithStridesFn = Status(void **, int, const Dims, int,
+                                             const Dims);
+using MemoryDescDestroyFn = Status(void *);
 using MatmulDescInitFn = Status(MatmulDesc *, const MemoryDesc *,
                                 const MemoryDesc *, const MemoryDesc *,
                                 const MemoryDesc *);
 using PrimitiveDescCreateFn = Status(void **, const void *, const void *,
                                      void *, const void *);
+using MatmulPrimitiveDescCreateFn = Status(void **, void *, const void *,
+                                           const void *, const void *,
+                                           const void *, const void *);
 using PrimitiveDescQueryFn = Status(const void *, int, int, void *);
 using PrimitiveDescDestroyFn = Status(void *);
 using PrimitiveCreateFn = Status(void **, const void *);
 using PrimitiveExecuteFn = Status(const void *, void *, int, const ExecArg *);
 using PrimitiveDestroyFn = Status(void *);
-using MemoryCreateFn = Status(void **, const MemoryDesc *, void *, void *);
+/// The descriptor: a MemoryDesc (2.x) or a handle (3.x).
+using MemoryCreateFn = Status(void **, const void *, void *, void *);
 using MemoryDestroyFn = Status(void *);
 } // namespace dnnl
 
@@ -227,22 +237,31 @@ static_assert(dnnl::kArgSrc == DNNL_ARG_SRC && dnnl::kArgDst == DNNL_ARG_DST &&
               dnnl::kArgBias == DNNL_ARG_BIAS);
 static_assert(dnnl::kQueryImplInfoStr == dnnl_query_impl_info_str);
 static_assert(sizeof(dnnl::Dims) == sizeof(dnnl_dims_t));
+#if DNNL_VERSION_MAJOR == 2
 static_assert(sizeof(dnnl::MemoryDesc) >= sizeof(dnnl_memory_desc_t) &&
               sizeof(dnnl::MatmulDesc) >= sizeof(dnnl_matmul_desc_t));
+#endif
 static_assert(sizeof(dnnl::ExecArg) == sizeof(dnnl_exec_arg_t));
 #endif
 
 /// oneDNN's matmul primitive for bf16 operands, loaded at first use like
 /// the BLAS: $FUSER_DNNL names the library, `none` turns it off (every
-/// gemm then takes the BLAS's sgemm), unset is libdnnl.so.2.
+/// gemm then takes the BLAS's sgemm); unset, libdnnl.so.3 where it loads
+/// (scripts/setup.sh installs oneDNN 3.2: its AMX kernels take a plain
+/// [K, N] weight 1.3x faster than 2.6's), else libdnnl.so.2.
 struct Dnnl {
   dnnl::EngineCreateFn *engineCreate = nullptr;
   dnnl::StreamCreateFn *streamCreate = nullptr;
   dnnl::StreamWaitFn *streamWait = nullptr;
   dnnl::StreamDestroyFn *streamDestroy = nullptr;
+  /// 2.x.
   dnnl::MemoryDescInitByStridesFn *memoryDescInitByStrides = nullptr;
   dnnl::MatmulDescInitFn *matmulDescInit = nullptr;
   dnnl::PrimitiveDescCreateFn *primitiveDescCreate = nullptr;
+  /// 3.x.
+  dnnl::MemoryDescCreateWithStridesFn *memoryDescCreateWithStrides = nullptr;
+  dnnl::MemoryDescDestroyFn *memoryDescDestroy = nullptr;
+  dnnl::MatmulPrimitiveDescCreateFn *matmulPrimitiveDescCreate = nullptr;
   dnnl::PrimitiveDescQueryFn *primitiveDescQuery = nullptr;
   dnnl::PrimitiveDescDestroyFn *primitiveDescDestroy = nullptr;
   dnnl::PrimitiveCreateFn *primitiveCreate = nullptr;
@@ -258,59 +277,84 @@ struct Dnnl {
   std::string library;
   std::string error;
   bool loaded() const { return engine != nullptr; }
+  bool isVersion3() const { return matmulPrimitiveDescCreate != nullptr; }
 };
+
+/// `dnnl` bound to the oneDNN library `name`; false, with the reason in
+/// dnnl.error, where it does not load or lacks the API.
+bool loadDnnl(Dnnl &dnnl, const std::string &name) {
+  void *library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char *why = dlerror();
+    dnnl.error = why ? why : name + ": not loaded";
+    return false;
+  }
+  bool missing = false;
+  auto bind = [&](auto *&fn, const char *symbol) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+        dlsym(library, symbol));
+    missing |= fn == nullptr;
+  };
+  bind(dnnl.engineCreate, "dnnl_engine_create");
+  bind(dnnl.streamCreate, "dnnl_stream_create");
+  bind(dnnl.streamWait, "dnnl_stream_wait");
+  bind(dnnl.streamDestroy, "dnnl_stream_destroy");
+  if (dlsym(library, "dnnl_matmul_primitive_desc_create")) {
+    bind(dnnl.memoryDescCreateWithStrides,
+         "dnnl_memory_desc_create_with_strides");
+    bind(dnnl.memoryDescDestroy, "dnnl_memory_desc_destroy");
+    bind(dnnl.matmulPrimitiveDescCreate, "dnnl_matmul_primitive_desc_create");
+  } else {
+    bind(dnnl.memoryDescInitByStrides, "dnnl_memory_desc_init_by_strides");
+    bind(dnnl.matmulDescInit, "dnnl_matmul_desc_init");
+    bind(dnnl.primitiveDescCreate, "dnnl_primitive_desc_create");
+  }
+  bind(dnnl.primitiveDescQuery, "dnnl_primitive_desc_query");
+  bind(dnnl.primitiveDescDestroy, "dnnl_primitive_desc_destroy");
+  bind(dnnl.primitiveCreate, "dnnl_primitive_create");
+  bind(dnnl.primitiveExecute, "dnnl_primitive_execute");
+  bind(dnnl.primitiveDestroy, "dnnl_primitive_destroy");
+  bind(dnnl.memoryCreate, "dnnl_memory_create");
+  bind(dnnl.memoryDestroy, "dnnl_memory_destroy");
+  dnnl.ompSetNumThreads = reinterpret_cast<void (*)(int)>(
+      dlsym(library, "omp_set_num_threads"));
+  dnnl.ompGetMaxThreads =
+      reinterpret_cast<int (*)()>(dlsym(library, "omp_get_max_threads"));
+  void *engine = nullptr;
+  if (missing) {
+    dnnl.error = name + " lacks oneDNN's matmul C API (2.x or 3.x)";
+  } else if (dnnl.engineCreate(&engine, dnnl::kEngineCPU, 0) != 0) {
+    dnnl.error = name + ": no CPU engine";
+  } else {
+    dnnl.engine = engine;
+    dnnl.library = name;
+    return true;
+  }
+  dlclose(library);
+  // Unbound again: only the reason stays.
+  std::string error = std::move(dnnl.error);
+  dnnl = Dnnl();
+  dnnl.error = std::move(error);
+  return false;
+}
 
 const Dnnl &getDnnl() {
   static Dnnl dnnl;
   static std::once_flag once;
   std::call_once(once, [] {
     const char *named = std::getenv("FUSER_DNNL");
-    std::string name = named && *named ? named : "libdnnl.so.2";
-    if (name == "none") {
-      dnnl.error = "oneDNN turned off ($FUSER_DNNL=none)";
+    if (named && *named) {
+      if (std::string(named) == "none")
+        dnnl.error = "oneDNN turned off ($FUSER_DNNL=none)";
+      else
+        loadDnnl(dnnl, named);
       return;
     }
-    void *library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-      const char *why = dlerror();
-      dnnl.error = why ? why : name + ": not loaded";
+    if (loadDnnl(dnnl, "libdnnl.so.3"))
       return;
-    }
-    bool missing = false;
-    auto bind = [&](auto *&fn, const char *symbol) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
-          dlsym(library, symbol));
-      missing |= fn == nullptr;
-    };
-    bind(dnnl.engineCreate, "dnnl_engine_create");
-    bind(dnnl.streamCreate, "dnnl_stream_create");
-    bind(dnnl.streamWait, "dnnl_stream_wait");
-    bind(dnnl.streamDestroy, "dnnl_stream_destroy");
-    bind(dnnl.memoryDescInitByStrides, "dnnl_memory_desc_init_by_strides");
-    bind(dnnl.matmulDescInit, "dnnl_matmul_desc_init");
-    bind(dnnl.primitiveDescCreate, "dnnl_primitive_desc_create");
-    bind(dnnl.primitiveDescQuery, "dnnl_primitive_desc_query");
-    bind(dnnl.primitiveDescDestroy, "dnnl_primitive_desc_destroy");
-    bind(dnnl.primitiveCreate, "dnnl_primitive_create");
-    bind(dnnl.primitiveExecute, "dnnl_primitive_execute");
-    bind(dnnl.primitiveDestroy, "dnnl_primitive_destroy");
-    bind(dnnl.memoryCreate, "dnnl_memory_create");
-    bind(dnnl.memoryDestroy, "dnnl_memory_destroy");
-    dnnl.ompSetNumThreads = reinterpret_cast<void (*)(int)>(
-        dlsym(library, "omp_set_num_threads"));
-    dnnl.ompGetMaxThreads =
-        reinterpret_cast<int (*)()>(dlsym(library, "omp_get_max_threads"));
-    void *engine = nullptr;
-    if (missing) {
-      dnnl.error = name + " lacks oneDNN 2.x's matmul C API";
-    } else if (dnnl.engineCreate(&engine, dnnl::kEngineCPU, 0) != 0) {
-      dnnl.error = name + ": no CPU engine";
-    } else {
-      dnnl.engine = engine;
-      dnnl.library = name;
-      return;
-    }
-    dlclose(library);
+    std::string newer = dnnl.error;
+    if (!loadDnnl(dnnl, "libdnnl.so.2"))
+      dnnl.error = newer + "; " + dnnl.error;
   });
   return dnnl;
 }
@@ -349,12 +393,24 @@ void *getDnnlStream(const Dnnl &dnnl) {
 /// oneDNN offers only its reference implementation (slow: the sgemm path
 /// is taken instead) or none.
 struct DnnlMatmul {
-  dnnl::MemoryDesc src, weights, bias, dst;
+  enum Operand { Src, Weights, Bias, Dst };
+  /// 2.x's descriptors, or 3.x's handles.
+  std::array<dnnl::MemoryDesc, 4> descs;
+  std::array<void *, 4> handles{};
   void *primitive = nullptr;
   std::string implementation;
+
+  /// What dnnl_memory_create takes for `operand`.
+  const void *getDesc(Operand operand) const {
+    return getDnnl().isVersion3() ? handles[operand] : &descs[operand];
+  }
   ~DnnlMatmul() {
+    const Dnnl &dnnl = getDnnl();
     if (primitive)
-      getDnnl().primitiveDestroy(primitive);
+      dnnl.primitiveDestroy(primitive);
+    for (void *handle : handles)
+      if (handle)
+        dnnl.memoryDescDestroy(handle);
   }
 };
 
@@ -366,28 +422,45 @@ DnnlMatmul *makeDnnlMatmul(const Dnnl &dnnl, const DnnlKey &key) {
   auto *made = new DnnlMatmul;
   auto [m, n, k, lhsTranspose, lhsLeading, rhsTranspose, rhsLeading,
         outLeading, hasBias] = key;
-  auto describe = [&](dnnl::MemoryDesc &desc, int64_t rows, int64_t cols,
+  auto describe = [&](DnnlMatmul::Operand operand, int64_t rows, int64_t cols,
                       bool transposed, int64_t leading, int type) {
     dnnl::Dims dims{rows, cols}, strides{leading, 1};
     if (transposed)
       std::swap(strides[0], strides[1]);
-    return dnnl.memoryDescInitByStrides(&desc, 2, dims, type, strides) == 0;
+    if (dnnl.isVersion3())
+      return dnnl.memoryDescCreateWithStrides(&made->handles[operand], 2, dims,
+                                              type, strides) == 0;
+    return dnnl.memoryDescInitByStrides(&made->descs[operand], 2, dims, type,
+                                        strides) == 0;
   };
   bool described =
-      describe(made->src, m, k, lhsTranspose == kTrans, lhsLeading,
+      describe(DnnlMatmul::Src, m, k, lhsTranspose == kTrans, lhsLeading,
                dnnl::kBF16) &&
-      describe(made->weights, k, n, rhsTranspose == kTrans, rhsLeading,
+      describe(DnnlMatmul::Weights, k, n, rhsTranspose == kTrans, rhsLeading,
                dnnl::kBF16) &&
-      describe(made->bias, 1, n, false, std::max<int64_t>(n, 1),
+      describe(DnnlMatmul::Bias, 1, n, false, std::max<int64_t>(n, 1),
                dnnl::kF32) &&
-      describe(made->dst, m, n, false, outLeading, dnnl::kBF16);
-  dnnl::MatmulDesc desc;
+      describe(DnnlMatmul::Dst, m, n, false, outLeading, dnnl::kBF16);
+  const void *bias = hasBias ? made->getDesc(DnnlMatmul::Bias) : nullptr;
   void *primitiveDesc = nullptr;
-  if (!described ||
-      dnnl.matmulDescInit(&desc, &made->src, &made->weights,
-                          hasBias ? &made->bias : nullptr, &made->dst) != 0 ||
-      dnnl.primitiveDescCreate(&primitiveDesc, &desc, nullptr, dnnl.engine,
-                               nullptr) != 0) {
+  bool created = false;
+  if (described && dnnl.isVersion3()) {
+    created = dnnl.matmulPrimitiveDescCreate(
+                  &primitiveDesc, dnnl.engine, made->getDesc(DnnlMatmul::Src),
+                  made->getDesc(DnnlMatmul::Weights), bias,
+                  made->getDesc(DnnlMatmul::Dst), nullptr) == 0;
+  } else if (described) {
+    dnnl::MatmulDesc desc;
+    created =
+        dnnl.matmulDescInit(
+            &desc, &made->descs[DnnlMatmul::Src],
+            &made->descs[DnnlMatmul::Weights],
+            static_cast<const dnnl::MemoryDesc *>(bias),
+            &made->descs[DnnlMatmul::Dst]) == 0 &&
+        dnnl.primitiveDescCreate(&primitiveDesc, &desc, nullptr, dnnl.engine,
+                                 nullptr) == 0;
+  }
+  if (!created) {
     made->implementation = "none";
     return made;
   }
@@ -771,17 +844,18 @@ private:
     dnnl::ExecArg args[4];
     int count = 0;
     bool ok = true;
-    auto bind = [&](int arg, const dnnl::MemoryDesc &desc, const void *data) {
+    auto bind = [&](int arg, DnnlMatmul::Operand operand, const void *data) {
       void *&memory = memories[count];
-      ok = ok && dnnl.memoryCreate(&memory, &desc, dnnl.engine,
+      ok = ok && dnnl.memoryCreate(&memory, matmul.getDesc(operand),
+                                   dnnl.engine,
                                    const_cast<void *>(data)) == 0;
       args[count++] = {arg, memory};
     };
-    bind(dnnl::kArgSrc, matmul.src, lhs);
-    bind(dnnl::kArgWeights, matmul.weights, rhs);
-    bind(dnnl::kArgDst, matmul.dst, dst);
+    bind(dnnl::kArgSrc, DnnlMatmul::Src, lhs);
+    bind(dnnl::kArgWeights, DnnlMatmul::Weights, rhs);
+    bind(dnnl::kArgDst, DnnlMatmul::Dst, dst);
     if (hasBias)
-      bind(dnnl::kArgBias, matmul.bias, biasF32.data());
+      bind(dnnl::kArgBias, DnnlMatmul::Bias, biasF32.data());
     int threads = useDnnlThreads(dnnl);
     ok = ok &&
          dnnl.primitiveExecute(matmul.primitive, stream, count, args) == 0 &&

@@ -1,6 +1,6 @@
 """The CPU backend's gemms of bf16 and f16 operands (issue 47,
 lib/ExecutionEngine/LibraryCalls.cpp): bf16 through oneDNN's matmul
-primitive where libdnnl.so.2 loads, else (and with FUSER_DNNL=none) through
+primitive where oneDNN loads, else (and with FUSER_DNNL=none) through
 the BLAS's sgemm on operands widened to f32 in their own layout, as f16
 always. Both paths against the interpreter within nvFuser's matmul
 tolerance (FusionDefinition.validate) and against an f64 numpy reference,
@@ -24,11 +24,15 @@ DTYPES = {"bf16": (BF16, DataType.BFloat16), "f16": (np.float16, DataType.Half)}
 
 
 def has_onednn():
-    try:
-        ctypes.CDLL("libdnnl.so.2")
-        return True
-    except OSError:
-        return False
+    """Whether a oneDNN the backend loads is here (LibraryCalls.cpp's
+    order: libdnnl.so.3, then libdnnl.so.2)."""
+    for soname in ("libdnnl.so.3", "libdnnl.so.2"):
+        try:
+            ctypes.CDLL(soname)
+            return True
+        except OSError:
+            pass
+    return False
 
 
 def random(rng, shape, dtype):
@@ -197,7 +201,7 @@ def test_lhs_off_a_cache_line(transposed):
     np.testing.assert_allclose(np.asarray(off_line, np.float64), expected, atol=0.05, rtol=0.02)
 
 
-@pytest.mark.skipif(not has_onednn(), reason="libdnnl.so.2 does not load here")
+@pytest.mark.skipif(not has_onednn(), reason="oneDNN does not load here")
 def test_lhs_off_a_cache_line_is_copied():
     """The lhs 16 bytes off a line is copied to one before oneDNN reads it;
     the one on a line is read in place."""
@@ -208,7 +212,7 @@ def test_lhs_off_a_cache_line_is_copied():
     assert any("(lhs T, rhs N), lhs copied to a cache line" in l for l in bf16), bf16
 
 
-@pytest.mark.skipif(not has_onednn(), reason="libdnnl.so.2 does not load here")
+@pytest.mark.skipif(not has_onednn(), reason="oneDNN does not load here")
 def test_onednn_path():
     """With oneDNN every bf16 gemm is a oneDNN primitive on the operands as
     they lie (a permuted operand is read transposed); f16 stays on sgemm."""

@@ -1,6 +1,6 @@
 // Library segments of bf16 and f16 operands on the CPU backend
 // (lib/ExecutionEngine/LibraryCalls.cpp): bf16 gemms run as oneDNN matmul
-// primitives on the operands as they lie where libdnnl.so.2 loads
+// primitives on the operands as they lie where oneDNN loads
 // (scripts/setup.sh installs it), else, and with FUSER_DNNL=none, as
 // sgemm on operands widened to f32 in their own layout; f16 gemms always
 // take sgemm. Each path is checked against the interpreter within nvFuser's
@@ -20,6 +20,12 @@
 // RUN: env FUSER_DNNL=/nonexistent/libdnnl.so.2 FUSER_MATMUL_LOG=1 fuser-run %s --entry bf16 --backend cpu 2>&1 >/dev/null | FileCheck %s --check-prefix=MISSING
 // RUN: env FUSER_MATMUL_LOG=1 fuser-run %s --entry f16 --backend cpu 2>&1 >/dev/null | FileCheck %s --check-prefix=F16LOG
 // RUN: %if onednn %{ env FUSER_MATMUL_LOG=1 fuser-run %s --entry bf16 --backend cpu 2>&1 >/dev/null | FileCheck %s --check-prefix=DNNL %}
+// Both of oneDNN's C APIs (LibraryCalls.cpp binds 3.x's, else 2.x's), each
+// where its library loads.
+// RUN: %if onednn2 %{ env FUSER_DNNL=libdnnl.so.2 fuser-run %s --entry bf16 --backend cpu --check-against interp | FileCheck %s --check-prefix=BF16 %}
+// RUN: %if onednn2 %{ env FUSER_DNNL=libdnnl.so.2 FUSER_MATMUL_LOG=1 fuser-run %s --entry bf16 --backend cpu 2>&1 >/dev/null | FileCheck %s --check-prefix=DNNL %}
+// RUN: %if onednn3 %{ env FUSER_DNNL=libdnnl.so.3 fuser-run %s --entry bf16 --backend cpu --check-against interp | FileCheck %s --check-prefix=BF16 %}
+// RUN: %if onednn3 %{ env FUSER_DNNL=libdnnl.so.3 FUSER_MATMUL_LOG=1 fuser-run %s --entry bf16 --backend cpu 2>&1 >/dev/null | FileCheck %s --check-prefix=DNNL %}
 
 // BF16-NOT: FAILED
 // BF16-COUNT-7: ok

@@ -87,7 +87,9 @@ def main():
                         subprocess.run(run, shell=True, capture_output=True,
                                        cwd=temp)
                     continue
-                if re.search(r"(^|\s)not\s|--memory-report", run):
+                # Lines that fail by design, and lines of a host's features
+                # (`%if onednn2 %{ ... %}`: other libraries on the CPU).
+                if re.search(r"(^|\s)not\s|--memory-report|^\s*%if\s", run):
                     continue
                 run = run.replace("--backend cpu", "--backend simt")
                 relative = os.path.relpath(path, root)
