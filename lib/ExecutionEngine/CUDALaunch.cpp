@@ -196,8 +196,8 @@ FailureOr<LaunchPlan> LaunchPlan::build(ModuleOp module, StringRef name) {
         "attention library segments (sdpfa) do not run on the CUDA backend: "
         "it runs attention as cuBLASLt gemms around softmax kernels "
         "(fuser-decompose-attention, when it segments the fusion itself), "
-        "and this one was not decomposed (an sdpfa_bwd with dropout_p > 0, or "
-        "the fusion came segmented)");
+        "and this one was not decomposed (an sdpfa_bwd with dropout_p > 0 "
+        "whose Philox state is an input, or the fusion came segmented)");
 
   auto lookUp = [&](Operation *op, Value v) -> FailureOr<HostValue> {
     auto it = values.find(v);

@@ -1652,10 +1652,8 @@ OwningOpRef<ModuleOp> FusionGenerator::runAttention() {
   SmallVector<Value> results{convert(current, storage)};
   if (rng.percent(40))
     results.push_back(forward.getLogsumexp());
-  // The backward of a forward without a bias or mask (nvFuser's has none);
-  // not of a dropout, whose mask the GPU path's decomposition cannot draw
-  // from philox_seed (a tensor): fuser-diff runs this family under SIMT.
-  if (!bias && !mask && !seed && rng.percent(35)) {
+  // The backward of a forward without a bias or mask (nvFuser's has none).
+  if (!bias && !mask && rng.percent(35)) {
     Value gradOutput = addArgument(cast<RankedTensorType>(output.getType()));
     auto backward = SdpfaBwdOp::create(
         builder, loc, gradOutput, query, key, value, output,

@@ -465,13 +465,14 @@ def test_dropout_forward(backend, dtype, p, causal):
         np.testing.assert_array_equal(outputs[0].astype(np.float32), 0)
 
 
-@pytest.mark.parametrize("backend", ["interp", "cpu"])
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("dtype", ["f32", "bf16"])
 @pytest.mark.parametrize("p", [0.1, 0.5, 1.0])
 @pytest.mark.parametrize("causal", [False, True])
 def test_dropout_forward_and_backward(backend, dtype, p, causal):
     """sdpfa_bwd of sdpfa_fwd's results in one fusion: the backward's mask is
-    the forward's (from the philox_seed it returned)."""
+    the forward's (from the philox_seed it returned; on simt, whose path
+    decomposes attention, from the forward's seed and offset)."""
     np_dtype, fd_dtype = DTYPES[dtype]
     scale = None if causal else 0.3
     fd = define_dropout(fd_dtype, p, causal, scale)
@@ -484,24 +485,28 @@ def test_dropout_forward_and_backward(backend, dtype, p, causal):
     assert [a.dtype for a in outputs[4:]] == [np.dtype(np_dtype)] * 3
 
 
-@pytest.mark.parametrize("p", [0.1, 0.5, 1.0])
-def test_dropout_backward_on_simt_is_refused(p):
+def test_dropout_backward_alone_on_simt_is_refused():
     """THE DOCUMENTED LIMIT, not a wrong result: the SIMT (CUDA) path
-    decomposes attention into gemms (fuser-decompose-attention) and refuses
-    dropout in sdpfa_bwd, whose seed and offset are tensor values
-    (philox_seed); the error names dropout. Its forward with dropout runs
-    (test_dropout_forward)."""
-    fd = define_dropout(DataType.Float, p, False, 0.3)
-    arrays = dropout_inputs(np.float32, 2)
-    fuser_mlir.manual_seed(SEED)
+    decomposes attention into gemms (fuser-decompose-attention), and an
+    sdpfa_bwd with dropout whose philox_seed is an input (Thunder's backward
+    fusion) has its seed and offset in a tensor, which fuser.uniform cannot
+    take: refused, the error naming dropout. With its forward in the fusion
+    it runs (test_dropout_forward_and_backward)."""
+    with FusionDefinition() as fd:
+        go, q, k, v, o = (fd.define_tensor(shape=shape, dtype=DataType.Float) for shape in
+                          ([N, H, L, EV], [N, H, L, E], [N, H, S, E], [N, H, S, EV],
+                           [N, H, L, EV]))
+        lse = fd.define_tensor(shape=[N, H, L], dtype=DataType.Float)
+        tseed = fd.define_tensor(shape=[2], dtype=DataType.UInt64)
+        toffset = fd.define_tensor(shape=[], dtype=DataType.UInt64)
+        for t in fd.ops.sdpfa_bwd(go, q, k, v, o, lse, 0.3, True, tseed, toffset, 0.25):
+            fd.add_output(t)
+    rng = np.random.default_rng(3)
+    arrays = [randn(rng, shape, np.float32) for shape in
+              ([N, H, L, EV], [N, H, L, E], [N, H, S, E], [N, H, S, EV], [N, H, L, EV])]
+    arrays.append(randn(rng, [N, H, L], np.float32))
     with pytest.raises(FusionError, match="dropout"):
-        fd.execute(arrays, backend="simt")
-    # The same forward without the backward runs there.
-    forward_only = define_dropout(DataType.Float, p, False, 0.3, backward=False)
-    fuser_mlir.manual_seed(SEED)
-    forward_only.validate(arrays[:3], dropout_expected(arrays, np.float32, p, False, 0.3, SEED,
-                                                       0, with_backward=False),
-                          backend="simt")
+        fd.execute(arrays + list(state_arrays(5, 7)), backend="simt")
 
 
 @pytest.mark.parametrize("backend", ["interp", "cpu"])

@@ -5,7 +5,8 @@
 // alphafold3's rank-5 triangle attention, a dropout's forward (its
 // philox_seed, [seed, offset], equal bit for bit), every score dropped
 // (output 0) with constant seed and offset, and a dropout's backward
-// redrawing the forward's mask from philox_seed. The dropout stream itself
+// redrawing the forward's mask from philox_seed (in the forward's fusion,
+// and from an input). The dropout stream itself
 // is checked against a numpy Philox in
 // python/tests/test_sdpfa_bias_mask_dropout.py.
 // RUN: fuser-run %S/Inputs/sdpfa-extras.mlir --entry bias_mask --backend cpu --check-against interp | FileCheck %s --check-prefix=OK2
@@ -13,6 +14,7 @@
 // RUN: fuser-run %S/Inputs/sdpfa-extras.mlir --entry triangle --backend cpu --check-against interp | FileCheck %s --check-prefix=OK2
 // RUN: fuser-run %S/Inputs/sdpfa-extras.mlir --entry dropout_fwd --backend cpu --check-against interp | FileCheck %s --check-prefix=OK4
 // RUN: fuser-run %S/Inputs/sdpfa-extras.mlir --entry dropout_bwd --backend cpu --check-against interp | FileCheck %s --check-prefix=OK3
+// RUN: fuser-run %S/Inputs/sdpfa-extras.mlir --entry dropout_bwd_input --backend cpu --check-against interp | FileCheck %s --check-prefix=OK3
 // RUN: fuser-run %S/Inputs/sdpfa-extras.mlir --entry dropout_all --backend cpu --check-against interp --print-values | FileCheck %s --check-prefix=ALL
 // The call reads the seed and offset from rank-0 buffers: the segment's
 // inputs, or constants stored for the call.

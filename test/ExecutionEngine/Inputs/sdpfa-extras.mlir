@@ -39,9 +39,20 @@ func.func @dropout_all(%q: tensor<1x2x3x8xf32>, %k: tensor<1x2x5x8xf32>, %v: ten
 }
 
 // The backward of a forward with dropout, in one fusion: it redraws the
-// forward's mask from philox_seed.
+// forward's mask (from philox_seed; the GPU path's decomposition from the
+// forward's seed and offset).
 func.func @dropout_bwd(%q: tensor<1x2x7x8xf32>, %k: tensor<1x2x9x8xf32>, %v: tensor<1x2x9x4xf32>, %go: tensor<1x2x7x4xf32>, %seed: i64, %offset: i64) -> (tensor<1x2x7x8xf32>, tensor<1x2x9x8xf32>, tensor<1x2x9x4xf32>) {
   %o, %lse, %s, %p = fuser.sdpfa_fwd %q, %k, %v dropout(seed %seed offset %offset) {dropout_p = 0.5} : tensor<1x2x7x8xf32>, tensor<1x2x9x8xf32>, tensor<1x2x9x4xf32> -> tensor<1x2x7x4xf32>, tensor<1x2x7xf32>, tensor<2xi64>, tensor<i64>
+  %dq, %dk, %dv = fuser.sdpfa_bwd %go, %q, %k, %v, %o, %lse, %s, %p {dropout_p = 0.5} : tensor<1x2x7x4xf32>, tensor<1x2x7x8xf32>, tensor<1x2x9x8xf32>, tensor<1x2x9x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x7xf32>, tensor<2xi64>, tensor<i64> -> tensor<1x2x7x8xf32>, tensor<1x2x9x8xf32>, tensor<1x2x9x4xf32>
+  return %dq, %dk, %dv : tensor<1x2x7x8xf32>, tensor<1x2x9x8xf32>, tensor<1x2x9x4xf32>
+}
+
+// A backward with dropout whose Philox state is an input (Thunder's
+// backward fusion): the seed and offset are read from philox_seed. The
+// output and logsumexp come from a forward without dropout, so that the
+// deterministic inputs give gradients of a sane magnitude.
+func.func @dropout_bwd_input(%q: tensor<1x2x7x8xf32>, %k: tensor<1x2x9x8xf32>, %v: tensor<1x2x9x4xf32>, %go: tensor<1x2x7x4xf32>, %s: tensor<2xi64>, %p: tensor<i64>) -> (tensor<1x2x7x8xf32>, tensor<1x2x9x8xf32>, tensor<1x2x9x4xf32>) {
+  %o, %lse, %s0, %p0 = fuser.sdpfa_fwd %q, %k, %v : tensor<1x2x7x8xf32>, tensor<1x2x9x8xf32>, tensor<1x2x9x4xf32> -> tensor<1x2x7x4xf32>, tensor<1x2x7xf32>, tensor<2xi64>, tensor<i64>
   %dq, %dk, %dv = fuser.sdpfa_bwd %go, %q, %k, %v, %o, %lse, %s, %p {dropout_p = 0.5} : tensor<1x2x7x4xf32>, tensor<1x2x7x8xf32>, tensor<1x2x9x8xf32>, tensor<1x2x9x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x7xf32>, tensor<2xi64>, tensor<i64> -> tensor<1x2x7x8xf32>, tensor<1x2x9x8xf32>, tensor<1x2x9x4xf32>
   return %dq, %dk, %dv : tensor<1x2x7x8xf32>, tensor<1x2x9x8xf32>, tensor<1x2x9x4xf32>
 }

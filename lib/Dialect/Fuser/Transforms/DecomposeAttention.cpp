@@ -115,11 +115,32 @@ struct AttentionBuilder {
     return WhereOp::create(b, loc, hidden, f32Constant(-INFINITY), s);
   }
 
+  /// The dropout's factors of scores of `type` (f32): keepScale where
+  /// fuser.uniform's draw from `seed` and `offset` is at least dropout_p,
+  /// else 0.
+  Value keepFactors(RankedTensorType type, Value seed, Value offset) {
+    Value draw = UniformOp::create(b, loc, type, f32Constant(0.0),
+                                   f32Constant(1.0), seed, offset);
+    Value keep =
+        GeOp::create(b, loc, draw, f32Constant(attention.dropoutThreshold));
+    return WhereOp::create(b, loc, keep, f32Constant(attention.keepScale),
+                           f32Constant(0.0));
+  }
+
   PatternRewriter &b;
   Location loc;
   Attention attention;
   Type f32;
 };
+
+/// Whether `forward`'s Philox state feeds a backward with dropout, which
+/// reads the seed and offset from `forward` itself (decomposed first).
+bool feedsDropoutBackward(SdpfaFwdOp forward) {
+  return llvm::any_of(forward.getPhiloxSeed().getUsers(), [](Operation *user) {
+    auto backward = dyn_cast<SdpfaBwdOp>(user);
+    return backward && !backward.getDropoutP().isZero();
+  });
+}
 
 /// sdpfa_fwd: s = scores(q, k, bias, mask); m = max_s s; e = exp(s - m);
 /// l = sum_s e; output = (e' v) / l, e' = e times the dropout's factor
@@ -127,12 +148,16 @@ struct AttentionBuilder {
 /// least dropout_p, else 0; e without dropout); logsumexp = m + log l. A
 /// row whose every score is -inf (no key) has logsumexp -inf and output 0,
 /// as the interpreter gives. The Philox seed is [seed, offset] (zeros
-/// without dropout), the offset 0.
+/// without dropout), the offset 0. Not while a backward with dropout reads
+/// its seed (that backward goes first).
 struct DecomposeAttentionForward : public OpRewritePattern<SdpfaFwdOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(SdpfaFwdOp op,
                                 PatternRewriter &rewriter) const override {
+    if (feedsDropoutBackward(op))
+      return rewriter.notifyMatchFailure(
+          op, "a backward with dropout reads its seed and offset first");
     AttentionBuilder a(rewriter, op);
     Location loc = op.getLoc();
     Value s = a.scores(op.getQuery(), op.getKey(), op.getBias(), op.getMask());
@@ -140,19 +165,11 @@ struct DecomposeAttentionForward : public OpRewritePattern<SdpfaFwdOp> {
     Value e = ExpOp::create(rewriter, loc, SubOp::create(rewriter, loc, s, max));
     Value sum = a.reduceLast(ReductionKind::Add, e);
     Value kept = e;
-    if (a.attention.hasDropout()) {
-      auto type = cast<RankedTensorType>(s.getType());
-      Value draw = UniformOp::create(rewriter, loc, type, a.f32Constant(0.0),
-                                     a.f32Constant(1.0), op.getSeed(),
-                                     op.getOffset());
-      Value keep = GeOp::create(rewriter, loc, draw,
-                                a.f32Constant(a.attention.dropoutThreshold));
+    if (a.attention.hasDropout())
       kept = MulOp::create(
           rewriter, loc, e,
-          WhereOp::create(rewriter, loc, keep,
-                          a.f32Constant(a.attention.keepScale),
-                          a.f32Constant(0.0)));
-    }
+          a.keepFactors(cast<RankedTensorType>(s.getType()), op.getSeed(),
+                        op.getOffset()));
     Value weighted =
         MatmulOp::create(rewriter, loc, kept, a.toF32(op.getValue()));
     Value empty = EqOp::create(rewriter, loc, max, a.f32Constant(-INFINITY));
@@ -191,16 +208,21 @@ struct DecomposeAttentionForward : public OpRewritePattern<SdpfaFwdOp> {
 /// sdpfa_bwd: p = exp(scores(q, k) - logsumexp) (0 where masked);
 /// grad_value = p^T dO; dp = dO v^T; d = sum_v dO * O;
 /// ds = p * (dp - d); grad_query = scale ds k; grad_key = scale ds^T q.
-/// Not with dropout: its mask is drawn from the seed and offset that
-/// philox_seed holds, a tensor, and fuser.uniform takes scalars.
+/// With dropout, f = the forward's factors (keepFactors from the seed and
+/// offset of the fuser.sdpfa_fwd that made philox_seed), z = p f:
+/// grad_value = z^T dO, ds = p * (dp f - d). Not where philox_seed comes
+/// from elsewhere (an input): its seed and offset are in a tensor, and
+/// fuser.uniform takes scalars.
 struct DecomposeAttentionBackward : public OpRewritePattern<SdpfaBwdOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(SdpfaBwdOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.getDropoutP().isZero())
+    auto forward = op.getPhiloxSeed().getDefiningOp<SdpfaFwdOp>();
+    bool dropout = !op.getDropoutP().isZero();
+    if (dropout && (!forward || !forward.getSeed()))
       return rewriter.notifyMatchFailure(
-          op, "dropout_p > 0: the mask's seed is in a tensor");
+          op, "dropout_p > 0 with a seed in a tensor no forward here made");
     AttentionBuilder a(rewriter, op);
     Location loc = op.getLoc();
     Value query = a.toF32(op.getQuery()), key = a.toF32(op.getKey());
@@ -209,9 +231,17 @@ struct DecomposeAttentionBackward : public OpRewritePattern<SdpfaBwdOp> {
     Value logsumexp = a.unsqueezeLast(a.toF32(op.getLogsumexp()));
     Value p =
         ExpOp::create(rewriter, loc, SubOp::create(rewriter, loc, s, logsumexp));
-    Value gradValue = MatmulOp::create(rewriter, loc, a.transpose(p), gradOutput);
+    Value factors =
+        dropout ? a.keepFactors(cast<RankedTensorType>(s.getType()),
+                                forward.getSeed(), forward.getOffset())
+                : Value();
+    Value z = dropout ? MulOp::create(rewriter, loc, p, factors) : p;
+    Value gradValue =
+        MatmulOp::create(rewriter, loc, a.transpose(z), gradOutput);
     Value dp = MatmulOp::create(rewriter, loc, gradOutput,
                                 a.transpose(a.toF32(op.getValue())));
+    if (dropout)
+      dp = MulOp::create(rewriter, loc, dp, factors);
     Value d = a.reduceLast(
         ReductionKind::Add,
         MulOp::create(rewriter, loc, gradOutput, a.toF32(op.getOutput())));

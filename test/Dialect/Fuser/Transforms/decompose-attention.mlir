@@ -136,9 +136,35 @@ func.func @dropout(%q: tensor<1x2x7x8xf32>, %seed: i64, %offset: i64) -> (tensor
 
 // -----
 
-// Must not fire: a backward with dropout_p > 0 (its mask's seed is in
-// philox_seed, a tensor, and fuser.uniform takes scalars; the CUDA backend
-// refuses it with a located error).
+// Rule (backward, dropout): with the forward that made philox_seed in the
+// fusion, the backward draws the same factors f from that forward's seed
+// and offset: grad_value = matmul(permute(p * f), dO) and
+// ds = p * (dp * f - d). The forward is decomposed after its backward.
+// CHECK-LABEL: func.func @dropout_forward_backward(
+// CHECK-SAME: %[[SEED:[^:]*]]: i64, %[[OFFSET:[^:]*]]: i64
+// (--cse merges the two draws: the same seed, offset and shape.)
+// CHECK-NOT: fuser.sdpfa
+// CHECK: fuser.uniform %{{.*}}, %{{.*}} seed %[[SEED]] offset %[[OFFSET]] : f32 -> tensor<1x2x7x7xf32>
+// CHECK: %[[F:.*]] = fuser.where
+// CHECK: fuser.mul %{{.*}}, %[[F]]
+// CHECK: %[[Z:.*]] = fuser.mul %{{.*}}, %[[F]]
+// CHECK: %[[ZT:.*]] = fuser.permute %[[Z]]
+// CHECK: fuser.matmul %[[ZT]]
+// CHECK: %[[DP:.*]] = fuser.matmul
+// CHECK: fuser.mul %[[DP]], %[[F]]
+// CHECK-NOT: fuser.uniform
+// CHECK-NOT: fuser.sdpfa
+func.func @dropout_forward_backward(%q: tensor<1x2x7x8xf32>, %go: tensor<1x2x7x8xf32>, %seed: i64, %offset: i64) -> (tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>) {
+  %o, %lse, %s, %p = fuser.sdpfa_fwd %q, %q, %q dropout(seed %seed offset %offset) {dropout_p = 0.25} : tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32> -> tensor<1x2x7x8xf32>, tensor<1x2x7xf32>, tensor<2xi64>, tensor<i64>
+  %dq, %dk, %dv = fuser.sdpfa_bwd %go, %q, %q, %q, %o, %lse, %s, %p {dropout_p = 0.25} : tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7xf32>, tensor<2xi64>, tensor<i64> -> tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>
+  return %o, %dq, %dv : tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>
+}
+
+// -----
+
+// Must not fire: a backward with dropout_p > 0 whose philox_seed is an
+// input (its seed is in a tensor, and fuser.uniform takes scalars; the
+// CUDA backend refuses it with a located error).
 // CHECK-LABEL: func.func @dropout_backward(
 // CHECK: fuser.sdpfa_bwd {{.*}}dropout_p = 1.000000e-01
 // CHECK-NOT: fuser.matmul

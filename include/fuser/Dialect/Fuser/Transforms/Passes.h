@@ -18,7 +18,8 @@ namespace fuser {
 /// at least as wide as A and C, even if A -> B rounds (nvFuser's rule).
 void populateLossyCastChainFoldPatterns(RewritePatternSet &patterns);
 
-/// fuser.sdpfa_fwd and fuser.sdpfa_bwd (not a backward with dropout) as
+/// fuser.sdpfa_fwd and fuser.sdpfa_bwd (not a backward with dropout whose
+/// Philox state no forward of the fusion made) as
 /// the matmuls, casts, masked softmax and reductions that compute them
 /// (fuser-decompose-attention).
 void populateDecomposeAttentionPatterns(RewritePatternSet &patterns);

@@ -48,9 +48,12 @@ def FuserDecomposeAttention
     segments of the gemms and normalization kernels of the softmax: the
     GPU path, whose cuBLASLt has gemms only, runs attention this way
     (docs/Lowering.md). The scores and probabilities are materialized:
-    `batch x L x S` f32 each. A backward with `dropout_p > 0` is left
-    alone: its mask's seed is in `philox_seed`, a tensor, and
-    `fuser.uniform` takes scalars (the CUDA backend refuses it).
+    `batch x L x S` f32 each. A backward with `dropout_p > 0` draws the
+    forward's mask from the seed and offset of the `fuser.sdpfa_fwd` that
+    made its `philox_seed` (which is decomposed after it); where
+    `philox_seed` comes from elsewhere (an input) it is left alone: the
+    seed is in a tensor, and `fuser.uniform` takes scalars (the CUDA
+    backend refuses it).
   }];
   let dependentDialects = ["::mlir::fuser::FuserDialect",
                            "::mlir::arith::ArithDialect"];
