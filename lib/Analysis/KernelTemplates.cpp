@@ -196,8 +196,7 @@ private:
 static OpClass classify(Operation *op) {
   static const OpTable table;
   OpClass opClass = table.lookup(op);
-  if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
-      isa<TensorType>(op->getResult(0).getType()))
+  if (!isScalarComputation(op))
     return opClass;
   if (opClass.kinds == 0) {
     if (isa_and_present<FuserDialect>(op->getDialect()))

@@ -51,7 +51,7 @@
 // threads): operands packed into row-major f32 (widened exactly), the
 // products by sgemm (the scale as its alpha) and the softmax step here,
 // results rounded once to their element type; F is the dropout's factor
-// (keepScale where RandomSemantics.h keepsScore keeps the score, else 0;
+// (RandomSemantics.h fillKeepFactors: keepScale where kept, else 0;
 // 1 without dropout):
 // - forward: S = scale Q K^T + bias; per row the masks, the max m,
 //   P = exp(S - m) and its sum l, logsumexp m + log(l); O = ((P F) V) / l;
@@ -1031,15 +1031,11 @@ public:
       into.clear();
       return;
     }
-    float threshold = getFloat(AttentionDropoutThresholdBits);
-    float keepScale = getFloat(AttentionKeepScaleBits);
     int64_t count = l() * s();
     into.resize(count);
-    auto first = uint64_t(head * count);
-    for (int64_t i = 0; i < count; ++i)
-      into[i] = random::keepsScore(seed, offset, first + i, threshold)
-                    ? keepScale
-                    : 0.0f;
+    random::fillKeepFactors(seed, offset, uint64_t(head * count), count,
+                            getFloat(AttentionDropoutThresholdBits),
+                            getFloat(AttentionKeepScaleBits), into.data());
   }
 
   /// Adds the forward's bias (buffer `bias`) to `head`'s scores and sets

@@ -761,17 +761,16 @@ std::vector<float> getScores(const Attention &a, const ScoreTerms &terms,
   return scores;
 }
 
-/// The dropout's factor of score (head, i, j): 1 without dropout, else
-/// `keepScale` where kept and 0 where dropped.
-float getKeepFactor(const Attention &a, const ScoreTerms &terms,
-                    int64_t head, int64_t i, int64_t j) {
-  if (!a.hasDropout())
-    return 1.0f;
-  uint64_t index = uint64_t((head * a.l + i) * a.s + j);
-  return random::keepsScore(terms.seed, terms.offset, index,
-                            a.dropoutThreshold)
-             ? a.keepScale
-             : 0.0f;
+/// The dropout's factors of `head`'s scores (row-major L x S): 1 without
+/// dropout, else `keepScale` where kept and 0 where dropped.
+std::vector<float> getKeepFactors(const Attention &a, const ScoreTerms &terms,
+                                  int64_t head) {
+  std::vector<float> factors(a.l * a.s, 1.0f);
+  if (a.hasDropout())
+    random::fillKeepFactors(terms.seed, terms.offset,
+                            uint64_t(head * a.l * a.s), factors.size(),
+                            a.dropoutThreshold, a.keepScale, factors.data());
+  return factors;
 }
 } // namespace
 
@@ -829,6 +828,7 @@ LogicalResult Evaluator::evalAttention(Operation *op) {
       const float *q = in[0].data() + b * qe, *k = in[1].data() + b * ke,
                   *v = in[2].data() + b * vv;
       std::vector<float> scores = getScores(a, terms, b, q, k);
+      std::vector<float> factors = getKeepFactors(a, terms, b);
       for (int64_t i = 0; i < a.l; ++i) {
         const float *row = scores.data() + i * a.s;
         float max = -INFINITY;
@@ -843,7 +843,7 @@ LogicalResult Evaluator::evalAttention(Operation *op) {
         std::vector<float> p(a.s), kept(a.s);
         for (int64_t j = 0; j < a.s; ++j) {
           p[j] = std::exp(row[j] - max);
-          kept[j] = p[j] * getKeepFactor(a, terms, b, i, j);
+          kept[j] = p[j] * factors[i * a.s + j];
         }
         float sum = sumF32(a.s, [&](int64_t j) { return p[j]; });
         lse[b * a.l + i] = max + std::log(sum);
@@ -868,7 +868,7 @@ LogicalResult Evaluator::evalAttention(Operation *op) {
                   *o = in[4].data() + b * ov, *lse = in[5].data() + b * a.l;
       // p, and z = p times the dropout's factor.
       std::vector<float> p = getScores(a, terms, b, q, k), z(a.l * a.s),
-                         ds(a.l * a.s);
+                         ds(a.l * a.s), factors = getKeepFactors(a, terms, b);
       for (int64_t i = 0; i < a.l; ++i) {
         float d = sumF32(a.ev, [&](int64_t c) {
           return dout[i * a.ev + c] * o[i * a.ev + c];
@@ -876,7 +876,7 @@ LogicalResult Evaluator::evalAttention(Operation *op) {
         for (int64_t j = 0; j < a.s; ++j) {
           float &pij = p[i * a.s + j];
           pij = a.isMasked(i, j) ? 0.0f : std::exp(pij - lse[i]);
-          float keep = getKeepFactor(a, terms, b, i, j);
+          float keep = factors[i * a.s + j];
           z[i * a.s + j] = pij * keep;
           float dp = sumF32(a.ev, [&](int64_t c) {
             return dout[i * a.ev + c] * v[j * a.ev + c];

@@ -1073,11 +1073,11 @@ class Ops:
         scores' ([N..., H, L, S]) or 1; a dropout_p above 0 draws its
         Philox seed and offset from the generator (_generator.py, as an
         unseeded uniform does) and returns them as philox_seed
-        (fuser.sdpfa_fwd). nvFuser's earlier signature, sdpfa_fwd(query, key, value, dropout_p,
-        is_causal, scale), which Thunder 0.2.6 and older repro scripts call
-        positionally, is taken too: bias and mask are tensors, so a scalar
-        (or a Python number) in their places is that form's dropout_p and
-        is_causal."""
+        (fuser.sdpfa_fwd). nvFuser's earlier signature, sdpfa_fwd(query,
+        key, value, dropout_p, is_causal, scale), which Thunder 0.2.6 and
+        older repro scripts call positionally, is taken too: bias and mask
+        are tensors, so a scalar (or a Python number) in their places is
+        that form's dropout_p and is_causal."""
         if any(x is not None and not isinstance(x, Tensor) for x in (bias, mask)):
             if is_causal is not None or scale is not None:
                 raise FusionTypeError(

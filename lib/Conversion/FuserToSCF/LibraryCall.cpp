@@ -269,14 +269,14 @@ describeAttention(Operation *op, ArrayRef<StridedBuffer> buffers) {
 
 /// The value of a scalar operand of a library op: a segment input (a scalar
 /// value), or a scalar computation the segment replicates, emitted here.
-static FailureOr<Value> emitScalarOperand(OpBuilder &b, SegmentOp segment,
-                                          Value operand, ValueRange inputs) {
+static FailureOr<Value> emitScalarOperand(OpBuilder &b, Value operand,
+                                          ValueRange inputs) {
   if (auto argument = dyn_cast<BlockArgument>(operand))
     return inputs[argument.getArgNumber()];
   Operation *def = operand.getDefiningOp();
   SmallVector<Value> operands;
   for (Value source : def->getOperands()) {
-    FailureOr<Value> value = emitScalarOperand(b, segment, source, inputs);
+    FailureOr<Value> value = emitScalarOperand(b, source, inputs);
     if (failed(value))
       return failure();
     operands.push_back(*value);
@@ -304,7 +304,7 @@ getAttentionOperandBuffers(OpBuilder &b, SegmentOp segment, Operation *op,
                                 contiguousCopies);
     } else if (operand) {
       // A scalar, stored for the call.
-      FailureOr<Value> scalar = emitScalarOperand(b, segment, operand, inputs);
+      FailureOr<Value> scalar = emitScalarOperand(b, operand, inputs);
       if (failed(scalar))
         return failure();
       Value memref = memref::AllocaOp::create(

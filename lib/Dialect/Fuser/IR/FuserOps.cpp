@@ -822,6 +822,11 @@ LogicalResult GroupedMmOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+bool mlir::fuser::isScalarComputation(Operation *op) {
+  return op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+         !isa<TensorType>(op->getResult(0).getType());
+}
+
 GroupedMm mlir::fuser::getGroupedMm(Operation *op) {
   auto groupedMm = cast<GroupedMmOp>(op);
   return classifyGroupedMm(groupedMm.getMat1().getType().getShape(),
@@ -1068,9 +1073,7 @@ LogicalResult SegmentOp::verify() {
       return value.getDefiningOp() == library;
     });
     bool onlyViews = llvm::all_of(body.without_terminator(), [&](Operation &op) {
-      bool scalar = op.getNumResults() == 1 && op.getNumRegions() == 0 &&
-                    !isa<TensorType>(op.getResult(0).getType());
-      return &op == library || scalar ||
+      return &op == library || isScalarComputation(&op) ||
              (isa<MetaOpInterface>(op) && !isa<SegmentSetOp>(op));
     });
     if (!isa_and_present<LibraryOpInterface>(library) || !oneOp ||

@@ -35,6 +35,11 @@ void populateReshapeCompositionPatterns(RewritePatternSet &patterns);
 AffineMap getReshapeIndexMap(MLIRContext *context,
                              ArrayRef<int64_t> sourceShape,
                              ArrayRef<int64_t> resultShape);
+
+/// Whether `op` computes one scalar (one result that is no tensor, no
+/// regions): what fuser-segment replicates into the segments that read it,
+/// kernels evaluate per element and a library call's lowering computes.
+bool isScalarComputation(Operation *op);
 } // namespace mlir::fuser
 
 #endif // FUSER_DIALECT_FUSER_IR_FUSEROPS_H

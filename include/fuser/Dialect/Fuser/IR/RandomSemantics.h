@@ -79,12 +79,21 @@ inline double uniformDouble(uint32_t x, uint32_t y) {
   return result == 1.0 ? 0.0 : result;
 }
 
-/// Whether attention dropout keeps score element `index` (row-major over
-/// the scores): where fuser.uniform's f32 draw in [0, 1) at that index,
-/// from `seed` and `offset`, is at least `threshold` (dropout_p as f32).
-inline bool keepsScore(uint64_t seed, uint64_t offset, uint64_t index,
-                       float threshold) {
-  return uniformFloat(philox(seed, index / 4, offset)[index % 4]) >= threshold;
+/// Attention dropout's factors of the `count` score elements from index
+/// `first` (row-major over the scores) into `into`: `keepScale` where
+/// fuser.uniform's f32 draw in [0, 1) at the index, from `seed` and
+/// `offset`, is at least `threshold` (dropout_p as f32), else 0. One Philox
+/// call per 4 indices, as fuser.uniform draws them.
+inline void fillKeepFactors(uint64_t seed, uint64_t offset, uint64_t first,
+                            uint64_t count, float threshold, float keepScale,
+                            float *into) {
+  PhiloxWords words{};
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t index = first + i;
+    if (i == 0 || index % 4 == 0)
+      words = philox(seed, index / 4, offset);
+    into[i] = uniformFloat(words[index % 4]) >= threshold ? keepScale : 0.0f;
+  }
 }
 
 /// Box-Muller on two words: sin for even components, cos for odd ones.
